@@ -1,0 +1,113 @@
+// Node entrypoint (self-host and local runs): every endpoint group in one process.
+// `npm start` runs this file: validate configuration, migrate, bootstrap, listen.
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { serve, type ServerType } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
+import { createNodeDb, type DbHandle } from "../lib/db/client.ts";
+import { migrateUrl } from "../lib/db/migrate.ts";
+import type { Deps } from "../lib/deps.ts";
+import { startScheduler } from "../lib/jobs/index.ts";
+import { createLogger, type Logger } from "../lib/log.ts";
+import { buildApp } from "./app.ts";
+
+const WEB_ROOT = fileURLToPath(new URL("../web/dist", import.meta.url));
+
+export type NodeServer = {
+  url: string;
+  deps: Deps;
+  handle: DbHandle;
+  close(): Promise<void>;
+};
+
+export type StartOptions = {
+  log?: Logger;
+  /** 0 picks a free port (tests). Defaults to PORT. */
+  port?: number;
+  hostname?: string;
+  scheduler?: boolean;
+};
+
+export async function startNodeServer(config: Config, options: StartOptions = {}): Promise<NodeServer> {
+  const log = options.log ?? createLogger();
+  const handle = await createNodeDb(config.DATABASE_URL, {
+    poolSize: config.DB_POOL_SIZE,
+    transactionPooler: config.DB_TRANSACTION_POOLER,
+    onError: (err) => log.warn("database connection lost", { error: err.message }),
+  });
+  try {
+    const report = await migrateUrl(config.migrationDatabaseUrl, { skipPost: config.SKIP_POST_MIGRATIONS }, handle);
+    log.info("migrations applied", { postApplied: report.postApplied.length, postSkipped: report.postSkipped });
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+
+  const deps: Deps = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    log,
+    now: () => new Date(),
+    fetch: globalThis.fetch,
+  };
+  const app = buildApp({ deps: () => deps });
+  if (existsSync(WEB_ROOT)) {
+    app.use("/*", serveStatic({ root: WEB_ROOT }));
+    app.get("*", serveStatic({ root: WEB_ROOT, path: "index.html" }));
+  }
+
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve(
+      { fetch: app.fetch, port: options.port ?? config.PORT, hostname: options.hostname ?? "0.0.0.0" },
+      () => resolve(s),
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${address.port}`;
+  const scheduler = options.scheduler === false ? undefined : startScheduler(deps);
+  log.info("listening", { port: address.port, database: handle.kind });
+
+  return {
+    url,
+    deps,
+    handle,
+    async close() {
+      scheduler?.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handle.close();
+    },
+  };
+}
+
+async function main() {
+  const config = await loadNodeConfigOrExit();
+  const log = createLogger();
+  let server: NodeServer;
+  try {
+    server = await startNodeServer(config, { log });
+  } catch (err) {
+    log.error("startup failed", { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info("shutting down", { signal });
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    server.close().then(
+      () => {
+        clearTimeout(force);
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

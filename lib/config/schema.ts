@@ -1,0 +1,303 @@
+import { z } from "zod";
+
+// One schema for every deployment-time variable (SPEC.md section 1) plus the outbound test seams
+// (DESIGN.md section 5). Each field validates one variable on its own; rules that involve several
+// variables live in `crossRules` (config.ts) so a bad value in one never hides a problem in another.
+
+const str = () => z.string();
+const optionalStr = () => z.string().optional();
+
+function int(min: number, max: number, def: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(def);
+}
+
+/** Only the literals `true` and `false` parse. */
+function strictBool(def: boolean) {
+  return z
+    .enum(["true", "false"], { error: "must be exactly true or false" })
+    .default(def ? "true" : "false")
+    .transform((v) => v === "true");
+}
+
+function httpUrl() {
+  return z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+}
+
+function isOrigin(v: string): boolean {
+  if (/[?#]/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (
+      (u.protocol === "http:" || u.protocol === "https:") &&
+      u.username === "" &&
+      u.password === "" &&
+      u.pathname === "/"
+    );
+  } catch {
+    return false;
+  }
+}
+
+const origin = () =>
+  z
+    .string()
+    .refine(isOrigin, "must be an origin only (scheme, host, optional port), without path, query or fragment")
+    .transform((v) => new URL(v).origin);
+
+const NGINX_TIME_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400, w: 604800, M: 2592000, y: 31536000 };
+
+/** nginx time syntax ("300s", "5m", "1h 30m", bare number = seconds) to seconds. */
+export function parseNginxTime(v: string): number | null {
+  const parts = v.trim().split(/\s+/);
+  let total = 0;
+  for (const p of parts) {
+    const m = /^(\d+)(ms|s|m|h|d|w|M|y)?$/.exec(p);
+    if (!m) return null;
+    total += Number(m[1]) * NGINX_TIME_UNITS[m[2] ?? "s"]!;
+  }
+  return total;
+}
+
+/** nginx size syntax ("20m", "512k", "1g", bare number = bytes) to bytes. */
+export function parseNginxSize(v: string): number | null {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(v.trim());
+  if (!m) return null;
+  const unit = (m[2] ?? "").toLowerCase();
+  const mult = unit === "k" ? 1024 : unit === "m" ? 1024 ** 2 : unit === "g" ? 1024 ** 3 : 1;
+  return Number(m[1]) * mult;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+function isIpv6(v: string): boolean {
+  if (!/^[0-9a-fA-F:.]+$/.test(v) || !v.includes(":")) return false;
+  try {
+    new URL(`http://[${v}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IP address or CIDR range, IPv4 or IPv6. */
+export function isCidr(v: string): boolean {
+  const [addr, bits, extra] = v.split("/");
+  if (extra !== undefined || !addr) return false;
+  const v4 = IPV4.test(addr);
+  if (!v4 && !isIpv6(addr)) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits)) return false;
+  return Number(bits) <= (v4 ? 32 : 128);
+}
+
+const list = () =>
+  z.string().transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
+
+const hex64 = () => z.string().regex(/^[0-9a-fA-F]{64}$/, "must be exactly 64 hexadecimal characters (32 bytes)");
+
+const email = () =>
+  z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(z.email("must be an email address"));
+
+export const ConfigSchema = z.object({
+  // Required
+  DBENGINE_PASSWORD: str()
+    .min(1, "is required")
+    .regex(/^[A-Za-z0-9._~-]+$/, "must be URL-safe (letters, digits, . _ ~ -); hex is recommended"),
+  SESSION_SECRET: str().min(32, "must be at least 32 characters"),
+  ENCRYPTION_KEY: hex64(),
+
+  // Database
+  DBENGINE_USER: str().default("journal"),
+  DBENGINE_DB: str().default("journal"),
+  DATABASE_URL: str()
+    .default("postgres://journal:journal@localhost:5433/journal")
+    .refine(
+      (v) => /^pglite:/.test(v) || /^postgres(ql)?:\/\/.+/.test(v),
+      "must be a postgres:// URL or an embedded pglite: URL (pglite:./path or pglite:memory)",
+    ),
+  DB_POOL_SIZE: int(1, 1000, 10),
+  MIGRATE_TEST_DATABASE_URL: str().default("postgres://journal:journal@localhost:5433/journal_migrate_test"),
+  MIGRATE_TEST_USER_DATABASE_URL: str().default(
+    "postgres://journal_migrator:journal_migrator@localhost:5433/journal_migrate_user_test",
+  ),
+  DIRECT_DATABASE_URL: optionalStr().refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\/.+/.test(v),
+    "must be a postgres:// URL",
+  ),
+  DB_TRANSACTION_POOLER: strictBool(false),
+  SKIP_POST_MIGRATIONS: strictBool(false),
+
+  // Instance
+  DISABLE_REGISTRATION: strictBool(false),
+  PORT: int(1, 65535, 3100),
+  NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
+  TRUSTED_PROXIES: list()
+    .default(["172.28.0.0/24"])
+    .refine((l) => l.every(isCidr), "must be a comma-separated list of IP addresses or CIDR ranges"),
+  WEEK_START_DAY: z.enum(["0", "1"], { error: "must be 0 (Sunday) or 1 (Monday)" }).default("0").transform(Number),
+  WEB_PORT: int(1, 65535, 8080),
+  API_BASE_URL: httpUrl().optional(),
+  NEWSLETTER_URL: httpUrl().optional(),
+  /** undefined: use the build stamp; null: set blank, drop the version. */
+  APP_VERSION: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim())),
+  CSV_IMPORT_NGINX_PROXY_TIMEOUT: str()
+    .default("300s")
+    .refine((v) => parseNginxTime(v) !== null && parseNginxTime(v)! > 0, "must be an nginx time such as 300s or 5m"),
+  MAX_UPLOAD_SIZE: str()
+    .default("20m")
+    .refine((v) => parseNginxSize(v) !== null && parseNginxSize(v)! > 0, "must be an nginx size such as 20m or 512k"),
+
+  // Metrics
+  METRICS_ENABLED: strictBool(false),
+  METRICS_PORT: int(1, 65535, 9464),
+  METRICS_HOST: str().default("0.0.0.0"),
+
+  // Encryption
+  ENCRYPTION_KEY_PREVIOUS: hex64().optional(),
+  ENCRYPTION_KEY_FINGERPRINT: hex64().transform((v) => v.toLowerCase()).optional(),
+
+  // CSV import
+  CSV_IMPORT_MAX_FILE_BYTES: int(1, Number.MAX_SAFE_INTEGER, 10485760),
+  CSV_IMPORT_MAX_REQUEST_BYTES: int(1, Number.MAX_SAFE_INTEGER, 65536),
+  CSV_IMPORT_MAX_ROWS: int(1, 10_000_000, 10000),
+  CSV_IMPORT_STAGING_TTL_MINUTES: int(1, 525600, 30),
+  CSV_IMPORT_MAX_STAGED_BYTES: int(1, Number.MAX_SAFE_INTEGER, 25165824),
+  CSV_IMPORT_CLAIM_TIMEOUT_SECONDS: int(1, 31536000, 600),
+
+  // Billing and credits
+  PAYMENT_SECRET_KEY: optionalStr(),
+  PAYMENT_WEBHOOK_SECRET: optionalStr(),
+  PAYMENT_PUBLISHABLE_KEY: optionalStr(),
+  PAYMENT_PRO_PRICE_ID: optionalStr(),
+  MIN_RESERVATION_CREDITS: int(0, 1_000_000_000, 1),
+  RESERVATION_TTL_MS: z
+    .string()
+    .default("600000")
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, "must be a whole number of milliseconds")
+        .transform(Number)
+        .pipe(z.number().gt(480000, "must be greater than the 480000 ms per-turn budget")),
+    ),
+  PRICING_MARKUP: str()
+    .default("1.2")
+    .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, "must be a positive decimal string such as 1.2"),
+  FEATURE_GATING: strictBool(false),
+  SEED_ADMIN_EMAIL: email().optional(),
+
+  // Changelog, quotes, symbols
+  CHANGELOG_RELEASES_REPO: str()
+    .default("trading-journal/trading-journal")
+    .refine((v) => /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(v), "must be an owner/repo slug"),
+  CHANGELOG_RELEASES_BASE_URL: httpUrl().default("https://api.github.com"),
+  STOCK_QUOTE_API_KEY: optionalStr(),
+  STOCK_QUOTE_BASE_URL: httpUrl().optional(),
+  REGULATOR_TICKERS_USER_AGENT: str().default("TradingJournal/1.0 (self-hosted instance)"),
+  REGULATOR_TICKERS_URL: httpUrl().default("https://www.sec.gov/files/company_tickers_exchange.json"),
+
+  // Email
+  SMTP_HOST: optionalStr(),
+  EMAIL_FROM: email().optional(),
+  WEB_BASE_URL: origin().optional(),
+  SMTP_PORT: int(1, 65535, 587),
+  SMTP_TLS_MODE: z.enum(["implicit", "starttls", "none"], { error: "must be one of implicit, starttls, none" }).default("starttls"),
+  SMTP_USER: optionalStr(),
+  SMTP_PASS: optionalStr(),
+  EMAIL_FROM_NAME: str().refine((v) => !/[\r\n]/.test(v), "must not contain CR or LF").optional(),
+
+  // Analytics
+  ANALYTICS_API_KEY: optionalStr(),
+  ANALYTICS_HOST: httpUrl().optional(),
+  ANALYTICS_ENVIRONMENT: optionalStr(),
+  ANALYTICS_PUBLIC_KEY: optionalStr(),
+  ANALYTICS_PUBLIC_HOST: httpUrl().optional(),
+  ANALYTICS_PUBLIC_ENVIRONMENT: optionalStr(),
+  /** Malformed means no feedback tab: never a startup error. */
+  ANALYTICS_PUBLIC_FEEDBACK_SURVEY: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const m = v ? /^([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(v) : null;
+      return m ? { surveyId: m[1]!, ratingQuestionId: m[2]!, textQuestionId: m[3]! } : undefined;
+    }),
+
+  // Shared rate-limit store, object storage, CORS
+  SHARED_STORE_URL: optionalStr().refine(
+    (v) => v === undefined || /^(https|rediss?):\/\/.+/.test(v),
+    "must be an https:// (REST) or redis:// URL",
+  ),
+  OBJECT_STORAGE_ENDPOINT: httpUrl().optional(),
+  OBJECT_STORAGE_BUCKET: optionalStr(),
+  OBJECT_STORAGE_ACCESS_KEY_ID: optionalStr(),
+  OBJECT_STORAGE_SECRET_ACCESS_KEY: optionalStr(),
+  OBJECT_STORAGE_REGION: optionalStr(),
+  OBJECT_STORAGE_FORCE_PATH_STYLE: strictBool(true),
+  CORS_ALLOWED_ORIGINS: list()
+    .default([])
+    .refine(
+      (l) => l.every((o) => o !== "*" && isOrigin(o)),
+      "must be a comma-separated list of exact origins (no wildcard, no path)",
+    )
+    .transform((l) => l.map((o) => new URL(o).origin)),
+
+  // Outbound test seams (DESIGN.md section 5); production leaves them unset
+  PAYMENT_API_BASE_URL: httpUrl().optional(),
+  MARKET_DATA_BASE_URL: httpUrl().optional(),
+  OPENAI_BASE_URL: httpUrl().optional(),
+  ANTHROPIC_BASE_URL: httpUrl().optional(),
+  GEMINI_BASE_URL: httpUrl().optional(),
+  OPENROUTER_BASE_URL: httpUrl().optional(),
+  /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
+  DB_HTTP_ENDPOINT: httpUrl().optional(),
+});
+
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type ConfigValues = z.output<typeof ConfigSchema>;
+export type ConfigVariable = keyof typeof ConfigSchema.shape;
+
+/** The variables named in SPEC.md section 1 (the rest of the schema are test seams). */
+export const SEAM_VARIABLES: readonly ConfigVariable[] = [
+  "PAYMENT_API_BASE_URL",
+  "MARKET_DATA_BASE_URL",
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_BASE_URL",
+  "GEMINI_BASE_URL",
+  "OPENROUTER_BASE_URL",
+  "DB_HTTP_ENDPOINT",
+];
+
+/**
+ * Empty means "keep the literal": APP_VERSION (blank drops the version) and the booleans whose only
+ * accepted values are the literals true/false. Every other empty value is read as unset, which is what
+ * SPEC.md requires for the shared-store, pooler, object-storage and CORS group and what a compose file
+ * that passes `VAR: ${VAR:-}` for everything needs.
+ */
+export const EMPTY_IS_A_VALUE: ReadonlySet<ConfigVariable> = new Set<ConfigVariable>([
+  "APP_VERSION",
+  "METRICS_ENABLED",
+  "FEATURE_GATING",
+]);

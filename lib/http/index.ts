@@ -1,0 +1,151 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { validator } from "hono/validator";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { AppError, validationError, type ErrorCode } from "../errors.ts";
+
+export { AppError } from "../errors.ts";
+
+/** The one context type of every endpoint group. */
+export type AppEnv = {
+  Bindings: Record<string, unknown>;
+  Variables: {
+    requestId: string;
+    deps: Deps;
+  };
+};
+
+/** Every endpoint group is a sub-app made here, so they all share one context type. */
+export function createRouter() {
+  return new Hono<AppEnv>();
+}
+
+/** Default cap on JSON bodies; upload routes set their own limits. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+export function errorBody(code: ErrorCode, message: string, requestId: string, fields?: AppError["fields"]) {
+  return { error: { code, message, requestId, ...(fields ? { fields } : {}) } };
+}
+
+function respondWithError(c: Context<AppEnv>, err: AppError) {
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(errorBody(err.code, err.message, c.var.requestId ?? "", err.fields), err.status as ContentfulStatusCode);
+}
+
+const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
+  400: "VALIDATION_ERROR",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "RATE_LIMITED",
+};
+
+/** Maps anything thrown to an AppError; unknown errors become INTERNAL and are logged with their stack. */
+export function toAppError(err: unknown, onUnknown: (err: unknown) => void): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    const code = HTTP_STATUS_CODES[err.status];
+    // HTTPException messages come from our own code or hono's (e.g. malformed JSON): never SQL.
+    if (code) return new AppError(code, code === "VALIDATION_ERROR" ? "The request body is not valid JSON." : err.message || code);
+  }
+  onUnknown(err);
+  return new AppError("INTERNAL", "Something went wrong on our side. The request id identifies it in our logs.");
+}
+
+export type AppOptions = {
+  /** Resolves the dependencies of one request (Node: shared; Worker: built per request). */
+  deps: (c: Context<AppEnv>) => Deps | Promise<Deps>;
+  /** Called once the response is ready (a Worker closes its per-request client here). */
+  release?: (deps: Deps, c: Context<AppEnv>) => void;
+};
+
+/**
+ * The shell around every endpoint group: request ids, dependencies, security headers, body limits,
+ * the 404 envelope and the one error handler.
+ */
+export function createApp(options: AppOptions) {
+  const app = createRouter();
+
+  app.use("*", async (c, next) => {
+    const incoming = c.req.header("X-Request-Id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set("requestId", requestId);
+    c.header("X-Request-Id", requestId);
+    c.header("X-Content-Type-Options", "nosniff");
+    await next();
+    // Responses carry account data; no shared cache may keep them unless a route says otherwise.
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    c.res.headers.set("X-Request-Id", requestId);
+  });
+
+  app.use("*", async (c, next) => {
+    const deps = await options.deps(c);
+    c.set("deps", deps);
+    try {
+      await next();
+    } finally {
+      options.release?.(deps, c);
+    }
+  });
+
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${JSON_BODY_LIMIT_BYTES} bytes.`);
+      },
+    }),
+  );
+
+  app.notFound((c) => c.json(errorBody("NOT_FOUND", "No such route.", c.var.requestId ?? ""), 404));
+
+  app.onError((err, c) => {
+    const appError = toAppError(err, (unknown) => {
+      const log = c.var.deps?.log;
+      const detail = unknown instanceof Error ? { name: unknown.name, stack: unknown.stack } : { value: String(unknown) };
+      if (log) log.error("unhandled error", { requestId: c.var.requestId, path: c.req.path, ...detail });
+      else console.error(unknown);
+    });
+    return respondWithError(c, appError);
+  });
+
+  return app;
+}
+
+type Target = "json" | "query" | "param";
+
+/**
+ * Validates one part of the request against a zod schema. Failures are VALIDATION_ERROR with
+ * `fields`; a JSON route refuses any other content type with 415.
+ */
+export function validate<T extends z.ZodType, G extends Target>(target: G, schema: T) {
+  const check = validator(target, async (value) => {
+    const result = await schema.safeParseAsync(value);
+    if (!result.success) throw validationError(result.error.issues);
+    return result.data as z.output<T>;
+  });
+  if (target !== "json") return check;
+  const requireJson: MiddlewareHandler = async (c, next) => {
+    const type = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
+    if (!JSON_MEDIA_TYPE.test(type)) {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "This route accepts only Content-Type: application/json.");
+    }
+    await next();
+  };
+  return (async (c, next) => {
+    await requireJson(c, async () => {
+      await check(c, next);
+    });
+  }) as typeof check;
+}
