@@ -6,14 +6,17 @@ import { fileURLToPath } from "node:url";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
-import { createNodeDb, type DbHandle } from "../lib/db/client.ts";
+import type { DbHandle } from "../lib/db/client.ts";
+import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
 import type { Deps } from "../lib/deps.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { browserConfigScript } from "../lib/web-config.ts";
 import { buildApp } from "./app.ts";
 
-const WEB_ROOT = fileURLToPath(new URL("../web/dist", import.meta.url));
+// The built browser app (web/dist) when present, else the static placeholder in web/public.
+const WEB_ROOTS = ["../web/dist", "../web/public"].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 export type NodeServer = {
   url: string;
@@ -54,9 +57,15 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     fetch: globalThis.fetch,
   };
   const app = buildApp({ deps: () => deps });
-  if (existsSync(WEB_ROOT)) {
-    app.use("/*", serveStatic({ root: WEB_ROOT }));
-    app.get("*", serveStatic({ root: WEB_ROOT, path: "index.html" }));
+  app.get("/config.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    return c.body(browserConfigScript(config));
+  });
+  const webRoot = WEB_ROOTS.find((dir) => existsSync(dir));
+  if (webRoot) {
+    app.use("/*", serveStatic({ root: webRoot }));
+    // Client-side routes fall back to the app shell; /api/* keeps its JSON 404.
+    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: webRoot, path: "index.html" })(c, next)));
   }
 
   const server = await new Promise<ServerType>((resolve) => {
@@ -82,7 +91,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   };
 }
 
-async function main() {
+export async function main(): Promise<void> {
   const config = await loadNodeConfigOrExit();
   const log = createLogger();
   let server: NodeServer;

@@ -1,7 +1,7 @@
 // The one Worker adapter: configuration parsed once per isolate from the bindings, a database client
 // per request over the serverless driver's HTTP transport, and the cron handler of the jobs Worker.
 import { ConfigError, parseConfig, type Config } from "../lib/config/index.ts";
-import { createNeonHttpDb } from "../lib/db/client.ts";
+import { createNeonHttpDb } from "../lib/db/neon.ts";
 import type { Deps } from "../lib/deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { jobsForCron, runJobs } from "../lib/jobs/index.ts";

@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { createNodeDb, isEmbeddedUrl, type DbHandle } from "./client.ts";
+import { isEmbeddedUrl, type DbHandle } from "./client.ts";
+import { createNodeDb } from "./node.ts";
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
 export const POST_MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations/post", import.meta.url));

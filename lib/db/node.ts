@@ -1,0 +1,58 @@
+// Node transports: a node-postgres pool, or PGlite for an embedded `pglite:` URL. Never bundled into a Worker.
+import { schema } from "./schema.ts";
+import { isEmbeddedUrl, embeddedDataDir, type Db, type DbHandle } from "./client.ts";
+
+export type PgOptions = {
+  poolSize: number;
+  /** DB_TRANSACTION_POOLER: a transaction-mode pooler cannot keep named prepared statements. */
+  transactionPooler: boolean;
+  connectTimeoutMs?: number;
+  onError?: (err: Error) => void;
+};
+
+/** Node: a node-postgres pool, or the embedded PGlite database for a `pglite:` URL. */
+export async function createNodeDb(url: string, options: PgOptions): Promise<DbHandle> {
+  if (isEmbeddedUrl(url)) return createEmbeddedDb(url);
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+
+  // A transaction pooler routes each statement to any server connection, so a statement prepared
+  // under a name on one may be missing on the next. Dropping the name keeps the unnamed extended
+  // protocol, which poolers support, for every query including those inside transactions.
+  class UnnamedStatementClient extends pg.Client {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's query overloads
+    override query(config: any, ...rest: any[]): any {
+      if (config && typeof config === "object" && "name" in config) {
+        const { name: _dropped, ...unnamed } = config;
+        return super.query(unnamed, ...rest);
+      }
+      return super.query(config, ...rest);
+    }
+  }
+
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    ...(options.transactionPooler ? { Client: UnnamedStatementClient } : {}),
+  });
+  // An idle client losing its server (database restart) must not crash the process; the pool drops
+  // it and the next checkout reconnects.
+  pool.on("error", (err) => options.onError?.(err));
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return { db, kind: "pg", interactiveTransactions: true, close: () => pool.end() };
+}
+
+export async function createEmbeddedDb(url: string): Promise<DbHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const dataDir = embeddedDataDir(url);
+  if (dataDir) {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: "pglite", interactiveTransactions: true, close: () => client.close() };
+}

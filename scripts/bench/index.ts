@@ -1,0 +1,39 @@
+// `npm run bench`: every benchmark of the project, printed as figures and as ratios against a baseline
+// measured in the same run. Needs the local Postgres (127.0.0.1:5432) for the server benchmarks.
+import { migrateUrl } from "../../lib/db/migrate.ts";
+import { readProcessEnv } from "../../lib/config/index.ts";
+import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
+import { baseTestEnv } from "../../tests/support/env.ts";
+import { measureStartup } from "./startup.ts";
+import { measureWorkerBundles, WORKER_GZIP_LIMIT_BYTES } from "./worker-bundles.ts";
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+let failed = false;
+
+console.log("== Node entrypoint: time to first 200 from /api/health (median of 5) ==");
+const { PATH } = await readProcessEnv({ dotenvPath: false });
+const db = await createDatabase("journal_bench");
+try {
+  await migrateUrl(db.url, { skipPost: false });
+  const env = { ...baseTestEnv(), PATH: PATH ?? "", NODE_ENV: "production" };
+  const pg = await measureStartup({ ...env, DATABASE_URL: db.url });
+  console.log(`postgres  entry ${pg.entryMs.toFixed(0)} ms | bare node http ${pg.baselineMs.toFixed(0)} ms | ratio ${(pg.entryMs / pg.baselineMs).toFixed(2)}x`);
+  const embedded = await measureStartup({ ...env, DATABASE_URL: "pglite:memory" }, 3);
+  console.log(
+    `embedded  entry ${embedded.entryMs.toFixed(0)} ms | bare node http ${embedded.baselineMs.toFixed(0)} ms | ratio ${(embedded.entryMs / embedded.baselineMs).toFixed(2)}x (in-memory PGlite, migrated at every start)`,
+  );
+} finally {
+  await dropDatabase(db.name);
+}
+
+console.log("\n== Worker bundles: gzip size (wrangler deploy --dry-run, minified) ==");
+const bundles = await measureWorkerBundles();
+console.log(`baseline (bare Hono Worker): ${kb(bundles.baseline)}`);
+for (const [name, bytes] of Object.entries(bundles.workers)) {
+  const over = bytes > WORKER_GZIP_LIMIT_BYTES;
+  failed ||= over;
+  console.log(
+    `${name.padEnd(10)} ${kb(bytes).padStart(9)} | ${(bytes / bundles.baseline).toFixed(1)}x baseline | ${((bytes / WORKER_GZIP_LIMIT_BYTES) * 100).toFixed(0)}% of the 250 KB budget${over ? "  OVER BUDGET" : ""}`,
+  );
+}
+process.exit(failed ? 1 : 0);

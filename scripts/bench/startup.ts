@@ -1,0 +1,51 @@
+// Time from spawning the Node entrypoint to its first 200 from GET /api/health, on an up-to-date
+// database, beside the same measure for a bare Node HTTP server (the baseline: process start alone).
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ROOT } from "./worker-bundles.ts";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function timeToReady(args: string[], env: Record<string, string>, path: string): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: "ignore" });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before it was ready`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        if (res.status === 200) return performance.now() - started;
+      } catch {
+        /* not listening yet */
+      }
+      if (performance.now() - started > 30_000) throw new Error("not ready within 30 s");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function measureStartup(env: Record<string, string>, runs = 5): Promise<{ baselineMs: number; entryMs: number }> {
+  const bare = ["-e", "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')"];
+  const entry = [join(ROOT, "functions/node.ts")];
+  await timeToReady(entry, env, "/api/health"); // applies migrations, so later runs start on an up-to-date database
+  const baseline: number[] = [];
+  const measured: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    baseline.push(await timeToReady(bare, env, "/"));
+    measured.push(await timeToReady(entry, env, "/api/health"));
+  }
+  return { baselineMs: median(baseline), entryMs: median(measured) };
+}

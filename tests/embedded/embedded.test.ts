@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { startNodeServer } from "../../functions/node.ts";
+import { createEmbeddedDb } from "../../lib/db/node.ts";
+import { migrateHandle, rowsOf } from "../../lib/db/migrate.ts";
+import { createLogger } from "../../lib/log.ts";
+import { testConfig } from "../support/env.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "journal-pglite-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function countMigrations(db: Awaited<ReturnType<typeof createEmbeddedDb>>["db"]) {
+  const [main] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from drizzle.__migrations`));
+  const [post] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from drizzle.__post_migrations`));
+  return { main: main!.n, post: post!.n };
+}
+
+describe("the embedded database", () => {
+  it("applies every migration to a folder, and a reopen applies nothing twice", async () => {
+    const url = `pglite:${join(dir, "journal")}`;
+    const first = await createEmbeddedDb(url);
+    const report = await migrateHandle(first, { skipPost: false });
+    expect(report.postApplied).toEqual(["0001_sessions_expiry_index.sql"]);
+    const counts = await countMigrations(first.db);
+    expect(counts.main).toBeGreaterThan(0);
+    await first.db.execute(sql`insert into users (email, password_hash) values ('persist@example.com', 'x')`);
+    await first.close();
+
+    const again = await createEmbeddedDb(url);
+    const second = await migrateHandle(again, { skipPost: false });
+    expect(second.postApplied).toEqual([]);
+    expect(await countMigrations(again.db)).toEqual(counts);
+    const rows = rowsOf<{ email: string }>(await again.db.execute(sql`select email from users`));
+    expect(rows.map((r) => r.email)).toEqual(["persist@example.com"]);
+    await again.close();
+  });
+
+  it("serves GET /api/health from the Node entrypoint with no Postgres server", async () => {
+    const server = await startNodeServer(testConfig({ DATABASE_URL: "pglite:memory" }), {
+      port: 0,
+      hostname: "127.0.0.1",
+      scheduler: false,
+      log: createLogger({ silent: true }),
+    });
+    try {
+      const res = await fetch(`${server.url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "ok", database: "up" });
+      const missing = await fetch(`${server.url}/api/nope`);
+      expect(missing.status).toBe(404);
+      expect(server.handle.kind).toBe("pglite");
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { JOBS } from "../../lib/jobs/index.ts";
+import { groups } from "../../functions/groups.ts";
+import { measureWorkerBundles, readWranglerToml, WORKER_GZIP_LIMIT_BYTES } from "../../scripts/bench/worker-bundles.ts";
+
+describe("wrangler.toml", () => {
+  const toml = readWranglerToml();
+
+  it("declares one Worker per endpoint group plus the jobs Worker", () => {
+    expect(Object.keys(toml.env ?? {}).sort()).toEqual([...Object.keys(groups), "jobs"].sort());
+  });
+
+  it("gives the jobs Worker a cron trigger for every job", () => {
+    const crons = toml.env?.jobs?.triggers?.crons ?? [];
+    for (const job of JOBS) expect(crons).toContain(job.cron);
+  });
+
+  it("keeps every Worker bundle at or under 250 KB gzip", { timeout: 120_000 }, async () => {
+    const { workers } = await measureWorkerBundles();
+    expect(Object.keys(workers).length).toBeGreaterThan(0);
+    for (const [name, bytes] of Object.entries(workers)) {
+      expect(bytes, `${name} is ${bytes} bytes gzip`).toBeLessThanOrEqual(WORKER_GZIP_LIMIT_BYTES);
+    }
+  });
+});
