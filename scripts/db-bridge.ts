@@ -82,7 +82,9 @@ export async function startDbBridge(options: { port?: number; host?: string } = 
       values: statement.params ?? [],
       rowMode: "array",
       types: RAW_TEXT,
-    });
+      // Always the extended protocol, like the provider: one statement per query, even without params.
+      queryMode: "extended",
+    } as pg.QueryArrayConfig);
     const fields = result.fields.map((f) => ({
       name: f.name,
       dataTypeID: f.dataTypeID,

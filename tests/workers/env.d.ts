@@ -1,4 +1,5 @@
-// The bindings tests/workers/vitest.config.ts gives the Worker under test.
+// Types for the Worker under test: the bindings tests/workers/vitest.config.ts gives it, and its main
+// module (what `exports.default` from cloudflare:workers calls).
 declare namespace Cloudflare {
   interface Env {
     DBENGINE_PASSWORD: string;
@@ -8,5 +9,8 @@ declare namespace Cloudflare {
     DATABASE_URL: string;
     DB_HTTP_ENDPOINT: string;
     DB_WS_PROXY: string;
+  }
+  interface GlobalProps {
+    mainModule: typeof import("../../functions/workers/all.ts");
   }
 }

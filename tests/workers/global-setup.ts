@@ -15,8 +15,11 @@ declare module "vitest" {
  * reaches it through (HTTP for queries, WebSocket for interactive transactions).
  */
 export default async function setup(project: TestProject) {
-  const db = await createMigratedDatabase("journal_workers_test");
   const bridge = await startDbBridge();
+  const db = await createMigratedDatabase("journal_workers_test").catch(async (err: unknown) => {
+    await bridge.close();
+    throw err;
+  });
   project.provide("workersDatabaseUrl", db.url);
   project.provide("dbHttpEndpoint", bridge.httpUrl);
   project.provide("dbWsProxy", bridge.wsUrl);

@@ -18,7 +18,7 @@ it("the */15 cron purges expired sessions and keeps live ones", async () => {
       (${live}, 'h', ${user.id}, now() + interval '1 hour', now() + interval '1 day')`;
 
   const ctx = createExecutionContext();
-  await jobs.scheduled(createScheduledController({ cron: "0 3 * * *" }), env, ctx);
+  await jobs.scheduled(createScheduledController({ cron: "*/15 * * * *" }), { ...env }, ctx);
   await waitOnExecutionContext(ctx);
 
   const left = await sql`select id from sessions where user_id = ${user.id} order by id`;

@@ -18,7 +18,7 @@ it("rolls back everything when the callback throws", async () => {
     await tx.insert(users).values({ email, passwordHash: "x" });
     // Visible inside the transaction, so the insert really happened before the rollback.
     insertedInside = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-    return 1 as never;
+    throw new Error("abort the transaction");
   });
 
   await expect(attempt).rejects.toThrow("abort the transaction");
