@@ -273,6 +273,11 @@ export const ConfigSchema = z.object({
   OPENROUTER_BASE_URL: httpUrl().optional(),
   /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
   DB_HTTP_ENDPOINT: httpUrl().optional(),
+  /** The WebSocket proxy for the rare interactive transaction on the edge; unset means the provider's own. */
+  DB_WS_PROXY: z
+    .string()
+    .refine((v) => /^wss?:\/\/[^\s]+$/.test(v), "must be a ws:// or wss:// URL")
+    .optional(),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -288,6 +293,7 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "GEMINI_BASE_URL",
   "OPENROUTER_BASE_URL",
   "DB_HTTP_ENDPOINT",
+  "DB_WS_PROXY",
 ];
 
 /**

@@ -15,7 +15,6 @@ export default defineProject({
           ...baseTestEnv(),
           DATABASE_URL: inject("workersDatabaseUrl"),
           DB_HTTP_ENDPOINT: inject("dbHttpEndpoint"),
-          // Not read by lib/config: the tests hand it to withNeonTransaction as its WebSocket endpoint.
           DB_WS_PROXY: inject("dbWsProxy"),
         },
       },
