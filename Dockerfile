@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# The api image: the Node entrypoint (functions/node.ts) on the official Node 22 image, run directly by
+# Node's built-in TypeScript type stripping. No build step. The `node` devDependency of package.json (the
+# toolchain pin for developer machines) is never installed here: production dependencies only, and the
+# image's own node runs the app.
+#
+#   docker build --build-arg APP_VERSION=1.4.0 -t trading-journal-api .
+#
+# APP_VERSION (optional) stamps lib/build-stamp.json, the version GET /api/health reports. Without it the
+# stamp in the source tree stays. At run time APP_VERSION set in the environment overrides the stamp, and
+# APP_VERSION set blank drops the version field; leave it unset to report the stamp.
+FROM node:22-alpine
+
+WORKDIR /app
+
+# Type stripping runs .ts without a flag from Node 22.18 on; an older cached node:22 image fails here, not at start.
+RUN node -e 'const [major, minor] = process.versions.node.split(".").map(Number); if (major === 22 && minor < 18) { console.error(`Node ${process.versions.node} cannot run functions/node.ts: pull a newer node:22-alpine (22.18 or later)`); process.exit(1); }'
+
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+COPY functions ./functions
+COPY lib ./lib
+COPY migrations ./migrations
+COPY scripts ./scripts
+
+ARG APP_VERSION=
+RUN if [ -n "$APP_VERSION" ]; then \
+      node -e 'require("node:fs").writeFileSync("lib/build-stamp.json", JSON.stringify({ version: process.env.APP_VERSION }) + "\n")'; \
+    fi
+LABEL org.opencontainers.image.title="trading-journal-api" \
+      org.opencontainers.image.version="${APP_VERSION}" \
+      org.opencontainers.image.licenses="AGPL-3.0-only"
+
+# Configuration comes from the environment only: .env is excluded from the build context (.dockerignore).
+USER node
+EXPOSE 3100
+CMD ["node", "functions/node.ts"]
