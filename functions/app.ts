@@ -12,6 +12,7 @@ export function buildApp(options: AppOptions, names: readonly GroupName[] = Obje
 export function typedRoutes() {
   return createApp({ deps: () => undefined as never })
     .route(groups.health.prefix, groups.health.app)
-    .route(groups.config.prefix, groups.config.app);
+    .route(groups.config.prefix, groups.config.app)
+    .route(groups.auth.prefix, groups.auth.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

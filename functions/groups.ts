@@ -1,3 +1,4 @@
+import { auth } from "./auth.ts";
 import { config } from "./config.ts";
 import { health } from "./health.ts";
 
@@ -8,6 +9,7 @@ import { health } from "./health.ts";
 export const groups = {
   health: { prefix: "/api/health", app: health },
   config: { prefix: "/api/config", app: config },
+  auth: { prefix: "/api/auth", app: auth },
 } as const;
 
 export type GroupName = keyof typeof groups;

@@ -9,7 +9,10 @@ import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
-import type { Deps } from "../lib/deps.ts";
+import { seedAdmin } from "../lib/auth/users.ts";
+import { deferWith, type Deps } from "../lib/deps.ts";
+import { createNodeMailer } from "../lib/email/index.ts";
+import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
@@ -48,6 +51,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     throw err;
   }
 
+  const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -55,8 +59,18 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     log,
     now: () => new Date(),
     fetch: globalThis.fetch,
+    rateLimiter,
+    mailer: await createNodeMailer(config),
+    defer: deferWith(log),
   };
-  const app = buildApp({ deps: () => deps });
+  if (config.SEED_ADMIN_EMAIL) {
+    const promoted = await seedAdmin(deps, config.SEED_ADMIN_EMAIL);
+    if (promoted) log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: promoted.id });
+  }
+  const app = buildApp({
+    deps: () => deps,
+    peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
+  });
   app.get("/config.js", (c) => {
     c.header("Content-Type", "text/javascript; charset=utf-8");
     return c.body(browserConfigScript(config));
@@ -86,6 +100,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     async close() {
       scheduler?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rateLimiter.close();
       await handle.close();
     },
   };

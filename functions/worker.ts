@@ -2,7 +2,9 @@
 // per request over the serverless driver's HTTP transport, and the cron handler of the jobs Worker.
 import { ConfigError, parseConfig, type Config } from "../lib/config/index.ts";
 import { createNeonHttpDb } from "../lib/db/neon.ts";
-import type { Deps } from "../lib/deps.ts";
+import { deferWith, type Deps } from "../lib/deps.ts";
+import { createEdgeMailer } from "../lib/email/index.ts";
+import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
 import { createLogger } from "../lib/log.ts";
@@ -13,25 +15,38 @@ type WorkerEnv = Record<string, unknown>;
 type Ctx = { waitUntil(promise: Promise<unknown>): void };
 
 const log = createLogger();
-let cached: { env: WorkerEnv; config: Config } | undefined;
+let cached: { env: WorkerEnv; config: Config; rateLimiter: RateLimiter } | undefined;
 const closers = new WeakMap<Deps, () => Promise<void>>();
 
-function configFor(env: WorkerEnv): Config {
+/** Configuration and the rate limiter live as long as the isolate (REST store, or in-isolate counts). */
+function isolateState(env: WorkerEnv) {
   if (cached?.env !== env) {
     try {
-      cached = { env, config: parseConfig(env) };
+      const config = parseConfig(env);
+      cached = { env, config, rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log }) };
     } catch (err) {
       if (err instanceof ConfigError) log.error("invalid configuration", { problems: err.problems });
       throw new AppError("SERVICE_UNAVAILABLE", "The service is misconfigured.");
     }
   }
-  return cached.config;
+  return cached;
 }
 
-async function depsFor(env: WorkerEnv): Promise<Deps> {
-  const config = configFor(env);
+async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
+  const { config, rateLimiter } = isolateState(env);
   const handle = await createNeonHttpDb(config.DATABASE_URL, { httpEndpoint: config.DB_HTTP_ENDPOINT });
-  const deps: Deps = { config, db: handle.db, dbKind: handle.kind, log, now: () => new Date(), fetch: (...a) => fetch(...a) };
+  const outbound: typeof fetch = (...a) => fetch(...a);
+  const deps: Deps = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    log,
+    now: () => new Date(),
+    fetch: outbound,
+    rateLimiter,
+    mailer: createEdgeMailer(config, outbound),
+    defer: deferWith(log, (p) => ctx.waitUntil(p)),
+  };
   closers.set(deps, () => handle.close());
   return deps;
 }
@@ -39,7 +54,8 @@ async function depsFor(env: WorkerEnv): Promise<Deps> {
 export function createWorker(names: readonly GroupName[]) {
   const app = buildApp(
     {
-      deps: (c) => depsFor(c.env),
+      deps: (c) => depsFor(c.env, c.executionCtx),
+      peerAddress: (c) => c.req.header("CF-Connecting-IP"),
       release: (deps, c) => c.executionCtx.waitUntil(closers.get(deps)?.() ?? Promise.resolve()),
     },
     names,
@@ -47,7 +63,7 @@ export function createWorker(names: readonly GroupName[]) {
   return {
     fetch: app.fetch,
     async scheduled(controller: { cron: string }, env: WorkerEnv, ctx: Ctx): Promise<void> {
-      const deps = await depsFor(env);
+      const deps = await depsFor(env, ctx);
       const run = runJobs(deps, jobsForCron(controller.cron)).finally(() => closers.get(deps)?.());
       ctx.waitUntil(run);
       await run;

@@ -1,6 +1,8 @@
 import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
+import type { Mailer } from "./email/index.ts";
 import type { Logger } from "./log.ts";
+import type { RateLimiter } from "./ratelimit/index.ts";
 
 /**
  * Everything a domain function may touch besides its input. Entrypoints build it (Node once at start,
@@ -14,4 +16,22 @@ export type Deps = {
   readonly now: () => Date;
   /** Outbound HTTP; providers are reached only through their configured base URLs. */
   readonly fetch: typeof fetch;
+  readonly rateLimiter: RateLimiter;
+  /** Present only when email is configured (config.features.email). */
+  readonly mailer: Mailer | undefined;
+  /**
+   * Runs work after the response without holding it up (a Worker keeps the isolate alive for it).
+   * Failures are logged, never thrown at the caller.
+   */
+  readonly defer: (task: () => Promise<unknown>) => void;
 };
+
+/** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */
+export function deferWith(log: Logger, keepAlive?: (promise: Promise<unknown>) => void): Deps["defer"] {
+  return (task) => {
+    const running = Promise.resolve()
+      .then(task)
+      .catch((err: unknown) => log.error("deferred task failed", { error: err instanceof Error ? err.message : String(err) }));
+    keepAlive?.(running);
+  };
+}

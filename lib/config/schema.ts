@@ -271,6 +271,8 @@ export const ConfigSchema = z.object({
   ANTHROPIC_BASE_URL: httpUrl().optional(),
   GEMINI_BASE_URL: httpUrl().optional(),
   OPENROUTER_BASE_URL: httpUrl().optional(),
+  /** Email HTTP API (Resend's) used by Workers, which cannot speak SMTP. */
+  EMAIL_API_BASE_URL: httpUrl().optional(),
   /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
   DB_HTTP_ENDPOINT: httpUrl().optional(),
   /** The WebSocket proxy for the rare interactive transaction on the edge; unset means the provider's own. */
@@ -292,6 +294,7 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "ANTHROPIC_BASE_URL",
   "GEMINI_BASE_URL",
   "OPENROUTER_BASE_URL",
+  "EMAIL_API_BASE_URL",
   "DB_HTTP_ENDPOINT",
   "DB_WS_PROXY",
 ];

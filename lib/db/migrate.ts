@@ -2,6 +2,9 @@ import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { isEmbeddedUrl, type DbHandle } from "./client.ts";
+import { rowsOf } from "./rows.ts";
+
+export { rowsOf } from "./rows.ts";
 import { createNodeDb } from "./node.ts";
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -59,11 +62,6 @@ async function runPostMigrations(handle: DbHandle): Promise<string[]> {
   return done;
 }
 
-/** Rows from db.execute, whose result shape differs between drivers. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
 
 /**
  * Node: migrate a Postgres URL under an advisory lock, so several processes starting at once apply

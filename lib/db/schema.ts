@@ -38,8 +38,29 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     /** Absolute expiry: never moves. */
     absoluteExpiresAt: timestamp("absolute_expires_at", { withTimezone: true }).notNull(),
+    /** Shown in the sessions list so a user can tell devices apart (truncated; no IP address is kept). */
+    userAgent: text("user_agent"),
   },
   (t) => [index("sessions_user_id_created_at_idx").on(t.userId, t.createdAt)],
 );
 
-export const schema = { users, sessions };
+/** Single-use tokens mailed to a user: email verification and password reset. Only a hash is stored. */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["verify_email", "reset_password"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("email_tokens_user_id_idx").on(t.userId),
+    check("email_tokens_purpose_known", sql`${t.purpose} in ('verify_email', 'reset_password')`),
+  ],
+);
+
+export const schema = { users, sessions, emailTokens };

@@ -4,8 +4,11 @@ import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
+import type { AuthUser, SessionInfo } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
+import { clientIp } from "../net/client-ip.ts";
+import { corsMiddleware, sessionMiddleware } from "./auth.ts";
 
 export { AppError } from "../errors.ts";
 
@@ -15,6 +18,10 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     deps: Deps;
+    /** The client address used for per-client limits (DESIGN.md section 3). */
+    clientIp: string;
+    user?: AuthUser;
+    session?: SessionInfo;
   };
 };
 
@@ -67,6 +74,8 @@ export type AppOptions = {
   deps: (c: Context<AppEnv>) => Deps | Promise<Deps>;
   /** Called once the response is ready (a Worker closes its per-request client here). */
   release?: (deps: Deps, c: Context<AppEnv>) => void;
+  /** The immediate peer's address (Node: the socket; Workers: the edge's connecting-IP header). */
+  peerAddress?: (c: Context<AppEnv>) => string | undefined;
 };
 
 /**
@@ -91,6 +100,7 @@ export function createApp(options: AppOptions) {
   app.use("*", async (c, next) => {
     const deps = await options.deps(c);
     c.set("deps", deps);
+    c.set("clientIp", clientIp(options.peerAddress?.(c), c.req.header("X-Forwarded-For"), deps.config.TRUSTED_PROXIES));
     try {
       await next();
     } finally {
@@ -107,6 +117,9 @@ export function createApp(options: AppOptions) {
       },
     }),
   );
+
+  app.use("/api/*", corsMiddleware());
+  app.use("/api/*", sessionMiddleware);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", "No such route.", c.var.requestId ?? ""), 404));
 

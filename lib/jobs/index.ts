@@ -1,5 +1,6 @@
 import { lt, or } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
+import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
 
 /**
@@ -27,7 +28,14 @@ export const purgeExpiredSessions: Job = {
   },
 };
 
-export const JOBS: readonly Job[] = [purgeExpiredSessions];
+export const purgeEmailTokensJob: Job = {
+  name: "purge-email-tokens",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  run: async (deps) => ({ affected: await purgeEmailTokens(deps) }),
+};
+
+export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */
 export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<string, number | "failed">> {

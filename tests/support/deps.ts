@@ -1,7 +1,8 @@
 import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
-import type { Deps } from "../../lib/deps.ts";
+import { deferWith, type Deps } from "../../lib/deps.ts";
 import { createLogger, type Logger } from "../../lib/log.ts";
+import { createRateLimiter } from "../../lib/ratelimit/index.ts";
 
 /** Captured log lines, so tests can assert what was (and was not) logged. */
 export function captureLogger(): { log: Logger; lines: string[] } {
@@ -10,13 +11,17 @@ export function captureLogger(): { log: Logger; lines: string[] } {
 }
 
 export function testDeps(config: Config, handle: DbHandle, overrides: Partial<Deps> = {}): Deps {
+  const log = overrides.log ?? createLogger({ silent: true });
   return {
     config,
     db: handle.db,
     dbKind: handle.kind,
-    log: createLogger({ silent: true }),
+    log,
     now: () => new Date(),
     fetch: globalThis.fetch,
+    rateLimiter: createRateLimiter({ log }),
+    mailer: undefined,
+    defer: deferWith(log),
     ...overrides,
   };
 }

@@ -1,0 +1,116 @@
+import { consumeResetPasswordToken, consumeVerifyEmailToken, issueEmailToken } from "../lib/auth/email-tokens.ts";
+import {
+  ChangePasswordSchema,
+  CredentialsSchema,
+  ResetConfirmSchema,
+  ResetRequestSchema,
+  SessionIdParamSchema,
+  TokenSchema,
+} from "../lib/auth/schema.ts";
+import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
+import { authenticate, changePassword, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
+import type { Deps } from "../lib/deps.ts";
+import { passwordResetEmail, verificationEmail } from "../lib/email/index.ts";
+import { AppError } from "../lib/errors.ts";
+import {
+  clearSessionCookie,
+  csrfTokenFor,
+  currentSession,
+  currentUser,
+  rateLimit,
+  requireUser,
+  setSessionCookie,
+} from "../lib/http/auth.ts";
+import { createRouter, validate, type AppEnv } from "../lib/http/index.ts";
+import { LIMITS } from "../lib/ratelimit/index.ts";
+import type { Context } from "hono";
+
+/** Signs the user in on this response: a new session (never a reused id) and its cookie. */
+async function startSession(c: Context<AppEnv>, userId: string) {
+  const { token, session } = await createSession(c.var.deps, userId, c.req.header("User-Agent"));
+  await setSessionCookie(c, token, session);
+  return c.var.deps.config.features.cors ? { csrfToken: csrfTokenFor(c.var.deps.config, session.id) } : {};
+}
+
+/** Mails a verification link after the response; does nothing when email is off. */
+function sendVerification(deps: Deps, user: { id: string; email: string }) {
+  const mailer = deps.mailer;
+  if (!mailer) return;
+  deps.defer(async () => {
+    const token = await issueEmailToken(deps, user.id, "verify_email");
+    await mailer.send({ to: user.email, ...verificationEmail(deps.config, token) });
+  });
+}
+
+export const auth = createRouter()
+  .post("/register", rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
+    const user = await registerUser(c.var.deps, c.req.valid("json"));
+    const extra = await startSession(c, user.id);
+    sendVerification(c.var.deps, user);
+    return c.json({ user: publicUser(user), ...extra }, 201);
+  })
+  .post("/login", rateLimit(LIMITS.login, "client"), validate("json", CredentialsSchema), async (c) => {
+    const user = await authenticate(c.var.deps, c.req.valid("json"));
+    // A session presented with the login is ended: the new one replaces it (no fixation, no leftovers).
+    if (c.var.session) await endSession(c.var.deps, c.var.session.id);
+    const extra = await startSession(c, user.id);
+    return c.json({ user: publicUser(user), ...extra });
+  })
+  .post("/logout", requireUser, async (c) => {
+    await endSession(c.var.deps, currentSession(c).id);
+    clearSessionCookie(c);
+    return c.body(null, 204);
+  })
+  .get("/me", requireUser, (c) => c.json({ user: publicUser(currentUser(c)) }))
+  .get("/csrf", requireUser, (c) => c.json({ csrfToken: csrfTokenFor(c.var.deps.config, currentSession(c).id) }))
+  .get("/sessions", requireUser, async (c) =>
+    c.json({ sessions: await listSessions(c.var.deps, currentUser(c).id, currentSession(c).id) }),
+  )
+  .delete("/sessions/:id", requireUser, validate("param", SessionIdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await endOwnSession(c.var.deps, currentUser(c).id, id))) throw new AppError("NOT_FOUND", "No such session.");
+    if (id === currentSession(c).id) clearSessionCookie(c);
+    return c.body(null, 204);
+  })
+  .post("/password", requireUser, validate("json", ChangePasswordSchema), async (c) => {
+    const { currentPassword, newPassword } = c.req.valid("json");
+    await changePassword(c.var.deps, currentUser(c).id, currentPassword, newPassword);
+    await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
+    return c.body(null, 204);
+  })
+  .post("/verify-email", validate("json", TokenSchema), async (c) => {
+    const user = await consumeVerifyEmailToken(c.var.deps, c.req.valid("json").token);
+    return c.json({ user: publicUser(user) });
+  })
+  .post("/verify-email/resend", requireUser, rateLimit(LIMITS.emailResend, "user"), (c) => {
+    const user = currentUser(c);
+    if (!c.var.deps.mailer) throw new AppError("NOT_FOUND", "Email is not configured on this instance.");
+    if (!user.emailVerified) sendVerification(c.var.deps, user);
+    return c.body(null, 202);
+  })
+  .post(
+    "/password-reset/request",
+    rateLimit(LIMITS.passwordResetRequest, "client"),
+    validate("json", ResetRequestSchema),
+    async (c) => {
+      const { deps } = c.var;
+      const mailer = deps.mailer;
+      const { email } = c.req.valid("json");
+      // The same 202 whatever the address, and the lookup and mail happen after the response, so
+      // neither the answer nor its timing says whether an account exists.
+      if (mailer) {
+        deps.defer(async () => {
+          const user = await findUserByEmail(deps, email);
+          if (!user) return;
+          const token = await issueEmailToken(deps, user.id, "reset_password");
+          await mailer.send({ to: user.email, ...passwordResetEmail(deps.config, token) });
+        });
+      }
+      return c.body(null, 202);
+    },
+  )
+  .post("/password-reset/confirm", validate("json", ResetConfirmSchema), async (c) => {
+    const { token, password } = c.req.valid("json");
+    await consumeResetPasswordToken(c.var.deps, token, password);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,4 @@
+import { createWorker } from "../worker.ts";
+
+// Worker entry (default export required by the Workers runtime) for the auth group.
+export default createWorker(["auth"]);

@@ -1,0 +1,108 @@
+import { and, eq, sql } from "drizzle-orm";
+import { users } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password.ts";
+import type { Credentials } from "./schema.ts";
+import { userColumns, type AuthUser } from "./session.ts";
+
+const INVALID_CREDENTIALS = "Invalid email or password.";
+
+/** The user as every response shows it. */
+export function publicUser(user: AuthUser) {
+  return { id: user.id, email: user.email, emailVerified: user.emailVerified, isAdmin: user.isAdmin };
+}
+
+export async function createUser(
+  deps: Pick<Deps, "db">,
+  credentials: Credentials,
+  options: { isAdmin?: boolean } = {},
+): Promise<AuthUser> {
+  const passwordHash = await hashPassword(credentials.password);
+  const [user] = await deps.db
+    .insert(users)
+    .values({ email: credentials.email, passwordHash, isAdmin: options.isAdmin ?? false })
+    .onConflictDoNothing({ target: users.email })
+    .returning(userColumns);
+  if (!user) throw new AppError("CONFLICT", "An account with this email already exists.");
+  return user;
+}
+
+/** Self-service sign-up (POST /api/auth/register). */
+export async function registerUser(deps: Pick<Deps, "db" | "config">, credentials: Credentials): Promise<AuthUser> {
+  if (deps.config.DISABLE_REGISTRATION) {
+    throw new AppError("REGISTRATION_DISABLED", "Sign-up is closed on this instance.");
+  }
+  return createUser(deps, credentials);
+}
+
+/**
+ * Checks email and password. An unknown email and a wrong password fail identically and take the same
+ * time (a dummy hash is verified). A hash made with older parameters is replaced on success.
+ */
+export async function authenticate(deps: Pick<Deps, "db">, credentials: Credentials): Promise<AuthUser> {
+  const [row] = await deps.db
+    .select({ ...userColumns, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, credentials.email));
+  const ok = await verifyPassword(credentials.password, row?.passwordHash ?? (await dummyHash()));
+  if (!row || !ok) throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
+  if (needsRehash(row.passwordHash)) {
+    const rehashed = await hashPassword(credentials.password);
+    // Only if nobody changed the password meanwhile.
+    await deps.db
+      .update(users)
+      .set({ passwordHash: rehashed, updatedAt: sql`now()` })
+      .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
+  }
+  const { passwordHash: _hash, ...user } = row;
+  return user;
+}
+
+/** Changes the password after checking the current one. */
+export async function changePassword(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<void> {
+  const [row] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  if (!row || !(await verifyPassword(currentPassword, row.passwordHash))) {
+    throw new AppError("VALIDATION_ERROR", "The current password is wrong.", {
+      fields: [{ path: "currentPassword", message: "is wrong" }],
+    });
+  }
+  await setPassword(deps, userId, newPassword);
+}
+
+export async function setPassword(deps: Pick<Deps, "db">, userId: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await deps.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Promise<AuthUser | undefined> {
+  const [user] = await deps.db.select(userColumns).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return user;
+}
+
+export async function setAdmin(deps: Pick<Deps, "db">, email: string, isAdmin: boolean): Promise<AuthUser | undefined> {
+  const [user] = await deps.db
+    .update(users)
+    .set({ isAdmin, updatedAt: sql`now()` })
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .returning(userColumns);
+  return user;
+}
+
+/**
+ * SEED_ADMIN_EMAIL at startup: promotes that user only while the instance has no admin at all, in one
+ * statement so two starting processes cannot both decide. Returns the promoted user, if any.
+ */
+export async function seedAdmin(deps: Pick<Deps, "db">, email: string): Promise<AuthUser | undefined> {
+  const [user] = await deps.db
+    .update(users)
+    .set({ isAdmin: true, updatedAt: sql`now()` })
+    .where(and(eq(users.email, email), sql`not exists (select 1 from ${users} where ${users.isAdmin})`))
+    .returning(userColumns);
+  return user;
+}

@@ -1,0 +1,51 @@
+// The two emails the service sends. Plain text is the primary part (every client shows it, and the link
+// is the whole point); the HTML part is a minimal rendering of the same words.
+import type { Config } from "../config/index.ts";
+import type { MailContent } from "./types.ts";
+
+const PRODUCT = "Trading Journal";
+
+// The stated expiries match the token lifetimes of lib/auth/email-tokens.ts (a test checks they agree).
+
+export function verificationEmail(config: Config, token: string): MailContent {
+  const link = webLink(config, "/verify-email", token);
+  const paragraphs = [
+    `Please confirm the email address of your ${PRODUCT} account by opening this link:`,
+    link,
+    "The link expires in 24 hours.",
+    `If you did not create a ${PRODUCT} account, you can ignore this email.`,
+  ];
+  return render("Confirm your email address", paragraphs, link);
+}
+
+export function passwordResetEmail(config: Config, token: string): MailContent {
+  const link = webLink(config, "/reset-password", token);
+  const paragraphs = [
+    `Someone asked to reset the password of your ${PRODUCT} account. To choose a new password, open this link:`,
+    link,
+    "The link expires in 1 hour.",
+    "If you did not ask for this, ignore this email: your password stays as it is.",
+  ];
+  return render(`Reset your ${PRODUCT} password`, paragraphs, link);
+}
+
+function webLink(config: Config, path: string, token: string): string {
+  // WEB_BASE_URL is parsed as an origin (no path, no trailing slash).
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  return `${config.WEB_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
+}
+
+function render(subject: string, paragraphs: string[], link: string): MailContent {
+  const text = `${paragraphs.join("\n\n")}\n`;
+  const html =
+    "<!doctype html><html><body>" +
+    paragraphs
+      .map((p) => (p === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : `<p>${escapeHtml(p)}</p>`))
+      .join("") +
+    "</body></html>";
+  return { subject, text, html };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

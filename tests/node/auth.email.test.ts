@@ -1,0 +1,142 @@
+// Verification and reset mails really delivered over SMTP (an in-process server), and their links
+// working exactly once.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sessions, users } from "../../lib/db/schema.ts";
+import { createNodeMailer } from "../../lib/email/index.ts";
+import { testApp, type TestApp } from "../support/app.ts";
+import { PASSWORD, uniqueEmail } from "../support/client.ts";
+import { startSmtpServer, type SmtpTestServer } from "../support/smtp-server.ts";
+
+let smtp: SmtpTestServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer({ tls: "none" });
+  const env = {
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(smtp.port),
+    SMTP_TLS_MODE: "none",
+    EMAIL_FROM: "journal@example.com",
+    EMAIL_FROM_NAME: "Trading Journal",
+    WEB_BASE_URL: "http://localhost:3100/",
+  };
+  const probe = await testApp(inject("databaseUrl"), env);
+  t = await testApp(inject("databaseUrl"), env, { mailer: await createNodeMailer(probe.config) });
+});
+afterAll(() => smtp?.close());
+
+function tokenFrom(text: string, path: string): string {
+  const match = new RegExp(`http://localhost:3100/${path}\\?token=([A-Za-z0-9_%-]+)`).exec(text);
+  if (!match) throw new Error(`no ${path} link in: ${text}`);
+  return decodeURIComponent(match[1]!);
+}
+
+async function mailTo(address: string) {
+  await t.settled();
+  return smtp.waitFor((m) => m.to.includes(address), 5000);
+}
+
+describe("email verification", () => {
+  it("mails a link on register; the link verifies once and only once", async () => {
+    const email = uniqueEmail("verify");
+    const client = t.client();
+    const res = await client.post("/api/auth/register", { email, password: PASSWORD });
+    expect((await res.json()).user.emailVerified).toBe(false);
+
+    const mail = await mailTo(email);
+    expect(mail.from.address).toBe("journal@example.com");
+    expect(mail.from.name).toBe("Trading Journal");
+    const token = tokenFrom(mail.text, "verify-email");
+
+    const verified = await t.client().post("/api/auth/verify-email", { token });
+    expect(verified.status).toBe(200);
+    expect((await verified.json()).user).toMatchObject({ email, emailVerified: true });
+    expect((await (await client.get("/api/auth/me")).json()).user.emailVerified).toBe(true);
+
+    const again = await t.client().post("/api/auth/verify-email", { token });
+    expect(again.status).toBe(400);
+    expect((await again.json()).error.fields[0].path).toBe("token");
+  });
+
+  it("resend issues a fresh link and the earlier one stops working", async () => {
+    const email = uniqueEmail("resend");
+    const client = t.client();
+    await client.post("/api/auth/register", { email, password: PASSWORD });
+    const first = tokenFrom((await mailTo(email)).text, "verify-email");
+    const before = smtp.messages.length;
+    expect((await client.post("/api/auth/verify-email/resend")).status).toBe(202);
+    await t.settled();
+    const second = tokenFrom((await smtp.waitFor((m) => m.to.includes(email) && smtp.messages.indexOf(m) >= before, 5000)).text, "verify-email");
+    expect(second).not.toBe(first);
+    expect((await t.client().post("/api/auth/verify-email", { token: first })).status).toBe(400);
+    expect((await t.client().post("/api/auth/verify-email", { token: second })).status).toBe(200);
+  });
+
+  it("refuses an expired token", async () => {
+    const email = uniqueEmail("expired");
+    await t.client().post("/api/auth/register", { email, password: PASSWORD });
+    const token = tokenFrom((await mailTo(email)).text, "verify-email");
+    await t.deps.db.execute(
+      // Age every unused token of this user past its expiry.
+      (await import("drizzle-orm")).sql`update email_tokens set expires_at = now() - interval '1 second'
+        where user_id = (select id from users where email = ${email})`,
+    );
+    expect((await t.client().post("/api/auth/verify-email", { token })).status).toBe(400);
+  });
+});
+
+describe("password reset", () => {
+  it("answers 202 for any address and mails only real accounts", async () => {
+    const ghost = uniqueEmail("ghost");
+    const res = await t.client().post("/api/auth/password-reset/request", { email: ghost });
+    expect(res.status).toBe(202);
+    await t.settled();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.messages.some((m) => m.to.includes(ghost))).toBe(false);
+  });
+
+  it("mails a link that sets a new password once and ends every session", async () => {
+    const email = uniqueEmail("reset");
+    const client = t.client();
+    const { user } = await (await client.post("/api/auth/register", { email, password: PASSWORD })).json();
+    await mailTo(email); // the verification mail
+    const before = smtp.messages.length;
+
+    expect((await t.client().post("/api/auth/password-reset/request", { email: email.toUpperCase() })).status).toBe(202);
+    await t.settled();
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && smtp.messages.indexOf(m) >= before, 5000);
+    const token = tokenFrom(mail.text, "reset-password");
+
+    const confirm = await t.client().post("/api/auth/password-reset/confirm", { token, password: "the new password" });
+    expect(confirm.status).toBe(204);
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+    expect(await t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    expect((await t.client().post("/api/auth/login", { email, password: "the new password" })).status).toBe(200);
+
+    const reuse = await t.client().post("/api/auth/password-reset/confirm", { token, password: "yet another one" });
+    expect(reuse.status).toBe(400);
+    expect((await t.client().post("/api/auth/login", { email, password: "the new password" })).status).toBe(200);
+  });
+
+  it("validates the new password before using the token", async () => {
+    const res = await t.client().post("/api/auth/password-reset/confirm", { token: "x".repeat(43), password: "short" });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.fields[0].path).toBe("password");
+  });
+});
+
+describe("with email off", () => {
+  it("keeps emailVerified false without blocking anything, and resend is absent", async () => {
+    const off = await testApp(inject("databaseUrl"));
+    const client = off.client();
+    const email = uniqueEmail("noemail");
+    const { user } = await (await client.post("/api/auth/register", { email, password: PASSWORD })).json();
+    expect(user.emailVerified).toBe(false);
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect((await client.post("/api/auth/verify-email/resend")).status).toBe(404);
+    expect((await client.post("/api/auth/password-reset/request", { email })).status).toBe(202);
+    const [row] = await off.deps.db.select().from(users).where(eq(users.email, email));
+    expect(row!.emailVerified).toBe(false);
+  });
+});

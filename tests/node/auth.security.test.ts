@@ -1,0 +1,207 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { startNodeServer, type NodeServer } from "../../functions/node.ts";
+import { users } from "../../lib/db/schema.ts";
+import { requireAdmin } from "../../lib/http/auth.ts";
+import { createApp, createRouter } from "../../lib/http/index.ts";
+import { createLogger } from "../../lib/log.ts";
+import { sharedDb, testApp } from "../support/app.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
+import { testConfig } from "../support/env.ts";
+import { startTcpProxy } from "../support/tcp-proxy.ts";
+
+const url = () => inject("databaseUrl");
+
+async function withServer<T>(env: Record<string, string>, fn: (server: NodeServer) => Promise<T>): Promise<T> {
+  const server = await startNodeServer(testConfig({ DATABASE_URL: url(), ...env }), {
+    port: 0,
+    hostname: "127.0.0.1",
+    scheduler: false,
+    log: createLogger({ silent: true }),
+  });
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+describe("rate limits", () => {
+  it("register: 5 per 15 minutes per client, then 429 with Retry-After", async () => {
+    const t = await testApp(url());
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await t.client().post("/api/auth/register", { email: uniqueEmail("rl"), password: PASSWORD });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await last!.json()).error.code).toBe("RATE_LIMITED");
+  });
+
+  it("login: 10 per 15 minutes per client, wrong or right password alike", async () => {
+    const t = await testApp(url());
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await t.client().post("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD })).status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+  });
+
+  it("X-Forwarded-For from an untrusted peer cannot escape the limit", async () => {
+    await withServer({}, async (server) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await new TestClient(server.url).post(
+          "/api/auth/register",
+          { email: uniqueEmail("xff"), password: PASSWORD },
+          { headers: { "X-Forwarded-For": `203.0.113.${i + 1}` } },
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    });
+  });
+
+  it("X-Forwarded-For from a trusted proxy identifies the client behind it", async () => {
+    await withServer({ TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }, async (server) => {
+      for (let i = 0; i < 7; i++) {
+        const res = await new TestClient(server.url).post(
+          "/api/auth/register",
+          { email: uniqueEmail("proxied"), password: PASSWORD },
+          { headers: { "X-Forwarded-For": `198.51.100.${i + 1}` } },
+        );
+        expect(res.status).toBe(201);
+      }
+      // ...and one client behind the proxy is still limited, whatever it claims further left.
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await new TestClient(server.url).post(
+          "/api/auth/register",
+          { email: uniqueEmail("same"), password: PASSWORD },
+          { headers: { "X-Forwarded-For": `10.9.9.${i}, 198.51.100.200` } },
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    });
+  });
+
+  it("switches to the stricter local limits when the shared store goes away mid-run (never open)", async () => {
+    const proxy = await startTcpProxy(6379);
+    try {
+      await withServer({ SHARED_STORE_URL: `redis://127.0.0.1:${proxy.port}` }, async (server) => {
+        const login = () => new TestClient(server.url).post("/api/auth/login", { email: uniqueEmail("gone"), password: PASSWORD });
+        expect((await login()).status).toBe(401); // counted in Redis
+        await proxy.cut();
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) statuses.push((await login()).status);
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe("cross-origin mode (CORS_ALLOWED_ORIGINS set)", () => {
+  const origin = "https://app.example.com";
+  const env = { CORS_ALLOWED_ORIGINS: origin };
+
+  it("sets SameSite=None; Secure cookies and returns an anti-CSRF token", async () => {
+    const t = await testApp(url(), env);
+    const res = await t.client().post("/api/auth/register", { email: uniqueEmail("cors"), password: PASSWORD }, { headers: { Origin: origin } });
+    expect(res.status).toBe(201);
+    expect((await res.json()).csrfToken).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const cookie = res.headers.getSetCookie().join("\n");
+    expect(cookie).toMatch(/^__Host-journal_session=/m);
+    expect(cookie).toMatch(/SameSite=None/);
+    expect(cookie).toMatch(/Secure/);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(origin);
+    expect(res.headers.get("Access-Control-Allow-Credentials")).toBe("true");
+  });
+
+  it("refuses a mutating request without the session's token with 403 CSRF_FAILED", async () => {
+    const t = await testApp(url(), env);
+    const client = t.client();
+    const { csrfToken } = await (await client.post("/api/auth/register", { email: uniqueEmail("csrf"), password: PASSWORD })).json();
+    const other = t.client();
+    const { csrfToken: otherToken } = await (await other.post("/api/auth/register", { email: uniqueEmail("csrf2"), password: PASSWORD })).json();
+
+    for (const headers of [{}, { "X-CSRF-Token": "forged" }, { "X-CSRF-Token": otherToken }] as Record<string, string>[]) {
+      const res = await client.post("/api/auth/logout", undefined, { headers });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe("CSRF_FAILED");
+    }
+    expect((await client.get("/api/auth/me")).status).toBe(200); // reads need no token
+    expect(await (await client.get("/api/auth/csrf")).json()).toEqual({ csrfToken });
+    expect((await client.post("/api/auth/logout", undefined, { headers: { "X-CSRF-Token": csrfToken } })).status).toBe(204);
+  });
+
+  it("answers preflights for listed origins only", async () => {
+    const t = await testApp(url(), env);
+    const preflight = (from: string) =>
+      t.app.request("/api/auth/login", {
+        method: "OPTIONS",
+        headers: { Origin: from, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-csrf-token" },
+      });
+    const ok = await preflight(origin);
+    expect(ok.headers.get("Access-Control-Allow-Origin")).toBe(origin);
+    expect(ok.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("x-csrf-token");
+    const evil = await preflight("https://evil.example.com");
+    expect(evil.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
+  it("sends no CORS headers at all when unset, and keeps SameSite=Lax", async () => {
+    const t = await testApp(url());
+    const res = await t.client().post("/api/auth/register", { email: uniqueEmail("same-origin"), password: PASSWORD }, { headers: { Origin: origin } });
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect((await res.json()).csrfToken).toBeUndefined();
+    expect(res.headers.getSetCookie().join()).toMatch(/SameSite=Lax/);
+  });
+});
+
+describe("administrators", () => {
+  it("SEED_ADMIN_EMAIL promotes that user at start while the instance has no admin", async () => {
+    // Its own database: "no admin on the instance" must not depend on other test files.
+    const db = await createMigratedDatabase("journal_seed_test");
+    try {
+      const t = await testApp(db.url);
+      const email = uniqueEmail("seed");
+      await t.client().post("/api/auth/register", { email, password: PASSWORD });
+      await withServer({ DATABASE_URL: db.url, SEED_ADMIN_EMAIL: email.toUpperCase() }, async () => {});
+      const [row] = await t.deps.db.select().from(users).where(eq(users.email, email));
+      expect(row!.isAdmin).toBe(true);
+
+      // With an admin present, another seed address is left alone.
+      const second = uniqueEmail("seed2");
+      await t.client().post("/api/auth/register", { email: second, password: PASSWORD });
+      await withServer({ DATABASE_URL: db.url, SEED_ADMIN_EMAIL: second }, async () => {});
+      const [other] = await t.deps.db.select().from(users).where(eq(users.email, second));
+      expect(other!.isAdmin).toBe(false);
+      await (await sharedDb(db.url)).close();
+    } finally {
+      await dropDatabase(db.name);
+    }
+  });
+
+  it("requireAdmin answers 401 without a session and 403 for a non-admin", async () => {
+    const t = await testApp(url());
+    const probe = createApp({ deps: () => t.deps });
+    probe.route("/api/admin", createRouter().get("/ping", requireAdmin, (c) => c.json({ ok: true })));
+    const anon = new TestClient(probe);
+    expect((await anon.get("/api/admin/ping")).status).toBe(401);
+    const email = uniqueEmail("plain");
+    const signedIn = t.client();
+    await signedIn.post("/api/auth/register", { email, password: PASSWORD });
+    const user = new TestClient(probe);
+    for (const [k, v] of signedIn.cookies) user.cookies.set(k, v);
+    const res = await user.get("/api/admin/ping");
+    expect(res.status).toBe(403);
+    await t.deps.db.update(users).set({ isAdmin: true }).where(eq(users.email, email));
+    expect((await user.get("/api/admin/ping")).status).toBe(200);
+  });
+});

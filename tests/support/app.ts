@@ -1,0 +1,65 @@
+// The whole API in-process over the real test database, with a fresh rate limiter per app so tests do
+// not share limit counts.
+import { buildApp } from "../../functions/app.ts";
+import type { Config } from "../../lib/config/index.ts";
+import type { DbHandle } from "../../lib/db/client.ts";
+import { createNodeDb } from "../../lib/db/node.ts";
+import { deferWith, type Deps } from "../../lib/deps.ts";
+import type { Mailer } from "../../lib/email/index.ts";
+import { createLogger } from "../../lib/log.ts";
+import { createRateLimiter } from "../../lib/ratelimit/index.ts";
+import { TestClient } from "./client.ts";
+import { testConfig } from "./env.ts";
+
+const shared = new Map<string, Promise<DbHandle>>();
+/** One pool per database per test file. */
+export function sharedDb(url: string): Promise<DbHandle> {
+  let handle = shared.get(url);
+  if (!handle) {
+    handle = createNodeDb(url, { poolSize: 8, transactionPooler: false });
+    shared.set(url, handle);
+  }
+  return handle;
+}
+
+export type TestApp = {
+  app: ReturnType<typeof buildApp>;
+  deps: Deps;
+  config: Config;
+  client(): TestClient;
+  /** Resolves when every deferred task started so far has finished (mail sent, etc.). */
+  settled(): Promise<void>;
+};
+
+export async function testApp(
+  databaseUrl: string,
+  env: Record<string, string | undefined> = {},
+  extra: { mailer?: Mailer; peer?: string } = {},
+): Promise<TestApp> {
+  const config = testConfig(env);
+  const handle = await sharedDb(databaseUrl);
+  const log = createLogger({ silent: true });
+  const pending: Promise<unknown>[] = [];
+  const deps: Deps = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    log,
+    now: () => new Date(),
+    fetch: globalThis.fetch,
+    rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log }),
+    mailer: extra.mailer,
+    defer: deferWith(log, (p) => pending.push(p)),
+  };
+  const peer = extra.peer ?? `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const app = buildApp({ deps: () => deps, peerAddress: () => peer });
+  return {
+    app,
+    deps,
+    config,
+    client: () => new TestClient(app),
+    settled: async () => {
+      while (pending.length) await Promise.all(pending.splice(0));
+    },
+  };
+}

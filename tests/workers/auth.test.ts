@@ -1,0 +1,63 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { testSql } from "./sql.ts";
+
+// The auth routes inside workerd: scrypt through node:crypto, sessions over the serverless driver.
+const base = "http://journal.test";
+
+function cookieFrom(res: Response): string {
+  const line = res.headers.getSetCookie().find((l) => l.startsWith("journal_session="));
+  if (!line) throw new Error("no session cookie");
+  return line.split(";")[0]!;
+}
+
+async function post(path: string, body: unknown, cookie?: string, ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`) {
+  return exports.default.fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip, ...(cookie ? { Cookie: cookie } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe("auth in workerd", () => {
+  it("registers, reads /me, signs out, and the old cookie stops working", async () => {
+    const email = `w-${crypto.randomUUID()}@example.com`;
+    const registered = await post("/api/auth/register", { email, password: "workers password" });
+    expect(registered.status).toBe(201);
+    const { user } = await registered.json<{ user: { id: string; email: string } }>();
+    expect(user.email).toBe(email);
+    const cookie = cookieFrom(registered);
+
+    const me = await exports.default.fetch(`${base}/api/auth/me`, { headers: { Cookie: cookie } });
+    expect(me.status).toBe(200);
+    expect((await me.json<{ user: { id: string } }>()).user.id).toBe(user.id);
+
+    expect((await post("/api/auth/logout", undefined, cookie)).status).toBe(204);
+    const after = await exports.default.fetch(`${base}/api/auth/me`, { headers: { Cookie: cookie } });
+    expect(after.status).toBe(401);
+    const rows = await testSql()`select count(*)::int as n from sessions where user_id = ${user.id}`;
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it("answers a wrong password and an unknown email identically, and signs in with the right one", async () => {
+    const email = `w-${crypto.randomUUID()}@example.com`;
+    expect((await post("/api/auth/register", { email, password: "workers password" })).status).toBe(201);
+    const wrong = await post("/api/auth/login", { email, password: "not the password" });
+    const unknown = await post("/api/auth/login", { email: `nobody-${crypto.randomUUID()}@example.com`, password: "not the password" });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    const a = await wrong.json<{ error: { code: string; message: string } }>();
+    const b = await unknown.json<{ error: { code: string; message: string } }>();
+    expect([a.error.code, a.error.message]).toEqual([b.error.code, b.error.message]);
+    const ok = await post("/api/auth/login", { email: email.toUpperCase(), password: "workers password" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("limits registration per client address (CF-Connecting-IP)", async () => {
+    const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await post("/api/auth/register", { email: `rl-${crypto.randomUUID()}@example.com`, password: "workers password" }, undefined, ip)).status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
