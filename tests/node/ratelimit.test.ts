@@ -249,6 +249,18 @@ describe("https:// shared store (Upstash REST protocol)", () => {
     expect(text).not.toContain("wrong-token");
   });
 
+  it("says once that a URL without a token cannot work, and answers from the fallback", async () => {
+    const logged = captureLogger();
+    const l = limiter({ sharedStoreUrl: rest.baseUrl, log: logged.log, keyPrefix: unique() });
+    const got = await checks(l, LIMITS.emailResend, "user:7", 3);
+    expect(got.map((r) => [r.success, r.degraded])).toEqual([
+      [true, true],
+      [true, true],
+      [false, true],
+    ]);
+    expect(logged.lines.filter((l) => l.includes("could not be created"))).toHaveLength(1);
+  });
+
   it("treats an answer that is not a rate-limit result as a failure, never as success", async () => {
     const l = limiter({ sharedStoreUrl: rest.urlWithToken, log: silent, keyPrefix: unique() });
     const garbage: unknown[] = ["Aborted", [1, 999], [], null];
