@@ -1,18 +1,20 @@
-import { createApp, type AppOptions } from "../lib/http/index.ts";
-import { groups, type GroupName } from "./groups.ts";
+import { createApp, type AppOptions, type Group } from "../lib/http/index.ts";
+import { authGroup } from "./auth.ts";
+import { configGroup } from "./config.ts";
+import { healthGroup } from "./health.ts";
 
-/** The API with the given groups mounted (all of them by default). */
-export function buildApp(options: AppOptions, names: readonly GroupName[] = Object.keys(groups) as GroupName[]) {
+/** The API with the given groups mounted. */
+export function buildApp(options: AppOptions, groups: readonly Group[]) {
   const app = createApp(options);
-  for (const name of names) app.route(groups[name].prefix, groups[name].app);
+  for (const group of groups) app.route(group.prefix, group.app);
   return app;
 }
 
 /** Route types for a typed client in web/ (hono/client). */
 export function typedRoutes() {
   return createApp({ deps: () => undefined as never })
-    .route(groups.health.prefix, groups.health.app)
-    .route(groups.config.prefix, groups.config.app)
-    .route(groups.auth.prefix, groups.auth.app);
+    .route(healthGroup.prefix, healthGroup.app)
+    .route(configGroup.prefix, configGroup.app)
+    .route(authGroup.prefix, authGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -21,7 +21,7 @@ import {
   requireUser,
   setSessionCookie,
 } from "../lib/http/auth.ts";
-import { createRouter, validate, type AppEnv } from "../lib/http/index.ts";
+import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import type { Context } from "hono";
 
@@ -114,3 +114,5 @@ export const auth = createRouter()
     await consumeResetPasswordToken(c.var.deps, token, password);
     return c.body(null, 204);
   });
+
+export const authGroup = { prefix: "/api/auth", app: auth } as const satisfies Group;

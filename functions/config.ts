@@ -1,5 +1,5 @@
 import { requireUser } from "../lib/http/auth.ts";
-import { createRouter } from "../lib/http/index.ts";
+import { createRouter, type Group } from "../lib/http/index.ts";
 
 export const config = createRouter()
   .get("/public", (c) => {
@@ -17,3 +17,5 @@ export const config = createRouter()
       analytics: features.browserAnalytics,
     });
   });
+
+export const configGroup = { prefix: "/api/config", app: config } as const satisfies Group;

@@ -1,15 +1,22 @@
-import { auth } from "./auth.ts";
-import { config } from "./config.ts";
-import { health } from "./health.ts";
+import type { AppOptions } from "../lib/http/index.ts";
+import { buildApp } from "./app.ts";
+import { authGroup } from "./auth.ts";
+import { configGroup } from "./config.ts";
+import { healthGroup } from "./health.ts";
 
 /**
- * Every endpoint group and the path prefix it serves. The Node entrypoint mounts them all; each
- * Worker mounts one (wrangler.toml routes the same prefix to it).
+ * Every endpoint group. The Node entrypoint (and `wrangler dev`'s all-in-one Worker) mount them all; a
+ * deployed Worker imports only its own group, so its bundle carries only that group's code.
  */
 export const groups = {
-  health: { prefix: "/api/health", app: health },
-  config: { prefix: "/api/config", app: config },
-  auth: { prefix: "/api/auth", app: auth },
+  health: healthGroup,
+  config: configGroup,
+  auth: authGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
+
+/** The whole API: every group mounted (Node entrypoint, tests). */
+export function buildFullApp(options: AppOptions) {
+  return buildApp(options, Object.values(groups));
+}

@@ -16,7 +16,7 @@ import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
-import { buildApp } from "./app.ts";
+import { buildFullApp } from "./groups.ts";
 
 // The built browser app (web/dist) when present, else the static placeholder in web/public.
 const WEB_ROOTS = ["../web/dist", "../web/public"].map((p) => fileURLToPath(new URL(p, import.meta.url)));
@@ -67,7 +67,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     const promoted = await seedAdmin(deps, config.SEED_ADMIN_EMAIL);
     if (promoted) log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: promoted.id });
   }
-  const app = buildApp({
+  const app = buildFullApp({
     deps: () => deps,
     peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
   });

@@ -8,8 +8,8 @@ import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
 import { createLogger } from "../lib/log.ts";
+import type { Group } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
-import type { GroupName } from "./groups.ts";
 
 type WorkerEnv = Record<string, unknown>;
 type Ctx = { waitUntil(promise: Promise<unknown>): void };
@@ -51,14 +51,14 @@ async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
   return deps;
 }
 
-export function createWorker(names: readonly GroupName[]) {
+export function createWorker(groups: readonly Group[]) {
   const app = buildApp(
     {
       deps: (c) => depsFor(c.env, c.executionCtx),
       peerAddress: (c) => c.req.header("CF-Connecting-IP"),
       release: (deps, c) => c.executionCtx.waitUntil(closers.get(deps)?.() ?? Promise.resolve()),
     },
-    names,
+    groups,
   );
   return {
     fetch: app.fetch,

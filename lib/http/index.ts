@@ -30,6 +30,9 @@ export function createRouter() {
   return new Hono<AppEnv>();
 }
 
+/** An endpoint group and the path prefix it is mounted at (and that wrangler.toml routes to its Worker). */
+export type Group = { prefix: string; app: ReturnType<typeof createRouter> };
+
 /** Default cap on JSON bodies; upload routes set their own limits. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildApp } from "../../functions/app.ts";
+import { buildFullApp } from "../../functions/groups.ts";
 import { startNodeServer, type NodeServer } from "../../functions/node.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 async function health(env: Record<string, string> = {}) {
-  const app = buildApp({ deps: () => testDeps(testConfig(env), handle) });
+  const app = buildFullApp({ deps: () => testDeps(testConfig(env), handle) });
   const res = await app.request("/api/health");
   return { status: res.status, body: await res.json() };
 }

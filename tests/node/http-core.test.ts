@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { buildApp } from "../../functions/app.ts";
+import { buildFullApp } from "../../functions/groups.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { AppError, createApp, JSON_BODY_LIMIT_BYTES, validate, createRouter } from "../../lib/http/index.ts";
@@ -137,9 +137,9 @@ describe("the HTTP shell", () => {
 
 describe("GET /api/config/public", () => {
   it("reports whether sign-up is open and the newsletter link", async () => {
-    const open = buildApp({ deps: () => testDeps(testConfig(), handle) });
+    const open = buildFullApp({ deps: () => testDeps(testConfig(), handle) });
     expect(await (await open.request("/api/config/public")).json()).toEqual({ registrationOpen: true, newsletterUrl: null });
-    const closed = buildApp({
+    const closed = buildFullApp({
       deps: () => testDeps(testConfig({ DISABLE_REGISTRATION: "true", NEWSLETTER_URL: "https://news.example.com/join" }), handle),
     });
     expect(await (await closed.request("/api/config/public")).json()).toEqual({

@@ -1,6 +1,6 @@
 // The whole API in-process over the real test database, with a fresh rate limiter per app so tests do
 // not share limit counts.
-import { buildApp } from "../../functions/app.ts";
+import { buildFullApp } from "../../functions/groups.ts";
 import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
@@ -23,7 +23,7 @@ export function sharedDb(url: string): Promise<DbHandle> {
 }
 
 export type TestApp = {
-  app: ReturnType<typeof buildApp>;
+  app: ReturnType<typeof buildFullApp>;
   deps: Deps;
   config: Config;
   client(): TestClient;
@@ -52,7 +52,7 @@ export async function testApp(
     defer: deferWith(log, (p) => pending.push(p)),
   };
   const peer = extra.peer ?? `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-  const app = buildApp({ deps: () => deps, peerAddress: () => peer });
+  const app = buildFullApp({ deps: () => deps, peerAddress: () => peer });
   return {
     app,
     deps,
