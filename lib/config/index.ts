@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import {
   ConfigSchema,
   EMPTY_IS_A_VALUE,
@@ -90,7 +90,7 @@ export function parseConfig(env: EnvSource): Config {
   const raw = normalise(env);
   const problems: ConfigProblem[] = [];
   const values: Record<string, unknown> = {};
-  const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+  const shape = ConfigSchema.shape as Record<string, z.ZodMiniType>;
 
   for (const [key, schema] of Object.entries(shape)) {
     const result = schema.safeParse(raw[key]);

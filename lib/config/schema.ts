@@ -1,39 +1,45 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 // One schema for every deployment-time variable (SPEC.md section 1) plus the outbound test seams
 // (DESIGN.md section 5). Each field validates one variable on its own; rules that involve several
-// variables live in `crossRules` (config.ts) so a bad value in one never hides a problem in another.
+// variables live in config/index.ts so a bad value in one never hides a problem in another.
+// zod/mini keeps every Worker bundle small (the full zod build is ~90 KB gzip).
 
 const str = () => z.string();
-const optionalStr = () => z.string().optional();
+const optionalStr = () => z.optional(z.string());
+const rule = <T>(fn: (v: T) => boolean, message: string) => z.refine<T>(fn, message);
 
 function int(min: number, max: number, def: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .default(def);
+  return z._default(
+    z.pipe(
+      z.string().check(z.regex(/^\d+$/, "must be a whole number")),
+      z.pipe(
+        z.transform(Number),
+        z.number().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+      ),
+    ),
+    def,
+  );
 }
 
 /** Only the literals `true` and `false` parse. */
 function strictBool(def: boolean) {
-  return z
-    .enum(["true", "false"], { error: "must be exactly true or false" })
-    .default(def ? "true" : "false")
-    .transform((v) => v === "true");
+  return z.pipe(
+    z._default(z.enum(["true", "false"], { error: "must be exactly true or false" }), def ? "true" : "false"),
+    z.transform((v) => v === "true"),
+  );
 }
 
-function httpUrl() {
-  return z.string().refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL");
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
 }
+
+const httpUrl = () => z.string().check(rule(isHttpUrl, "must be an http(s) URL"));
 
 function isOrigin(v: string): boolean {
   if (/[?#]/.test(v)) return false;
@@ -51,10 +57,10 @@ function isOrigin(v: string): boolean {
 }
 
 const origin = () =>
-  z
-    .string()
-    .refine(isOrigin, "must be an origin only (scheme, host, optional port), without path, query or fragment")
-    .transform((v) => new URL(v).origin);
+  z.pipe(
+    z.string().check(rule(isOrigin, "must be an origin only (scheme, host, optional port), without path, query or fragment")),
+    z.transform((v) => new URL(v).origin),
+  );
 
 const NGINX_TIME_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400, w: 604800, M: 2592000, y: 31536000 };
 
@@ -102,82 +108,97 @@ export function isCidr(v: string): boolean {
   return Number(bits) <= (v4 ? 32 : 128);
 }
 
-const list = () =>
-  z.string().transform((v) =>
-    v
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0),
-  );
+const splitList = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+const list = () => z.pipe(z.string(), z.transform(splitList));
 
-const hex64 = () => z.string().regex(/^[0-9a-fA-F]{64}$/, "must be exactly 64 hexadecimal characters (32 bytes)");
+const hex64 = () => z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, "must be exactly 64 hexadecimal characters (32 bytes)"));
 
 const email = () =>
-  z
-    .string()
-    .transform((v) => v.trim().toLowerCase())
-    .pipe(z.email("must be an email address"));
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((v) => v.trim().toLowerCase()),
+    ),
+    z.email("must be an email address"),
+  );
+
+const isPostgresUrl = (v: string) => /^postgres(ql)?:\/\/.+/.test(v);
 
 export const ConfigSchema = z.object({
   // Required
-  DBENGINE_PASSWORD: str()
-    .min(1, "is required")
-    .regex(/^[A-Za-z0-9._~-]+$/, "must be URL-safe (letters, digits, . _ ~ -); hex is recommended"),
-  SESSION_SECRET: str().min(32, "must be at least 32 characters"),
+  DBENGINE_PASSWORD: str().check(
+    z.minLength(1, "is required"),
+    z.regex(/^[A-Za-z0-9._~-]+$/, "must be URL-safe (letters, digits, . _ ~ -); hex is recommended"),
+  ),
+  SESSION_SECRET: str().check(z.minLength(32, "must be at least 32 characters")),
   ENCRYPTION_KEY: hex64(),
 
   // Database
-  DBENGINE_USER: str().default("journal"),
-  DBENGINE_DB: str().default("journal"),
-  DATABASE_URL: str()
-    .default("postgres://journal:journal@localhost:5433/journal")
-    .refine(
-      (v) => /^pglite:/.test(v) || /^postgres(ql)?:\/\/.+/.test(v),
-      "must be a postgres:// URL or an embedded pglite: URL (pglite:./path or pglite:memory)",
+  DBENGINE_USER: z._default(str(), "journal"),
+  DBENGINE_DB: z._default(str(), "journal"),
+  DATABASE_URL: z._default(
+    str().check(
+      rule(
+        (v: string) => /^pglite:/.test(v) || isPostgresUrl(v),
+        "must be a postgres:// URL or an embedded pglite: URL (pglite:./path or pglite:memory)",
+      ),
     ),
+    "postgres://journal:journal@localhost:5433/journal",
+  ),
   DB_POOL_SIZE: int(1, 1000, 10),
-  MIGRATE_TEST_DATABASE_URL: str().default("postgres://journal:journal@localhost:5433/journal_migrate_test"),
-  MIGRATE_TEST_USER_DATABASE_URL: str().default(
+  MIGRATE_TEST_DATABASE_URL: z._default(str(), "postgres://journal:journal@localhost:5433/journal_migrate_test"),
+  MIGRATE_TEST_USER_DATABASE_URL: z._default(
+    str(),
     "postgres://journal_migrator:journal_migrator@localhost:5433/journal_migrate_user_test",
   ),
-  DIRECT_DATABASE_URL: optionalStr().refine(
-    (v) => v === undefined || /^postgres(ql)?:\/\/.+/.test(v),
-    "must be a postgres:// URL",
-  ),
+  DIRECT_DATABASE_URL: z.optional(str().check(rule(isPostgresUrl, "must be a postgres:// URL"))),
   DB_TRANSACTION_POOLER: strictBool(false),
   SKIP_POST_MIGRATIONS: strictBool(false),
 
   // Instance
   DISABLE_REGISTRATION: strictBool(false),
   PORT: int(1, 65535, 3100),
-  NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
-  TRUSTED_PROXIES: list()
-    .default(["172.28.0.0/24"])
-    .refine((l) => l.every(isCidr), "must be a comma-separated list of IP addresses or CIDR ranges"),
-  WEEK_START_DAY: z.enum(["0", "1"], { error: "must be 0 (Sunday) or 1 (Monday)" }).default("0").transform(Number),
+  NODE_ENV: z._default(
+    z.enum(["development", "production", "test"], { error: "must be development, production or test" }),
+    "development",
+  ),
+  TRUSTED_PROXIES: z._default(
+    list().check(rule((l: string[]) => l.every(isCidr), "must be a comma-separated list of IP addresses or CIDR ranges")),
+    ["172.28.0.0/24"],
+  ),
+  WEEK_START_DAY: z.pipe(
+    z._default(z.enum(["0", "1"], { error: "must be 0 (Sunday) or 1 (Monday)" }), "0"),
+    z.transform(Number),
+  ),
   WEB_PORT: int(1, 65535, 8080),
-  API_BASE_URL: httpUrl().optional(),
-  NEWSLETTER_URL: httpUrl().optional(),
+  API_BASE_URL: z.optional(httpUrl()),
+  NEWSLETTER_URL: z.optional(httpUrl()),
   /** undefined: use the build stamp; null: set blank, drop the version. */
-  APP_VERSION: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim())),
-  CSV_IMPORT_NGINX_PROXY_TIMEOUT: str()
-    .default("300s")
-    .refine((v) => parseNginxTime(v) !== null && parseNginxTime(v)! > 0, "must be an nginx time such as 300s or 5m"),
-  MAX_UPLOAD_SIZE: str()
-    .default("20m")
-    .refine((v) => parseNginxSize(v) !== null && parseNginxSize(v)! > 0, "must be an nginx size such as 20m or 512k"),
+  APP_VERSION: z.pipe(
+    z.optional(z.string()),
+    z.transform((v) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim())),
+  ),
+  CSV_IMPORT_NGINX_PROXY_TIMEOUT: z._default(
+    str().check(rule((v: string) => (parseNginxTime(v) ?? 0) > 0, "must be an nginx time such as 300s or 5m")),
+    "300s",
+  ),
+  MAX_UPLOAD_SIZE: z._default(
+    str().check(rule((v: string) => (parseNginxSize(v) ?? 0) > 0, "must be an nginx size such as 20m or 512k")),
+    "20m",
+  ),
 
   // Metrics
   METRICS_ENABLED: strictBool(false),
   METRICS_PORT: int(1, 65535, 9464),
-  METRICS_HOST: str().default("0.0.0.0"),
+  METRICS_HOST: z._default(str(), "0.0.0.0"),
 
   // Encryption
-  ENCRYPTION_KEY_PREVIOUS: hex64().optional(),
-  ENCRYPTION_KEY_FINGERPRINT: hex64().transform((v) => v.toLowerCase()).optional(),
+  ENCRYPTION_KEY_PREVIOUS: z.optional(hex64()),
+  ENCRYPTION_KEY_FINGERPRINT: z.optional(z.pipe(hex64(), z.transform((v) => v.toLowerCase()))),
 
   // CSV import
   CSV_IMPORT_MAX_FILE_BYTES: int(1, Number.MAX_SAFE_INTEGER, 10485760),
@@ -193,93 +214,96 @@ export const ConfigSchema = z.object({
   PAYMENT_PUBLISHABLE_KEY: optionalStr(),
   PAYMENT_PRO_PRICE_ID: optionalStr(),
   MIN_RESERVATION_CREDITS: int(0, 1_000_000_000, 1),
-  RESERVATION_TTL_MS: z
-    .string()
-    .default("600000")
-    .pipe(
-      z
-        .string()
-        .regex(/^\d+$/, "must be a whole number of milliseconds")
-        .transform(Number)
-        .pipe(z.number().gt(480000, "must be greater than the 480000 ms per-turn budget")),
+  RESERVATION_TTL_MS: z._default(
+    z.pipe(
+      z.string().check(z.regex(/^\d+$/, "must be a whole number of milliseconds")),
+      z.pipe(z.transform(Number), z.number().check(z.gt(480000, "must be greater than the 480000 ms per-turn budget"))),
     ),
-  PRICING_MARKUP: str()
-    .default("1.2")
-    .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, "must be a positive decimal string such as 1.2"),
+    600000,
+  ),
+  PRICING_MARKUP: z._default(
+    str().check(rule((v: string) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, "must be a positive decimal string such as 1.2")),
+    "1.2",
+  ),
   FEATURE_GATING: strictBool(false),
-  SEED_ADMIN_EMAIL: email().optional(),
+  SEED_ADMIN_EMAIL: z.optional(email()),
 
   // Changelog, quotes, symbols
-  CHANGELOG_RELEASES_REPO: str()
-    .default("trading-journal/trading-journal")
-    .refine((v) => /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(v), "must be an owner/repo slug"),
-  CHANGELOG_RELEASES_BASE_URL: httpUrl().default("https://api.github.com"),
+  CHANGELOG_RELEASES_REPO: z._default(
+    str().check(z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be an owner/repo slug")),
+    "trading-journal/trading-journal",
+  ),
+  CHANGELOG_RELEASES_BASE_URL: z._default(httpUrl(), "https://api.github.com"),
   STOCK_QUOTE_API_KEY: optionalStr(),
-  STOCK_QUOTE_BASE_URL: httpUrl().optional(),
-  REGULATOR_TICKERS_USER_AGENT: str().default("TradingJournal/1.0 (self-hosted instance)"),
-  REGULATOR_TICKERS_URL: httpUrl().default("https://www.sec.gov/files/company_tickers_exchange.json"),
+  STOCK_QUOTE_BASE_URL: z.optional(httpUrl()),
+  REGULATOR_TICKERS_USER_AGENT: z._default(str(), "TradingJournal/1.0 (self-hosted instance)"),
+  REGULATOR_TICKERS_URL: z._default(httpUrl(), "https://www.sec.gov/files/company_tickers_exchange.json"),
 
   // Email
   SMTP_HOST: optionalStr(),
-  EMAIL_FROM: email().optional(),
-  WEB_BASE_URL: origin().optional(),
+  EMAIL_FROM: z.optional(email()),
+  WEB_BASE_URL: z.optional(origin()),
   SMTP_PORT: int(1, 65535, 587),
-  SMTP_TLS_MODE: z.enum(["implicit", "starttls", "none"], { error: "must be one of implicit, starttls, none" }).default("starttls"),
+  SMTP_TLS_MODE: z._default(
+    z.enum(["implicit", "starttls", "none"], { error: "must be one of implicit, starttls, none" }),
+    "starttls",
+  ),
   SMTP_USER: optionalStr(),
   SMTP_PASS: optionalStr(),
-  EMAIL_FROM_NAME: str().refine((v) => !/[\r\n]/.test(v), "must not contain CR or LF").optional(),
+  EMAIL_FROM_NAME: z.optional(str().check(rule((v: string) => !/[\r\n]/.test(v), "must not contain CR or LF"))),
 
   // Analytics
   ANALYTICS_API_KEY: optionalStr(),
-  ANALYTICS_HOST: httpUrl().optional(),
+  ANALYTICS_HOST: z.optional(httpUrl()),
   ANALYTICS_ENVIRONMENT: optionalStr(),
   ANALYTICS_PUBLIC_KEY: optionalStr(),
-  ANALYTICS_PUBLIC_HOST: httpUrl().optional(),
+  ANALYTICS_PUBLIC_HOST: z.optional(httpUrl()),
   ANALYTICS_PUBLIC_ENVIRONMENT: optionalStr(),
   /** Malformed means no feedback tab: never a startup error. */
-  ANALYTICS_PUBLIC_FEEDBACK_SURVEY: z
-    .string()
-    .optional()
-    .transform((v) => {
+  ANALYTICS_PUBLIC_FEEDBACK_SURVEY: z.pipe(
+    z.optional(z.string()),
+    z.transform((v) => {
       const m = v ? /^([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(v) : null;
       return m ? { surveyId: m[1]!, ratingQuestionId: m[2]!, textQuestionId: m[3]! } : undefined;
     }),
+  ),
 
   // Shared rate-limit store, object storage, CORS
-  SHARED_STORE_URL: optionalStr().refine(
-    (v) => v === undefined || /^(https|rediss?):\/\/.+/.test(v),
-    "must be an https:// (REST) or redis:// URL",
+  SHARED_STORE_URL: z.optional(
+    str().check(rule((v: string) => /^(https|rediss?):\/\/.+/.test(v), "must be an https:// (REST) or redis:// URL")),
   ),
-  OBJECT_STORAGE_ENDPOINT: httpUrl().optional(),
+  OBJECT_STORAGE_ENDPOINT: z.optional(httpUrl()),
   OBJECT_STORAGE_BUCKET: optionalStr(),
   OBJECT_STORAGE_ACCESS_KEY_ID: optionalStr(),
   OBJECT_STORAGE_SECRET_ACCESS_KEY: optionalStr(),
   OBJECT_STORAGE_REGION: optionalStr(),
   OBJECT_STORAGE_FORCE_PATH_STYLE: strictBool(true),
-  CORS_ALLOWED_ORIGINS: list()
-    .default([])
-    .refine(
-      (l) => l.every((o) => o !== "*" && isOrigin(o)),
-      "must be a comma-separated list of exact origins (no wildcard, no path)",
-    )
-    .transform((l) => l.map((o) => new URL(o).origin)),
+  CORS_ALLOWED_ORIGINS: z._default(
+    z.pipe(
+      list().check(
+        rule(
+          (l: string[]) => l.every((o) => o !== "*" && isOrigin(o)),
+          "must be a comma-separated list of exact origins (no wildcard, no path)",
+        ),
+      ),
+      z.transform((l) => l.map((o) => new URL(o).origin)),
+    ),
+    [],
+  ),
 
   // Outbound test seams (DESIGN.md section 5); production leaves them unset
-  PAYMENT_API_BASE_URL: httpUrl().optional(),
-  MARKET_DATA_BASE_URL: httpUrl().optional(),
-  OPENAI_BASE_URL: httpUrl().optional(),
-  ANTHROPIC_BASE_URL: httpUrl().optional(),
-  GEMINI_BASE_URL: httpUrl().optional(),
-  OPENROUTER_BASE_URL: httpUrl().optional(),
+  PAYMENT_API_BASE_URL: z.optional(httpUrl()),
+  MARKET_DATA_BASE_URL: z.optional(httpUrl()),
+  OPENAI_BASE_URL: z.optional(httpUrl()),
+  ANTHROPIC_BASE_URL: z.optional(httpUrl()),
+  GEMINI_BASE_URL: z.optional(httpUrl()),
+  OPENROUTER_BASE_URL: z.optional(httpUrl()),
   /** Email HTTP API (Resend's) used by Workers, which cannot speak SMTP. */
-  EMAIL_API_BASE_URL: httpUrl().optional(),
+  EMAIL_API_BASE_URL: z.optional(httpUrl()),
   /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
-  DB_HTTP_ENDPOINT: httpUrl().optional(),
+  DB_HTTP_ENDPOINT: z.optional(httpUrl()),
   /** The WebSocket proxy for the rare interactive transaction on the edge; unset means the provider's own. */
-  DB_WS_PROXY: z
-    .string()
-    .refine((v) => /^wss?:\/\/[^\s]+$/.test(v), "must be a ws:// or wss:// URL")
-    .optional(),
+  DB_WS_PROXY: z.optional(str().check(z.regex(/^wss?:\/\/\S+$/, "must be a ws:// or wss:// URL"))),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;

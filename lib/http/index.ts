@@ -3,7 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { z } from "zod";
+import { safeParseAsync } from "zod/mini";
+import type * as zc from "zod/v4/core";
 import type { AuthUser, SessionInfo } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
@@ -145,11 +146,11 @@ type Target = "json" | "query" | "param";
  * Validates one part of the request against a zod schema. Failures are VALIDATION_ERROR with
  * `fields`; a JSON route refuses any other content type with 415.
  */
-export function validate<T extends z.ZodType, G extends Target>(target: G, schema: T) {
+export function validate<T extends zc.$ZodType, G extends Target>(target: G, schema: T) {
   const check = validator(target, async (value) => {
-    const result = await schema.safeParseAsync(value);
+    const result = await safeParseAsync(schema, value);
     if (!result.success) throw validationError(result.error.issues);
-    return result.data as z.output<T>;
+    return result.data as zc.output<T>;
   });
   if (target !== "json") return check;
   const requireJson: MiddlewareHandler = async (c, next) => {
