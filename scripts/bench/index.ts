@@ -4,7 +4,9 @@ import { migrateUrl } from "../../lib/db/migrate.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
+import { measureLogin } from "./login.ts";
 import { measureStartup } from "./startup.ts";
+import { testConfig } from "../../tests/support/env.ts";
 import { measureWorkerBundles, WORKER_GZIP_LIMIT_BYTES } from "./worker-bundles.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -21,6 +23,12 @@ try {
   const embedded = await measureStartup({ ...env, DATABASE_URL: "pglite:memory" }, 3);
   console.log(
     `embedded  entry ${embedded.entryMs.toFixed(0)} ms | bare node http ${embedded.baselineMs.toFixed(0)} ms | ratio ${(embedded.entryMs / embedded.baselineMs).toFixed(2)}x (in-memory PGlite, migrated at every start)`,
+  );
+
+  console.log("\n== POST /api/auth/login on Node (median of 20) ==");
+  const login = await measureLogin(testConfig({ DATABASE_URL: db.url, TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }));
+  console.log(
+    `login ${login.loginMs.toFixed(1)} ms | bare scrypt verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
   );
 } finally {
   await dropDatabase(db.name);

@@ -1,0 +1,57 @@
+// POST /api/auth/login latency through the real Node server (median of 20), beside a bare scrypt verify
+// of the same password (the floor: hashing is the cost by design) and GET /api/health (the HTTP floor).
+import { startNodeServer } from "../../functions/node.ts";
+import { hashPassword, verifyPassword } from "../../lib/auth/password.ts";
+import type { Config } from "../../lib/config/index.ts";
+import { createLogger } from "../../lib/log.ts";
+import { median } from "./startup.ts";
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+export async function measureLogin(config: Config, runs = 20) {
+  const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+  try {
+    const email = `bench-${Date.now()}@example.com`;
+    const password = "benchmark password 123";
+    const post = (path: string, body: unknown, client: number) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        // The bench server trusts loopback as a proxy, so each request can stand for its own client
+        // and the per-client login limit (10 per 15 minutes) does not interfere.
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": `198.51.100.${client}` },
+        body: JSON.stringify(body),
+      });
+    const registered = await post("/api/auth/register", { email, password }, 250);
+    if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+    const login: number[] = [];
+    const unknown: number[] = [];
+    const health: number[] = [];
+    const verify: number[] = [];
+    const hash = await hashPassword(password);
+    for (let i = 0; i < runs; i++) {
+      login.push(
+        await time(async () => {
+          const res = await post("/api/auth/login", { email, password }, i + 1);
+          if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+          await res.arrayBuffer();
+        }),
+      );
+      unknown.push(
+        await time(async () => {
+          const res = await post("/api/auth/login", { email: `nobody-${i}@example.com`, password }, 100 + i);
+          if (res.status !== 401) throw new Error(`unknown-email login answered ${res.status}`);
+          await res.arrayBuffer();
+        }),
+      );
+      health.push(await time(async () => (await fetch(`${server.url}/api/health`)).arrayBuffer()));
+      verify.push(await time(() => verifyPassword(password, hash)));
+    }
+    return { loginMs: median(login), unknownMs: median(unknown), healthMs: median(health), verifyMs: median(verify) };
+  } finally {
+    await server.close();
+  }
+}
