@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -63,4 +63,71 @@ export const emailTokens = pgTable(
   ],
 );
 
-export const schema = { users, sessions, emailTokens };
+export const brokerages = pgTable(
+  "brokerages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("brokerages_user_name_idx").on(t.userId, sql`lower(${t.name})`)],
+);
+
+/** Money and quantities: exact decimals, never floats. */
+const money = (name: string) => numeric(name, { precision: 28, scale: 10 });
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    brokerageId: uuid("brokerage_id").references(() => brokerages.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    currency: text("currency").notNull(),
+    startingBalance: money("starting_balance").notNull().default("0"),
+    /** Canonical IANA zone; defines the account's trading day. */
+    timezone: text("timezone").notNull().default("America/New_York"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("accounts_user_name_idx").on(t.userId, sql`lower(${t.name})`),
+    index("accounts_user_id_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * The cash record of an account. `rank` (1 = oldest) and `balanceAfter` are maintained by the
+ * ledger_* SQL functions (migration 0003) so any page, however deep, is an index range read.
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["opening", "deposit", "withdrawal", "fill", "adjustment"] }).notNull(),
+    /** Signed: money in is positive, money out negative. */
+    amount: money("amount").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    note: text("note"),
+    fillId: uuid("fill_id"),
+    rank: bigint("rank", { mode: "number" }).notNull().default(0),
+    balanceAfter: money("balance_after").notNull().default("0"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("ledger_entries_account_rank_idx").on(t.accountId, t.rank),
+    index("ledger_entries_account_order_idx").on(t.accountId, t.occurredAt, t.id),
+    check("ledger_entries_type_known", sql`${t.type} in ('opening', 'deposit', 'withdrawal', 'fill', 'adjustment')`),
+  ],
+);
+
+export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries };
