@@ -2,6 +2,7 @@ import { createApp, type AppOptions, type Group } from "../lib/http/index.ts";
 import { authGroup } from "./auth.ts";
 import { configGroup } from "./config.ts";
 import { healthGroup } from "./health.ts";
+import { ledgerGroup } from "./ledger.ts";
 
 /** The API with the given groups mounted. */
 export function buildApp(options: AppOptions, groups: readonly Group[]) {
@@ -15,6 +16,7 @@ export function typedRoutes() {
   return createApp({ deps: () => undefined as never })
     .route(healthGroup.prefix, healthGroup.app)
     .route(configGroup.prefix, configGroup.app)
-    .route(authGroup.prefix, authGroup.app);
+    .route(authGroup.prefix, authGroup.app)
+    .route(ledgerGroup.prefix, ledgerGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -3,6 +3,7 @@ import { buildApp } from "./app.ts";
 import { authGroup } from "./auth.ts";
 import { configGroup } from "./config.ts";
 import { healthGroup } from "./health.ts";
+import { ledgerGroup } from "./ledger.ts";
 
 /**
  * Every endpoint group. The Node entrypoint (and `wrangler dev`'s all-in-one Worker) mount them all; a
@@ -12,6 +13,7 @@ export const groups = {
   health: healthGroup,
   config: configGroup,
   auth: authGroup,
+  ledger: ledgerGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;

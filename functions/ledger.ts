@@ -1,0 +1,19 @@
+import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { createRouter, validate, type Group } from "../lib/http/index.ts";
+import { addLedgerEntry, deleteLedgerEntry, getLedgerPage } from "../lib/ledger/ledger.ts";
+import { AccountParamSchema, EntryParamSchema, LedgerPageQuerySchema, NewLedgerEntrySchema } from "../lib/ledger/schema.ts";
+
+export const ledger = createRouter()
+  .get("/:accountId", requireUser, validate("param", AccountParamSchema), validate("query", LedgerPageQuerySchema), async (c) =>
+    c.json(await getLedgerPage(c.var.deps, currentUser(c), c.req.valid("param").accountId, c.req.valid("query"))),
+  )
+  .post("/:accountId/entries", requireUser, validate("param", AccountParamSchema), validate("json", NewLedgerEntrySchema), async (c) =>
+    c.json(await addLedgerEntry(c.var.deps, currentUser(c), c.req.valid("param").accountId, c.req.valid("json")), 201),
+  )
+  .delete("/:accountId/entries/:entryId", requireUser, validate("param", EntryParamSchema), async (c) => {
+    const { accountId, entryId } = c.req.valid("param");
+    await deleteLedgerEntry(c.var.deps, currentUser(c), accountId, entryId);
+    return c.body(null, 204);
+  });
+
+export const ledgerGroup = { prefix: "/api/ledger", app: ledger } as const satisfies Group;

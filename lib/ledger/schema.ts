@@ -1,0 +1,50 @@
+import * as z from "zod/mini";
+
+const digits = (name: string) => z.string().check(z.regex(/^\d{1,9}$/, `${name} must be a whole number`));
+
+export const LEDGER_PAGE_SIZE_DEFAULT = 50;
+export const LEDGER_PAGE_SIZE_MAX = 200;
+
+export const LedgerPageQuerySchema = z.object({
+  page: z._default(
+    z.pipe(digits("page"), z.pipe(z.transform(Number), z.number().check(z.minimum(1, "must be at least 1")))),
+    1,
+  ),
+  pageSize: z._default(
+    z.pipe(
+      digits("pageSize"),
+      z.pipe(
+        z.transform(Number),
+        z.number().check(z.minimum(1, "must be at least 1"), z.maximum(LEDGER_PAGE_SIZE_MAX, `must be at most ${LEDGER_PAGE_SIZE_MAX}`)),
+      ),
+    ),
+    LEDGER_PAGE_SIZE_DEFAULT,
+  ),
+});
+export type LedgerPageQuery = z.infer<typeof LedgerPageQuerySchema>;
+
+/** A decimal string with at most 18 integer and 10 fraction digits. */
+const DECIMAL = /^-?\d{1,18}(\.\d{1,10})?$/;
+const isZero = (v: string) => /^-?0+(\.0+)?$/.test(v);
+
+export const NewLedgerEntrySchema = z
+  .object({
+    type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
+    /** Deposits and withdrawals: a positive amount. Adjustments: a signed, non-zero amount. */
+    amount: z.string().check(z.regex(DECIMAL, "must be a decimal string such as \"1250.00\"")),
+    occurredAt: z.optional(z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" })),
+    note: z.optional(z.string().check(z.maxLength(500, "must be at most 500 characters"))),
+  })
+  .check(
+    z.superRefine((entry, ctx) => {
+      if (!DECIMAL.test(entry.amount)) return;
+      if (isZero(entry.amount)) ctx.addIssue({ code: "custom", path: ["amount"], message: "must not be zero", input: entry.amount });
+      else if (entry.type !== "adjustment" && entry.amount.startsWith("-")) {
+        ctx.addIssue({ code: "custom", path: ["amount"], message: "must be positive (the type gives the direction)", input: entry.amount });
+      }
+    }),
+  );
+export type NewLedgerEntry = z.infer<typeof NewLedgerEntrySchema>;
+
+export const AccountParamSchema = z.object({ accountId: z.uuid("must be a uuid") });
+export const EntryParamSchema = z.object({ accountId: z.uuid("must be a uuid"), entryId: z.uuid("must be a uuid") });

@@ -1,0 +1,41 @@
+// Money is a decimal string end to end (DESIGN.md section 3): parsed by schema as text, computed in SQL
+// `numeric(28, 10)`, and formatted back as text. Never a JS number.
+import * as z from "zod/mini";
+
+/** `numeric(28, 10)`: 18 digits before the point, 10 after. */
+export const MAX_INTEGER_DIGITS = 18;
+export const MAX_FRACTION_DIGITS = 10;
+
+const DECIMAL = /^[+-]?(\d+)(?:\.(\d+))?$/;
+const SHAPE_MESSAGE = 'must be a decimal number written as a string, such as "1234.50"';
+
+function digits(value: string): { integer: number; fraction: number } | undefined {
+  const match = DECIMAL.exec(value);
+  if (!match) return undefined;
+  return { integer: match[1]!.length, fraction: match[2]?.length ?? 0 };
+}
+
+/**
+ * A decimal as a string: optional sign, digits, optional `.` and digits. No exponent, spaces or
+ * thousands separators; at most 18 digits before the point and 10 after (what the columns hold exactly).
+ */
+export const DecimalStringSchema = z.string({ error: (iss) => (iss.input === undefined ? "is required" : SHAPE_MESSAGE) }).check(
+  z.regex(DECIMAL, SHAPE_MESSAGE),
+  z.refine((v: string) => (digits(v)?.integer ?? 0) <= MAX_INTEGER_DIGITS, `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`),
+  z.refine((v: string) => (digits(v)?.fraction ?? 0) <= MAX_FRACTION_DIGITS, `must have at most ${MAX_FRACTION_DIGITS} digits after the decimal point`),
+);
+
+/**
+ * The output form of a decimal (e.g. Postgres `numeric` text): trailing zeros after the point trimmed,
+ * but at least 2 decimals; no leading zeros, no `+`, no negative zero. "1000.5000000000" -> "1000.50",
+ * "0" -> "0.00", "12.3456000000" -> "12.3456".
+ */
+export function formatDecimal(value: string): string {
+  const match = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(value.trim());
+  if (!match) throw new TypeError(`Not a decimal string: ${JSON.stringify(value)}`);
+  const [, sign, rawInteger, rawFraction = ""] = match;
+  const integer = rawInteger!.replace(/^0+(?=\d)/, "");
+  const fraction = rawFraction.replace(/0+$/, "").padEnd(2, "0");
+  const isZero = /^0+$/.test(integer) && /^0+$/.test(fraction);
+  return `${sign === "-" && !isZero ? "-" : ""}${integer}.${fraction}`;
+}
