@@ -4,6 +4,7 @@ import { migrateUrl } from "../../lib/db/migrate.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
+import { measureLedger, LEDGER_ROWS } from "./ledger.ts";
 import { measureLogin } from "./login.ts";
 import { measureStartup } from "./startup.ts";
 import { testConfig } from "../../tests/support/env.ts";
@@ -30,6 +31,15 @@ try {
   console.log(
     `login ${login.loginMs.toFixed(1)} ms | bare scrypt verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
   );
+
+  console.log(`\n== Ledger of ${LEDGER_ROWS.toLocaleString("en")} entries in one account, pageSize 50 (median of 21) ==`);
+  const ledger = await measureLedger(testConfig({ DATABASE_URL: db.url }), db.url);
+  const f = (ms: number) => `${ms.toFixed(2)} ms`;
+  console.log(`seeded in ${(ledger.seedMs / 1000).toFixed(1)} s`);
+  console.log(`API  page 1 ${f(ledger.apiFirst)} | page 10,000 ${f(ledger.apiDeep)} | deep/shallow ${(ledger.apiDeep / ledger.apiFirst).toFixed(2)} (goal <= 1.5)`);
+  console.log(`SQL  page 1 ${f(ledger.sqlFirst)} | page 10,000 ${f(ledger.sqlDeep)} | deep/shallow ${(ledger.sqlDeep / ledger.sqlFirst).toFixed(2)}`);
+  console.log(`floors: GET /api/config/public ${f(ledger.httpFloor)} (HTTP only) | GET /api/auth/me ${f(ledger.sessionOnly)} (HTTP + session check)`);
+  console.log(`API/SQL page 1 ${(ledger.apiFirst / ledger.sqlFirst).toFixed(2)} | page 10,000 ${(ledger.apiDeep / ledger.sqlDeep).toFixed(2)} (goal <= 2)`);
 } finally {
   await dropDatabase(db.name);
 }
