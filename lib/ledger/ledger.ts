@@ -60,19 +60,7 @@ function toEntry(row: EntryRow): LedgerEntry {
 export async function getLedgerPage(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, query: LedgerPageQuery): Promise<LedgerPage> {
   const offset = (query.page - 1) * query.pageSize;
   const rows = rowsOf<EntryRow & { total: string | null; balance_after: string | null; account_found: number }>(
-    await deps.db.execute(sql`
-      select 1 as account_found, t.total::text as total, e.balance_after::text as balance_after, ${entryColumns}
-      from accounts a
-      left join lateral (
-        select rank as total from ledger_entries where account_id = a.id order by rank desc limit 1
-      ) t on true
-      left join lateral (
-        select * from ledger_entries le
-        where le.account_id = a.id and le.rank <= t.total - ${offset}
-        order by le.rank desc limit ${query.pageSize}
-      ) e on true
-      where a.id = ${accountId} and a.user_id = ${user.id}
-      order by e.rank desc`),
+    await deps.db.execute(ledgerPageSql(user.id, accountId, query)),
   );
   if (rows.length === 0) throw NO_ACCOUNT();
   const total = Number(rows[0]!.total ?? 0);
@@ -84,6 +72,24 @@ export async function getLedgerPage(deps: Pick<Deps, "db">, user: AuthUser, acco
     pageSize: query.pageSize,
     runningBalanceAtFirstRow: formatDecimal(rows[0]!.balance_after ?? "0"),
   };
+}
+
+/** The page query itself (exported for the benchmark, which times it without HTTP). */
+export function ledgerPageSql(userId: string, accountId: string, query: LedgerPageQuery) {
+  const offset = (query.page - 1) * query.pageSize;
+  return sql`
+      select 1 as account_found, t.total::text as total, e.balance_after::text as balance_after, ${entryColumns}
+      from accounts a
+      left join lateral (
+        select rank as total from ledger_entries where account_id = a.id order by rank desc limit 1
+      ) t on true
+      left join lateral (
+        select * from ledger_entries le
+        where le.account_id = a.id and le.rank <= t.total - ${offset}
+        order by le.rank desc limit ${query.pageSize}
+      ) e on true
+      where a.id = ${accountId} and a.user_id = ${userId}
+      order by e.rank desc`;
 }
 
 /** Records a deposit, withdrawal (stored negative) or signed adjustment. */
