@@ -1,5 +1,7 @@
 import { createApp, type AppOptions, type Group } from "../lib/http/index.ts";
+import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
+import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
@@ -17,6 +19,8 @@ export function typedRoutes() {
     .route(healthGroup.prefix, healthGroup.app)
     .route(configGroup.prefix, configGroup.app)
     .route(authGroup.prefix, authGroup.app)
+    .route(accountsGroup.prefix, accountsGroup.app)
+    .route(brokeragesGroup.prefix, brokeragesGroup.app)
     .route(ledgerGroup.prefix, ledgerGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -1,6 +1,8 @@
 import type { AppOptions } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
+import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
+import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
@@ -13,6 +15,8 @@ export const groups = {
   health: healthGroup,
   config: configGroup,
   auth: authGroup,
+  accounts: accountsGroup,
+  brokerages: brokeragesGroup,
   ledger: ledgerGroup,
 } as const;
 

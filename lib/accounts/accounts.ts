@@ -1,0 +1,216 @@
+// Trading accounts. Creation goes through the account_create SQL function (migrations/0003), which
+// locks the user row, enforces the plan cap and the brokerage owner, and writes the opening ledger
+// entry in the same statement. Every other change is one statement too, so it is atomic on every
+// transport (HTTP included). Another user's account is answered exactly like a missing one.
+import { sql, type SQL } from "drizzle-orm";
+import { FREE_PLAN_LIMITS, isPlanCapped } from "../auth/plan.ts";
+import type { AuthUser } from "../auth/session.ts";
+import { pgError, RAISED_EXCEPTION, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { formatDecimal } from "../money.ts";
+import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
+import type { AccountPatch, NewAccount } from "./schema.ts";
+
+export const DEFAULT_TIMEZONE = "America/New_York";
+export const DELETE_HISTORY_CONFIRMATION = "delete-history";
+
+export type Account = {
+  id: string;
+  name: string;
+  currency: string;
+  startingBalance: string;
+  timezone: string;
+  brokerageId: string | null;
+  createdAt: string;
+  /** The current cash balance: the running balance after the newest ledger entry. */
+  balance: string;
+};
+
+type AccountRow = {
+  id: string;
+  name: string;
+  currency: string;
+  starting_balance: string;
+  timezone: string;
+  brokerage_id: string | null;
+  created_at: string;
+  balance: string | null;
+};
+
+const FOREIGN_KEY_VIOLATION = "23503";
+
+const notFound = () => new AppError("NOT_FOUND", "No such account.");
+const duplicateName = () =>
+  new AppError("CONFLICT", "You already have an account with this name.", { fields: [{ path: "name", message: "is already used" }] });
+// The same answer for another user's brokerage and for an id that does not exist, so it reveals nothing.
+const foreignBrokerage = () =>
+  new AppError("FORBIDDEN", "The brokerage does not belong to you.", { fields: [{ path: "brokerageId", message: "is not one of your brokerages" }] });
+
+/** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
+function accountColumns(alias: string, balance: SQL): SQL {
+  return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
+    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id,
+    to_char(${alias}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`)}, ${balance} as balance`;
+}
+
+/** The running balance after the newest entry (rank is maintained by the ledger functions). */
+const LAST_BALANCE = sql.raw(`left join lateral (
+    select le.balance_after from ledger_entries le where le.account_id = a.id order by le.rank desc limit 1
+  ) last on true`);
+const withBalance = accountColumns("a", sql.raw("last.balance_after::text"));
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    currency: row.currency,
+    startingBalance: formatDecimal(row.starting_balance),
+    timezone: row.timezone,
+    brokerageId: row.brokerage_id,
+    createdAt: row.created_at,
+    balance: formatDecimal(row.balance ?? "0"),
+  };
+}
+
+/**
+ * Only canonical IANA names (zones, not links): "Etc/UTC" but not "UTC" or "US/Eastern". When the runtime
+ * knows what a link points to, the message names the canonical zone.
+ */
+export function checkTimezone(timezone: string): string {
+  if (CANONICAL_TIME_ZONES.has(timezone)) return timezone;
+  let hint = "";
+  try {
+    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: timezone }).resolvedOptions().timeZone;
+    if (resolved !== timezone && CANONICAL_TIME_ZONES.has(resolved)) hint = ` Did you mean ${resolved}?`;
+  } catch {
+    // Not a zone the runtime knows either: no hint.
+  }
+  throw new AppError("INVALID_TIMEZONE", `Unknown time zone; use a canonical IANA name such as America/New_York or Etc/UTC.${hint}`, {
+    fields: [{ path: "timezone", message: "is not a canonical IANA time zone name" }],
+  });
+}
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const pg = pgError(err);
+  return pg?.code === UNIQUE_VIOLATION && pg.constraint === constraint;
+}
+
+/** POST /api/accounts. The Free-plan cap applies only with FEATURE_GATING on, to non-admin Free users. */
+export async function createAccount(deps: Pick<Deps, "db" | "config">, user: AuthUser, input: NewAccount): Promise<Account> {
+  const timezone = checkTimezone(input.timezone ?? DEFAULT_TIMEZONE);
+  const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
+  let rows: AccountRow[];
+  try {
+    rows = rowsOf<AccountRow>(
+      await deps.db.execute(sql`
+        select ${accountColumns("a", sql.raw("a.starting_balance::text"))}
+        from account_create(${user.id}::uuid, ${input.name}, ${input.currency}, ${input.startingBalance ?? "0"}::numeric,
+                            ${timezone}, ${input.brokerageId ?? null}::uuid, ${cap}::integer) a`),
+    );
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
+      throw new AppError(
+        "TIER_LIMIT_ACCOUNTS",
+        `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}. Upgrade to Pro for more.`,
+      );
+    }
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "FORBIDDEN_BROKERAGE") throw foreignBrokerage();
+    // The brokerage was deleted between the function's check and the commit.
+    if (pg?.code === FOREIGN_KEY_VIOLATION && input.brokerageId) throw foreignBrokerage();
+    if (isUniqueViolation(err, "accounts_user_name_idx")) throw duplicateName();
+    throw err;
+  }
+  // A new account's balance is its starting balance (the opening entry, when there is one).
+  return toAccount(rows[0]!);
+}
+
+/** The user's accounts, oldest first. */
+export async function listAccounts(deps: Pick<Deps, "db">, user: AuthUser): Promise<Account[]> {
+  const rows = rowsOf<AccountRow>(
+    await deps.db.execute(sql`
+      select ${withBalance} from accounts a ${LAST_BALANCE}
+      where a.user_id = ${user.id}::uuid
+      order by a.created_at, a.id`),
+  );
+  return rows.map(toAccount);
+}
+
+export async function getAccount(deps: Pick<Deps, "db">, user: AuthUser, id: string): Promise<Account> {
+  const rows = rowsOf<AccountRow>(
+    await deps.db.execute(sql`
+      select ${withBalance} from accounts a ${LAST_BALANCE}
+      where a.id = ${id}::uuid and a.user_id = ${user.id}::uuid`),
+  );
+  if (!rows[0]) throw notFound();
+  return toAccount(rows[0]);
+}
+
+async function accountExists(deps: Pick<Deps, "db">, user: AuthUser, id: string): Promise<boolean> {
+  const rows = rowsOf(await deps.db.execute(sql`select 1 from accounts where id = ${id}::uuid and user_id = ${user.id}::uuid`));
+  return rows.length > 0;
+}
+
+/** PATCH: name, timezone and brokerage. startingBalance and currency are refused by the schema. */
+export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: string, patch: AccountPatch): Promise<Account> {
+  const sets: SQL[] = [];
+  if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
+  if (patch.timezone !== undefined) sets.push(sql`timezone = ${checkTimezone(patch.timezone)}`);
+  if (patch.brokerageId !== undefined) sets.push(sql`brokerage_id = ${patch.brokerageId}::uuid`);
+  if (sets.length === 0) return getAccount(deps, user, id);
+  const brokerageOwned = patch.brokerageId
+    ? sql`exists (select 1 from brokerages b where b.id = ${patch.brokerageId}::uuid and b.user_id = ${user.id}::uuid)`
+    : sql`true`;
+  let rows: AccountRow[];
+  try {
+    rows = rowsOf<AccountRow>(
+      await deps.db.execute(sql`
+        with a as (
+          update accounts set ${sql.join(sets, sql`, `)}, updated_at = now()
+          where id = ${id}::uuid and user_id = ${user.id}::uuid and ${brokerageOwned}
+          returning *
+        )
+        select ${withBalance} from a ${LAST_BALANCE}`),
+    );
+  } catch (err) {
+    if (isUniqueViolation(err, "accounts_user_name_idx")) throw duplicateName();
+    if (pgError(err)?.code === FOREIGN_KEY_VIOLATION && patch.brokerageId) throw foreignBrokerage();
+    throw err;
+  }
+  if (rows[0]) return toAccount(rows[0]);
+  // Nothing updated: either the account is not theirs (404 first) or the brokerage is not.
+  if (!(await accountExists(deps, user, id))) throw notFound();
+  throw foreignBrokerage();
+}
+
+/**
+ * DELETE. An account with ledger history beyond its opening entry is deleted only when the caller
+ * confirms it (`?confirm=delete-history`); the account, its ledger and everything hanging off it go
+ * together (ON DELETE CASCADE).
+ */
+export async function deleteAccount(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  id: string,
+  options: { confirm?: string | undefined } = {},
+): Promise<void> {
+  const confirmed = options.confirm === DELETE_HISTORY_CONFIRMATION;
+  const rows = rowsOf(
+    await deps.db.execute(sql`
+      delete from accounts a
+      where a.id = ${id}::uuid and a.user_id = ${user.id}::uuid
+        and (${sql.raw(confirmed ? "true" : "false")} or not exists (
+          select 1 from ledger_entries le where le.account_id = a.id and le.type <> 'opening'
+        ))
+      returning a.id`),
+  );
+  if (rows.length > 0) return;
+  if (!(await accountExists(deps, user, id))) throw notFound();
+  throw new AppError(
+    "CONFLICT",
+    `This account has ledger history (deposits, withdrawals or fills); deleting it deletes that history too. ` +
+      `To go ahead, repeat the request with ?confirm=${DELETE_HISTORY_CONFIRMATION}.`,
+  );
+}

@@ -1,0 +1,71 @@
+import * as z from "zod/mini";
+import { DecimalStringSchema } from "../money.ts";
+
+const required = (what: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`),
+});
+
+/** Account and brokerage names: trimmed, 1 to 100 characters; unique per user whatever the case. */
+export const NameSchema = z
+  .string(required("a string"))
+  .check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(100, "must be at most 100 characters"));
+
+/** Three letters, ISO 4217 style ("usd" is read as "USD"). */
+export const CurrencySchema = z.pipe(
+  z.string(required("a string")).check(z.trim(), z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter ISO 4217 currency code such as USD")),
+  z.transform((v: string) => v.toUpperCase()),
+);
+
+/**
+ * A time zone name. Only its type and size are checked here: an unknown or non-canonical zone is its own
+ * error code (INVALID_TIMEZONE), decided by the domain code.
+ */
+export const TimezoneSchema = z.string(required("a string")).check(z.maxLength(100, "must be at most 100 characters"));
+
+const Uuid = z.uuid("must be a uuid");
+
+export const NewAccountSchema = z.object({
+  name: NameSchema,
+  currency: CurrencySchema,
+  startingBalance: z.optional(DecimalStringSchema),
+  timezone: z.optional(TimezoneSchema),
+  /** null and absent both mean "no brokerage". */
+  brokerageId: z.optional(z.nullable(Uuid)),
+});
+export type NewAccount = z.infer<typeof NewAccountSchema>;
+
+const IMMUTABLE = "cannot be changed after the account is created; record an adjustment entry in the ledger instead";
+
+/**
+ * What PATCH may change. Strict: startingBalance and currency get their own message (they are fixed once
+ * the ledger exists), anything else unknown is refused rather than silently ignored.
+ */
+export const AccountPatchSchema = z.strictObject(
+  {
+    name: z.optional(NameSchema),
+    timezone: z.optional(TimezoneSchema),
+    /** null clears the brokerage. */
+    brokerageId: z.optional(z.nullable(Uuid)),
+    startingBalance: z.optional(z.never(IMMUTABLE)),
+    currency: z.optional(z.never(IMMUTABLE)),
+  },
+  {
+    error: (iss) =>
+      iss.code === "unrecognized_keys"
+        ? `unknown field ${iss.keys.join(", ")}: only name, timezone and brokerageId can be changed`
+        : iss.code === "invalid_type"
+          ? "must be a JSON object"
+          : undefined,
+  },
+);
+export type AccountPatch = z.infer<typeof AccountPatchSchema>;
+
+export const DeleteAccountQuerySchema = z.object({
+  confirm: z.optional(z.literal("delete-history", 'must be "delete-history"')),
+});
+
+export const IdParamSchema = z.object({ id: Uuid });
+
+export const NewBrokerageSchema = z.object({ name: NameSchema });
+export type NewBrokerage = z.infer<typeof NewBrokerageSchema>;
+export const BrokeragePatchSchema = NewBrokerageSchema;
