@@ -3,8 +3,10 @@ import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
+import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
+import { tradesGroup } from "./trades.ts";
 
 /** The API with the given groups mounted. */
 export function buildApp(options: AppOptions, groups: readonly Group[]) {
@@ -21,6 +23,8 @@ export function typedRoutes() {
     .route(authGroup.prefix, authGroup.app)
     .route(accountsGroup.prefix, accountsGroup.app)
     .route(brokeragesGroup.prefix, brokeragesGroup.app)
-    .route(ledgerGroup.prefix, ledgerGroup.app);
+    .route(ledgerGroup.prefix, ledgerGroup.app)
+    .route(fillsGroup.prefix, fillsGroup.app)
+    .route(tradesGroup.prefix, tradesGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -4,8 +4,10 @@ import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
+import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
+import { tradesGroup } from "./trades.ts";
 
 /**
  * Every endpoint group. The Node entrypoint (and `wrangler dev`'s all-in-one Worker) mount them all; a
@@ -18,6 +20,8 @@ export const groups = {
   accounts: accountsGroup,
   brokerages: brokeragesGroup,
   ledger: ledgerGroup,
+  fills: fillsGroup,
+  trades: tradesGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;

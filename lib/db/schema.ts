@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -130,4 +130,96 @@ export const ledgerEntries = pgTable(
   ],
 );
 
-export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries };
+/** One execution: what the broker reports. Positions and the fill's ledger entry derive from fills. */
+export const fills = pgTable(
+  "fills",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    assetClass: text("asset_class", { enum: ["stock", "option", "future"] }).notNull(),
+    multiplier: money("multiplier").notNull(),
+    side: text("side", { enum: ["buy", "sell"] }).notNull(),
+    quantity: money("quantity").notNull(),
+    price: money("price").notNull(),
+    fees: money("fees").notNull().default("0"),
+    executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
+    /** The broker's execution id, when the source has one (de-duplication key). */
+    executionId: text("execution_id"),
+    importId: uuid("import_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("fills_account_symbol_time_idx").on(t.accountId, t.symbol, t.executedAt, t.id),
+    uniqueIndex("fills_account_execution_id_idx").on(t.accountId, t.executionId).where(sql`${t.executionId} is not null`),
+    check("fills_quantity_positive", sql`${t.quantity} > 0`),
+    check("fills_price_not_negative", sql`${t.price} >= 0`),
+    check("fills_fees_not_negative", sql`${t.fees} >= 0`),
+    check("fills_multiplier_positive", sql`${t.multiplier} > 0`),
+    check("fills_side_known", sql`${t.side} in ('buy', 'sell')`),
+    check("fills_asset_class_known", sql`${t.assetClass} in ('stock', 'option', 'future')`),
+  ],
+);
+
+/**
+ * A trade: from flat to flat in one account and symbol. Rebuilt from the fills by positions_rebuild
+ * (migrations/0005); identified by the fill that opened it, so journal fields survive a rebuild.
+ */
+export const positions = pgTable(
+  "positions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    openFillId: uuid("open_fill_id").notNull().unique(),
+    symbol: text("symbol").notNull(),
+    assetClass: text("asset_class", { enum: ["stock", "option", "future"] }).notNull(),
+    multiplier: money("multiplier").notNull(),
+    direction: text("direction", { enum: ["long", "short"] }).notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** Still open (absolute), 0 once closed. */
+    openQuantity: money("open_quantity").notNull(),
+    maxQuantity: money("max_quantity").notNull(),
+    entryQuantity: money("entry_quantity").notNull(),
+    entryValue: money("entry_value").notNull(),
+    exitQuantity: money("exit_quantity").notNull(),
+    exitValue: money("exit_value").notNull(),
+    fees: money("fees").notNull(),
+    grossPnl: money("gross_pnl").notNull(),
+    netPnl: money("net_pnl").notNull(),
+    notes: text("notes"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    setup: text("setup"),
+    rating: smallint("rating"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("positions_account_opened_idx").on(t.accountId, t.openedAt),
+    index("positions_account_closed_idx").on(t.accountId, t.closedAt),
+    index("positions_account_symbol_idx").on(t.accountId, t.symbol),
+    check("positions_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+  ],
+);
+
+/** Which part of which fill belongs to which position (a reversing fill belongs to two). */
+export const positionFills = pgTable(
+  "position_fills",
+  {
+    positionId: uuid("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    fillId: uuid("fill_id")
+      .notNull()
+      .references(() => fills.id, { onDelete: "cascade" }),
+    quantity: money("quantity").notNull(),
+    fees: money("fees").notNull(),
+    role: text("role", { enum: ["open", "add", "reduce", "close"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.fillId] }), index("position_fills_fill_idx").on(t.fillId)],
+);
+
+export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills };

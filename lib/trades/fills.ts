@@ -1,0 +1,159 @@
+// Fills: the executions a broker reports, entered by hand or imported. Writing one goes through the
+// fill_* SQL functions (migrations/0005), which keep the fill's ledger entry and the positions of its
+// symbol in step in the same statement.
+import { sql, type SQL } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { formatDecimal } from "../money.ts";
+import { resolveInstrument } from "./instruments.ts";
+import type { FillListQuery, FillPatch, NewFill } from "./schema.ts";
+
+export type Fill = {
+  id: string;
+  accountId: string;
+  symbol: string;
+  assetClass: "stock" | "option" | "future";
+  multiplier: string;
+  side: "buy" | "sell";
+  quantity: string;
+  price: string;
+  fees: string;
+  executedAt: string;
+  executionId: string | null;
+  importId: string | null;
+};
+
+type FillRow = {
+  id: string;
+  account_id: string;
+  symbol: string;
+  asset_class: Fill["assetClass"];
+  multiplier: string;
+  side: Fill["side"];
+  quantity: string;
+  price: string;
+  fees: string;
+  executed_at: string;
+  execution_id: string | null;
+  import_id: string | null;
+};
+
+/** Every column as text, so all drivers answer alike. `f` is the fills row alias. */
+export const fillColumns = sql.raw(`f.id::text as id, f.account_id::text as account_id, f.symbol, f.asset_class,
+  f.multiplier::text as multiplier, f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees,
+  to_char(f.executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_at, f.execution_id,
+  f.import_id::text as import_id`);
+
+export function toFill(row: FillRow): Fill {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    symbol: row.symbol,
+    assetClass: row.asset_class,
+    multiplier: formatDecimal(row.multiplier),
+    side: row.side,
+    quantity: formatDecimal(row.quantity),
+    price: formatDecimal(row.price),
+    fees: formatDecimal(row.fees),
+    executedAt: row.executed_at,
+    executionId: row.execution_id,
+    importId: row.import_id,
+  };
+}
+
+async function run(deps: Pick<Deps, "db">, query: SQL): Promise<FillRow[]> {
+  try {
+    return rowsOf<FillRow>(await deps.db.execute(query));
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === UNIQUE_VIOLATION) {
+      throw new AppError("CONFLICT", "This account already has a fill with that execution id.", {
+        fields: [{ path: "executionId", message: "is already recorded in this account" }],
+      });
+    }
+    if (pg?.code === "22003") {
+      throw new AppError("VALIDATION_ERROR", "The fill's value is larger than the journal can hold.", {
+        fields: [{ path: "quantity", message: "quantity x price is too large" }],
+      });
+    }
+    throw err;
+  }
+}
+
+const NO_FILL = () => new AppError("NOT_FOUND", "No such fill.");
+
+export async function addFill(deps: Pick<Deps, "db">, user: AuthUser, input: NewFill): Promise<Fill> {
+  const instrument = resolveInstrument({ symbol: input.symbol, assetClass: input.assetClass, multiplier: input.multiplier });
+  const rows = await run(
+    deps,
+    sql`select ${fillColumns} from fill_add(${user.id}, ${input.accountId}, ${instrument.symbol}, ${instrument.assetClass},
+      ${instrument.multiplier}::numeric, ${input.side}, ${input.quantity}::numeric, ${input.price}::numeric,
+      ${input.fees ?? "0"}::numeric, ${new Date(input.executedAt).toISOString()}::timestamptz, ${input.executionId ?? null},
+      null) f`,
+  );
+  if (!rows[0]) throw new AppError("NOT_FOUND", "No such account.");
+  return toFill(rows[0]);
+}
+
+export async function getFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string): Promise<Fill> {
+  const rows = await run(
+    deps,
+    sql`select ${fillColumns} from fills f join accounts a on a.id = f.account_id where f.id = ${fillId} and a.user_id = ${user.id}`,
+  );
+  if (!rows[0]) throw NO_FILL();
+  return toFill(rows[0]);
+}
+
+export async function updateFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string, patch: FillPatch): Promise<Fill> {
+  const current = await getFill(deps, user, fillId);
+  const symbolChanged = patch.symbol !== undefined || patch.assetClass !== undefined || patch.multiplier !== undefined;
+  const instrument = symbolChanged
+    ? resolveInstrument({
+        symbol: patch.symbol ?? current.symbol,
+        assetClass: patch.assetClass ?? (patch.symbol === undefined ? current.assetClass : undefined),
+        multiplier: patch.multiplier ?? (patch.symbol === undefined && patch.assetClass === undefined ? current.multiplier : undefined),
+      })
+    : { symbol: current.symbol, assetClass: current.assetClass, multiplier: current.multiplier };
+  const rows = await run(
+    deps,
+    sql`select ${fillColumns} from fill_update(${user.id}, ${fillId}, ${instrument.symbol}, ${instrument.assetClass},
+      ${instrument.multiplier}::numeric, ${patch.side ?? current.side}, ${patch.quantity ?? current.quantity}::numeric,
+      ${patch.price ?? current.price}::numeric, ${patch.fees ?? current.fees}::numeric,
+      ${new Date(patch.executedAt ?? current.executedAt).toISOString()}::timestamptz) f`,
+  );
+  if (!rows[0]) throw NO_FILL();
+  return toFill(rows[0]);
+}
+
+export async function deleteFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string): Promise<void> {
+  const rows = rowsOf<{ id: string }>(await deps.db.execute(sql`select id::text as id from fill_delete(${user.id}, ${fillId}) as id`));
+  if (!rows[0]) throw NO_FILL();
+}
+
+/** Fills of one account, newest first. */
+export async function listFills(deps: Pick<Deps, "db">, user: AuthUser, query: FillListQuery) {
+  await requireOwnAccount(deps, user, query.accountId);
+  const offset = (query.page - 1) * query.pageSize;
+  const rows = await run(
+    deps,
+    sql`select ${fillColumns} from fills f join accounts a on a.id = f.account_id
+      where a.id = ${query.accountId} and a.user_id = ${user.id}
+      ${query.symbol ? sql`and f.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
+      order by f.executed_at desc, f.id desc limit ${query.pageSize + 1} offset ${offset}`,
+  );
+  return {
+    fills: rows.slice(0, query.pageSize).map(toFill),
+    hasMore: rows.length > query.pageSize,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** 404 unless the account belongs to the user (another user's account looks like no account). */
+export async function requireOwnAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {
+  const rows = rowsOf(await deps.db.execute(sql`select 1 as found from accounts where id = ${accountId} and user_id = ${user.id}`));
+  if (!rows[0]) throw new AppError("NOT_FOUND", "No such account.");
+}

@@ -1,0 +1,77 @@
+import * as z from "zod/mini";
+import { DecimalStringSchema } from "../money.ts";
+
+const positiveDecimal = (what: string) =>
+  DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
+const nonNegativeDecimal = () => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-"), "must not be negative"));
+const isoDateTime = () => z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
+const assetClass = () => z.enum(["stock", "option", "future"], { error: "must be stock, option or future" });
+
+export const NewFillSchema = z.object({
+  accountId: z.uuid("must be a uuid"),
+  symbol: z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long")),
+  assetClass: z.optional(assetClass()),
+  multiplier: z.optional(positiveDecimal("multiplier")),
+  side: z.enum(["buy", "sell"], { error: "must be buy or sell" }),
+  quantity: positiveDecimal("quantity"),
+  price: nonNegativeDecimal(),
+  fees: z.optional(nonNegativeDecimal()),
+  executedAt: isoDateTime(),
+  executionId: z.optional(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long"))),
+});
+export type NewFill = z.infer<typeof NewFillSchema>;
+
+export const FillPatchSchema = z.strictObject({
+  symbol: z.optional(z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long"))),
+  assetClass: z.optional(assetClass()),
+  multiplier: z.optional(positiveDecimal("multiplier")),
+  side: z.optional(z.enum(["buy", "sell"], { error: "must be buy or sell" })),
+  quantity: z.optional(positiveDecimal("quantity")),
+  price: z.optional(nonNegativeDecimal()),
+  fees: z.optional(nonNegativeDecimal()),
+  executedAt: z.optional(isoDateTime()),
+});
+export type FillPatch = z.infer<typeof FillPatchSchema>;
+
+export const IdParamSchema = z.object({ id: z.uuid("must be a uuid") });
+
+const pageField = (max: number, def: number) =>
+  z._default(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,9}$/, "must be a whole number")),
+      z.pipe(z.transform(Number), z.number().check(z.minimum(1, "must be at least 1"), z.maximum(max, `must be at most ${max}`))),
+    ),
+    def,
+  );
+
+export const TradeListQuerySchema = z.object({
+  accountId: z.optional(z.uuid("must be a uuid")),
+  from: z.optional(isoDateTime()),
+  to: z.optional(isoDateTime()),
+  symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
+  tag: z.optional(z.string().check(z.minLength(1), z.maxLength(50))),
+  status: z.optional(z.enum(["open", "closed"], { error: "must be open or closed" })),
+  page: pageField(1_000_000, 1),
+  pageSize: pageField(200, 50),
+});
+export type TradeListQuery = z.infer<typeof TradeListQuerySchema>;
+
+export const FillListQuerySchema = z.object({
+  accountId: z.uuid("must be a uuid"),
+  symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
+  page: pageField(1_000_000, 1),
+  pageSize: pageField(500, 100),
+});
+export type FillListQuery = z.infer<typeof FillListQuerySchema>;
+
+export const TradeJournalSchema = z.strictObject({
+  notes: z.optional(z.nullable(z.string().check(z.maxLength(20_000, "must be at most 20000 characters")))),
+  tags: z.optional(
+    z.array(z.string().check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters"))).check(
+      z.maxLength(20, "at most 20 tags"),
+    ),
+  ),
+  setup: z.optional(z.nullable(z.string().check(z.maxLength(100, "must be at most 100 characters")))),
+  rating: z.optional(z.nullable(z.number().check(z.int("must be a whole number"), z.minimum(1, "must be 1 to 5"), z.maximum(5, "must be 1 to 5")))),
+});
+export type TradeJournal = z.infer<typeof TradeJournalSchema>;

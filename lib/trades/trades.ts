@@ -1,0 +1,137 @@
+// Trades (positions): read and journaled here, built from fills by positions_rebuild (migrations/0005).
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { formatDecimal } from "../money.ts";
+import { fillColumns, requireOwnAccount, toFill } from "./fills.ts";
+import type { TradeJournal, TradeListQuery } from "./schema.ts";
+
+type TradeRow = {
+  id: string;
+  account_id: string;
+  symbol: string;
+  asset_class: "stock" | "option" | "future";
+  multiplier: string;
+  direction: "long" | "short";
+  opened_at: string;
+  closed_at: string | null;
+  open_quantity: string;
+  max_quantity: string;
+  entry_quantity: string;
+  entry_value: string;
+  exit_quantity: string;
+  exit_value: string;
+  fees: string;
+  gross_pnl: string;
+  net_pnl: string;
+  notes: string | null;
+  tags: string[] | string;
+  setup: string | null;
+  rating: number | null;
+};
+
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const tradeColumns = sql.raw(`p.id::text as id, p.account_id::text as account_id, p.symbol, p.asset_class,
+  p.multiplier::text as multiplier, p.direction, ${iso("p.opened_at")} as opened_at, ${iso("p.closed_at")} as closed_at,
+  p.open_quantity::text as open_quantity, p.max_quantity::text as max_quantity, p.entry_quantity::text as entry_quantity,
+  p.entry_value::text as entry_value, p.exit_quantity::text as exit_quantity, p.exit_value::text as exit_value,
+  p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, p.notes,
+  array_to_json(p.tags)::text as tags, p.setup, p.rating::int as rating`);
+
+function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | null }) {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    symbol: row.symbol,
+    assetClass: row.asset_class,
+    multiplier: formatDecimal(row.multiplier),
+    direction: row.direction,
+    status: row.closed_at ? ("closed" as const) : ("open" as const),
+    openedAt: row.opened_at,
+    closedAt: row.closed_at,
+    openQuantity: formatDecimal(row.open_quantity),
+    maxQuantity: formatDecimal(row.max_quantity),
+    averageEntryPrice: row.avg_entry === null ? null : formatDecimal(row.avg_entry),
+    averageExitPrice: row.avg_exit === null ? null : formatDecimal(row.avg_exit),
+    fees: formatDecimal(row.fees),
+    grossPnl: formatDecimal(row.gross_pnl),
+    netPnl: formatDecimal(row.net_pnl),
+    notes: row.notes,
+    tags: typeof row.tags === "string" ? (JSON.parse(row.tags) as string[]) : row.tags,
+    setup: row.setup,
+    rating: row.rating,
+  };
+}
+export type Trade = ReturnType<typeof toTrade>;
+
+const averages = sql.raw(`case when p.entry_quantity = 0 then null else round(p.entry_value / p.entry_quantity, 10)::text end as avg_entry,
+  case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 10)::text end as avg_exit`);
+
+export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: TradeListQuery) {
+  if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
+  const offset = (query.page - 1) * query.pageSize;
+  const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
+    await deps.db.execute(sql`
+      select ${tradeColumns}, ${averages}
+      from positions p join accounts a on a.id = p.account_id
+      where a.user_id = ${user.id}
+        ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
+        ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
+        ${query.tag ? sql`and ${query.tag} = any(p.tags)` : sql``}
+        ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
+        ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
+        ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
+      order by p.opened_at desc, p.id desc
+      limit ${query.pageSize + 1} offset ${offset}`),
+  );
+  return {
+    trades: rows.slice(0, query.pageSize).map(toTrade),
+    hasMore: rows.length > query.pageSize,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
+
+export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
+  const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
+    await deps.db.execute(sql`select ${tradeColumns}, ${averages} from positions p join accounts a on a.id = p.account_id
+      where p.id = ${tradeId} and a.user_id = ${user.id}`),
+  );
+  if (!row) throw NO_TRADE();
+  const fills = rowsOf<Parameters<typeof toFill>[0] & { part_quantity: string; part_fees: string; role: string }>(
+    await deps.db.execute(sql`select ${fillColumns}, pf.quantity::text as part_quantity, pf.fees::text as part_fees, pf.role
+      from position_fills pf join fills f on f.id = pf.fill_id where pf.position_id = ${tradeId}
+      order by f.executed_at, f.id`),
+  );
+  return {
+    trade: toTrade(row),
+    fills: fills.map((f) => ({
+      ...toFill(f),
+      role: f.role,
+      quantityInTrade: formatDecimal(f.part_quantity),
+      feesInTrade: formatDecimal(f.part_fees),
+    })),
+  };
+}
+
+export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
+  const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
+  const rows = rowsOf<{ id: string }>(
+    await deps.db.execute(sql`
+      update positions p set
+        notes = ${patch.notes === undefined ? sql`p.notes` : sql`${patch.notes}`},
+        tags = ${tags === undefined ? sql`p.tags` : sql`array(select jsonb_array_elements_text(${JSON.stringify(tags)}::jsonb))`},
+        setup = ${patch.setup === undefined ? sql`p.setup` : sql`${patch.setup}`},
+        rating = ${patch.rating === undefined ? sql`p.rating` : sql`${patch.rating}::smallint`},
+        updated_at = now()
+      from accounts a
+      where a.id = p.account_id and p.id = ${tradeId} and a.user_id = ${user.id}
+      returning p.id::text as id`),
+  );
+  if (!rows[0]) throw NO_TRADE();
+  return getTrade(deps, user, tradeId);
+}

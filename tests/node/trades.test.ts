@@ -1,0 +1,302 @@
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { describe, expect, inject, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { testApp, type TestApp } from "../support/app.ts";
+import { PASSWORD, type TestClient, uniqueEmail } from "../support/client.ts";
+
+const url = () => inject("databaseUrl");
+
+async function setup(t: TestApp, startingBalance = "10000") {
+  const client = t.client();
+  await client.post("/api/auth/register", { email: uniqueEmail("trader"), password: PASSWORD });
+  const res = await client.post("/api/accounts", { name: `Main ${crypto.randomUUID()}`, currency: "USD", startingBalance });
+  expect(res.status).toBe(201);
+  return { client, accountId: (await res.json()).id as string };
+}
+
+type FillBody = Record<string, unknown>;
+let clock = Date.parse("2026-03-02T14:30:00Z");
+/** Strictly increasing execution times, so the order of posting is the order of trading. */
+const nextTime = () => new Date((clock += 60_000)).toISOString();
+
+async function fill(client: TestClient, accountId: string, body: FillBody) {
+  const res = await client.post("/api/fills", { accountId, executedAt: nextTime(), ...body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json();
+}
+
+async function trades(client: TestClient, query = "") {
+  const res = await client.get(`/api/trades${query}`);
+  expect(res.status).toBe(200);
+  return (await res.json()).trades as Array<Record<string, unknown>>;
+}
+
+async function balance(client: TestClient, accountId: string) {
+  return (await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow as string;
+}
+
+describe("fills roll up into trades", () => {
+  it("scale in, partial close, close: average price, realised P&L net of fees, cash", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    await fill(client, accountId, { symbol: "aapl", side: "buy", quantity: "100", price: "10", fees: "1" });
+    expect(await balance(client, accountId)).toBe("8999.00");
+    await fill(client, accountId, { symbol: "AAPL", side: "buy", quantity: "100", price: "12", fees: "1" });
+    let [trade] = await trades(client, `?accountId=${accountId}`);
+    expect(trade).toMatchObject({ symbol: "AAPL", direction: "long", status: "open", openQuantity: "200.00", averageEntryPrice: "11.00" });
+
+    await fill(client, accountId, { symbol: "AAPL", side: "sell", quantity: "50", price: "15", fees: "1" });
+    [trade] = await trades(client, `?accountId=${accountId}`);
+    expect(trade).toMatchObject({ status: "open", openQuantity: "150.00", grossPnl: "200.00", fees: "3.00", netPnl: "197.00" });
+
+    await fill(client, accountId, { symbol: "AAPL", side: "sell", quantity: "150", price: "9", fees: "1" });
+    [trade] = await trades(client, `?accountId=${accountId}`);
+    expect(trade).toMatchObject({
+      status: "closed",
+      openQuantity: "0.00",
+      maxQuantity: "200.00",
+      averageExitPrice: "10.50",
+      grossPnl: "-100.00",
+      fees: "4.00",
+      netPnl: "-104.00",
+    });
+    expect(trade!.closedAt).toEqual(expect.stringMatching(/Z$/));
+    // 10000 - 1000 - 1200 + 750 + 1350 - 4 fees
+    expect(await balance(client, accountId)).toBe("9896.00");
+  });
+
+  it("flips from long to short: the crossing fill closes one trade and opens the other, fees split", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    await fill(client, accountId, { symbol: "TSLA", side: "buy", quantity: "10", price: "200", fees: "2" });
+    await fill(client, accountId, { symbol: "TSLA", side: "sell", quantity: "25", price: "210", fees: "5" });
+    const list = await trades(client, `?accountId=${accountId}`);
+    expect(list).toHaveLength(2);
+    const [short, long] = list;
+    expect(long).toMatchObject({ direction: "long", status: "closed", grossPnl: "100.00", fees: "4.00", netPnl: "96.00" });
+    expect(short).toMatchObject({ direction: "short", status: "open", openQuantity: "15.00", averageEntryPrice: "210.00", fees: "3.00" });
+    const detail = await (await client.get(`/api/trades/${short!.id}`)).json();
+    expect(detail.fills).toHaveLength(1);
+    expect(detail.fills[0]).toMatchObject({ side: "sell", quantity: "25.00", quantityInTrade: "15.00", feesInTrade: "3.00", role: "open" });
+  });
+
+  it("uses the contract multiplier for options (OCC) and futures", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t, "0");
+    const option = await fill(client, accountId, { symbol: "AAPL  240119C00150000", side: "buy", quantity: "2", price: "2.5", fees: "1.3" });
+    expect(option).toMatchObject({ assetClass: "option", multiplier: "100.00" });
+    expect(await balance(client, accountId)).toBe("-501.30");
+    const future = await fill(client, accountId, { symbol: "ESZ24", side: "sell", quantity: "1", price: "6000.25", fees: "2.25" });
+    expect(future).toMatchObject({ assetClass: "future", multiplier: "50.00" });
+    await fill(client, accountId, { symbol: "ESZ24", side: "buy", quantity: "1", price: "5990", fees: "2.25" });
+    const [es] = await trades(client, `?accountId=${accountId}&symbol=esz24`);
+    expect(es).toMatchObject({ direction: "short", status: "closed", grossPnl: "512.50", netPnl: "508.00" });
+  });
+
+  it("editing or deleting a fill recomputes its trade and its cash entry", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t, "1000");
+    const buy = await fill(client, accountId, { symbol: "MSFT", side: "buy", quantity: "10", price: "100" });
+    const sell = await fill(client, accountId, { symbol: "MSFT", side: "sell", quantity: "10", price: "110" });
+    expect((await trades(client, `?accountId=${accountId}`))[0]).toMatchObject({ netPnl: "100.00" });
+
+    const patched = await client.request(`/api/fills/${sell.id}`, { method: "PATCH", json: { price: "120", fees: "1" } });
+    expect(patched.status).toBe(200);
+    expect((await trades(client, `?accountId=${accountId}`))[0]).toMatchObject({ grossPnl: "200.00", netPnl: "199.00" });
+    expect(await balance(client, accountId)).toBe("1199.00");
+
+    expect((await client.delete(`/api/fills/${sell.id}`)).status).toBe(204);
+    expect((await trades(client, `?accountId=${accountId}`))[0]).toMatchObject({ status: "open", openQuantity: "10.00" });
+    expect(await balance(client, accountId)).toBe("0.00");
+    const entries = rowsOf(await t.deps.db.execute(sql`select 1 from ledger_entries where fill_id = ${sell.id}`));
+    expect(entries).toEqual([]);
+
+    expect((await client.delete(`/api/fills/${buy.id}`)).status).toBe(204);
+    expect(await trades(client, `?accountId=${accountId}`)).toEqual([]);
+    expect(await balance(client, accountId)).toBe("1000.00");
+  });
+
+  it("keeps journal fields through a rebuild and filters by tag, status, symbol and date", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    await fill(client, accountId, { symbol: "NVDA", side: "buy", quantity: "5", price: "100" });
+    const [nvda] = await trades(client, `?accountId=${accountId}`);
+    const journal = await client.request(`/api/trades/${nvda!.id}`, {
+      method: "PATCH",
+      json: { notes: "Breakout over the morning high", tags: ["breakout", " momentum ", "breakout"], setup: "ORB", rating: 4 },
+    });
+    expect(journal.status).toBe(200);
+    expect((await journal.json()).trade).toMatchObject({ tags: ["breakout", "momentum"], setup: "ORB", rating: 4 });
+
+    await fill(client, accountId, { symbol: "NVDA", side: "sell", quantity: "5", price: "104" });
+    await fill(client, accountId, { symbol: "AMD", side: "buy", quantity: "1", price: "50" });
+    const [kept] = await trades(client, `?accountId=${accountId}&tag=breakout`);
+    expect(kept).toMatchObject({ id: nvda!.id, status: "closed", notes: "Breakout over the morning high", rating: 4 });
+    expect((await trades(client, `?accountId=${accountId}&status=open`)).map((x) => x.symbol)).toEqual(["AMD"]);
+    expect((await trades(client, `?accountId=${accountId}&status=closed`)).map((x) => x.symbol)).toEqual(["NVDA"]);
+    expect(await trades(client, `?accountId=${accountId}&from=2099-01-01T00:00:00Z`)).toEqual([]);
+
+    for (const body of [{ rating: 6 }, { rating: 2.5 }, { tags: [""] }, { unknown: 1 }]) {
+      expect((await client.request(`/api/trades/${nvda!.id}`, { method: "PATCH", json: body })).status).toBe(400);
+    }
+  });
+
+  it("refuses a duplicate execution id in the same account with 409 and writes nothing", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    await fill(client, accountId, { symbol: "SPY", side: "buy", quantity: "1", price: "500", executionId: "EX-1" });
+    const before = await balance(client, accountId);
+    const dup = await client.post("/api/fills", { accountId, symbol: "SPY", side: "buy", quantity: "1", price: "500", executedAt: nextTime(), executionId: "EX-1" });
+    expect(dup.status).toBe(409);
+    expect(await balance(client, accountId)).toBe(before);
+  });
+
+  it.each([
+    ["zero quantity", { quantity: "0" }, "quantity"],
+    ["negative price", { price: "-1" }, "price"],
+    ["a JSON number", { quantity: 5 }, "quantity"],
+    ["negative fees", { fees: "-0.01" }, "fees"],
+    ["bad side", { side: "long" }, "side"],
+    ["no offset on the time", { executedAt: "2026-03-02T10:00:00" }, "executedAt"],
+    ["an unknown futures root without multiplier", { symbol: "QQZ4", assetClass: "future" }, "multiplier"],
+  ])("refuses %s with VALIDATION_ERROR", async (_n, patch, field) => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    const res = await client.post("/api/fills", { accountId, symbol: "SPY", side: "buy", quantity: "1", price: "1", executedAt: nextTime(), ...patch });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.fields.map((f: { path: string }) => f.path)).toContain(field);
+    expect(await trades(client, `?accountId=${accountId}`)).toEqual([]);
+  });
+
+  it("answers 404 for another user's fills, trades and accounts, and changes nothing", async () => {
+    const t = await testApp(url());
+    const alice = await setup(t);
+    const bob = await setup(t);
+    const bobsFill = await fill(bob.client, bob.accountId, { symbol: "IBM", side: "buy", quantity: "1", price: "100" });
+    const [bobsTrade] = await trades(bob.client, `?accountId=${bob.accountId}`);
+    const checks: Array<[string, Promise<Response>]> = [
+      ["get fill", alice.client.get(`/api/fills/${bobsFill.id}`)],
+      ["patch fill", alice.client.request(`/api/fills/${bobsFill.id}`, { method: "PATCH", json: { price: "1" } })],
+      ["delete fill", alice.client.delete(`/api/fills/${bobsFill.id}`)],
+      ["list fills", alice.client.get(`/api/fills?accountId=${bob.accountId}`)],
+      ["add fill", alice.client.post("/api/fills", { accountId: bob.accountId, symbol: "IBM", side: "buy", quantity: "1", price: "1", executedAt: nextTime() })],
+      ["get trade", alice.client.get(`/api/trades/${bobsTrade!.id}`)],
+      ["journal trade", alice.client.request(`/api/trades/${bobsTrade!.id}`, { method: "PATCH", json: { notes: "mine" } })],
+      ["list trades", alice.client.get(`/api/trades?accountId=${bob.accountId}`)],
+    ];
+    for (const [name, response] of checks) expect((await response).status, name).toBe(404);
+    expect(await trades(alice.client)).toEqual([]);
+    const [still] = await trades(bob.client, `?accountId=${bob.accountId}`);
+    expect(still).toMatchObject({ notes: null, averageEntryPrice: "100.00" });
+  });
+
+  it("stays consistent when many fills of one position arrive at once", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t, "0");
+    const at = nextTime();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.post("/api/fills", { accountId, symbol: "QQQ", side: "buy", quantity: "1", price: `${400 + i}`, executedAt: at }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const [qqq] = await trades(client, `?accountId=${accountId}`);
+    expect(qqq).toMatchObject({ openQuantity: "20.00", averageEntryPrice: "409.50" });
+    expect(await balance(client, accountId)).toBe("-8190.00");
+  });
+});
+
+// A plain reference model of the same rules, in exact scaled integers.
+const S = 10n ** 10n;
+const toS = (v: string) => {
+  const [i, f = ""] = v.split(".");
+  return BigInt(i!) * S + BigInt((f + "0".repeat(10)).slice(0, 10));
+};
+const fmt = (v: bigint) => {
+  const neg = v < 0n;
+  const a = neg ? -v : v;
+  const frac = (a % S).toString().padStart(10, "0").replace(/0+$/, "").padEnd(2, "0");
+  return `${neg && a !== 0n ? "-" : ""}${a / S}.${frac}`;
+};
+const roundDiv = (n: bigint, d: bigint) => (n >= 0n ? (2n * n + d) / (2n * d) : -((2n * -n + d) / (2n * d)));
+
+type ModelFill = { side: "buy" | "sell"; qty: bigint; price: bigint; fees: bigint };
+function model(fills: ModelFill[]) {
+  const closed: Array<{ direction: string; gross: bigint; fees: bigint }> = [];
+  let dir = 0;
+  let open = 0n;
+  let entryV = 0n;
+  let exitV = 0n;
+  let fees = 0n;
+  let cash = 0n;
+  for (const f of fills) {
+    const s = f.side === "buy" ? 1 : -1;
+    cash += (BigInt(-s) * f.qty * f.price) / S - f.fees;
+    let q = f.qty;
+    let fee = f.fees;
+    if (dir !== 0 && s !== dir) {
+      const closing = q < open ? q : open;
+      const part = closing === q ? fee : roundDiv(fee * closing, q);
+      exitV += closing * f.price;
+      fees += part;
+      open -= closing;
+      if (open === 0n) {
+        closed.push({ direction: dir === 1 ? "long" : "short", gross: ((exitV - entryV) * BigInt(dir)) / S, fees });
+        dir = 0;
+      }
+      q -= closing;
+      fee -= part;
+      if (q === 0n) continue;
+    } else if (dir !== 0) {
+      entryV += q * f.price;
+      open += q;
+      fees += fee;
+      continue;
+    }
+    dir = s;
+    open = q;
+    entryV = q * f.price;
+    exitV = 0n;
+    fees = fee;
+  }
+  return { closed, open: dir === 0 ? null : { direction: dir === 1 ? "long" : "short", qty: open }, cash };
+}
+
+describe("position math (property-based, against a reference model)", () => {
+  it("matches the model for random fill sequences: trades, P&L net of fees, and cash", async () => {
+    const t = await testApp(url());
+    const { client } = await setup(t, "0");
+    const fillArb = fc.record({
+      side: fc.constantFrom("buy" as const, "sell" as const),
+      qty: fc.integer({ min: 1, max: 30 }),
+      cents: fc.integer({ min: 1, max: 50_000 }),
+      feeCents: fc.integer({ min: 0, max: 999 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fillArb, { minLength: 1, maxLength: 10 }), async (seq) => {
+        const created = await client.post("/api/accounts", { name: `Run ${crypto.randomUUID()}`, currency: "USD" });
+        const accountId = (await created.json()).id as string;
+        const modelFills: ModelFill[] = [];
+        for (const f of seq) {
+          const price = (f.cents / 100).toFixed(2);
+          const feesStr = (f.feeCents / 100).toFixed(2);
+          await fill(client, accountId, { symbol: "XYZ", side: f.side, quantity: String(f.qty), price, fees: feesStr });
+          modelFills.push({ side: f.side, qty: toS(String(f.qty)), price: toS(price), fees: toS(feesStr) });
+        }
+        const expected = model(modelFills);
+        const actual = (await trades(client, `?accountId=${accountId}&pageSize=200`)).reverse();
+        const actualClosed = actual.filter((x) => x.status === "closed");
+        expect(actualClosed.map((x) => [x.direction, x.grossPnl, x.fees, x.netPnl])).toEqual(
+          expected.closed.map((c) => [c.direction, fmt(c.gross), fmt(c.fees), fmt(c.gross - c.fees)]),
+        );
+        const actualOpen = actual.filter((x) => x.status === "open");
+        expect(actualOpen.map((x) => [x.direction, x.openQuantity])).toEqual(
+          expected.open ? [[expected.open.direction, fmt(expected.open.qty)]] : [],
+        );
+        expect(await balance(client, accountId)).toBe(fmt(expected.cash));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
