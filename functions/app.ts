@@ -6,6 +6,7 @@ import { configGroup } from "./config.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
+import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
 /** The API with the given groups mounted. */
@@ -25,6 +26,7 @@ export function typedRoutes() {
     .route(brokeragesGroup.prefix, brokeragesGroup.app)
     .route(ledgerGroup.prefix, ledgerGroup.app)
     .route(fillsGroup.prefix, fillsGroup.app)
-    .route(tradesGroup.prefix, tradesGroup.app);
+    .route(tradesGroup.prefix, tradesGroup.app)
+    .route(statsGroup.prefix, statsGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -7,6 +7,7 @@ import { configGroup } from "./config.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
+import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -22,6 +23,7 @@ export const groups = {
   ledger: ledgerGroup,
   fills: fillsGroup,
   trades: tradesGroup,
+  stats: statsGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
