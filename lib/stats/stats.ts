@@ -28,7 +28,7 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  * The closed trades in scope, with their account (and so its zone): the FROM and WHERE every statistic
  * shares. `extraJoin` adds a join between them (the tag breakdown unnests tags).
  */
-async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<SQL> {
+export async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<SQL> {
   if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
   return sql`positions p join accounts a on a.id = p.account_id ${extraJoin}
     where a.user_id = ${user.id} and p.closed_at is not null
@@ -40,9 +40,29 @@ async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, 
 const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
 
 export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const from = await scope(deps, user, query);
-  const [row] = rowsOf<Record<string, string | null>>(
-    await deps.db.execute(sql`
+  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(summarySql(await scope(deps, user, query))));
+  const r = row!;
+  return {
+    trades: Number(r.trades),
+    wins: Number(r.wins),
+    losses: Number(r.losses),
+    netPnl: formatDecimal(r.net!),
+    grossPnl: formatDecimal(r.gross!),
+    fees: formatDecimal(r.fees!),
+    winRate: r.win_rate,
+    profitFactor: r.profit_factor,
+    expectancy: dec(r.expectancy),
+    averageWin: dec(r.avg_win),
+    averageLoss: dec(r.avg_loss),
+    largestWin: Number(r.wins) > 0 ? dec(r.largest_win) : null,
+    largestLoss: Number(r.losses) > 0 ? dec(r.largest_loss) : null,
+    maxDrawdown: formatDecimal(r.max_drawdown!),
+  };
+}
+
+/** The summary aggregate over a scope (exported for the benchmark, which times it without HTTP). */
+export function summarySql(from: SQL): SQL {
+  return sql`
       with t as (select p.id, p.closed_at, p.net_pnl, p.gross_pnl, p.fees from ${from}),
       curve as (select closed_at, id, sum(net_pnl) over (order by closed_at, id) as equity from t)
       select
@@ -66,38 +86,22 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
         (select coalesce(max(peak - equity), 0)::text from (
            select equity, greatest(0, max(equity) over (order by closed_at, id)) as peak from curve
         ) d) as max_drawdown
-      from t`),
-  );
-  const r = row!;
-  return {
-    trades: Number(r.trades),
-    wins: Number(r.wins),
-    losses: Number(r.losses),
-    netPnl: formatDecimal(r.net!),
-    grossPnl: formatDecimal(r.gross!),
-    fees: formatDecimal(r.fees!),
-    winRate: r.win_rate,
-    profitFactor: r.profit_factor,
-    expectancy: dec(r.expectancy),
-    averageWin: dec(r.avg_win),
-    averageLoss: dec(r.avg_loss),
-    largestWin: Number(r.wins) > 0 ? dec(r.largest_win) : null,
-    largestLoss: Number(r.losses) > 0 ? dec(r.largest_loss) : null,
-    maxDrawdown: formatDecimal(r.max_drawdown!),
-  };
+      from t`;
 }
 
 /** Net P&L per trading day (the account's zone), oldest first. */
 export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const from = await scope(deps, user, query);
-  const rows = rowsOf<{ day: string; net: string; trades: string }>(
-    await deps.db.execute(sql`
+  const rows = rowsOf<{ day: string; net: string; trades: string }>(await deps.db.execute(calendarSql(await scope(deps, user, query))));
+  return { days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
+}
+
+/** The calendar aggregate over a scope (exported for the benchmark). */
+export function calendarSql(from: SQL): SQL {
+  return sql`
       select to_char((p.closed_at at time zone a.timezone)::date, 'YYYY-MM-DD') as day,
              sum(p.net_pnl)::text as net, count(*)::text as trades
       from ${from}
-      group by 1 order by 1`),
-  );
-  return { days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
+      group by 1 order by 1`;
 }
 
 /** Cumulative net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */

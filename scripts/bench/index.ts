@@ -6,6 +6,7 @@ import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
 import { measureLedger, LEDGER_ROWS } from "./ledger.ts";
 import { measureLogin } from "./login.ts";
+import { measureStats, STATS_TRADES } from "./stats.ts";
 import { measureStartup } from "./startup.ts";
 import { testConfig } from "../../tests/support/env.ts";
 import { measureWorkerBundles, WORKER_GZIP_LIMIT_BYTES } from "./worker-bundles.ts";
@@ -40,6 +41,11 @@ try {
   console.log(`SQL  page 1 ${f(ledger.sqlFirst)} | page 10,000 ${f(ledger.sqlDeep)} | deep/shallow ${(ledger.sqlDeep / ledger.sqlFirst).toFixed(2)}`);
   console.log(`floors: GET /api/config/public ${f(ledger.httpFloor)} (HTTP only) | GET /api/auth/me ${f(ledger.sessionOnly)} (HTTP + session check)`);
   console.log(`API/SQL page 1 ${(ledger.apiFirst / ledger.sqlFirst).toFixed(2)} | page 10,000 ${(ledger.apiDeep / ledger.sqlDeep).toFixed(2)} (goal <= 2)`);
+
+  console.log(`\n== Stats over ${STATS_TRADES.toLocaleString("en")} closed trades (median of 11) ==`);
+  const stats = await measureStats(testConfig({ DATABASE_URL: db.url }), db.url);
+  console.log(`summary  API ${f(stats.apiSummary)} | SQL ${f(stats.sqlSummary)} | API/SQL ${(stats.apiSummary / stats.sqlSummary).toFixed(2)} (goal <= 2)`);
+  console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
 } finally {
   await dropDatabase(db.name);
 }

@@ -1,0 +1,80 @@
+// Stats summary and calendar over 100,000 closed trades in one account: median latency through the API
+// on the real Node server, and the same aggregate as bare SQL over a pg connection, in one run.
+import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
+import { startNodeServer } from "../../functions/node.ts";
+import type { Config } from "../../lib/config/index.ts";
+import { createNodeDb } from "../../lib/db/node.ts";
+import { createLogger } from "../../lib/log.ts";
+import { calendarSql, scope, summarySql } from "../../lib/stats/stats.ts";
+import { request } from "./http.ts";
+import { median } from "./startup.ts";
+
+export const STATS_TRADES = 100_000;
+
+async function timeMany(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+export async function measureStats(config: Config, databaseUrl: string, runs = 11) {
+  const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const reg = await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: `stats-bench-${Date.now()}@example.com`, password: "benchmark password" }),
+    });
+    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    const user = ((await reg.json()) as { user: { id: string; email: string } }).user;
+    const { rows } = await client.query<{ id: string }>(
+      "select id from account_create($1, 'Stats bench', 'USD', 0, 'America/New_York', null, null)",
+      [user.id],
+    );
+    const accountId = rows[0]!.id;
+    // Closed trades over ~4 years, P&L between -250 and +250 with fees, written straight to positions.
+    await client.query(
+      `insert into positions (account_id, open_fill_id, symbol, asset_class, multiplier, direction, opened_at, closed_at,
+         open_quantity, max_quantity, entry_quantity, entry_value, exit_quantity, exit_value, fees, gross_pnl, net_pnl)
+       select $1, gen_random_uuid(), 'SYM' || (g % 50), 'stock', 1, 'long',
+         timestamptz '2022-01-03 14:30Z' + g * interval '20 minutes',
+         timestamptz '2022-01-03 14:35Z' + g * interval '20 minutes',
+         0, 100, 100, 10000, 100, 10000 + ((g * 7919) % 50000 - 25000) / 100.0, 1.5,
+         ((g * 7919) % 50000 - 25000) / 100.0, ((g * 7919) % 50000 - 25000) / 100.0 - 1.5
+       from generate_series(1, $2::int) g`,
+      [accountId, STATS_TRADES],
+    );
+    await client.query("analyze positions");
+
+    const dialect = new PgDialect();
+    const handle = await createNodeDb(databaseUrl, { poolSize: 1, transactionPooler: false });
+    const scoped = await scope(handle, { ...user, emailVerified: false, isAdmin: false, plan: "free" }, { accountId }).finally(() => handle.close());
+    const bare = (built: ReturnType<typeof summarySql>) => {
+      const q = dialect.sqlToQuery(built);
+      return () => client.query(q.sql, q.params as unknown[]);
+    };
+    const api = (path: string) => async () => {
+      const res = await request(`${server.url}${path}?accountId=${accountId}`, { headers: { Cookie: cookie } });
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+    };
+    const result = {
+      apiSummary: await timeMany(runs, api("/api/stats/summary")),
+      sqlSummary: await timeMany(runs, bare(summarySql(scoped))),
+      apiCalendar: await timeMany(runs, api("/api/stats/calendar")),
+      sqlCalendar: await timeMany(runs, bare(calendarSql(scoped))),
+    };
+    await client.query("delete from accounts where id = $1", [accountId]);
+    return result;
+  } finally {
+    await client.end();
+    await server.close();
+  }
+}
