@@ -18,3 +18,16 @@ export function request(
     req.end(options.body);
   });
 }
+
+/** Registers a throwaway user on a running server; returns its session cookie and id. */
+export async function registerBenchUser(baseUrl: string, tag: string): Promise<{ cookie: string; user: { id: string; email: string } }> {
+  const res = await request(`${baseUrl}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `${tag}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: "benchmark password" }),
+  });
+  if (res.status !== 201) throw new Error(`register answered ${res.status}`);
+  const setCookie = res.headers["set-cookie"]?.[0];
+  if (!setCookie) throw new Error("register set no cookie");
+  return { cookie: setCookie.split(";")[0]!, user: (JSON.parse(res.body) as { user: { id: string; email: string } }).user };
+}

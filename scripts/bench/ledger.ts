@@ -6,34 +6,18 @@ import { startNodeServer } from "../../functions/node.ts";
 import type { Config } from "../../lib/config/index.ts";
 import { ledgerPageSql } from "../../lib/ledger/ledger.ts";
 import { createLogger } from "../../lib/log.ts";
-import { request } from "./http.ts";
-import { median } from "./startup.ts";
+import { registerBenchUser, request } from "./http.ts";
+import { timeMany } from "./startup.ts";
 
 export const LEDGER_ROWS = 1_000_000;
-
-async function timeMany(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // warm
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
 
 export async function measureLedger(config: Config, databaseUrl: string, runs = 21) {
   const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const reg = await fetch(`${server.url}/api/auth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: `ledger-bench-${Date.now()}@example.com`, password: "benchmark password" }),
-    });
-    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
-    const userId = ((await reg.json()) as { user: { id: string } }).user.id;
+    const { cookie, user } = await registerBenchUser(server.url, "ledger-bench");
+    const userId = user.id;
     const { rows } = await client.query<{ id: string }>(
       "select id from account_create($1, 'Bench', 'USD', 0, 'America/New_York', null, null)",
       [userId],

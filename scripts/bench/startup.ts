@@ -37,6 +37,18 @@ async function timeToReady(args: string[], env: Record<string, string>, path: st
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Median of `runs` timed calls after one warm-up call. */
+export async function timeMany(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
 export async function measureStartup(env: Record<string, string>, runs = 5): Promise<{ baselineMs: number; entryMs: number }> {
   const bare = ["-e", "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')"];
   const entry = [join(ROOT, "functions/node.ts")];

@@ -7,34 +7,17 @@ import type { Config } from "../../lib/config/index.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { createLogger } from "../../lib/log.ts";
 import { calendarSql, scope, summarySql } from "../../lib/stats/stats.ts";
-import { request } from "./http.ts";
-import { median } from "./startup.ts";
+import { registerBenchUser, request } from "./http.ts";
+import { timeMany } from "./startup.ts";
 
 export const STATS_TRADES = 100_000;
-
-async function timeMany(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
 
 export async function measureStats(config: Config, databaseUrl: string, runs = 11) {
   const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const reg = await fetch(`${server.url}/api/auth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: `stats-bench-${Date.now()}@example.com`, password: "benchmark password" }),
-    });
-    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
-    const user = ((await reg.json()) as { user: { id: string; email: string } }).user;
+    const { cookie, user } = await registerBenchUser(server.url, "stats-bench");
     const { rows } = await client.query<{ id: string }>(
       "select id from account_create($1, 'Stats bench', 'USD', 0, 'America/New_York', null, null)",
       [user.id],

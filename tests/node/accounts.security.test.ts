@@ -2,32 +2,12 @@
 // exist (404 NOT_FOUND, same body), and nothing about it changes.
 import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { accountsGroup } from "../../functions/accounts.ts";
-import { authGroup } from "../../functions/auth.ts";
-import { brokeragesGroup } from "../../functions/brokerages.ts";
 import { accounts, brokerages, ledgerEntries } from "../../lib/db/schema.ts";
-import { createApp } from "../../lib/http/index.ts";
-import { sharedDb } from "../support/app.ts";
-import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
-import { testDeps } from "../support/deps.ts";
-import { testConfig } from "../support/env.ts";
+import { journal } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
-const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
 
-/** The auth, accounts and brokerages groups over the test database, each request from a new client address. */
-async function journal() {
-  const deps = testDeps(testConfig(), await sharedDb(url()));
-  const app = createApp({ deps: () => deps, peerAddress: () => randomPeer() });
-  for (const group of [authGroup, accountsGroup, brokeragesGroup]) app.route(group.prefix, group.app);
-  const signUp = async () => {
-    const client = new TestClient(app);
-    const res = await client.post("/api/auth/register", { email: uniqueEmail("security"), password: PASSWORD });
-    expect(res.status).toBe(201);
-    return { client, userId: ((await res.json()) as { user: { id: string } }).user.id };
-  };
-  return { db: deps.db, signUp };
-}
 
 type Call = (client: TestClient, id: string) => Promise<Response>;
 const patch = (client: TestClient, path: string, json: unknown) => client.request(path, { method: "PATCH", json });
@@ -42,7 +22,7 @@ async function notFoundBody(res: Response) {
 
 /** An owner with a brokerage and an account (with history) linked to it, and an intruder with their own. */
 async function twoUsers() {
-  const t = await journal();
+  const t = await journal(url());
   const owner = await t.signUp();
   const brokerage = await (await owner.client.post("/api/brokerages", { name: "Owner's broker" })).json();
   const account = await (

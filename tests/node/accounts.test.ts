@@ -1,34 +1,11 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { accountsGroup } from "../../functions/accounts.ts";
-import { authGroup } from "../../functions/auth.ts";
-import { brokeragesGroup } from "../../functions/brokerages.ts";
 import { accounts, ledgerEntries, users } from "../../lib/db/schema.ts";
-import { createApp } from "../../lib/http/index.ts";
-import { sharedDb } from "../support/app.ts";
-import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
-import { testDeps } from "../support/deps.ts";
-import { testConfig } from "../support/env.ts";
+import { journal } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
-const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
 
-/**
- * The auth, accounts and brokerages groups over the test database. Every request comes from a new
- * client address so sign-ups never meet the register rate limit.
- */
-async function journal(env: Record<string, string> = {}) {
-  const deps = testDeps(testConfig(env), await sharedDb(url()));
-  const app = createApp({ deps: () => deps, peerAddress: () => randomPeer() });
-  for (const group of [authGroup, accountsGroup, brokeragesGroup]) app.route(group.prefix, group.app);
-  const signUp = async () => {
-    const client = new TestClient(app);
-    const res = await client.post("/api/auth/register", { email: uniqueEmail("accounts"), password: PASSWORD });
-    expect(res.status).toBe(201);
-    return { client, userId: ((await res.json()) as { user: { id: string } }).user.id };
-  };
-  return { db: deps.db, signUp, anonymous: () => new TestClient(app) };
-}
 
 const patch = (client: TestClient, path: string, json: unknown) => client.request(path, { method: "PATCH", json });
 
@@ -62,7 +39,7 @@ async function createOk(client: TestClient, body: Record<string, unknown>) {
 
 describe("POST /api/accounts", () => {
   it("creates the account: 201 with its fields, defaults, uppercased currency and trimmed name", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const res = await client.post("/api/accounts", { name: "  Main  ", currency: "usd" });
     expect(res.status).toBe(201);
@@ -86,7 +63,7 @@ describe("POST /api/accounts", () => {
   });
 
   it("accepts Etc/UTC and other canonical zones", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     expect((await createOk(client, { name: "UTC book", currency: "EUR", timezone: "Etc/UTC" })).timezone).toBe("Etc/UTC");
     expect((await createOk(client, { name: "Tokyo", currency: "JPY", timezone: "Asia/Tokyo" })).timezone).toBe("Asia/Tokyo");
@@ -95,7 +72,7 @@ describe("POST /api/accounts", () => {
   it.each(["US/Eastern", "utc", "UTC", "Nope/Zone", "america/new_york", ""])(
     "refuses the time zone %j with 400 INVALID_TIMEZONE and writes nothing",
     async (timezone) => {
-      const t = await journal();
+      const t = await journal(url());
       const { client, userId } = await t.signUp();
       const error = await errorOf(await client.post("/api/accounts", { name: "Main", currency: "USD", timezone }), 400, "INVALID_TIMEZONE");
       expect(error.fields).toEqual([{ path: "timezone", message: expect.any(String) }]);
@@ -104,14 +81,14 @@ describe("POST /api/accounts", () => {
   );
 
   it("names the canonical zone when a link is given", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const error = await errorOf(await client.post("/api/accounts", { name: "Main", currency: "USD", timezone: "US/Eastern" }), 400, "INVALID_TIMEZONE");
     expect(error.message).toContain("America/New_York");
   });
 
   it("refuses a duplicate name in any case with 409 CONFLICT and keeps one row", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     await createOk(client, { name: "Swing", currency: "USD" });
     for (const name of ["Swing", "SWING", " swing "]) {
@@ -123,7 +100,7 @@ describe("POST /api/accounts", () => {
   });
 
   it("lets two users use the same name", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const a = await t.signUp();
     const b = await t.signUp();
     await createOk(a.client, { name: "Main", currency: "USD" });
@@ -143,7 +120,7 @@ describe("POST /api/accounts", () => {
     ["a timezone that is not a string", { name: "Main", currency: "USD", timezone: 5 }, ["timezone"]],
     ["a brokerageId that is not a uuid", { name: "Main", currency: "USD", brokerageId: "abc" }, ["brokerageId"]],
   ])("refuses %s with 400 VALIDATION_ERROR naming the fields", async (_name, body, paths) => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const error = await errorOf(await client.post("/api/accounts", body), 400, "VALIDATION_ERROR");
     expect(error.fields!.map((f) => f.path).sort()).toEqual([...paths].sort());
@@ -151,13 +128,13 @@ describe("POST /api/accounts", () => {
   });
 
   it("accepts a 100-character name exactly", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     expect((await createOk(client, { name: "n".repeat(100), currency: "USD" })).name).toBe("n".repeat(100));
   });
 
   it('writes an opening ledger entry for startingBalance "1000.50" and reports the balance', async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const body = await createOk(client, { name: "Funded", currency: "USD", startingBalance: "1000.50" });
     expect(body.startingBalance).toBe("1000.50");
@@ -179,7 +156,7 @@ describe("POST /api/accounts", () => {
     ["0.0000000001", "0.0000000001"],
     ["999999999999999999.9999999999", "999999999999999999.9999999999"],
   ])("keeps startingBalance %j exact (%j)", async (startingBalance, shown) => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const body = await createOk(client, { name: "Exact", currency: "USD", startingBalance });
     expect(body.startingBalance).toBe(shown);
@@ -187,7 +164,7 @@ describe("POST /api/accounts", () => {
   });
 
   it('writes no opening entry for startingBalance "0.00"', async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const body = await createOk(client, { name: "Empty", currency: "USD", startingBalance: "0.00" });
     expect(await entriesOf(t.db, body.id!)).toEqual([]);
@@ -205,7 +182,7 @@ describe("POST /api/accounts", () => {
     ["11 fraction digits", "1.12345678901"],
     ["null", null],
   ])("refuses startingBalance as %s with 400 VALIDATION_ERROR", async (_name, startingBalance) => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const error = await errorOf(await client.post("/api/accounts", { name: "Main", currency: "USD", startingBalance }), 400, "VALIDATION_ERROR");
     expect(error.fields!.map((f) => f.path)).toContain("startingBalance");
@@ -213,7 +190,7 @@ describe("POST /api/accounts", () => {
   });
 
   it("links the user's own brokerage", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const brokerage = await (await client.post("/api/brokerages", { name: "IBKR" })).json();
     const body = await createOk(client, { name: "Main", currency: "USD", brokerageId: brokerage.id });
@@ -222,7 +199,7 @@ describe("POST /api/accounts", () => {
   });
 
   it("refuses another user's brokerage and an unknown one alike with 403 FORBIDDEN, writing nothing", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const owner = await t.signUp();
     const brokerage = await (await owner.client.post("/api/brokerages", { name: "Theirs" })).json();
     const { client, userId } = await t.signUp();
@@ -241,7 +218,7 @@ describe("POST /api/accounts", () => {
   });
 
   it("is 401 without a session on every route, and 404 for an unknown path", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const anonymous = t.anonymous();
     const id = crypto.randomUUID();
     await errorOf(await anonymous.post("/api/accounts", { name: "Main", currency: "USD" }), 401, "UNAUTHORIZED");
@@ -255,7 +232,7 @@ describe("POST /api/accounts", () => {
 
 describe("the Free-plan cap (FEATURE_GATING)", () => {
   it("refuses a Free user's second account with 403 TIER_LIMIT_ACCOUNTS", async () => {
-    const t = await journal({ FEATURE_GATING: "true" });
+    const t = await journal(url(), { FEATURE_GATING: "true" });
     const { client, userId } = await t.signUp();
     await createOk(client, { name: "First", currency: "USD" });
     await errorOf(await client.post("/api/accounts", { name: "Second", currency: "USD", startingBalance: "10" }), 403, "TIER_LIMIT_ACCOUNTS");
@@ -263,7 +240,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
   });
 
   it("frees the slot again when the account is deleted", async () => {
-    const t = await journal({ FEATURE_GATING: "true" });
+    const t = await journal(url(), { FEATURE_GATING: "true" });
     const { client } = await t.signUp();
     const first = await createOk(client, { name: "First", currency: "USD" });
     expect((await client.delete(`/api/accounts/${first.id}`)).status).toBe(204);
@@ -271,7 +248,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
   });
 
   it("does not cap an admin", async () => {
-    const t = await journal({ FEATURE_GATING: "true" });
+    const t = await journal(url(), { FEATURE_GATING: "true" });
     const { client, userId } = await t.signUp();
     await t.db.update(users).set({ isAdmin: true }).where(eq(users.id, userId));
     for (const name of ["A", "B", "C"]) await createOk(client, { name, currency: "USD" });
@@ -279,7 +256,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
   });
 
   it("does not cap a Pro user", async () => {
-    const t = await journal({ FEATURE_GATING: "true" });
+    const t = await journal(url(), { FEATURE_GATING: "true" });
     const { client, userId } = await t.signUp();
     await t.db.update(users).set({ plan: "pro" }).where(eq(users.id, userId));
     for (const name of ["A", "B", "C"]) await createOk(client, { name, currency: "USD" });
@@ -288,7 +265,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
 
   it("caps nobody with gating off", async () => {
     for (const env of [{}, { FEATURE_GATING: "false" }] as Record<string, string>[]) {
-      const t = await journal(env);
+      const t = await journal(url(), env);
       const { client, userId } = await t.signUp();
       for (const name of ["A", "B", "C"]) await createOk(client, { name, currency: "USD" });
       expect(await accountsOf(t.db, userId)).toHaveLength(3);
@@ -296,7 +273,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
   });
 
   it("lets exactly one of 10 concurrent creates through at the cap", async () => {
-    const t = await journal({ FEATURE_GATING: "true" });
+    const t = await journal(url(), { FEATURE_GATING: "true" });
     const { client, userId } = await t.signUp();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => client.post("/api/accounts", { name: `Race ${i}`, currency: "USD", startingBalance: "1" })),
@@ -310,7 +287,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
   });
 
   it("lets exactly one of 10 concurrent creates with the same name through", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const responses = await Promise.all(Array.from({ length: 10 }, () => client.post("/api/accounts", { name: "Same", currency: "USD" })));
     expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
@@ -320,7 +297,7 @@ describe("the Free-plan cap (FEATURE_GATING)", () => {
 
 describe("GET /api/accounts", () => {
   it("lists only the user's accounts, oldest first, with their current balance", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const other = await t.signUp();
     await createOk(other.client, { name: "Not mine", currency: "USD" });
@@ -334,7 +311,7 @@ describe("GET /api/accounts", () => {
   });
 
   it("is an empty list for a new user", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     expect(await (await client.get("/api/accounts")).json()).toEqual({ accounts: [] });
   });
@@ -342,7 +319,7 @@ describe("GET /api/accounts", () => {
 
 describe("GET /api/accounts/:id", () => {
   it("returns the account with the balance after the newest entry", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD", startingBalance: "1000" });
     await t.db.execute(sql`select * from ledger_add(${userId}::uuid, ${account.id}::uuid, 'withdrawal', -1000.125::numeric, now(), null, null)`);
@@ -352,7 +329,7 @@ describe("GET /api/accounts/:id", () => {
   });
 
   it("answers 404 NOT_FOUND for an unknown id and 400 for a malformed one", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await errorOf(await client.get(`/api/accounts/${crypto.randomUUID()}`), 404, "NOT_FOUND");
     const error = await errorOf(await client.get("/api/accounts/not-a-uuid"), 400, "VALIDATION_ERROR");
@@ -362,7 +339,7 @@ describe("GET /api/accounts/:id", () => {
 
 describe("PATCH /api/accounts/:id", () => {
   it("renames (trimmed), moves the time zone and sets and clears the brokerage", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD", startingBalance: "10" });
     const brokerage = await (await client.post("/api/brokerages", { name: "Broker" })).json();
@@ -379,7 +356,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("allows changing only the case of the account's own name", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "main", currency: "USD" });
     const res = await patch(client, `/api/accounts/${account.id}`, { name: "MAIN" });
@@ -388,7 +365,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("answers an empty patch with the unchanged account", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD" });
     const res = await patch(client, `/api/accounts/${account.id}`, {});
@@ -397,7 +374,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("refuses a name another of the user's accounts has, in any case, with 409", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await createOk(client, { name: "Taken", currency: "USD" });
     const account = await createOk(client, { name: "Mine", currency: "USD" });
@@ -407,7 +384,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("refuses a non-canonical time zone with 400 INVALID_TIMEZONE", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD" });
     const error = await errorOf(await patch(client, `/api/accounts/${account.id}`, { timezone: "US/Eastern", name: "New" }), 400, "INVALID_TIMEZONE");
@@ -420,7 +397,7 @@ describe("PATCH /api/accounts/:id", () => {
     ["startingBalance", { startingBalance: "5000" }],
     ["currency", { currency: "EUR" }],
   ])("refuses a change of %s with 400 VALIDATION_ERROR pointing to an adjustment entry", async (field, body) => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD", startingBalance: "100" });
     const error = await errorOf(await patch(client, `/api/accounts/${account.id}`, { ...body, name: "Changed" }), 400, "VALIDATION_ERROR");
@@ -430,7 +407,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("refuses unknown fields rather than ignoring them", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD" });
     const error = await errorOf(await patch(client, `/api/accounts/${account.id}`, { nmae: "typo" }), 400, "VALIDATION_ERROR");
@@ -438,7 +415,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("refuses another user's or an unknown brokerage with 403 FORBIDDEN and changes nothing", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const owner = await t.signUp();
     const theirs = await (await owner.client.post("/api/brokerages", { name: "Theirs" })).json();
     const { client } = await t.signUp();
@@ -452,7 +429,7 @@ describe("PATCH /api/accounts/:id", () => {
   });
 
   it("answers 404 for an unknown account, even with a foreign brokerage", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await errorOf(await patch(client, `/api/accounts/${crypto.randomUUID()}`, { name: "x", brokerageId: crypto.randomUUID() }), 404, "NOT_FOUND");
   });
@@ -460,7 +437,7 @@ describe("PATCH /api/accounts/:id", () => {
 
 describe("DELETE /api/accounts/:id", () => {
   it("deletes an account without history (its opening entry goes with it): 204", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD", startingBalance: "500" });
     const res = await client.delete(`/api/accounts/${account.id}`);
@@ -472,7 +449,7 @@ describe("DELETE /api/accounts/:id", () => {
   });
 
   it("refuses an account with history with 409 until ?confirm=delete-history, then deletes it all", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD", startingBalance: "500" });
     const keep = await createOk(client, { name: "Keep", currency: "USD", startingBalance: "1" });
@@ -494,14 +471,14 @@ describe("DELETE /api/accounts/:id", () => {
   });
 
   it("accepts the confirmation on an account without history too", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const account = await createOk(client, { name: "Main", currency: "USD" });
     expect((await client.delete(`/api/accounts/${account.id}?confirm=delete-history`)).status).toBe(204);
   });
 
   it("answers 404 for an unknown id", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await errorOf(await client.delete(`/api/accounts/${crypto.randomUUID()}`), 404, "NOT_FOUND");
     await errorOf(await client.delete("/api/accounts/123"), 400, "VALIDATION_ERROR");

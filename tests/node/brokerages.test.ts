@@ -1,31 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { accountsGroup } from "../../functions/accounts.ts";
-import { authGroup } from "../../functions/auth.ts";
-import { brokeragesGroup } from "../../functions/brokerages.ts";
 import { accounts, brokerages } from "../../lib/db/schema.ts";
-import { createApp } from "../../lib/http/index.ts";
-import { sharedDb } from "../support/app.ts";
-import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
-import { testDeps } from "../support/deps.ts";
-import { testConfig } from "../support/env.ts";
+import { journal } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
-const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
 
-/** The auth, accounts and brokerages groups over the test database, each request from a new client address. */
-async function journal() {
-  const deps = testDeps(testConfig(), await sharedDb(url()));
-  const app = createApp({ deps: () => deps, peerAddress: () => randomPeer() });
-  for (const group of [authGroup, accountsGroup, brokeragesGroup]) app.route(group.prefix, group.app);
-  const signUp = async () => {
-    const client = new TestClient(app);
-    const res = await client.post("/api/auth/register", { email: uniqueEmail("brokerages"), password: PASSWORD });
-    expect(res.status).toBe(201);
-    return { client, userId: ((await res.json()) as { user: { id: string } }).user.id };
-  };
-  return { db: deps.db, signUp, anonymous: () => new TestClient(app) };
-}
 
 const patch = (client: TestClient, path: string, json: unknown) => client.request(path, { method: "PATCH", json });
 
@@ -51,7 +31,7 @@ async function createOk(client: TestClient, name: string) {
 
 describe("POST /api/brokerages", () => {
   it("creates a brokerage with a trimmed name: 201", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const res = await client.post("/api/brokerages", { name: "  Interactive Brokers " });
     expect(res.status).toBe(201);
@@ -63,7 +43,7 @@ describe("POST /api/brokerages", () => {
   });
 
   it("refuses a duplicate name in any case with 409 CONFLICT", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     await createOk(client, "Schwab");
     await errorOf(await client.post("/api/brokerages", { name: "SCHWAB " }), 409, "CONFLICT");
@@ -78,7 +58,7 @@ describe("POST /api/brokerages", () => {
     ["a 101-character name", { name: "b".repeat(101) }],
     ["a numeric name", { name: 7 }],
   ])("refuses %s with 400 VALIDATION_ERROR", async (_name, body) => {
-    const t = await journal();
+    const t = await journal(url());
     const { client, userId } = await t.signUp();
     const error = await errorOf(await client.post("/api/brokerages", body), 400, "VALIDATION_ERROR");
     expect(error.fields).toEqual([{ path: "name", message: expect.any(String) }]);
@@ -86,7 +66,7 @@ describe("POST /api/brokerages", () => {
   });
 
   it("is 401 without a session", async () => {
-    const t = await journal();
+    const t = await journal(url());
     await errorOf(await t.anonymous().post("/api/brokerages", { name: "x" }), 401, "UNAUTHORIZED");
     await errorOf(await t.anonymous().get("/api/brokerages"), 401, "UNAUTHORIZED");
   });
@@ -94,7 +74,7 @@ describe("POST /api/brokerages", () => {
 
 describe("GET /api/brokerages", () => {
   it("lists only the user's own, by name whatever the case", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await createOk((await t.signUp()).client, "Aardvark Securities");
     const c = await createOk(client, "charles");
@@ -106,7 +86,7 @@ describe("GET /api/brokerages", () => {
   });
 
   it("gets one by id; an unknown id is 404 and a malformed one 400", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const b = await createOk(client, "Fidelity");
     const res = await client.get(`/api/brokerages/${b.id}`);
@@ -119,7 +99,7 @@ describe("GET /api/brokerages", () => {
 
 describe("PATCH /api/brokerages/:id", () => {
   it("renames it", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const b = await createOk(client, "Old");
     const res = await patch(client, `/api/brokerages/${b.id}`, { name: " New " });
@@ -132,7 +112,7 @@ describe("PATCH /api/brokerages/:id", () => {
   });
 
   it("refuses another brokerage's name with 409 but allows a change of case", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     await createOk(client, "Taken");
     const b = await createOk(client, "mine");
@@ -143,7 +123,7 @@ describe("PATCH /api/brokerages/:id", () => {
   });
 
   it("refuses an invalid name with 400 and an unknown id with 404", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const b = await createOk(client, "Keep");
     await errorOf(await patch(client, `/api/brokerages/${b.id}`, { name: "" }), 400, "VALIDATION_ERROR");
@@ -155,7 +135,7 @@ describe("PATCH /api/brokerages/:id", () => {
 
 describe("DELETE /api/brokerages/:id", () => {
   it("deletes it: 204, and its accounts stay without a brokerage", async () => {
-    const t = await journal();
+    const t = await journal(url());
     const { client } = await t.signUp();
     const b = await createOk(client, "Closing down");
     const account = await (await client.post("/api/accounts", { name: "Main", currency: "USD", brokerageId: b.id })).json();

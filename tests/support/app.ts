@@ -8,7 +8,7 @@ import { deferWith, type Deps } from "../../lib/deps.ts";
 import type { Mailer } from "../../lib/email/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
-import { TestClient } from "./client.ts";
+import { PASSWORD, TestClient, uniqueEmail } from "./client.ts";
 import { testConfig } from "./env.ts";
 
 const shared = new Map<string, Promise<DbHandle>>();
@@ -34,6 +34,7 @@ export type TestApp = {
 export async function testApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
+  /** `peer: "per-request"` gives every request its own client address (no shared per-client limits). */
   extra: { mailer?: Mailer; peer?: string } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
@@ -51,8 +52,9 @@ export async function testApp(
     mailer: extra.mailer,
     defer: deferWith(log, (p) => pending.push(p)),
   };
-  const peer = extra.peer ?? `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-  const app = buildFullApp({ deps: () => deps, peerAddress: () => peer });
+  const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
+  const peer = extra.peer ?? randomPeer();
+  const app = buildFullApp({ deps: () => deps, peerAddress: () => (peer === "per-request" ? randomPeer() : peer) });
   return {
     app,
     deps,
@@ -62,4 +64,18 @@ export async function testApp(
       while (pending.length) await Promise.all(pending.splice(0));
     },
   };
+}
+
+/** Registers a new user through the API; returns their signed-in client and id. */
+export async function signUp(t: TestApp, tag = "user"): Promise<{ client: TestClient; userId: string }> {
+  const client = t.client();
+  const res = await client.post("/api/auth/register", { email: uniqueEmail(tag), password: PASSWORD });
+  if (res.status !== 201) throw new Error(`register answered ${res.status}`);
+  return { client, userId: ((await res.json()) as { user: { id: string } }).user.id };
+}
+
+/** The whole API with a client address per request, plus sign-up and anonymous clients. */
+export async function journal(databaseUrl: string, env: Record<string, string> = {}) {
+  const t = await testApp(databaseUrl, env, { peer: "per-request" });
+  return { t, db: t.deps.db, signUp: (tag?: string) => signUp(t, tag), anonymous: () => t.client() };
 }
