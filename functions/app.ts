@@ -3,6 +3,7 @@ import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
+import { csvImportGroup } from "./csv-import.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
@@ -27,6 +28,7 @@ export function typedRoutes() {
     .route(ledgerGroup.prefix, ledgerGroup.app)
     .route(fillsGroup.prefix, fillsGroup.app)
     .route(tradesGroup.prefix, tradesGroup.app)
-    .route(statsGroup.prefix, statsGroup.app);
+    .route(statsGroup.prefix, statsGroup.app)
+    .route(csvImportGroup.prefix, csvImportGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

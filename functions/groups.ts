@@ -4,6 +4,7 @@ import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
+import { csvImportGroup } from "./csv-import.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
@@ -24,6 +25,7 @@ export const groups = {
   fills: fillsGroup,
   trades: tradesGroup,
   stats: statsGroup,
+  csvImport: csvImportGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;

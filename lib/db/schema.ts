@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -222,4 +222,40 @@ export const positionFills = pgTable(
   (t) => [primaryKey({ columns: [t.positionId, t.fillId] }), index("position_fills_fill_idx").on(t.fillId)],
 );
 
-export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills };
+/**
+ * A CSV import: staged by a preview (the normalised fills in `staged`), then claimed (committing) and
+ * applied (committed) by exactly one commit, possibly undone later. See migrations/0007.
+ */
+export const csvImports = pgTable(
+  "csv_imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["staged", "committing", "committed", "undone"] }).notNull().default("staged"),
+    fileName: text("file_name"),
+    presetId: text("preset_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    committedAt: timestamp("committed_at", { withTimezone: true }),
+    undoneAt: timestamp("undone_at", { withTimezone: true }),
+    /** Counts shown in the preview and the import history. */
+    summary: jsonb("summary").notNull(),
+    /** The fills a commit would write; emptied once committed. */
+    staged: jsonb("staged"),
+    stagedBytes: integer("staged_bytes").notNull().default(0),
+    fillsCreated: integer("fills_created"),
+  },
+  (t) => [
+    index("csv_imports_account_idx").on(t.accountId, t.createdAt),
+    index("csv_imports_status_idx").on(t.status, t.expiresAt),
+    check("csv_imports_status_known", sql`${t.status} in ('staged', 'committing', 'committed', 'undone')`),
+  ],
+);
+
+export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills, csvImports };

@@ -112,15 +112,14 @@ export function createApp(options: AppOptions) {
     }
   });
 
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${JSON_BODY_LIMIT_BYTES} bytes.`);
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${JSON_BODY_LIMIT_BYTES} bytes.`);
+    },
+  });
+  // Uploads count their own bytes against their own caps (readCappedForm).
+  app.use("/api/*", (c, next) => (c.req.path === "/api/csv-import/preview" ? next() : jsonBodyLimit(c, next)));
 
   app.use("/api/*", corsMiddleware());
   app.use("/api/*", sessionMiddleware);
@@ -165,4 +164,38 @@ export function validate<T extends zc.$ZodType, G extends Target>(target: G, sch
       await check(c, next);
     });
   }) as typeof check;
+}
+
+/**
+ * Reads a multipart form while counting the bytes actually read: a body past `maxBytes` fails with 413
+ * whatever its Content-Length claims, and nothing beyond the cap is buffered.
+ */
+export async function readCappedForm(c: Context<AppEnv>, maxBytes: number, capName: string): Promise<FormData> {
+  const type = (c.req.header("Content-Type") ?? "").toLowerCase();
+  if (!type.startsWith("multipart/form-data")) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data.");
+  }
+  const body = c.req.raw.body;
+  if (!body) throw new AppError("VALIDATION_ERROR", "The request has no body.", { fields: [{ path: "file", message: "is required" }] });
+  let read = 0;
+  let tooLarge = false;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > maxBytes) {
+          tooLarge = true;
+          controller.error(new Error("too large"));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  try {
+    return await new Request(c.req.url, { method: "POST", headers: { "Content-Type": c.req.header("Content-Type")! }, body: counted, duplex: "half" } as RequestInit).formData();
+  } catch {
+    if (tooLarge) throw new AppError("PAYLOAD_TOO_LARGE", `The upload is larger than ${maxBytes} bytes (${capName}).`);
+    throw new AppError("VALIDATION_ERROR", "The upload is not a valid multipart form.", { fields: [{ path: "file", message: "could not be read" }] });
+  }
 }

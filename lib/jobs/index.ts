@@ -2,6 +2,7 @@ import { lt, or } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
+import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -35,7 +36,21 @@ export const purgeEmailTokensJob: Job = {
   run: async (deps) => ({ affected: await purgeEmailTokens(deps) }),
 };
 
-export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob];
+export const purgeStagedImportsJob: Job = {
+  name: "purge-expired-imports",
+  cron: "*/5 * * * *",
+  everyMinutes: 5,
+  run: async (deps) => ({ affected: await purgeExpiredImports(deps) }),
+};
+
+export const recoverImportsJob: Job = {
+  name: "recover-orphaned-imports",
+  cron: "*/5 * * * *",
+  everyMinutes: 5,
+  run: async (deps) => ({ affected: await recoverOrphanedImports(deps) }),
+};
+
+export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob, purgeStagedImportsJob, recoverImportsJob];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */
 export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<string, number | "failed">> {

@@ -1,0 +1,74 @@
+import { safeParse } from "zod/mini";
+import { AppError, validationError } from "../lib/errors.ts";
+import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { createRouter, readCappedForm, validate, type Group } from "../lib/http/index.ts";
+import {
+  commitImport,
+  discardImport,
+  getImport,
+  importHistory,
+  previewImport,
+  undoImport,
+} from "../lib/imports/imports.ts";
+import { PRESETS } from "../lib/imports/presets.ts";
+import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSchema } from "../lib/imports/schema.ts";
+
+/** Room for multipart boundaries and part headers on top of the file and JSON caps. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+
+export const csvImport = createRouter()
+  .get("/presets", requireUser, (c) => c.json({ presets: PRESETS }))
+  .post("/preview", requireUser, async (c) => {
+    const { config } = c.var.deps;
+    const form = await readCappedForm(
+      c,
+      config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES + MULTIPART_OVERHEAD_BYTES,
+      "CSV_IMPORT_MAX_FILE_BYTES",
+    );
+    const file = form.get("file");
+    if (!(file instanceof File)) {
+      throw new AppError("VALIDATION_ERROR", "Attach the CSV file as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
+    }
+    if (file.size > config.CSV_IMPORT_MAX_FILE_BYTES) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${config.CSV_IMPORT_MAX_FILE_BYTES} bytes (CSV_IMPORT_MAX_FILE_BYTES).`);
+    }
+    const part = form.get("request");
+    const json = part instanceof File ? await part.text() : part;
+    if (typeof json !== "string") {
+      throw new AppError("VALIDATION_ERROR", "Add the JSON `request` part (accountId, presetId or mapping, options).", {
+        fields: [{ path: "request", message: "is required" }],
+      });
+    }
+    if (new TextEncoder().encode(json).length > config.CSV_IMPORT_MAX_REQUEST_BYTES) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `The request part is larger than ${config.CSV_IMPORT_MAX_REQUEST_BYTES} bytes (CSV_IMPORT_MAX_REQUEST_BYTES).`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(json);
+    } catch {
+      throw new AppError("VALIDATION_ERROR", "The request part is not valid JSON.", { fields: [{ path: "request", message: "is not JSON" }] });
+    }
+    const parsed = safeParse(ImportRequestSchema, raw);
+    if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["request", ...i.path] })));
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return c.json(await previewImport(c.var.deps, currentUser(c), { fileName: file.name || null, bytes, request: parsed.data }), 201);
+  })
+  .post("/commit", requireUser, validate("json", CommitSchema), async (c) => {
+    const { importId, includeDuplicates } = c.req.valid("json");
+    return c.json(await commitImport(c.var.deps, currentUser(c), importId, includeDuplicates ?? false));
+  })
+  .get("/history", requireUser, validate("query", HistoryQuerySchema), async (c) =>
+    c.json(await importHistory(c.var.deps, currentUser(c), c.req.valid("query").accountId)),
+  )
+  .get("/:importId", requireUser, validate("param", ImportIdParamSchema), async (c) =>
+    c.json(await getImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
+  )
+  .delete("/:importId", requireUser, validate("param", ImportIdParamSchema), async (c) => {
+    await discardImport(c.var.deps, currentUser(c), c.req.valid("param").importId);
+    return c.body(null, 204);
+  })
+  .post("/:importId/undo", requireUser, validate("param", ImportIdParamSchema), async (c) =>
+    c.json(await undoImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
+  );
+
+export const csvImportGroup = { prefix: "/api/csv-import", app: csvImport } as const satisfies Group;

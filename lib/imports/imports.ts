@@ -1,0 +1,272 @@
+// CSV import: preview (parse, check, mark duplicates, stage), commit (claim exactly once, then apply in
+// one statement), undo, history. Staging lives in Postgres (csv_imports.staged).
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { csvImports, accounts } from "../db/schema.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { formatDecimal } from "../money.ts";
+import { decodeCsv, normalizeRows, parseCsv, type RowError, type StagedFill } from "./normalize.ts";
+import { findPreset } from "./presets.ts";
+import type { ImportRequest } from "./schema.ts";
+
+/** At most this many row errors and preview fills are returned; the counts always cover every row. */
+const ERRORS_SHOWN = 500;
+const FILLS_SHOWN = 200;
+
+const SCALE = 10n ** 10n;
+const units = (v: string) => {
+  const neg = v.startsWith("-");
+  const [i, f = ""] = v.replace("-", "").split(".");
+  const u = BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
+  return neg ? -u : u;
+};
+const fromUnits = (u: bigint) => {
+  const neg = u < 0n;
+  const a = neg ? -u : u;
+  return formatDecimal(`${neg ? "-" : ""}${a / SCALE}.${(a % SCALE).toString().padStart(10, "0")}`);
+};
+const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "quantity" | "price">) =>
+  [f.symbol, new Date(f.executed_at).toISOString(), f.side, formatDecimal(f.quantity), formatDecimal(f.price)].join("|");
+
+async function ownAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
+  const [account] = await deps.db
+    .select({ id: accounts.id, timezone: accounts.timezone })
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), eq(accounts.userId, user.id)));
+  if (!account) throw new AppError("NOT_FOUND", "No such account.");
+  return account;
+}
+
+/** Marks fills already in the account, or earlier in the same file, as duplicates. */
+async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<void> {
+  const ids = fills.flatMap((f) => (f.execution_id ? [f.execution_id] : []));
+  const existingIds = new Set(
+    ids.length
+      ? rowsOf<{ execution_id: string }>(
+          await deps.db.execute(sql`select execution_id from fills where account_id = ${accountId}
+            and execution_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`),
+        ).map((r) => r.execution_id)
+      : [],
+  );
+  const withoutId = fills.filter((f) => !f.execution_id);
+  const existingPrints = new Set<string>();
+  if (withoutId.length) {
+    const symbols = [...new Set(withoutId.map((f) => f.symbol))];
+    const times = withoutId.map((f) => f.executed_at);
+    const rows = rowsOf<{ symbol: string; executed_at: string; side: "buy" | "sell"; quantity: string; price: string }>(
+      await deps.db.execute(sql`select symbol, to_char(executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_at,
+          side, quantity::text as quantity, price::text as price
+        from fills where account_id = ${accountId}
+          and symbol in (select jsonb_array_elements_text(${JSON.stringify(symbols)}::jsonb))
+          and executed_at between ${times.reduce((a, b) => (a < b ? a : b))}::timestamptz and ${times.reduce((a, b) => (a > b ? a : b))}::timestamptz`),
+    );
+    for (const r of rows) existingPrints.add(fingerprint(r));
+  }
+  const seenIds = new Set<string>();
+  const seenPrints = new Set<string>();
+  for (const f of fills) {
+    if (f.execution_id) {
+      f.duplicate = existingIds.has(f.execution_id) || seenIds.has(f.execution_id);
+      seenIds.add(f.execution_id);
+    } else {
+      const print = fingerprint(f);
+      f.duplicate = existingPrints.has(print) || seenPrints.has(print);
+      seenPrints.add(print);
+    }
+  }
+}
+
+export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
+
+export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, user: AuthUser, input: PreviewInput) {
+  const { request } = input;
+  const account = await ownAccount(deps, user, request.accountId);
+  const preset = request.presetId ? findPreset(request.presetId) : undefined;
+  if (request.presetId && !preset) {
+    throw new AppError("VALIDATION_ERROR", `Unknown preset "${request.presetId}".`, { fields: [{ path: "presetId", message: "is not a known preset" }] });
+  }
+  const mapping = request.mapping ?? preset!.mapping;
+  const options = { ...preset?.options, ...request.options };
+  const parsed = parseCsv(decodeCsv(input.bytes), options, deps.config.CSV_IMPORT_MAX_ROWS);
+  const { fills, errors } = normalizeRows(parsed, mapping, options, account.timezone);
+  await markDuplicates(deps, account.id, fills);
+
+  const staged = JSON.stringify(fills);
+  const stagedBytes = new TextEncoder().encode(staged).length;
+  if (stagedBytes > deps.config.CSV_IMPORT_MAX_STAGED_BYTES) {
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `The staged import would be ${stagedBytes} bytes; the limit is ${deps.config.CSV_IMPORT_MAX_STAGED_BYTES} (CSV_IMPORT_MAX_STAGED_BYTES).`,
+    );
+  }
+  const fresh = fills.filter((f) => !f.duplicate);
+  const cash = fresh.reduce((sum, f) => sum + (f.side === "sell" ? 1n : -1n) * ((units(f.quantity) * units(f.price)) / SCALE) * units(f.multiplier) / SCALE - units(f.fees), 0n);
+  const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
+  for (const f of fresh) {
+    const s = bySymbol.get(f.symbol) ?? { fills: 0, netQuantity: 0n };
+    s.fills += 1;
+    s.netQuantity += (f.side === "buy" ? 1n : -1n) * units(f.quantity);
+    bySymbol.set(f.symbol, s);
+  }
+  const summary = {
+    rows: parsed.rows.length,
+    valid: fills.length,
+    invalid: new Set(errors.map((e) => e.row)).size,
+    duplicate: fills.length - fresh.length,
+    toImport: fresh.length,
+    cashEffect: fromUnits(cash),
+  };
+  const expiresAt = new Date(deps.now().getTime() + deps.config.CSV_IMPORT_STAGING_TTL_MINUTES * 60_000);
+  const [row] = await deps.db
+    .insert(csvImports)
+    .values({
+      userId: user.id,
+      accountId: account.id,
+      fileName: input.fileName?.slice(0, 255) ?? null,
+      presetId: preset?.id ?? null,
+      expiresAt,
+      summary,
+      staged: fills,
+      stagedBytes,
+    })
+    .returning({ id: csvImports.id });
+  return {
+    importId: row!.id,
+    expiresAt: expiresAt.toISOString(),
+    summary,
+    errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
+    symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
+    fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
+  };
+}
+
+function toPreviewFill(f: StagedFill) {
+  return {
+    row: f.row,
+    symbol: f.symbol,
+    assetClass: f.asset_class,
+    multiplier: formatDecimal(f.multiplier),
+    side: f.side,
+    quantity: formatDecimal(f.quantity),
+    price: formatDecimal(f.price),
+    fees: formatDecimal(f.fees),
+    executedAt: f.executed_at,
+    executionId: f.execution_id,
+    duplicate: Boolean(f.duplicate),
+  };
+}
+
+/** Why a claim failed: 404 (not the user's), 410 (expired), 409 (already committing or committed). */
+async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<never> {
+  const [row] = await deps.db
+    .select({ status: csvImports.status, expiresAt: csvImports.expiresAt })
+    .from(csvImports)
+    .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id)));
+  if (!row) throw new AppError("NOT_FOUND", "No such import.");
+  if (row.status === "staged" && row.expiresAt <= deps.now()) throw new AppError("GONE", "This preview has expired; upload the file again.");
+  throw new AppError("CONFLICT", row.status === "committing" ? "This import is being committed." : `This import is already ${row.status}.`);
+}
+
+/**
+ * Claims the staged import (staged -> committing) in one conditional statement, so of any number of
+ * concurrent commits exactly one proceeds; then applies it in one statement (all or nothing).
+ */
+export async function commitImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string, includeDuplicates = false) {
+  const claimed = await deps.db
+    .update(csvImports)
+    .set({ status: "committing", claimedAt: deps.now() })
+    .where(
+      and(
+        eq(csvImports.id, importId),
+        eq(csvImports.userId, user.id),
+        eq(csvImports.status, "staged"),
+        sql`${csvImports.expiresAt} > ${deps.now()}`,
+      ),
+    )
+    .returning({ id: csvImports.id });
+  if (!claimed[0]) return claimFailure(deps, user, importId);
+  const [applied] = rowsOf<{ written: number | null }>(
+    await deps.db.execute(sql`select import_apply(${importId}, ${includeDuplicates}) as written`),
+  );
+  if (applied?.written === null || applied?.written === undefined) throw new AppError("CONFLICT", "This import was claimed by another commit.");
+  return getImport(deps, user, importId);
+}
+
+export async function getImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string) {
+  const [row] = await deps.db
+    .select()
+    .from(csvImports)
+    .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id)));
+  if (!row) throw new AppError("NOT_FOUND", "No such import.");
+  return toImport(row);
+}
+
+function toImport(row: typeof csvImports.$inferSelect) {
+  return {
+    importId: row.id,
+    accountId: row.accountId,
+    status: row.status,
+    fileName: row.fileName,
+    presetId: row.presetId,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    committedAt: row.committedAt?.toISOString() ?? null,
+    undoneAt: row.undoneAt?.toISOString() ?? null,
+    summary: row.summary,
+    fillsCreated: row.fillsCreated,
+  };
+}
+
+/** Discards a staged preview. */
+export async function discardImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string): Promise<void> {
+  const gone = await deps.db
+    .delete(csvImports)
+    .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id), eq(csvImports.status, "staged")))
+    .returning({ id: csvImports.id });
+  if (!gone[0]) {
+    await getImport(deps, user, importId); // 404 when it is not theirs
+    throw new AppError("CONFLICT", "Only a staged preview can be discarded; undo a committed import instead.");
+  }
+}
+
+export async function undoImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string) {
+  const [row] = rowsOf<{ removed: number | null }>(await deps.db.execute(sql`select import_undo(${user.id}, ${importId}) as removed`));
+  if (row?.removed === null || row?.removed === undefined) {
+    const current = await getImport(deps, user, importId);
+    throw new AppError("CONFLICT", `Only a committed import can be undone (this one is ${current.status}).`);
+  }
+  return getImport(deps, user, importId);
+}
+
+/** Import history of one account, newest first. */
+export async function importHistory(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
+  await ownAccount(deps, user, accountId);
+  const rows = await deps.db
+    .select()
+    .from(csvImports)
+    .where(and(eq(csvImports.accountId, accountId), eq(csvImports.userId, user.id)))
+    .orderBy(desc(csvImports.createdAt))
+    .limit(200);
+  return { imports: rows.map(toImport) };
+}
+
+/** Job: staged previews past their lifetime. */
+export async function purgeExpiredImports(deps: Pick<Deps, "db" | "now">): Promise<number> {
+  const gone = await deps.db
+    .delete(csvImports)
+    .where(and(eq(csvImports.status, "staged"), sql`${csvImports.expiresAt} < ${deps.now()}`))
+    .returning({ id: csvImports.id });
+  return gone.length;
+}
+
+/** Job: commits interrupted between claim and apply (they wrote nothing: apply is all-or-nothing). */
+export async function recoverOrphanedImports(deps: Pick<Deps, "db" | "now" | "config">): Promise<number> {
+  const cutoff = new Date(deps.now().getTime() - deps.config.CSV_IMPORT_CLAIM_TIMEOUT_SECONDS * 1000);
+  const gone = await deps.db
+    .delete(csvImports)
+    .where(and(eq(csvImports.status, "committing"), sql`${csvImports.claimedAt} < ${cutoff}`))
+    .returning({ id: csvImports.id });
+  return gone.length;
+}

@@ -1,0 +1,280 @@
+// From CSV text to normalised fills: papaparse reads the file, the mapping picks the columns, and every
+// cell is checked with its row number so a bad row never stops the good ones.
+import Papa from "papaparse";
+import { AppError } from "../errors.ts";
+import { DecimalStringSchema } from "../money.ts";
+import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
+import { zonedTimeToUtc } from "../time/zoned.ts";
+import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
+import type { ImportMapping, ImportOptions } from "./schema.ts";
+
+export type StagedFill = {
+  row: number;
+  symbol: string;
+  asset_class: AssetClass;
+  multiplier: string;
+  side: "buy" | "sell";
+  quantity: string;
+  price: string;
+  fees: string;
+  executed_at: string;
+  execution_id: string | null;
+  duplicate?: boolean;
+};
+
+export type RowError = { row: number; column?: string; message: string };
+
+const BUY_WORDS = ["BUY", "BOT", "B", "BOUGHT", "BTO", "BTC", "BUY TO OPEN", "BUY TO CLOSE", "BUY TO COVER", "COVER", "LONG"];
+const SELL_WORDS = ["SELL", "SLD", "S", "SOLD", "SS", "SHORT", "SELL SHORT", "STO", "STC", "SELL TO OPEN", "SELL TO CLOSE", "SSHRT"];
+
+/** Decodes the upload as UTF-8 (a BOM is dropped); anything else is refused with a clear message. */
+export function decodeCsv(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "The file is not UTF-8 text. Export it as CSV (UTF-8) and try again.", {
+      fields: [{ path: "file", message: "is not UTF-8 text" }],
+    });
+  }
+}
+
+export function parseCsv(text: string, options: ImportOptions, maxRows: number): { header: string[] | null; rows: string[][] } {
+  const result = Papa.parse<string[]>(text, {
+    delimiter: options.delimiter ?? "",
+    skipEmptyLines: "greedy",
+  });
+  const fatal = result.errors.find((e) => e.type === "Quotes" || e.code === "UndetectableDelimiter");
+  if (fatal && result.data.length === 0) {
+    throw new AppError("VALIDATION_ERROR", `The file could not be read as CSV (row ${(fatal.row ?? 0) + 1}: ${fatal.message}).`, {
+      fields: [{ path: "file", message: fatal.message }],
+    });
+  }
+  const hasHeader = options.hasHeader ?? true;
+  const header = hasHeader ? (result.data[0] ?? []).map((h) => h.trim()) : null;
+  const rows = hasHeader ? result.data.slice(1) : result.data;
+  if ((hasHeader && !header?.length) || rows.length === 0) {
+    throw new AppError("VALIDATION_ERROR", hasHeader && header?.length ? "The file has a header row but no data rows." : "The file is empty.", {
+      fields: [{ path: "file", message: "has no data rows" }],
+    });
+  }
+  if (rows.length > maxRows) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${rows.length} data rows; the limit is ${maxRows} (CSV_IMPORT_MAX_ROWS).`);
+  }
+  return { header, rows };
+}
+
+/** Where each mapped field sits in a row; a mapped column the header lacks is one clear error. */
+function columnIndexes(header: string[] | null, mapping: ImportMapping): Record<string, number> {
+  const indexes: Record<string, number> = {};
+  const missing: string[] = [];
+  const find = (name: string) => {
+    if (header) {
+      const i = header.findIndex((h) => h.toLowerCase() === name.trim().toLowerCase());
+      return i;
+    }
+    return /^\d+$/.test(name) ? Number(name) - 1 : -1;
+  };
+  for (const [field, value] of Object.entries(mapping)) {
+    if (field === "extraFees" || value === undefined) continue;
+    const i = find(value as string);
+    if (i < 0) missing.push(`${field} → "${value}"`);
+    else indexes[field] = i;
+  }
+  (mapping.extraFees ?? []).forEach((name, n) => {
+    const i = find(name);
+    if (i < 0) missing.push(`extraFees → "${name}"`);
+    else indexes[`extraFees.${n}`] = i;
+  });
+  if (!mapping.executedAt && !mapping.date) missing.push("executedAt (or date and time)");
+  if (missing.length) {
+    throw new AppError("VALIDATION_ERROR", `These mapped columns are not in the file: ${missing.join(", ")}.`, {
+      fields: missing.map((m) => ({ path: "mapping", message: `column not found: ${m}` })),
+    });
+  }
+  return indexes;
+}
+
+/** "1,234.56" / "1.234,56", with $ and spaces, (1.5) or trailing minus as negatives; null when not a number. */
+export function parseNumber(raw: string, format: ImportOptions["numberFormat"]): string | null {
+  let v = raw.trim().replace(/[$€£¥\s]/g, "");
+  if (v === "") return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(v)) {
+    negative = true;
+    v = v.slice(1, -1);
+  }
+  if (v.endsWith("-")) {
+    negative = true;
+    v = v.slice(0, -1);
+  }
+  if (v.startsWith("-")) {
+    negative = !negative;
+    v = v.slice(1);
+  } else if (v.startsWith("+")) v = v.slice(1);
+  v = format === "1.234,56" ? v.replace(/\./g, "").replace(",", ".") : v.replace(/,/g, "");
+  if (!/^\d+(\.\d+)?$/.test(v) && !/^\.\d+$/.test(v)) return null;
+  if (v.startsWith(".")) v = `0${v}`;
+  const result = `${negative ? "-" : ""}${v}`;
+  return DecimalStringSchema.safeParse(result).success ? result : null;
+}
+
+const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?\s*([AaPp][Mm])?$/;
+
+/** A timestamp in the chosen format; naive ones are wall-clock time in `timeZone`. */
+export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"], timeZone: string): Date | null {
+  const v = raw.trim().replace(/\s+/g, " ");
+  if (v === "") return null;
+  if ((format ?? "iso") === "iso") {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
+    if (!m) return null;
+    const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone] = m;
+    const wall = { year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +s, millisecond: Math.floor(Number(`0.${frac}`) * 1000) };
+    if (!validWall(wall)) return null;
+    if (zone) {
+      const offset = zone.toUpperCase() === "Z" ? 0 : (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+      return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond) - offset * 60_000);
+    }
+    return zonedTimeToUtc(wall, timeZone);
+  }
+  const [datePart = "", ...rest] = v.split(/[ T,;]+/).filter(Boolean);
+  const timePart = rest.join(" ");
+  let y: number, mo: number, d: number;
+  if (format === "YYYYMMDD") {
+    const m = /^(\d{4})(\d{2})(\d{2})$/.exec(datePart);
+    if (!m) return null;
+    [y, mo, d] = [+m[1]!, +m[2]!, +m[3]!];
+  } else {
+    const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(datePart);
+    if (!m) return null;
+    const [a, b] = [+m[1]!, +m[2]!];
+    y = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    [mo, d] = format === "MM/DD/YYYY" ? [a, b] : [b, a];
+  }
+  let hour = 0, minute = 0, second = 0, millisecond = 0;
+  if (timePart) {
+    const compact = /^(\d{2})(\d{2})(\d{2})$/.exec(timePart);
+    const t = compact ? [timePart, compact[1], compact[2], compact[3], undefined, undefined] : TIME.exec(timePart);
+    if (!t) return null;
+    hour = Number(t[1]);
+    minute = Number(t[2]);
+    second = Number(t[3] ?? 0);
+    millisecond = t[4] ? Math.floor(Number(`0.${t[4]}`) * 1000) : 0;
+    const ampm = t[5]?.toUpperCase();
+    if (ampm) {
+      if (hour < 1 || hour > 12) return null;
+      hour = (hour % 12) + (ampm === "PM" ? 12 : 0);
+    }
+  }
+  const wall = { year: y, month: mo, day: d, hour, minute, second, millisecond };
+  return validWall(wall) ? zonedTimeToUtc(wall, timeZone) : null;
+}
+
+function validWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }): boolean {
+  const probe = new Date(Date.UTC(w.year, w.month - 1, w.day));
+  return (
+    probe.getUTCFullYear() === w.year &&
+    probe.getUTCMonth() === w.month - 1 &&
+    probe.getUTCDate() === w.day &&
+    w.hour < 24 &&
+    w.minute < 60 &&
+    w.second < 60
+  );
+}
+
+export function sideOf(raw: string, options: ImportOptions): "buy" | "sell" | null {
+  const v = raw.trim().toUpperCase().replace(/\s+/g, " ");
+  const buy = [...BUY_WORDS, ...(options.sides?.buy ?? []).map((s) => s.trim().toUpperCase())];
+  const sell = [...SELL_WORDS, ...(options.sides?.sell ?? []).map((s) => s.trim().toUpperCase())];
+  if (buy.includes(v)) return "buy";
+  if (sell.includes(v)) return "sell";
+  return null;
+}
+
+/**
+ * Every data row to a staged fill, or to errors naming the row (1-based, counting the header as row 1
+ * when there is one, like a spreadsheet) and the column.
+ */
+export function normalizeRows(
+  parsed: { header: string[] | null; rows: string[][] },
+  mapping: ImportMapping,
+  options: ImportOptions,
+  accountTimeZone: string,
+): { fills: StagedFill[]; errors: RowError[] } {
+  const timeZone = options.timezone ?? accountTimeZone;
+  if (!CANONICAL_TIME_ZONES.has(timeZone)) {
+    throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}".`, { fields: [{ path: "options.timezone", message: "is not a canonical IANA zone" }] });
+  }
+  const at = columnIndexes(parsed.header, mapping);
+  const fills: StagedFill[] = [];
+  const errors: RowError[] = [];
+  const offset = parsed.header ? 2 : 1;
+  parsed.rows.forEach((cells, i) => {
+    const row = i + offset;
+    const cell = (field: string) => (at[field] === undefined ? "" : (cells[at[field]!] ?? "").trim());
+    const rowErrors: RowError[] = [];
+    const fail = (field: string, message: string) => rowErrors.push({ row, column: (mapping as Record<string, unknown>)[field] as string ?? field, message });
+
+    const when = mapping.executedAt ? cell("executedAt") : `${cell("date")} ${cell("time")}`.trim();
+    const executedAt = parseTimestamp(when, options.dateFormat, timeZone);
+    if (!executedAt) fail(mapping.executedAt ? "executedAt" : "date", `"${when}" is not a ${options.dateFormat ?? "iso"} date-time`);
+    const side = sideOf(cell("side"), options);
+    if (!side) fail("side", `"${cell("side")}" is not a buy or sell word`);
+    let quantity = parseNumber(cell("quantity"), options.numberFormat);
+    if (quantity === null || /^-?0+(\.0+)?$/.test(quantity)) fail("quantity", `"${cell("quantity")}" is not a non-zero number`);
+    else if (quantity.startsWith("-")) quantity = quantity.slice(1); // some brokers sign the quantity of sells
+    const price = parseNumber(cell("price"), options.numberFormat);
+    if (price === null || price.startsWith("-")) fail("price", `"${cell("price")}" is not a price`);
+    let fees = "0";
+    const feeFields = ["fees", ...(mapping.extraFees ?? []).map((_, n) => `extraFees.${n}`)].filter((f) => at[f] !== undefined);
+    const feeParts: string[] = [];
+    for (const f of feeFields) {
+      const raw = cell(f);
+      if (raw === "") continue;
+      const n = parseNumber(raw, options.numberFormat);
+      if (n === null) fail(f, `"${raw}" is not a number`);
+      else feeParts.push(n.replace(/^-/, "")); // brokers write fees as negative cash; a fee always costs
+    }
+    if (feeParts.length) fees = sumDecimals(feeParts);
+    let instrument;
+    try {
+      instrument = resolveInstrument({
+        symbol: cell("symbol"),
+        assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
+        multiplier: cell("multiplier") || undefined,
+      });
+    } catch (err) {
+      const message = err instanceof AppError ? (err.fields?.map((f) => `${f.path} ${f.message}`).join("; ") ?? err.message) : "is invalid";
+      fail("symbol", `"${cell("symbol")}": ${message}`);
+    }
+    if (rowErrors.length || !instrument || !executedAt || !side || !quantity || !price) {
+      errors.push(...rowErrors);
+      return;
+    }
+    const executionId = cell("executionId");
+    fills.push({
+      row,
+      symbol: instrument.symbol,
+      asset_class: instrument.assetClass,
+      multiplier: instrument.multiplier,
+      side,
+      quantity,
+      price,
+      fees,
+      executed_at: executedAt.toISOString(),
+      execution_id: executionId === "" ? null : executionId.slice(0, 100),
+    });
+  });
+  return { fills, errors };
+}
+
+/** Exact sum of non-negative decimal strings (scaled integers, 10 fraction digits). */
+function sumDecimals(values: string[]): string {
+  const SCALE = 10n ** 10n;
+  let total = 0n;
+  for (const v of values) {
+    const [i, f = ""] = v.split(".");
+    total += BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
+  }
+  const frac = (total % SCALE).toString().padStart(10, "0");
+  return `${total / SCALE}.${frac}`;
+}

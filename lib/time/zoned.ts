@@ -1,0 +1,35 @@
+// Wall-clock time in an IANA zone to an instant, with Intl only (no tz library): find the zone's offset
+// at the guessed instant and correct twice, which settles DST edges. A wall time that does not exist
+// (the spring-forward gap) resolves to the instant after the gap; a repeated one to its first occurrence.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetMinutes(instant: number, timeZone: string): number {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+export type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number };
+
+export function zonedTimeToUtc(t: WallTime, timeZone: string): Date {
+  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, t.millisecond);
+  let guess = wall - offsetMinutes(wall, timeZone) * 60_000;
+  guess = wall - offsetMinutes(guess, timeZone) * 60_000;
+  const second = wall - offsetMinutes(guess, timeZone) * 60_000;
+  return new Date(Math.max(guess, second));
+}

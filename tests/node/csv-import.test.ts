@@ -1,0 +1,287 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { csvImports, fills } from "../../lib/db/schema.ts";
+import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
+import { journal } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+
+const url = () => inject("databaseUrl");
+const HEADER = "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID";
+
+function upload(client: TestClient, csv: string | Uint8Array<ArrayBuffer>, request: unknown, fileName = "trades.csv") {
+  const form = new FormData();
+  form.set("file", new Blob([csv]), fileName);
+  form.set("request", typeof request === "string" ? request : JSON.stringify(request));
+  return client.request("/api/csv-import/preview", { method: "POST", body: form });
+}
+
+async function setup(env: Record<string, string> = {}, timezone = "America/New_York") {
+  const j = await journal(url(), env);
+  const { client } = await j.signUp("importer");
+  const res = await client.post("/api/accounts", { name: `Import ${crypto.randomUUID()}`, currency: "USD", startingBalance: "10000", timezone });
+  const accountId = (await res.json()).id as string;
+  return { ...j, client, accountId };
+}
+
+const sample = [
+  HEADER,
+  "2026-03-02T09:31:00,AAPL,BUY,100,170.50,1.00,E1",
+  "2026-03-02T10:15:00,AAPL,SELL,100,172.25,1.00,E2",
+  "2026-03-02T11:00:00-05:00,ESZ26,SLD,1,6000.25,2.25,E3",
+  "2026-03-02T11:30:00-05:00,ESZ26,BOT,1,5990,2.25,E4",
+].join("\r\n");
+
+async function preview(client: TestClient, accountId: string, csv = sample, extra: Record<string, unknown> = {}) {
+  const res = await upload(client, csv, { accountId, presetId: "generic", ...extra });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json();
+}
+
+async function fillCount(db: Awaited<ReturnType<typeof setup>>["db"], accountId: string) {
+  return (await db.select().from(fills).where(eq(fills.accountId, accountId))).length;
+}
+
+describe("CSV import: preview and commit", () => {
+  it("previews the generic preset (naive times in the account's zone), then commits fills, cash and trades", async () => {
+    const { client, accountId, db } = await setup();
+    const body = await preview(client, accountId);
+    expect(body.summary).toEqual({ rows: 4, valid: 4, invalid: 0, duplicate: 0, toImport: 4, cashEffect: "681.00" });
+    expect(body.errors).toEqual([]);
+    expect(body.fills[0]).toMatchObject({ row: 2, symbol: "AAPL", side: "buy", quantity: "100.00", executedAt: "2026-03-02T14:31:00.000Z", duplicate: false });
+    expect(body.symbols).toEqual([
+      { symbol: "AAPL", fills: 2, netQuantity: "0.00" },
+      { symbol: "ESZ26", fills: 2, netQuantity: "0.00" },
+    ]);
+    expect(new Date(body.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    expect(await fillCount(db, accountId)).toBe(0);
+
+    const commit = await client.post("/api/csv-import/commit", { importId: body.importId });
+    expect(commit.status).toBe(200);
+    expect(await commit.json()).toMatchObject({ status: "committed", fillsCreated: 4, fileName: "trades.csv" });
+    expect(await fillCount(db, accountId)).toBe(4);
+    const trades = (await (await client.get(`/api/trades?accountId=${accountId}`)).json()).trades;
+    expect(trades.map((t: { symbol: string; netPnl: string }) => [t.symbol, t.netPnl]).sort()).toEqual([
+      ["AAPL", "173.00"],
+      ["ESZ26", "508.00"],
+    ]);
+    expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe("10681.00");
+  });
+
+  it("re-importing the same file changes nothing; distinct execution ids at the same second and price stay distinct", async () => {
+    const { client, accountId, db } = await setup();
+    const twins = [HEADER, "2026-03-03T10:00:00Z,MSFT,BUY,10,400,0,X1", "2026-03-03T10:00:00Z,MSFT,BUY,10,400,0,X2"].join("\n");
+    const first = await preview(client, accountId, twins);
+    expect(first.summary).toMatchObject({ valid: 2, duplicate: 0 });
+    await client.post("/api/csv-import/commit", { importId: first.importId });
+    expect(await fillCount(db, accountId)).toBe(2);
+
+    const again = await preview(client, accountId, twins);
+    expect(again.summary).toMatchObject({ valid: 2, duplicate: 2, toImport: 0 });
+    expect(again.fills.every((f: { duplicate: boolean }) => f.duplicate)).toBe(true);
+    const commit = await client.post("/api/csv-import/commit", { importId: again.importId });
+    expect((await commit.json()).fillsCreated).toBe(0);
+    expect(await fillCount(db, accountId)).toBe(2);
+  });
+
+  it("without execution ids, duplicates are found by content, within the file and against the account", async () => {
+    const { client, accountId, db } = await setup();
+    const noIds = ["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID", "2026-03-04T10:00:00Z,AMD,BUY,5,100,0,", "2026-03-04T10:00:00Z,AMD,BUY,5,100,0,"].join("\n");
+    const body = await preview(client, accountId, noIds);
+    expect(body.summary).toMatchObject({ valid: 2, duplicate: 1, toImport: 1 });
+    await client.post("/api/csv-import/commit", { importId: body.importId });
+    expect(await fillCount(db, accountId)).toBe(1);
+    const again = await preview(client, accountId, noIds);
+    expect(again.summary).toMatchObject({ duplicate: 2, toImport: 0 });
+    // Opting in imports them anyway.
+    const forced = await client.post("/api/csv-import/commit", { importId: again.importId, includeDuplicates: true });
+    expect((await forced.json()).fillsCreated).toBe(2);
+    expect(await fillCount(db, accountId)).toBe(3);
+  });
+
+  it("reports per-row, per-cell errors with spreadsheet row numbers and stages only the good rows", async () => {
+    const { client, accountId } = await setup();
+    const messy = [
+      HEADER,
+      "2026-03-05T10:00:00Z,SPY,BUY,1,500,0,G1",
+      "not a date,SPY,BUY,1,500,0,B1",
+      "2026-03-05T10:01:00Z,SPY,HOLD,abc,500,0,B2",
+      "2026-03-05T10:02:00Z,=HYPERLINK(1),BUY,1,500,0,B3",
+      '2026-03-05T10:03:00Z,SPY,SELL,1,501,0,"=1+1"',
+    ].join("\n");
+    const body = await preview(client, accountId, messy);
+    expect(body.summary).toMatchObject({ rows: 5, valid: 2, invalid: 3 });
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ row: 3, column: "Date/Time" }),
+        expect.objectContaining({ row: 4, column: "Side" }),
+        expect.objectContaining({ row: 4, column: "Quantity" }),
+        expect.objectContaining({ row: 5, column: "Symbol" }),
+      ]),
+    );
+    expect(body.fills.map((f: { executionId: string }) => f.executionId)).toEqual(["G1", "=1+1"]); // stored as text
+  });
+
+  it("reads European numbers, US dates with AM/PM, semicolons and a BOM", async () => {
+    const { client, accountId } = await setup({}, "Europe/Berlin");
+    const csv = "\uFEFFWhen;Ticker;Action;Qty;Px;Comm\n03/06/2026 9:30:15 AM;SAP;Buy;1.000;150,25;1,50\n";
+    const body = await preview(client, accountId, csv, {
+      presetId: undefined,
+      mapping: { executedAt: "When", symbol: "Ticker", side: "Action", quantity: "Qty", price: "Px", fees: "Comm" },
+      options: { dateFormat: "MM/DD/YYYY", numberFormat: "1.234,56" },
+    });
+    expect(body.errors).toEqual([]);
+    expect(body.fills[0]).toMatchObject({ quantity: "1000.00", price: "150.25", fees: "1.50", executedAt: "2026-03-06T08:30:15.000Z" });
+  });
+
+  it("exactly one of ten concurrent commits succeeds; the rest get 409", async () => {
+    const { client, accountId, db } = await setup();
+    const { importId } = await preview(client, accountId);
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.post("/api/csv-import/commit", { importId })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+    expect(await fillCount(db, accountId)).toBe(4);
+  });
+
+  it("undo removes exactly the import's fills and cash entries and rebuilds trades; history lists it", async () => {
+    const { client, accountId, db } = await setup();
+    await client.post("/api/fills", { accountId, symbol: "AAPL", side: "buy", quantity: "1", price: "100", executedAt: "2026-03-01T15:00:00Z" });
+    const { importId } = await preview(client, accountId);
+    await client.post("/api/csv-import/commit", { importId });
+    expect(await fillCount(db, accountId)).toBe(5);
+    const undo = await client.post(`/api/csv-import/${importId}/undo`);
+    expect(undo.status).toBe(200);
+    expect((await undo.json()).status).toBe("undone");
+    expect(await fillCount(db, accountId)).toBe(1);
+    const ledger = await (await client.get(`/api/ledger/${accountId}`)).json();
+    expect(ledger.runningBalanceAtFirstRow).toBe("9900.00");
+    const trades = (await (await client.get(`/api/trades?accountId=${accountId}`)).json()).trades;
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({ symbol: "AAPL", status: "open", openQuantity: "1.00" });
+    expect((await client.post(`/api/csv-import/${importId}/undo`)).status).toBe(409);
+    const history = await (await client.get(`/api/csv-import/history?accountId=${accountId}`)).json();
+    expect(history.imports[0]).toMatchObject({ importId, status: "undone", fileName: "trades.csv", summary: { rows: 4 } });
+  });
+});
+
+describe("CSV import: lifetimes and recovery", () => {
+  it("answers 410 GONE for an expired preview, and the purge job removes it", async () => {
+    const { client, accountId, db, t } = await setup();
+    const { importId } = await preview(client, accountId);
+    await db.update(csvImports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(csvImports.id, importId));
+    const res = await client.post("/api/csv-import/commit", { importId });
+    expect(res.status).toBe(410);
+    expect((await res.json()).error.code).toBe("GONE");
+    expect(await purgeExpiredImports(t.deps)).toBeGreaterThanOrEqual(1);
+    expect((await client.get(`/api/csv-import/${importId}`)).status).toBe(404);
+  });
+
+  it("a commit interrupted after its claim leaves no data; the recovery job removes the row after the timeout", async () => {
+    const { client, accountId, db, t } = await setup();
+    const { importId } = await preview(client, accountId);
+    // What a process killed between the claim statement and import_apply leaves behind.
+    await db.update(csvImports).set({ status: "committing", claimedAt: new Date(Date.now() - 601_000) }).where(eq(csvImports.id, importId));
+    expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(409);
+    expect(await recoverOrphanedImports(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(csvImports).where(eq(csvImports.id, importId))).toEqual([]);
+    expect(await fillCount(db, accountId)).toBe(0);
+    const fresh = rowsOf(await db.execute(sql`select 1 from csv_imports where status = 'committing' and claimed_at < now() - interval '600 seconds'`));
+    expect(fresh).toEqual([]);
+  });
+});
+
+describe("CSV import: limits and bad input (never a 5xx)", () => {
+  it("refuses a file over CSV_IMPORT_MAX_FILE_BYTES with 413, counted on bytes read even without a Content-Length", async () => {
+    const { client, accountId, t } = await setup({ CSV_IMPORT_MAX_FILE_BYTES: "2000", MAX_UPLOAD_SIZE: "1m" });
+    const big = `${HEADER}\n${"2026-03-02T09:31:00Z,AAPL,BUY,1,1,0,\n".repeat(100)}`;
+    const res = await upload(client, big, { accountId, presetId: "generic" });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.message).toContain("CSV_IMPORT_MAX_FILE_BYTES");
+
+    // A streamed body with no length at all: the cap still holds.
+    const form = new FormData();
+    form.set("file", new Blob(["x".repeat(200_000)]), "big.csv");
+    form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
+    const encoded = new Response(form);
+    const streamed = await client.request("/api/csv-import/preview", {
+      method: "POST",
+      headers: { "Content-Type": encoded.headers.get("Content-Type")! },
+      body: encoded.body,
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await t.deps.db.select().from(csvImports).where(eq(csvImports.accountId, accountId))).toEqual([]);
+  });
+
+  it("refuses an oversized JSON part, too many rows and an oversized staged result with 413 naming the cap", async () => {
+    const small = await setup({ CSV_IMPORT_MAX_REQUEST_BYTES: "200", CSV_IMPORT_MAX_ROWS: "3", CSV_IMPORT_MAX_STAGED_BYTES: "300" });
+    const json = await upload(small.client, sample, { accountId: small.accountId, presetId: "generic", options: { sides: { buy: Array(10).fill("PURCHASE") } } });
+    expect(json.status).toBe(413);
+    expect((await json.json()).error.message).toContain("CSV_IMPORT_MAX_REQUEST_BYTES");
+    const rows = await upload(small.client, sample, { accountId: small.accountId, presetId: "generic" });
+    expect(rows.status).toBe(413);
+    expect((await rows.json()).error.message).toContain("CSV_IMPORT_MAX_ROWS");
+    const staged = await upload(small.client, sample.split("\r\n").slice(0, 3).join("\n"), { accountId: small.accountId, presetId: "generic" });
+    expect(staged.status).toBe(413);
+    expect((await staged.json()).error.message).toContain("CSV_IMPORT_MAX_STAGED_BYTES");
+  });
+
+  it.each([
+    ["an empty file", "", "file"],
+    ["a header only", HEADER, "file"],
+    ["the wrong delimiter", sample.replace(/,/g, ";"), "mapping"],
+  ])("answers %s with a clear 400", async (_n, csv, field) => {
+    const { client, accountId } = await setup();
+    const res = await upload(client, csv, { accountId, presetId: "generic", options: { delimiter: "," } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.fields.map((f: { path: string }) => f.path)).toContain(field);
+  });
+
+  it("refuses a non-UTF-8 file with a clear message", async () => {
+    const { client, accountId } = await setup();
+    const latin1 = new Uint8Array([...new TextEncoder().encode(`${HEADER}\n2026-03-02T09:31:00Z,CAF`), 0xc9, ...new TextEncoder().encode(",BUY,1,1,0,\n")]);
+    const res = await upload(client, latin1, { accountId, presetId: "generic" });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain("UTF-8");
+  });
+
+  it("handles quoted newlines and a huge single field without a 5xx", async () => {
+    const { client, accountId } = await setup();
+    const csv = [HEADER, `2026-03-02T09:31:00Z,AAPL,BUY,1,1,0,"multi\nline"`, `2026-03-02T09:32:00Z,AAPL,SELL,1,1,0,"${"z".repeat(300_000)}"`].join("\n");
+    const body = await preview(client, accountId, csv);
+    expect(body.summary).toMatchObject({ rows: 2, valid: 2 });
+    expect(body.fills[0].executionId).toBe("multi\nline");
+  });
+
+  it.each([
+    ["no file part", (accountId: string) => { const f = new FormData(); f.set("request", JSON.stringify({ accountId, presetId: "generic" })); return f; }, "file"],
+    ["no request part", () => { const f = new FormData(); f.set("file", new Blob([sample]), "a.csv"); return f; }, "request"],
+    ["a request part that is not JSON", () => { const f = new FormData(); f.set("file", new Blob([sample]), "a.csv"); f.set("request", "{nope"); return f; }, "request"],
+    ["neither preset nor mapping", (accountId: string) => { const f = new FormData(); f.set("file", new Blob([sample]), "a.csv"); f.set("request", JSON.stringify({ accountId })); return f; }, "request.mapping"],
+    ["an unknown preset", (accountId: string) => { const f = new FormData(); f.set("file", new Blob([sample]), "a.csv"); f.set("request", JSON.stringify({ accountId, presetId: "nope" })); return f; }, "presetId"],
+  ])("refuses %s with 400 naming the field", async (_n, build, field) => {
+    const { client, accountId } = await setup();
+    const res = await client.request("/api/csv-import/preview", { method: "POST", body: build(accountId) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.fields.map((f: { path: string }) => f.path)).toContain(field);
+  });
+
+  it("another user's account and imports answer 404", async () => {
+    const alice = await setup();
+    const { importId } = await preview(alice.client, alice.accountId);
+    const { client: bob } = await alice.signUp("bob");
+    expect((await upload(bob, sample, { accountId: alice.accountId, presetId: "generic" })).status).toBe(404);
+    expect((await bob.get(`/api/csv-import/${importId}`)).status).toBe(404);
+    expect((await bob.post("/api/csv-import/commit", { importId })).status).toBe(404);
+    expect((await bob.delete(`/api/csv-import/${importId}`)).status).toBe(404);
+    expect((await bob.post(`/api/csv-import/${importId}/undo`)).status).toBe(404);
+    expect((await bob.get(`/api/csv-import/history?accountId=${alice.accountId}`)).status).toBe(404);
+    expect((await alice.client.get(`/api/csv-import/${importId}`)).status).toBe(200);
+  });
+
+  it("lists the presets with their column mappings", async () => {
+    const { client } = await setup();
+    const { presets } = await (await client.get("/api/csv-import/presets")).json();
+    expect(presets.find((p: { id: string }) => p.id === "generic")).toMatchObject({ headers: HEADER.split(","), mapping: { symbol: "Symbol" } });
+  });
+});
