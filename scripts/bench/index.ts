@@ -5,6 +5,7 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
 import { measureLedger, LEDGER_ROWS } from "./ledger.ts";
+import { measureImports } from "./imports.ts";
 import { measureLogin } from "./login.ts";
 import { measureStats, STATS_TRADES } from "./stats.ts";
 import { measureStartup } from "./startup.ts";
@@ -46,6 +47,15 @@ try {
   const stats = await measureStats(testConfig({ DATABASE_URL: db.url }), db.url);
   console.log(`summary  API ${f(stats.apiSummary)} | SQL ${f(stats.sqlSummary)} | API/SQL ${(stats.apiSummary / stats.sqlSummary).toFixed(2)} (goal <= 2)`);
   console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
+
+  console.log("\n== CSV import (the Node entrypoint in its own process) ==");
+  const imports = await measureImports(env, db.url);
+  console.log(
+    `10,000 rows: preview + commit ${imports.importMs.toFixed(0)} ms (${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
+  );
+  console.log(
+    `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
+  );
 } finally {
   await dropDatabase(db.name);
 }

@@ -164,6 +164,40 @@ describe("CSV import: preview and commit", () => {
   });
 });
 
+describe("CSV import: the ledger after a commit", () => {
+  async function ledgerConsistent(db: Awaited<ReturnType<typeof setup>>["db"], accountId: string) {
+    const rows = rowsOf<{ rank: string; amount: string; balance_after: string }>(
+      await db.execute(sql`select rank::text as rank, amount::text as amount, balance_after::text as balance_after
+        from ledger_entries where account_id = ${accountId} order by occurred_at, id`),
+    );
+    let running = 0;
+    rows.forEach((r, i) => {
+      running = Math.round((running + Number(r.amount)) * 100) / 100; // amounts here have 2 decimals
+      expect([Number(r.rank), Number(r.balance_after)]).toEqual([i + 1, running]);
+    });
+    return rows.length;
+  }
+
+  it("keeps ranks and running balances right when the import appends and when it backfills history", async () => {
+    const { client, accountId, db } = await setup();
+    // Appending after the opening entry (dated now): every row is older, so this one backfills.
+    const older = await preview(client, accountId);
+    await client.post("/api/csv-import/commit", { importId: older.importId });
+    expect(await ledgerConsistent(db, accountId)).toBe(5);
+    // Entries after everything else: the append path.
+    const later = [HEADER, "2099-01-02T10:00:00Z,IBM,BUY,1,100,0,L1", "2099-01-02T11:00:00Z,IBM,SELL,1,101,0,L2"].join("\n");
+    const appended = await preview(client, accountId, later);
+    await client.post("/api/csv-import/commit", { importId: appended.importId });
+    expect(await ledgerConsistent(db, accountId)).toBe(7);
+    // And in the middle.
+    const middle = [HEADER, "2050-06-01T10:00:00Z,IBM,BUY,2,50,0,M1"].join("\n");
+    const mid = await preview(client, accountId, middle);
+    await client.post("/api/csv-import/commit", { importId: mid.importId });
+    expect(await ledgerConsistent(db, accountId)).toBe(8);
+    expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe("10582.00");
+  });
+});
+
 describe("CSV import: lifetimes and recovery", () => {
   it("answers 410 GONE for an expired preview, and the purge job removes it", async () => {
     const { client, accountId, db, t } = await setup();

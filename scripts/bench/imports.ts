@@ -1,0 +1,122 @@
+// CSV import benchmarks against the real Node entrypoint in its own process:
+// - a 10,000-row file: preview + commit wall time, beside a floor measured in the same run (papaparse
+//   parse of the same file + one bulk insert of the same rows into the same table);
+// - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run).
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Papa from "papaparse";
+import pg from "pg";
+import { ROOT } from "./worker-bundles.ts";
+
+const HEADER = "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID,Notes";
+
+export function generateCsv(rows: number, padding = 0): string {
+  const lines = [HEADER];
+  const start = Date.parse("2025-01-02T14:30:00Z");
+  const pad = "x".repeat(padding);
+  for (let i = 0; i < rows; i++) {
+    const side = i % 2 === 0 ? "BUY" : "SELL";
+    const symbol = ["AAPL", "MSFT", "NVDA", "SPY", "QQQ"][Math.floor(i / 2) % 5];
+    const price = (100 + (i % 97) + (i % 7) / 4).toFixed(2);
+    lines.push(`${new Date(start + i * 60_000).toISOString()},${symbol},${side},${1 + (i % 5) * 10},${price},1.25,EX-${i},${pad}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function waitForHealth(url: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() - started > 30_000) throw new Error("server not ready in 30 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+export async function measureImports(env: Record<string, string>, databaseUrl: string) {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(ROOT, "functions/node.ts")], {
+    cwd: ROOT,
+    env: { ...env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: "ignore",
+  });
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await waitForHealth(base);
+    const reg = await fetch(`${base}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: `import-bench-${Date.now()}@example.com`, password: "benchmark password" }),
+    });
+    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    const userId = ((await reg.json()) as { user: { id: string } }).user.id;
+    const newAccount = async () => {
+      const res = await fetch(`${base}/api/accounts`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie },
+        body: JSON.stringify({ name: `Bench ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const importFile = async (csv: string, accountId: string) => {
+      const form = new FormData();
+      form.set("file", new Blob([csv]), "bench.csv");
+      form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
+      const preview = await fetch(`${base}/api/csv-import/preview`, { method: "POST", headers: { Cookie: cookie }, body: form });
+      if (preview.status !== 201) throw new Error(`preview answered ${preview.status}: ${await preview.text()}`);
+      const { importId } = (await preview.json()) as { importId: string };
+      const commit = await fetch(`${base}/api/csv-import/commit`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie },
+        body: JSON.stringify({ importId }),
+      });
+      if (commit.status !== 200) throw new Error(`commit answered ${commit.status}`);
+      return (await commit.json()) as { fillsCreated: number };
+    };
+
+    // 10,000 rows: the import through the API...
+    const csv = generateCsv(10_000);
+    const started = performance.now();
+    const { fillsCreated } = await importFile(csv, await newAccount());
+    const importMs = performance.now() - started;
+
+    // ...and the floor: parse the same file, then insert the same rows into fills in one statement.
+    const floorAccount = await newAccount();
+    const floorStarted = performance.now();
+    const parsed = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1);
+    const rows = parsed.map((r) => ({ executed_at: r[0], symbol: r[1], side: r[2]!.toLowerCase(), quantity: r[3], price: r[4], fees: r[5], execution_id: r[6] }));
+    await db.query(
+      `insert into fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id)
+       select $1, symbol, 'stock', 1, side, quantity, price, fees, executed_at, execution_id
+       from jsonb_to_recordset($2::jsonb) as x(symbol text, side text, quantity numeric, price numeric, fees numeric, executed_at timestamptz, execution_id text)`,
+      [floorAccount, JSON.stringify(rows)],
+    );
+    const floorMs = performance.now() - floorStarted;
+
+    // 10 MB: 10,000 rows of ~1 KB; the server's peak RSS growth over the run.
+    const big = generateCsv(10_000, 960);
+    const bigBytes = Buffer.byteLength(big);
+    writeFileSync(join(ROOT, "dist/bench/import-10mb.csv"), big);
+    writeFileSync(`/proc/${child.pid}/clear_refs`, "5");
+    const before = memoryOf(child.pid!);
+    await importFile(big, await newAccount());
+    const after = memoryOf(child.pid!);
+    void userId;
+    return { fillsCreated, importMs, floorMs, bigBytes, rssBefore: before.rss, peakGrowth: after.hwm - before.rss };
+  } finally {
+    await db.end();
+    child.kill("SIGKILL");
+  }
+}
