@@ -174,6 +174,13 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
  * concurrent commits exactly one proceeds; then applies it in one statement (all or nothing).
  */
 export async function commitImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string, includeDuplicates = false) {
+  await claimImport(deps, user, importId);
+  await applyImport(deps, importId, includeDuplicates);
+  return getImport(deps, user, importId);
+}
+
+/** Step 1 of a commit: staged -> committing, for exactly one caller. */
+export async function claimImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<void> {
   const claimed = await deps.db
     .update(csvImports)
     .set({ status: "committing", claimedAt: deps.now() })
@@ -186,12 +193,16 @@ export async function commitImport(deps: Pick<Deps, "db" | "now">, user: AuthUse
       ),
     )
     .returning({ id: csvImports.id });
-  if (!claimed[0]) return claimFailure(deps, user, importId);
+  if (!claimed[0]) await claimFailure(deps, user, importId);
+}
+
+/** Step 2: writes the claimed import in one statement (all or nothing). */
+export async function applyImport(deps: Pick<Deps, "db">, importId: string, includeDuplicates: boolean): Promise<number> {
   const [applied] = rowsOf<{ written: number | null }>(
     await deps.db.execute(sql`select import_apply(${importId}, ${includeDuplicates}) as written`),
   );
   if (applied?.written === null || applied?.written === undefined) throw new AppError("CONFLICT", "This import was claimed by another commit.");
-  return getImport(deps, user, importId);
+  return applied.written;
 }
 
 export async function getImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string) {

@@ -207,6 +207,7 @@ export function normalizeRows(
   const at = columnIndexes(parsed.header, mapping);
   const fills: StagedFill[] = [];
   const errors: RowError[] = [];
+  const instruments = new Map<string, ReturnType<typeof resolveInstrument>>();
   const offset = parsed.header ? 2 : 1;
   parsed.rows.forEach((cells, i) => {
     const row = i + offset;
@@ -237,11 +238,17 @@ export function normalizeRows(
     if (feeParts.length) fees = sumDecimals(feeParts);
     let instrument;
     try {
-      instrument = resolveInstrument({
-        symbol: cell("symbol"),
-        assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
-        multiplier: cell("multiplier") || undefined,
-      });
+      // Files repeat a handful of symbols thousands of times: resolve each once.
+      const key = `${cell("symbol")}\u0000${cell("assetClass")}\u0000${cell("multiplier")}`;
+      instrument = instruments.get(key);
+      if (!instrument) {
+        instrument = resolveInstrument({
+          symbol: cell("symbol"),
+          assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
+          multiplier: cell("multiplier") || undefined,
+        });
+        instruments.set(key, instrument);
+      }
     } catch (err) {
       const message = err instanceof AppError ? (err.fields?.map((f) => `${f.path} ${f.message}`).join("; ") ?? err.message) : "is invalid";
       fail("symbol", `"${cell("symbol")}": ${message}`);

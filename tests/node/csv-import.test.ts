@@ -3,7 +3,11 @@ import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { csvImports, fills } from "../../lib/db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { readProcessEnv } from "../../lib/config/index.ts";
 import { journal } from "../support/app.ts";
+import { baseTestEnv } from "../support/env.ts";
 import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
@@ -208,6 +212,34 @@ describe("CSV import: lifetimes and recovery", () => {
     expect((await res.json()).error.code).toBe("GONE");
     expect(await purgeExpiredImports(t.deps)).toBeGreaterThanOrEqual(1);
     expect((await client.get(`/api/csv-import/${importId}`)).status).toBe(404);
+  });
+
+  it("a process killed between claim and apply leaves no data; the recovery job removes its row", async () => {
+    const { client, accountId, db, t } = await setup();
+    const { importId } = await preview(client, accountId);
+    const [owner] = rowsOf<{ user_id: string }>(await db.execute(sql`select user_id::text as user_id from csv_imports where id = ${importId}`));
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const child = spawn(process.execPath, [fileURLToPath(new URL("../support/claim-then-wait.ts", import.meta.url)), owner!.user_id, importId], {
+      env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: url() },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => d.toString().includes("claimed") && resolve());
+      child.on("exit", (code) => reject(new Error(`child exited with ${code}`)));
+    });
+    child.kill("SIGKILL");
+    const [row] = await db.select().from(csvImports).where(eq(csvImports.id, importId));
+    expect(row!.status).toBe("committing");
+    expect(await fillCount(db, accountId)).toBe(0);
+    expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(409);
+
+    // Not yet past CSV_IMPORT_CLAIM_TIMEOUT_SECONDS: left alone. Past it: removed, nothing written.
+    await recoverOrphanedImports(t.deps);
+    expect(await db.select().from(csvImports).where(eq(csvImports.id, importId))).toHaveLength(1);
+    const later = { ...t.deps, now: () => new Date(Date.now() + (t.config.CSV_IMPORT_CLAIM_TIMEOUT_SECONDS + 1) * 1000) };
+    expect(await recoverOrphanedImports(later)).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(csvImports).where(eq(csvImports.id, importId))).toEqual([]);
+    expect(await fillCount(db, accountId)).toBe(0);
   });
 
   it("a commit interrupted after its claim leaves no data; the recovery job removes the row after the timeout", async () => {
