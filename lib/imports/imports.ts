@@ -90,7 +90,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, u
   const mapping = request.mapping ?? preset!.mapping;
   const options = { ...preset?.options, ...request.options };
   const parsed = parseCsv(decodeCsv(input.bytes), options, deps.config.CSV_IMPORT_MAX_ROWS);
-  const { fills, errors } = normalizeRows(parsed, mapping, options, account.timezone);
+  const { fills, errors, skipped } = normalizeRows(parsed, mapping, options, account.timezone);
   await markDuplicates(deps, account.id, fills);
 
   const staged = JSON.stringify(fills);
@@ -112,6 +112,8 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, u
   }
   const summary = {
     rows: parsed.rows.length,
+    /** Rows a preset leaves out on purpose (other sections, cancelled orders, cash movements). */
+    skipped,
     valid: fills.length,
     invalid: new Set(errors.map((e) => e.row)).size,
     duplicate: fills.length - fresh.length,

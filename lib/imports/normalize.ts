@@ -2,7 +2,7 @@
 // cell is checked with its row number so a bad row never stops the good ones.
 import Papa from "papaparse";
 import { AppError } from "../errors.ts";
-import { DecimalStringSchema } from "../money.ts";
+import { DecimalStringSchema, formatDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
@@ -38,10 +38,20 @@ export function decodeCsv(bytes: Uint8Array): string {
   }
 }
 
-export function parseCsv(text: string, options: ImportOptions, maxRows: number): { header: string[] | null; rows: string[][] } {
+export type ParsedCsv = {
+  header: string[] | null;
+  rows: string[][];
+  /** Row number (1-based, blank lines not counted) of the header when rows above it were skipped (headerRowContains). */
+  headerRow?: number;
+};
+
+const isBlankRow = (row: string[]) => row.every((c) => c.trim() === "");
+
+export function parseCsv(text: string, options: ImportOptions, maxRows: number): ParsedCsv {
   const result = Papa.parse<string[]>(text, {
     delimiter: options.delimiter ?? "",
-    skipEmptyLines: "greedy",
+    // endAtBlankRow needs to see the blank rows; they are dropped below instead.
+    skipEmptyLines: options.endAtBlankRow ? false : "greedy",
   });
   const fatal = result.errors.find((e) => e.type === "Quotes" || e.code === "UndetectableDelimiter");
   if (fatal && result.data.length === 0) {
@@ -49,9 +59,30 @@ export function parseCsv(text: string, options: ImportOptions, maxRows: number):
       fields: [{ path: "file", message: fatal.message }],
     });
   }
+  let data = result.data;
+  let headerRow: number | undefined;
+  if (options.headerRowContains) {
+    const wanted = options.headerRowContains.map(normalText);
+    const at = data.findIndex((row) => {
+      const cells = new Set(row.map(normalText));
+      return wanted.every((w) => cells.has(w));
+    });
+    if (at < 0) {
+      throw new AppError("VALIDATION_ERROR", `No header row with ${options.headerRowContains.map((h) => `"${h}"`).join(", ")} was found.`, {
+        fields: [{ path: "file", message: "has no matching header row" }],
+      });
+    }
+    headerRow = data.slice(0, at).filter((r) => !isBlankRow(r)).length + 1;
+    data = data.slice(at);
+  }
+  if (options.endAtBlankRow) {
+    const first = data.findIndex((r) => !isBlankRow(r));
+    const end = first < 0 ? -1 : data.findIndex((r, i) => i > first && isBlankRow(r));
+    data = (end < 0 ? data : data.slice(0, end)).filter((r) => !isBlankRow(r));
+  }
   const hasHeader = options.hasHeader ?? true;
-  const header = hasHeader ? (result.data[0] ?? []).map((h) => h.trim()) : null;
-  const rows = hasHeader ? result.data.slice(1) : result.data;
+  const header = hasHeader ? (data[0] ?? []).map((h) => h.trim()) : null;
+  const rows = hasHeader ? data.slice(1) : data;
   if ((hasHeader && !header?.length) || rows.length === 0) {
     throw new AppError("VALIDATION_ERROR", hasHeader && header?.length ? "The file has a header row but no data rows." : "The file is empty.", {
       fields: [{ path: "file", message: "has no data rows" }],
@@ -60,11 +91,11 @@ export function parseCsv(text: string, options: ImportOptions, maxRows: number):
   if (rows.length > maxRows) {
     throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${rows.length} data rows; the limit is ${maxRows} (CSV_IMPORT_MAX_ROWS).`);
   }
-  return { header, rows };
+  return headerRow === undefined ? { header, rows } : { header, rows, headerRow };
 }
 
-/** Where each mapped field sits in a row; a mapped column the header lacks is one clear error. */
-function columnIndexes(header: string[] | null, mapping: ImportMapping): Record<string, number> {
+/** Where each mapped field (and filter column) sits in a row; a column the header lacks is one clear error. */
+function columnIndexes(header: string[] | null, mapping: ImportMapping, options: ImportOptions): Record<string, number> {
   const indexes: Record<string, number> = {};
   const missing: string[] = [];
   const find = (name: string) => {
@@ -85,7 +116,15 @@ function columnIndexes(header: string[] | null, mapping: ImportMapping): Record<
     if (i < 0) missing.push(`extraFees → "${name}"`);
     else indexes[`extraFees.${n}`] = i;
   });
-  if (!mapping.executedAt && !mapping.date) missing.push("executedAt (or date and time)");
+  (options.rowFilters ?? []).forEach((filter, n) => {
+    const i = find(filter.column);
+    if (i < 0) missing.push(`rowFilters → "${filter.column}"`);
+    else indexes[`rowFilters.${n}`] = i;
+  });
+  if (!mapping.executedAt && !mapping.date && !(mapping.time && options.tradeDate)) {
+    missing.push("executedAt (or date and time, or time with options.tradeDate)");
+  }
+  if (!mapping.side && !options.sideFromQuantitySign) missing.push("side (or options.sideFromQuantitySign)");
   if (missing.length) {
     throw new AppError("VALIDATION_ERROR", `These mapped columns are not in the file: ${missing.join(", ")}.`, {
       fields: missing.map((m) => ({ path: "mapping", message: `column not found: ${m}` })),
@@ -120,12 +159,42 @@ export function parseNumber(raw: string, format: ImportOptions["numberFormat"]):
 
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?\s*([AaPp][Mm])?$/;
 
-/** A timestamp in the chosen format; naive ones are wall-clock time in `timeZone`. */
+/**
+ * US zone abbreviations some brokers append ("01/19/2024 09:30:15 EST", Webull). Each names the zone whose wall
+ * clock the time is read in, so a file that writes "EST" all year still reads right in summer.
+ */
+const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  ET: "America/New_York",
+  EST: "America/New_York",
+  EDT: "America/New_York",
+  CT: "America/Chicago",
+  CST: "America/Chicago",
+  CDT: "America/Chicago",
+  MT: "America/Denver",
+  MST: "America/Denver",
+  MDT: "America/Denver",
+  PT: "America/Los_Angeles",
+  PST: "America/Los_Angeles",
+  PDT: "America/Los_Angeles",
+  UTC: "Etc/UTC",
+  GMT: "Etc/UTC",
+};
+
+/**
+ * A timestamp in the chosen format; naive ones are wall-clock time in `timeZone`, or in the zone of a trailing
+ * abbreviation (see ZONE_ABBREVIATIONS). ISO dates may be separated from the time by ", " (IBKR statements).
+ */
 export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"], timeZone: string): Date | null {
-  const v = raw.trim().replace(/\s+/g, " ");
+  let v = raw.trim().replace(/\s+/g, " ");
+  const abbreviation = / ([A-Za-z]{2,3})$/.exec(v);
+  const named = abbreviation ? ZONE_ABBREVIATIONS[abbreviation[1]!.toUpperCase()] : undefined;
+  if (named) {
+    v = v.slice(0, -abbreviation![0].length);
+    timeZone = named;
+  }
   if (v === "") return null;
   if ((format ?? "iso") === "iso") {
-    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:(?:[T ]|, ?)(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
     if (!m) return null;
     const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone] = m;
     const wall = { year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +s, millisecond: Math.floor(Number(`0.${frac}`) * 1000) };
@@ -181,72 +250,107 @@ function validWall(w: { year: number; month: number; day: number; hour: number; 
   );
 }
 
+/** Cell text as compared with words and filters: trimmed, upper case, single spaces. */
+function normalText(raw: string): string {
+  return raw.trim().toUpperCase().replace(/\s+/g, " ");
+}
+
+/** `pattern` equals the cell, or ends in "*" and the cell starts with the rest ("YOU BOUGHT*"). */
+function matchesText(cell: string, pattern: string): boolean {
+  const p = normalText(pattern);
+  return p.endsWith("*") ? cell.startsWith(p.slice(0, -1)) : cell === p;
+}
+
+/** Built-in words match exactly; extra words from options.sides also as prefixes when they end in "*". */
 export function sideOf(raw: string, options: ImportOptions): "buy" | "sell" | null {
-  const v = raw.trim().toUpperCase().replace(/\s+/g, " ");
-  const buy = [...BUY_WORDS, ...(options.sides?.buy ?? []).map((s) => s.trim().toUpperCase())];
-  const sell = [...SELL_WORDS, ...(options.sides?.sell ?? []).map((s) => s.trim().toUpperCase())];
-  if (buy.includes(v)) return "buy";
-  if (sell.includes(v)) return "sell";
+  const v = normalText(raw);
+  if (BUY_WORDS.includes(v) || (options.sides?.buy ?? []).some((w) => matchesText(v, w))) return "buy";
+  if (SELL_WORDS.includes(v) || (options.sides?.sell ?? []).some((w) => matchesText(v, w))) return "sell";
   return null;
 }
 
 /**
  * Every data row to a staged fill, or to errors naming the row (1-based, counting the header as row 1
- * when there is one, like a spreadsheet) and the column.
+ * when there is one, like a spreadsheet) and the column. Rows left out by options.rowFilters are counted
+ * in `skipped`, neither fills nor errors.
  */
 export function normalizeRows(
-  parsed: { header: string[] | null; rows: string[][] },
+  parsed: ParsedCsv,
   mapping: ImportMapping,
   options: ImportOptions,
   accountTimeZone: string,
-): { fills: StagedFill[]; errors: RowError[] } {
+): { fills: StagedFill[]; errors: RowError[]; skipped: number } {
   const timeZone = options.timezone ?? accountTimeZone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
     throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}".`, { fields: [{ path: "options.timezone", message: "is not a canonical IANA zone" }] });
   }
-  const at = columnIndexes(parsed.header, mapping);
+  const at = columnIndexes(parsed.header, mapping, options);
   const fills: StagedFill[] = [];
   const errors: RowError[] = [];
+  let skipped = 0;
   const instruments = new Map<string, ReturnType<typeof resolveInstrument>>();
-  const offset = parsed.header ? 2 : 1;
+  const offset = parsed.header ? (parsed.headerRow ?? 1) + 1 : 1;
+  const filters = (options.rowFilters ?? []).map((f, n) => ({ ...f, field: `rowFilters.${n}` }));
   parsed.rows.forEach((cells, i) => {
     const row = i + offset;
     const cell = (field: string) => (at[field] === undefined ? "" : (cells[at[field]!] ?? "").trim());
+    const wanted = filters.every((f) => {
+      const v = normalText(cell(f.field));
+      return (!f.keep || f.keep.some((k) => matchesText(v, k))) && !(f.drop ?? []).some((d) => matchesText(v, d));
+    });
+    if (!wanted) {
+      skipped += 1;
+      return;
+    }
     const rowErrors: RowError[] = [];
     const fail = (field: string, message: string) => rowErrors.push({ row, column: (mapping as Record<string, unknown>)[field] as string ?? field, message });
 
-    const when = mapping.executedAt ? cell("executedAt") : `${cell("date")} ${cell("time")}`.trim();
-    const executedAt = parseTimestamp(when, options.dateFormat, timeZone);
-    if (!executedAt) fail(mapping.executedAt ? "executedAt" : "date", `"${when}" is not a ${options.dateFormat ?? "iso"} date-time`);
-    const side = sideOf(cell("side"), options);
-    if (!side) fail("side", `"${cell("side")}" is not a buy or sell word`);
+    const timeOnly = !mapping.executedAt && !mapping.date && options.tradeDate !== undefined;
+    const when = mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
+    // A given trade date is YYYY-MM-DD whatever dateFormat says about the file's own dates.
+    const executedAt = timeOnly ? parseTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : parseTimestamp(when, options.dateFormat, timeZone);
+    if (!executedAt) {
+      fail(mapping.executedAt ? "executedAt" : timeOnly ? "time" : "date", `"${when}" is not a ${timeOnly ? "time" : `${options.dateFormat ?? "iso"} date-time`}`);
+    }
     let quantity = parseNumber(cell("quantity"), options.numberFormat);
+    let side: "buy" | "sell" | null;
+    if (mapping.side) {
+      side = sideOf(cell("side"), options);
+      if (!side) fail("side", `"${cell("side")}" is not a buy or sell word`);
+    } else side = quantity?.startsWith("-") ? "sell" : "buy"; // options.sideFromQuantitySign
     if (quantity === null || /^-?0+(\.0+)?$/.test(quantity)) fail("quantity", `"${cell("quantity")}" is not a non-zero number`);
     else if (quantity.startsWith("-")) quantity = quantity.slice(1); // some brokers sign the quantity of sells
-    const price = parseNumber(cell("price"), options.numberFormat);
+    let price = parseNumber(cell("price"), options.numberFormat);
+    if (price !== null && options.signedPrice) price = price.replace(/^-/, "");
     if (price === null || price.startsWith("-")) fail("price", `"${cell("price")}" is not a price`);
     let fees = "0";
     const feeFields = ["fees", ...(mapping.extraFees ?? []).map((_, n) => `extraFees.${n}`)].filter((f) => at[f] !== undefined);
     const feeParts: string[] = [];
     for (const f of feeFields) {
       const raw = cell(f);
-      if (raw === "") continue;
+      if (raw === "" || /^-+$/.test(raw)) continue; // "--" is how some brokers (E*TRADE, tastytrade) write "none"
       const n = parseNumber(raw, options.numberFormat);
       if (n === null) fail(f, `"${raw}" is not a number`);
-      else feeParts.push(n.replace(/^-/, "")); // brokers write fees as negative cash; a fee always costs
+      else feeParts.push(options.feeRebates ? n : n.replace(/^-/, "")); // by default brokers write fees as negative cash; a fee always costs
     }
     if (feeParts.length) fees = sumDecimals(feeParts);
     let instrument;
     try {
-      // Files repeat a handful of symbols thousands of times: resolve each once.
-      const key = `${cell("symbol")}\u0000${cell("assetClass")}\u0000${cell("multiplier")}`;
+      // Files repeat a handful of symbols thousands of times: resolve each once. A 1-digit futures year is
+      // read near the fill's own date (ESH4 traded in 2024 is 2024 whenever the file is imported), so the
+      // year is part of the key.
+      const anchor = executedAt ?? new Date();
+      const key = `${cell("symbol")}\u0000${cell("assetClass")}\u0000${cell("multiplier")}\u0000${anchor.getUTCFullYear()}`;
       instrument = instruments.get(key);
       if (!instrument) {
-        instrument = resolveInstrument({
-          symbol: cell("symbol"),
-          assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
-          multiplier: cell("multiplier") || undefined,
-        });
+        instrument = resolveInstrument(
+          {
+            symbol: normalizeBrokerSymbol(cell("symbol")),
+            assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
+            multiplier: cell("multiplier") || undefined,
+          },
+          anchor,
+        );
         instruments.set(key, instrument);
       }
     } catch (err) {
@@ -257,6 +361,7 @@ export function normalizeRows(
       errors.push(...rowErrors);
       return;
     }
+    if (options.priceIncludesMultiplier && instrument.multiplier !== "1") price = divideDecimal(price, instrument.multiplier);
     const executionId = cell("executionId");
     fills.push({
       row,
@@ -271,17 +376,58 @@ export function normalizeRows(
       execution_id: executionId === "" ? null : executionId.slice(0, 100),
     });
   });
-  return { fills, errors };
+  return { fills, errors, skipped };
 }
 
-/** Exact sum of non-negative decimal strings (scaled integers, 10 fraction digits). */
+/**
+ * Broker spellings the instrument parser does not read, rewritten to ones it does; anything else is returned
+ * as given. NinjaTrader futures "ES 03-24" (root, MM-YY) become "ESH24". Option symbols with the strike as a
+ * plain decimal, "AAPL 240119C190" (TradeStation), "-SPY240216C480" / "-SPY240216P472.5" (Fidelity) or
+ * ".AAPL240119C190" (older thinkorswim), become the OCC form "AAPL  240119C00190000". No stock ticker has
+ * either shape.
+ */
+export function normalizeBrokerSymbol(raw: string): string {
+  const v = raw.trim().toUpperCase();
+  const future = /^([A-Z0-9]{1,6}) (\d{2})-(\d{2})$/.exec(v);
+  if (future) {
+    const month = Number(future[2]);
+    return month >= 1 && month <= 12 ? `${future[1]}${FUTURES_MONTH_CODES[month - 1]}${future[3]}` : v;
+  }
+  const option = /^[-.]?([A-Z][A-Z0-9]{0,5}) ?(\d{6})([CP])(\d{1,5})(?:\.(\d{1,3}))?$/.exec(v);
+  if (option) {
+    const [, root, date, right, whole, fraction = ""] = option;
+    return `${root!.padEnd(6, " ")}${date}${right}${whole!.padStart(5, "0")}${fraction.padEnd(3, "0")}`;
+  }
+  return v;
+}
+
+const FUTURES_MONTH_CODES = "FGHJKMNQUVXZ";
+
+/** value / divisor for non-negative decimal strings, rounded half up to 10 decimals, in output form. */
+function divideDecimal(value: string, divisor: string): string {
+  const SCALE = 10n ** 10n;
+  const units = (v: string) => {
+    const [i, f = ""] = v.split(".");
+    return BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
+  };
+  const d = units(divisor);
+  const q = (units(value) * SCALE * 2n + d) / (2n * d);
+  return formatDecimal(`${q / SCALE}.${(q % SCALE).toString().padStart(10, "0")}`);
+}
+
+/**
+ * Exact sum of decimal strings (scaled integers, 10 fraction digits). Negative parts are rebates
+ * (options.feeRebates); a negative total is 0, since a fill's fees cannot be negative.
+ */
 function sumDecimals(values: string[]): string {
   const SCALE = 10n ** 10n;
   let total = 0n;
   for (const v of values) {
-    const [i, f = ""] = v.split(".");
-    total += BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
+    const [i, f = ""] = v.replace(/^-/, "").split(".");
+    const units = BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
+    total += v.startsWith("-") ? -units : units;
   }
+  if (total < 0n) total = 0n;
   const frac = (total % SCALE).toString().padStart(10, "0");
   return `${total / SCALE}.${frac}`;
 }

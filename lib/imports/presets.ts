@@ -1,5 +1,6 @@
 // Broker formats the import understands out of the box. A preset names the columns of a broker's
 // export and how to read them; the web app matches presets against a file's header row.
+// Each preset has a sample file in tests/fixtures/brokers/<id>.csv, read by tests/node/presets.test.ts.
 import type { ImportMapping, ImportOptions } from "./schema.ts";
 
 export type Preset = {
@@ -26,6 +27,271 @@ export const PRESETS: readonly Preset[] = [
       executionId: "Execution ID",
     },
     options: { dateFormat: "iso", numberFormat: "1,234.56" },
+  },
+  // Activity Flex Query, Trades section, CSV with column headers (no header/trailer records, no section
+  // codes), date format yyyyMMdd, time HHmmss, separator ";" ("20240119;093015"). A Flex query holds the
+  // fields its owner ticked: these are the ones this preset expects, in IBKR's order. Only execution rows
+  // are read (order and closed-lot rows would count a trade twice); forex conversions (CASH) are skipped.
+  {
+    id: "ibkr-flex",
+    name: "Interactive Brokers: Flex Query trades (CSV)",
+    headers: [
+      "ClientAccountID", "CurrencyPrimary", "AssetClass", "Symbol", "Description", "Conid", "TradeID", "Multiplier",
+      "Strike", "Expiry", "DateTime", "Put/Call", "TradeDate", "Exchange", "Quantity", "TradePrice", "Proceeds",
+      "IBCommission", "IBCommissionCurrency", "NetCash", "Open/CloseIndicator", "Buy/Sell", "IBOrderID", "IBExecID",
+      "LevelOfDetail",
+    ],
+    mapping: {
+      executedAt: "DateTime",
+      symbol: "Symbol",
+      side: "Buy/Sell",
+      quantity: "Quantity",
+      price: "TradePrice",
+      fees: "IBCommission",
+      executionId: "IBExecID",
+    },
+    options: {
+      dateFormat: "YYYYMMDD",
+      delimiter: ",",
+      rowFilters: [
+        { column: "LevelOfDetail", keep: ["EXECUTION"] },
+        { column: "AssetClass", drop: ["CASH"] },
+      ],
+    },
+  },
+  // Activity Statement downloaded as CSV: the whole statement, of which the Trades section is read (the
+  // "Order" rows; subtotals, totals, other sections and forex conversions are skipped). No side column: sells
+  // have negative quantities. Options are written "AAPL 16FEB24 195 C", which is not an OCC symbol, so option
+  // rows are reported as errors; use the Flex Query preset for options.
+  {
+    id: "ibkr-activity",
+    name: "Interactive Brokers: Activity Statement trades (CSV)",
+    headers: [
+      "Trades", "Header", "DataDiscriminator", "Asset Category", "Currency", "Symbol", "Date/Time", "Quantity",
+      "T. Price", "C. Price", "Proceeds", "Comm/Fee", "Basis", "Realized P/L", "MTM P/L", "Code",
+    ],
+    mapping: { executedAt: "Date/Time", symbol: "Symbol", quantity: "Quantity", price: "T. Price", fees: "Comm/Fee" },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      sideFromQuantitySign: true,
+      headerRowContains: ["Trades", "DataDiscriminator"],
+      rowFilters: [
+        { column: "Trades", keep: ["Trades"] },
+        { column: "DataDiscriminator", keep: ["Order"] },
+        { column: "Asset Category", drop: ["Forex"] },
+      ],
+    },
+  },
+  // thinkorswim Account Statement exported to CSV: the "Account Trade History" section is read. Option rows
+  // name only the underlying (Symbol "SPY", Exp "16 FEB 24", Strike, Type CALL/PUT), which cannot be mapped
+  // to an OCC symbol, so they are skipped rather than imported as shares. The section has no fees (they are
+  // in Cash Balance) and no execution id.
+  {
+    id: "schwab-tos",
+    name: "Schwab thinkorswim: Account Statement, Account Trade History",
+    headers: ["", "Exec Time", "Spread", "Side", "Qty", "Pos Effect", "Symbol", "Exp", "Strike", "Type", "Price", "Net Price", "Order Type"],
+    mapping: { executedAt: "Exec Time", symbol: "Symbol", side: "Side", quantity: "Qty", price: "Price" },
+    options: {
+      dateFormat: "MM/DD/YYYY",
+      delimiter: ",",
+      headerRowContains: ["Exec Time", "Pos Effect"],
+      endAtBlankRow: true,
+      rowFilters: [{ column: "Type", drop: ["CALL", "PUT"] }],
+    },
+  },
+  // Order records exported as CSV (the stock and the option files share these columns; option symbols are
+  // OCC without padding). Times carry EST/EDT. Unfilled orders are skipped. No fees, no execution id.
+  {
+    id: "webull",
+    name: "Webull: order history",
+    headers: ["Name", "Symbol", "Side", "Status", "Filled", "Total Qty", "Price", "Avg Price", "Time-in-Force", "Placed Time", "Filled Time"],
+    mapping: { executedAt: "Filled Time", symbol: "Symbol", side: "Side", quantity: "Filled", price: "Avg Price" },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Filled", drop: ["0", ""] }] },
+  },
+  // Reports and statements → Reports → Account activity (CSV). Only share trades (Trans Code Buy/Sell) are
+  // read: option rows (BTO, STC, ...) name only the underlying, so they are skipped, as are cash rows. Dates
+  // have no time; regulatory fees are only netted into Amount, so fills carry no fees.
+  {
+    id: "robinhood",
+    name: "Robinhood: account activity report",
+    headers: ["Activity Date", "Process Date", "Settle Date", "Instrument", "Description", "Trans Code", "Quantity", "Price", "Amount"],
+    mapping: { executedAt: "Activity Date", symbol: "Instrument", side: "Trans Code", quantity: "Quantity", price: "Price" },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Trans Code", keep: ["Buy", "Sell"] }] },
+  },
+  // Activity & Orders → History → Download, one account (the all-accounts file has more columns). The file starts with blank and title
+  // lines and ends with disclaimers; only "YOU BOUGHT ..." / "YOU SOLD ..." rows are trades. Option symbols
+  // such as "-SPY240216C480" are read as OCC symbols. Dates have no time.
+  {
+    id: "fidelity",
+    name: "Fidelity: Accounts History download",
+    headers: [
+      "Run Date", "Action", "Symbol", "Description", "Type", "Quantity", "Price ($)", "Commission ($)", "Fees ($)",
+      "Accrued Interest ($)", "Amount ($)", "Cash Balance ($)", "Settlement Date",
+    ],
+    mapping: {
+      executedAt: "Run Date",
+      symbol: "Symbol",
+      side: "Action",
+      quantity: "Quantity",
+      price: "Price ($)",
+      fees: "Commission ($)",
+      extraFees: ["Fees ($)"],
+    },
+    options: {
+      dateFormat: "MM/DD/YYYY",
+      delimiter: ",",
+      headerRowContains: ["Run Date", "Action"],
+      sides: { buy: ["YOU BOUGHT*"], sell: ["YOU SOLD*"] },
+      rowFilters: [{ column: "Action", keep: ["YOU BOUGHT*", "YOU SOLD*"] }],
+    },
+  },
+  // Accounts → Transactions → Download (the "All Transactions" CSV, "Activity/Trade Date" format), which
+  // starts with title lines. Share trades only: option rows name only the underlying in Symbol (the contract
+  // is in Description, "PUT QQQ 01/26/24 412.500"), so they are skipped. Dates have no time.
+  {
+    id: "etrade",
+    name: "E*TRADE: transactions download",
+    headers: [
+      "Activity/Trade Date", "Transaction Date", "Settlement Date", "Activity Type", "Description", "Symbol", "Cusip",
+      "Quantity #", "Price $", "Amount $", "Commission", "Category", "Note",
+    ],
+    mapping: {
+      executedAt: "Activity/Trade Date",
+      symbol: "Symbol",
+      side: "Activity Type",
+      quantity: "Quantity #",
+      price: "Price $",
+      fees: "Commission",
+    },
+    options: {
+      dateFormat: "MM/DD/YYYY",
+      delimiter: ",",
+      headerRowContains: ["Activity/Trade Date", "Activity Type"],
+      sides: { buy: ["Bought To Cover"], sell: ["Sold Short"] },
+      rowFilters: [
+        { column: "Activity Type", keep: ["Bought", "Sold", "Sold Short", "Bought To Cover"] },
+        { column: "Description", drop: ["CALL *", "PUT *"] },
+      ],
+    },
+  },
+  // History → Transactions → CSV (the layout with "Sub Type" and "Total"). Trades only (Type "Trade");
+  // "Average Price" is signed cash per unit of quantity (x100 for options), hence signedPrice and
+  // priceIncludesMultiplier. Order # is per order, not per fill, so it is not used as execution id.
+  {
+    id: "tastytrade",
+    name: "tastytrade: transaction history",
+    headers: [
+      "Date", "Type", "Sub Type", "Action", "Symbol", "Instrument Type", "Description", "Value", "Quantity",
+      "Average Price", "Commissions", "Fees", "Multiplier", "Root Symbol", "Underlying Symbol", "Expiration Date",
+      "Strike Price", "Call or Put", "Order #", "Total", "Currency",
+    ],
+    mapping: {
+      executedAt: "Date",
+      symbol: "Symbol",
+      side: "Action",
+      quantity: "Quantity",
+      price: "Average Price",
+      fees: "Commissions",
+      extraFees: ["Fees"],
+    },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      signedPrice: true,
+      priceIncludesMultiplier: true,
+      sides: { buy: ["BUY_TO_OPEN", "BUY_TO_CLOSE"], sell: ["SELL_TO_OPEN", "SELL_TO_CLOSE"] },
+      rowFilters: [{ column: "Type", keep: ["Trade"] }],
+    },
+  },
+  // TradeManager → Orders tab, filled orders, exported to CSV: one row per order with its average fill
+  // price. Option symbols such as "SPY 240216C480" are read as OCC symbols. Orders with nothing filled are
+  // skipped. The column names follow TradeStation's order fields; check them against a current export.
+  {
+    id: "tradestation",
+    name: "TradeStation: TradeManager orders",
+    headers: [
+      "Account", "Order #", "Symbol", "Type", "Qty", "Qty Filled", "Qty Left", "Order Type", "Limit", "Stop",
+      "Avg Fill Price", "Status", "Entered", "Filled/Canceled", "Duration", "Route", "Commission",
+    ],
+    mapping: {
+      executedAt: "Filled/Canceled",
+      symbol: "Symbol",
+      side: "Type",
+      quantity: "Qty Filled",
+      price: "Avg Fill Price",
+      fees: "Commission",
+      executionId: "Order #",
+    },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Qty Filled", drop: ["0", ""] }] },
+  },
+  // The Fills report exported to CSV (rather than Orders: one row per fill, with its commission and fill id).
+  // The UTC "_timestamp" is used, not the local "Timestamp", so the account's zone does not matter.
+  {
+    id: "tradovate",
+    name: "Tradovate: fills",
+    headers: [
+      "_id", "_orderId", "_contractId", "_timestamp", "_tradeDate", "_action", "_qty", "_price", "_active", "_accountId",
+      "Fill ID", "Order ID", "Timestamp", "Date", "Account", "B/S", "Quantity", "Price", "_priceFormat",
+      "_priceFormatType", "_tickSize", "Contract", "Product", "Product Description", "commission",
+    ],
+    mapping: {
+      executedAt: "_timestamp",
+      symbol: "Contract",
+      side: "B/S",
+      quantity: "Quantity",
+      price: "Price",
+      fees: "commission",
+      executionId: "Fill ID",
+    },
+    options: { dateFormat: "iso", delimiter: "," },
+  },
+  // Control Center → Executions tab → right-click → Export, en-US format (the grid writes a trailing comma,
+  // hence the last, unnamed column). Instruments such as "ES 03-24" are read as futures "ESH24".
+  {
+    id: "ninjatrader",
+    name: "NinjaTrader 8: executions grid",
+    headers: ["Instrument", "Action", "Quantity", "Price", "Time", "ID", "E/X", "Position", "Order ID", "Name", "Commission", "Rate", "Account", "Connection", ""],
+    mapping: {
+      executedAt: "Time",
+      symbol: "Instrument",
+      side: "Action",
+      quantity: "Quantity",
+      price: "Price",
+      fees: "Commission",
+      executionId: "ID",
+    },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", sides: { buy: ["BuyToCover"], sell: ["SellShort"] } },
+  },
+  // DAS Trader Pro (also as offered by Lightspeed): Trade Log window → right-click → Export. The file holds
+  // one day and only times: the request must give options.tradeDate. No fees; Cloid is per order, not per fill.
+  {
+    id: "das",
+    name: "DAS Trader Pro: trades window",
+    headers: ["Time", "Symb", "Side", "Price", "Qty", "Route", "Broker", "Account", "Type", "Cloid"],
+    mapping: { time: "Time", symbol: "Symb", side: "Side", quantity: "Qty", price: "Price" },
+    options: { delimiter: "," },
+  },
+  // Trade history CSV from TradeZero's client portal. Fees are the commission plus each regulatory and ECN
+  // column; "ECN Add" is negative when adding liquidity earned a rebate, hence feeRebates.
+  {
+    id: "tradezero",
+    name: "TradeZero: trade history",
+    headers: [
+      "Account", "T/D", "S/D", "Currency", "Type", "Side", "Symbol", "Qty", "Price", "Exec Time", "Comm", "SEC", "TAF",
+      "NSCC", "Nasdaq", "ECN Remove", "ECN Add", "Gross Proceeds", "Net Proceeds", "Clr Broker", "Liq", "Note",
+    ],
+    mapping: {
+      date: "T/D",
+      time: "Exec Time",
+      symbol: "Symbol",
+      side: "Side",
+      quantity: "Qty",
+      price: "Price",
+      fees: "Comm",
+      extraFees: ["SEC", "TAF", "NSCC", "Nasdaq", "ECN Remove", "ECN Add"],
+    },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", feeRebates: true, sides: { buy: ["BC"] } },
   },
 ];
 

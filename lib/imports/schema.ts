@@ -9,7 +9,8 @@ export const ImportMappingSchema = z.strictObject({
   date: z.optional(column()),
   time: z.optional(column()),
   symbol: column(),
-  side: column(),
+  /** Optional only with options.sideFromQuantitySign (files whose sells have negative quantities and no side column). */
+  side: z.optional(column()),
   quantity: column(),
   price: column(),
   fees: z.optional(column()),
@@ -22,6 +23,8 @@ export const ImportMappingSchema = z.strictObject({
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 
 export const DATE_FORMATS = ["iso", "MM/DD/YYYY", "DD/MM/YYYY", "YYYYMMDD"] as const;
+
+const cellText = () => z.string().check(z.maxLength(100));
 
 export const ImportOptionsSchema = z.strictObject({
   dateFormat: z.optional(z.enum(DATE_FORMATS, { error: `must be one of ${DATE_FORMATS.join(", ")}` })),
@@ -37,6 +40,42 @@ export const ImportOptionsSchema = z.strictObject({
       sell: z.optional(z.array(z.string().check(z.maxLength(30))).check(z.maxLength(20))),
     }),
   ),
+  /** For files without a side column (mapping.side absent): a negative quantity is a sell, a positive one a buy. */
+  sideFromQuantitySign: z.optional(z.boolean()),
+  /**
+   * The header is the first row holding all these cells (case-insensitive); rows above it (a title, an account
+   * line, other sections of a statement) are ignored.
+   */
+  headerRowContains: z.optional(z.array(cellText()).check(z.minLength(1), z.maxLength(5))),
+  /** The data ends at the first blank row after the header (one section of a multi-section statement). */
+  endAtBlankRow: z.optional(z.boolean()),
+  /**
+   * Rows to import: a row is imported only if, for every filter, its cell matches one of `keep` (when given) and
+   * none of `drop` (when given). Other rows (cash movements, subtotals, cancelled orders) are skipped, not errors.
+   * Matching ignores case and repeated spaces; a value ending in "*" matches any cell starting with the rest.
+   */
+  rowFilters: z.optional(
+    z
+      .array(
+        z.strictObject({
+          column: column(),
+          keep: z.optional(z.array(cellText()).check(z.maxLength(20))),
+          drop: z.optional(z.array(cellText()).check(z.maxLength(20))),
+        }),
+      )
+      .check(z.maxLength(5)),
+  ),
+  /** The day of a file whose rows carry only a time (mapping.time and no date column), as YYYY-MM-DD. */
+  tradeDate: z.optional(z.iso.date("must be a date as YYYY-MM-DD")),
+  /** The price column carries the sign of the cash flow (buys negative); its magnitude is the price. */
+  signedPrice: z.optional(z.boolean()),
+  /** The price column is money per 1 of quantity (price x multiplier); it is divided by the instrument's multiplier. */
+  priceIncludesMultiplier: z.optional(z.boolean()),
+  /**
+   * Fee cells are costs when positive and rebates when negative (added with their signs; a net rebate counts
+   * as no fee, since a fill's fees cannot be negative). Default: every fee cell is a cost whatever its sign.
+   */
+  feeRebates: z.optional(z.boolean()),
 });
 export type ImportOptions = z.infer<typeof ImportOptionsSchema>;
 

@@ -1,0 +1,421 @@
+// Broker presets against sample exports (tests/fixtures/brokers/<id>.csv), and the general reading
+// capabilities the presets rely on. Pure parsing: no database, no HTTP.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../lib/errors.ts";
+import { normalizeBrokerSymbol, normalizeRows, parseCsv, parseTimestamp, sideOf, type StagedFill } from "../../lib/imports/normalize.ts";
+import { PRESETS, type Preset } from "../../lib/imports/presets.ts";
+import { ImportMappingSchema, ImportOptionsSchema, type ImportMapping, type ImportOptions } from "../../lib/imports/schema.ts";
+
+const ZONE = "America/New_York";
+const MAX_ROWS = 1000;
+
+const fixture = (id: string) => readFileSync(new URL(`../fixtures/brokers/${id}.csv`, import.meta.url), "utf8");
+
+/** The preset's options, plus what the request has to add for formats that cannot carry it themselves. */
+function optionsFor(preset: Preset): ImportOptions {
+  return preset.id === "das" ? { ...preset.options, tradeDate: "2024-01-19" } : preset.options;
+}
+
+type Fill = { symbol: string; assetClass: string; side: string; quantity: string; price: string; fees: string; executedAt: string; executionId: string | null };
+
+const compact = (f: StagedFill): Fill => ({
+  symbol: f.symbol,
+  assetClass: f.asset_class,
+  side: f.side,
+  quantity: f.quantity,
+  price: f.price,
+  fees: f.fees,
+  executedAt: f.executed_at,
+  executionId: f.execution_id,
+});
+
+const stock = (symbol: string, side: string, quantity: string, price: string, fees: string, executedAt: string, executionId: string | null = null): Fill => ({
+  symbol,
+  assetClass: "stock",
+  side,
+  quantity,
+  price,
+  fees,
+  executedAt,
+  executionId,
+});
+const option = (...args: Parameters<typeof stock>): Fill => ({ ...stock(...args), assetClass: "option" });
+const future = (...args: Parameters<typeof stock>): Fill => ({ ...stock(...args), assetClass: "future" });
+
+/** Per preset: every fill the sample must give, in file order, and how many rows its filters skip. */
+const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
+  generic: {
+    skipped: 0,
+    fills: [
+      stock("AAPL", "buy", "100", "191.50", "1.0000000000", "2024-01-19T14:30:15.000Z", "G-1001"),
+      stock("AAPL", "sell", "100", "192.25", "1.0000000000", "2024-01-19T15:02:41.000Z", "G-1002"),
+      future("ESH24", "sell", "1", "4812.25", "2.2500000000", "2024-01-19T16:05:00.000Z", "G-1003"),
+      future("ESH24", "buy", "1", "4803.50", "2.2500000000", "2024-01-19T16:48:30.000Z", "G-1004"),
+    ],
+  },
+  "ibkr-flex": {
+    skipped: 1, // the EUR.USD conversion
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "1.0000000000", "2024-01-19T14:30:15.000Z", "0000e0d5.65aa4c1f.01.01"),
+      stock("AAPL", "sell", "100", "192.25", "1.0036445000", "2024-01-19T15:02:41.000Z", "0000e0d5.65aa5d92.01.01"),
+      option("AAPL  240216C00195000", "buy", "2", "3.45", "1.3000000000", "2024-01-19T15:31:07.000Z", "0000e1a2.65aa6e01.01.01"),
+      future("ESH24", "sell", "1", "4812.25", "2.0500000000", "2024-01-19T16:05:00.000Z", "0000f1b3.65aa7f55.01.01"),
+    ],
+  },
+  "ibkr-activity": {
+    skipped: 11, // subtotals, totals, the forex header, trade and total, the instrument information section
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "1.0000000000", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "1.0036445000", "2024-01-19T15:02:41.000Z"),
+      stock("MSFT", "buy", "1000", "396.1", "5.0000000000", "2024-01-19T18:45:03.000Z"),
+      future("ESH24", "sell", "1", "4812.25", "2.0500000000", "2024-01-19T16:05:00.000Z"),
+    ],
+  },
+  "schwab-tos": {
+    skipped: 1, // the SPY call, which names only its underlying
+    fills: [
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0", "2024-01-19T15:02:41.000Z"),
+      future("ESH24", "sell", "1", "4812.25", "0", "2024-01-19T16:05:00.000Z"),
+      stock("TSLA", "sell", "50", "208.80", "0", "2024-01-19T19:12:09.000Z"),
+    ],
+  },
+  webull: {
+    skipped: 1, // the cancelled order
+    fills: [
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0", "2024-01-19T15:02:41.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "0", "2024-01-19T15:31:07.000Z"),
+      stock("NVDA", "sell", "10", "485.12", "0", "2024-07-19T17:15:42.000Z"), // EDT
+    ],
+  },
+  robinhood: {
+    skipped: 4, // the option (BTO), the deposit, the dividend, the disclaimer
+    fills: [
+      stock("VTI", "buy", "0.512468", "234.16", "0", "2024-01-22T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T05:00:00.000Z"),
+    ],
+  },
+  fidelity: {
+    skipped: 5, // the dividend, the transfer, three disclaimer lines
+    fills: [
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100", "191.5", "0", "2024-01-19T05:00:00.000Z"),
+      option("QQQ   240126P00412500", "sell", "1", "2.87", "0.6800000000", "2024-01-17T05:00:00.000Z"),
+    ],
+  },
+  etrade: {
+    skipped: 3, // the option bought to open, the transfer, the put sold short (an option)
+    fills: [
+      stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("TSLA", "sell", "50", "208.80", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100", "191.50", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+    ],
+  },
+  tastytrade: {
+    skipped: 1, // the deposit
+    fills: [
+      option("SPY   240216P00470000", "buy", "2", "3.10", "0.2600000000", "2024-01-19T19:45:52.000Z"),
+      option("SPY   240216P00470000", "sell", "2", "3.85", "2.2800000000", "2024-01-19T15:31:07.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0.2400000000", "2024-01-19T15:02:41.000Z"),
+      stock("AAPL", "buy", "100", "191.50", "0.0800000000", "2024-01-19T14:30:15.000Z"),
+    ],
+  },
+  tradestation: {
+    skipped: 1, // the cancelled short sale
+    fills: [
+      stock("AAPL", "buy", "100", "191.50", "1.0000000000", "2024-01-19T14:30:15.000Z", "1-5123-4412"),
+      stock("AAPL", "sell", "100", "192.25", "1.0000000000", "2024-01-19T15:02:41.000Z", "1-5123-4498"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.2000000000", "2024-01-19T15:31:07.000Z", "1-5123-4530"),
+      future("ESH24", "sell", "1", "4812.25", "2.5200000000", "2024-01-19T16:05:00.000Z", "1-5123-4601"),
+    ],
+  },
+  tradovate: {
+    skipped: 0,
+    fills: [
+      future("MESH24", "buy", "2", "4801.25", "0.9400000000", "2024-01-19T14:30:15.482Z", "161473224411"),
+      future("MESH24", "sell", "2", "4806.50", "0.9400000000", "2024-01-19T14:42:03.117Z", "161473224530"),
+      future("NQH24", "sell", "1", "17321.75", "2.0900000000", "2024-01-19T15:05:44.901Z", "161473225102"),
+      future("NQH24", "buy", "1", "17308.00", "2.0900000000", "2024-01-19T15:11:20.006Z", "161473225340"),
+    ],
+  },
+  ninjatrader: {
+    skipped: 0,
+    fills: [
+      future("ESH24", "buy", "2", "4801.25", "4.1800000000", "2024-01-19T14:30:15.000Z", "8c6b1f0e4a9d4f3c9e2b7a5d1c0f3e21"),
+      future("ESH24", "sell", "1", "4805.50", "2.0900000000", "2024-01-19T14:41:02.000Z", "0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f50"),
+      future("ESH24", "sell", "1", "4799.75", "2.0900000000", "2024-01-19T14:52:47.000Z", "4e5f6a7b8c9d4e0f1a2b3c4d5e6f7a81"),
+      future("MNQH24", "sell", "3", "17321.25", "1.2900000000", "2024-01-19T19:05:33.000Z", "9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c52"),
+      future("MNQH24", "buy", "3", "17309.50", "1.2900000000", "2024-01-19T19:31:08.000Z", "1b2c3d4e5f6a4b7c8d9e0f1a2b3c4d63"),
+    ],
+  },
+  das: {
+    skipped: 0,
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "0", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0", "2024-01-19T15:02:41.000Z"),
+      stock("TSLA", "sell", "50", "208.8", "0", "2024-01-19T19:12:09.000Z"),
+      stock("TSLA", "buy", "50", "207.35", "0", "2024-01-19T20:48:50.000Z"),
+    ],
+  },
+  tradezero: {
+    skipped: 0,
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "0.3300000000", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0.0100000000", "2024-01-19T15:02:41.000Z"), // 0.21 of fees, 0.20 ECN rebate
+      stock("TSLA", "sell", "50", "208.8", "0.2700000000", "2024-01-19T19:12:09.000Z"),
+      stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T20:48:50.000Z"), // rebate larger than the fees
+    ],
+  },
+};
+
+describe("broker presets", () => {
+  it("have unique ids, valid mappings and options, and one expectation each", () => {
+    const ids = PRESETS.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.toSorted()).toEqual(Object.keys(EXPECTED).toSorted());
+    for (const p of PRESETS) {
+      expect(ImportMappingSchema.safeParse(p.mapping).success, p.id).toBe(true);
+      expect(ImportOptionsSchema.safeParse(p.options).success, p.id).toBe(true);
+    }
+  });
+
+  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: headers are the sample's header row", (_id, preset) => {
+    expect(parseCsv(fixture(preset.id), optionsFor(preset), MAX_ROWS).header).toEqual(preset.headers);
+  });
+
+  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the sample gives the expected fills and no errors", (id, preset) => {
+    const options = optionsFor(preset);
+    const result = normalizeRows(parseCsv(fixture(id), options, MAX_ROWS), preset.mapping, options, ZONE);
+    expect(result.errors).toEqual([]);
+    expect(result.fills.map(compact)).toEqual(EXPECTED[id]!.fills);
+    expect(result.skipped).toBe(EXPECTED[id]!.skipped);
+  });
+
+  it("das: without options.tradeDate the file is refused with a clear message", () => {
+    const preset = PRESETS.find((p) => p.id === "das")!;
+    const parsed = parseCsv(fixture("das"), preset.options, MAX_ROWS);
+    expect(() => normalizeRows(parsed, preset.mapping, preset.options, ZONE)).toThrow(/time with options\.tradeDate/);
+  });
+});
+
+/** Runs a small CSV through parseCsv + normalizeRows. */
+function read(csv: string, mapping: ImportMapping, options: ImportOptions = {}, zone = ZONE) {
+  return normalizeRows(parseCsv(csv, options, MAX_ROWS), mapping, options, zone);
+}
+
+function validationFields(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    expect(error.code).toBe("VALIDATION_ERROR");
+    return (error.fields ?? []).map((f) => f.message);
+  }
+  throw new Error("expected a VALIDATION_ERROR");
+}
+
+const BASIC: ImportMapping = { executedAt: "When", symbol: "Sym", side: "Side", quantity: "Qty", price: "Px" };
+
+describe("side words", () => {
+  it("matches extra words ending in * as prefixes, built-in words and other extra words exactly", () => {
+    const options: ImportOptions = { sides: { buy: ["YOU BOUGHT*"], sell: ["you  sold *", "Sold Short"] } };
+    expect(sideOf("YOU BOUGHT APPLE INC (AAPL) (Cash)", options)).toBe("buy");
+    expect(sideOf(" you   sold  CLOSING TRANSACTION ", options)).toBe("sell");
+    expect(sideOf("sold short", options)).toBe("sell");
+    expect(sideOf("SOLD SHORTLY", options)).toBeNull();
+    expect(sideOf("YOU SOLDIER", options)).toBeNull(); // "you sold *" keeps its space
+    expect(sideOf("BUYING", options)).toBeNull(); // built-in words stay exact
+    expect(sideOf("bot", {})).toBe("buy");
+  });
+});
+
+describe("timestamps", () => {
+  it("reads a trailing US zone abbreviation as that zone's wall clock, whatever the account's zone", () => {
+    expect(parseTimestamp("01/19/2024 09:30:15 EST", "MM/DD/YYYY", "Europe/Berlin")?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
+    expect(parseTimestamp("07/19/2024 13:15:42 EDT", "MM/DD/YYYY", "Asia/Tokyo")?.toISOString()).toBe("2024-07-19T17:15:42.000Z");
+    // A file that writes EST all year is still read as New York time in summer.
+    expect(parseTimestamp("07/19/2024 13:15:42 EST", "MM/DD/YYYY", "Asia/Tokyo")?.toISOString()).toBe("2024-07-19T17:15:42.000Z");
+    expect(parseTimestamp("2024-01-19 08:30:15 CT", "iso", "America/New_York")?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
+    expect(parseTimestamp("2024-01-19 14:30:15 UTC", "iso", "America/New_York")?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
+    // AM/PM is not a zone; an unknown word still fails.
+    expect(parseTimestamp("1/19/2024 2:05:33 PM", "MM/DD/YYYY", ZONE)?.toISOString()).toBe("2024-01-19T19:05:33.000Z");
+    expect(parseTimestamp("01/19/2024 09:30:15 XYZ", "MM/DD/YYYY", ZONE)).toBeNull();
+  });
+
+  it("reads IBKR's comma between an ISO date and the time, and its compact YYYYMMDD;HHmmss", () => {
+    expect(parseTimestamp("2024-01-19, 09:30:15", "iso", ZONE)?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
+    expect(parseTimestamp("20240119;093015", "YYYYMMDD", ZONE)?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
+    expect(parseTimestamp("2024-01-19,, 09:30:15", "iso", ZONE)).toBeNull();
+  });
+});
+
+describe("broker symbols", () => {
+  it.each([
+    ["ES 03-24", "ESH24"],
+    ["MNQ 12-25", "MNQZ25"],
+    ["ES 13-24", "ES 13-24"], // no such month: left for the instrument check to refuse
+    ["-SPY240216C480", "SPY   240216C00480000"],
+    [" -QQQ240126P412.5", "QQQ   240126P00412500"],
+    ["SPY 240216C480", "SPY   240216C00480000"],
+    [".AAPL240119C190", "AAPL  240119C00190000"],
+    ["BRKB240119P0.5", "BRKB  240119P00000500"],
+    // Already readable: left alone.
+    ["AAPL  240119C00190000", "AAPL  240119C00190000"],
+    ["AAPL240119C00190000", "AAPL240119C00190000"],
+    ["/ESH24", "/ESH24"],
+    ["brk.b", "BRK.B"],
+  ])("%j → %j", (raw, expected) => {
+    expect(normalizeBrokerSymbol(raw)).toBe(expected);
+  });
+});
+
+describe("side from the quantity's sign", () => {
+  it("makes negative quantities sells and positive ones buys when there is no side column", () => {
+    const csv = "When,Sym,Qty,Px\n2024-01-19T09:30:00Z,AAPL,100,191.5\n2024-01-19T10:00:00Z,AAPL,-100,192\n";
+    const { fills, errors } = read(csv, { executedAt: "When", symbol: "Sym", quantity: "Qty", price: "Px" }, { sideFromQuantitySign: true });
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => [f.side, f.quantity])).toEqual([["buy", "100"], ["sell", "100"]]);
+  });
+
+  it("is required when the mapping has no side", () => {
+    const csv = "When,Sym,Qty,Px\n2024-01-19T09:30:00Z,AAPL,100,191.5\n";
+    expect(validationFields(() => read(csv, { executedAt: "When", symbol: "Sym", quantity: "Qty", price: "Px" }))).toEqual([
+      "column not found: side (or options.sideFromQuantitySign)",
+    ]);
+  });
+});
+
+describe("header search and sections", () => {
+  const statement = [
+    "Account Statement for 123",
+    "",
+    "Cash Balance",
+    "DATE,AMOUNT",
+    "1/19/24,100",
+    "",
+    "Trades",
+    "When,Sym,Side,Qty,Px",
+    "2024-01-19T09:30:00Z,AAPL,BUY,1,10",
+    "2024-01-19T09:31:00Z,AAPL,SELL,1,11",
+    "",
+    "Equities",
+    "Symbol,Qty",
+    "AAPL,0",
+  ].join("\n");
+
+  it("takes the first row holding every named cell as the header and numbers rows from it", () => {
+    const parsed = parseCsv(statement, { headerRowContains: ["sym", "WHEN"], endAtBlankRow: true }, MAX_ROWS);
+    expect(parsed.header).toEqual(["When", "Sym", "Side", "Qty", "Px"]);
+    expect(parsed.headerRow).toBe(6); // blank lines are not counted
+    const { fills, errors } = normalizeRows(parsed, BASIC, {}, ZONE);
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => [f.row, f.side])).toEqual([[7, "buy"], [8, "sell"]]);
+  });
+
+  it("without endAtBlankRow reads on into the next section (whose rows then fail)", () => {
+    const { fills, errors } = read(statement, BASIC, { headerRowContains: ["When", "Sym"] });
+    expect(fills).toHaveLength(2);
+    expect(new Set(errors.map((e) => e.row))).toEqual(new Set([9, 10, 11]));
+  });
+
+  it("refuses a file without such a header row", () => {
+    expect(validationFields(() => parseCsv(statement, { headerRowContains: ["Exec Time"] }, MAX_ROWS))).toEqual(["has no matching header row"]);
+  });
+});
+
+describe("row filters", () => {
+  const csv = [
+    "When,Sym,Side,Qty,Px,Kind,Note",
+    "2024-01-19T09:30:00Z,AAPL,BUY,1,10,Trade,",
+    "2024-01-19T09:31:00Z,AAPL,SELL,1,11,trade,PUT AAPL",
+    "2024-01-19T09:32:00Z,,,,,Deposit,",
+    "2024-01-19T09:33:00Z,MSFT,BUY,1,12,Trade Correction,",
+  ].join("\n");
+
+  it("keeps rows whose cell matches a keep value and none of the drop values; the rest are skipped, not errors", () => {
+    const { fills, errors, skipped } = read(csv, BASIC, { rowFilters: [{ column: "Kind", keep: ["TRADE"] }, { column: "Note", drop: ["PUT *"] }] });
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => f.row)).toEqual([2]);
+    expect(skipped).toBe(3);
+  });
+
+  it("matches keep values ending in * as prefixes", () => {
+    const { fills, skipped } = read(csv, BASIC, { rowFilters: [{ column: "Kind", keep: ["Trade*"] }] });
+    expect(fills.map((f) => f.row)).toEqual([2, 3, 5]);
+    expect(skipped).toBe(1);
+  });
+
+  it("names a filter column the file lacks", () => {
+    expect(validationFields(() => read(csv, BASIC, { rowFilters: [{ column: "Status", keep: ["Filled"] }] }))).toEqual([
+      'column not found: rowFilters → "Status"',
+    ]);
+  });
+});
+
+describe("time-only files", () => {
+  const csv = "Time,Sym,Side,Qty,Px\n9:30:15 AM,AAPL,B,100,191.5\n15:48:50,AAPL,S,100,192\n";
+  const mapping: ImportMapping = { time: "Time", symbol: "Sym", side: "Side", quantity: "Qty", price: "Px" };
+
+  it("put options.tradeDate in front of each time, in the file's zone", () => {
+    const { fills, errors } = read(csv, mapping, { tradeDate: "2024-07-19", dateFormat: "DD/MM/YYYY" });
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => f.executed_at)).toEqual(["2024-07-19T13:30:15.000Z", "2024-07-19T19:48:50.000Z"]);
+  });
+
+  it("report a bad time against the time column", () => {
+    const { errors } = read("Time,Sym,Side,Qty,Px\nlunch,AAPL,B,1,1\n", mapping, { tradeDate: "2024-07-19" });
+    expect(errors).toEqual([{ row: 2, column: "Time", message: '"2024-07-19 lunch" is not a time' }]);
+  });
+
+  it("accept only an ISO date as tradeDate", () => {
+    expect(ImportOptionsSchema.safeParse({ tradeDate: "07/19/2024" }).success).toBe(false);
+  });
+});
+
+describe("prices", () => {
+  const csv = "When,Sym,Side,Qty,Px\n2024-01-19T09:30:00Z,SPY   240216P00470000,BUY,2,-310.00\n2024-01-19T09:31:00Z,AAPL,SELL,100,192.25\n2024-01-19T09:32:00Z,MESH4,SELL,1,24006.25\n";
+
+  it("refuse a negative price unless options.signedPrice", () => {
+    expect(read(csv, BASIC).errors).toEqual([{ row: 2, column: "Px", message: '"-310.00" is not a price' }]);
+  });
+
+  it("divide a price that includes the multiplier by the instrument's multiplier", () => {
+    const { fills, errors } = read(csv, BASIC, { signedPrice: true, priceIncludesMultiplier: true });
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => [f.symbol, f.price])).toEqual([
+      ["SPY   240216P00470000", "3.10"],
+      ["AAPL", "192.25"],
+      ["MESH24", "4801.25"],
+    ]);
+  });
+});
+
+describe("fees", () => {
+  const mapping: ImportMapping = { ...BASIC, fees: "Comm", extraFees: ["Fee", "Rebate"] };
+  const csv = "When,Sym,Side,Qty,Px,Comm,Fee,Rebate\n2024-01-19T09:30:00Z,AAPL,BUY,1,10,1.00,--,-0.20\n2024-01-19T09:31:00Z,AAPL,SELL,1,11,0.05,0.01,-0.20\n";
+
+  it("count every cell as a cost by default, and a cell of dashes as none", () => {
+    const { fills, errors } = read(csv, mapping);
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => f.fees)).toEqual(["1.2000000000", "0.2600000000"]);
+  });
+
+  it("with options.feeRebates, subtract negative cells; a net rebate is no fee", () => {
+    const { fills } = read(csv, mapping, { feeRebates: true });
+    expect(fills.map((f) => f.fees)).toEqual(["0.8000000000", "0.0000000000"]);
+  });
+});
+
+describe("futures years", () => {
+  it("read a 1-digit year near the fill's date, not the import's", () => {
+    const csv = "When,Sym,Side,Qty,Px\n2024-06-03T14:00:00Z,ESZ4,BUY,1,5300\n2034-06-05T14:00:00Z,ESZ4,BUY,1,9300\n2019-06-03T14:00:00Z,ESZ9,BUY,1,2800\n";
+    const { fills, errors } = read(csv, BASIC);
+    expect(errors).toEqual([]);
+    expect(fills.map((f) => f.symbol)).toEqual(["ESZ24", "ESZ34", "ESZ19"]);
+  });
+});
