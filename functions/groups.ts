@@ -1,4 +1,4 @@
-import type { AppOptions } from "../lib/http/index.ts";
+import { createApp, type AppOptions } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
 import { accountsGroup } from "./accounts.ts";
 import { authGroup } from "./auth.ts";
@@ -34,3 +34,19 @@ export type GroupName = keyof typeof groups;
 export function buildFullApp(options: AppOptions) {
   return buildApp(options, Object.values(groups));
 }
+
+/** Route types for a typed client in web/ (hono/client). */
+export function typedRoutes() {
+  return createApp({ deps: () => undefined as never })
+    .route(healthGroup.prefix, healthGroup.app)
+    .route(configGroup.prefix, configGroup.app)
+    .route(authGroup.prefix, authGroup.app)
+    .route(accountsGroup.prefix, accountsGroup.app)
+    .route(brokeragesGroup.prefix, brokeragesGroup.app)
+    .route(ledgerGroup.prefix, ledgerGroup.app)
+    .route(fillsGroup.prefix, fillsGroup.app)
+    .route(tradesGroup.prefix, tradesGroup.app)
+    .route(statsGroup.prefix, statsGroup.app)
+    .route(csvImportGroup.prefix, csvImportGroup.app);
+}
+export type AppType = ReturnType<typeof typedRoutes>;

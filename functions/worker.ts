@@ -1,18 +1,18 @@
-// The one Worker adapter: configuration parsed once per isolate from the bindings, a database client
-// per request over the serverless driver's HTTP transport, and the cron handler of the jobs Worker.
+// The one Worker adapter: configuration parsed once per isolate from the bindings and a database client
+// per request over the serverless driver's HTTP transport. The jobs Worker adds its cron handler
+// (jobs-worker.ts), so other Workers never bundle the jobs' code.
 import { ConfigError, parseConfig, type Config } from "../lib/config/index.ts";
 import { createNeonHttpDb } from "../lib/db/neon.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import { AppError } from "../lib/errors.ts";
-import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
 
-type WorkerEnv = Record<string, unknown>;
-type Ctx = { waitUntil(promise: Promise<unknown>): void };
+export type WorkerEnv = Record<string, unknown>;
+export type Ctx = { waitUntil(promise: Promise<unknown>): void };
 
 const log = createLogger();
 let cached: { env: WorkerEnv; config: Config; rateLimiter: RateLimiter } | undefined;
@@ -32,7 +32,7 @@ function isolateState(env: WorkerEnv) {
   return cached;
 }
 
-async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
+export async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
   const { config, rateLimiter } = isolateState(env);
   const handle = await createNeonHttpDb(config.DATABASE_URL, { httpEndpoint: config.DB_HTTP_ENDPOINT });
   const outbound: typeof fetch = (...a) => fetch(...a);
@@ -60,13 +60,10 @@ export function createWorker(groups: readonly Group[]) {
     },
     groups,
   );
-  return {
-    fetch: app.fetch,
-    async scheduled(controller: { cron: string }, env: WorkerEnv, ctx: Ctx): Promise<void> {
-      const deps = await depsFor(env, ctx);
-      const run = runJobs(deps, jobsForCron(controller.cron)).finally(() => closers.get(deps)?.());
-      ctx.waitUntil(run);
-      await run;
-    },
-  };
+  return { fetch: app.fetch };
+}
+
+/** Releases what depsFor opened (the per-request database client). */
+export function releaseDeps(deps: Deps): Promise<void> {
+  return closers.get(deps)?.() ?? Promise.resolve();
 }

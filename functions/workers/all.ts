@@ -1,6 +1,6 @@
 import { groups } from "../groups.ts";
-import { createWorker } from "../worker.ts";
+import { createJobsWorker } from "../jobs-worker.ts";
 
 // Worker entry (default export required by the Workers runtime) for local `wrangler dev`: every group
-// in one workerd Worker, like the Node entrypoint. Deployments use one Worker per group instead.
-export default createWorker(Object.values(groups));
+// and the cron jobs in one workerd Worker, like the Node entrypoint. Deployments use one Worker per group.
+export default createJobsWorker(Object.values(groups));

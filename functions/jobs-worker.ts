@@ -1,0 +1,16 @@
+import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
+import type { Group } from "../lib/http/index.ts";
+import { createWorker, depsFor, releaseDeps, type Ctx, type WorkerEnv } from "./worker.ts";
+
+/** A Worker that also runs the shared jobs on its cron triggers (wrangler.toml lists the crons). */
+export function createJobsWorker(groups: readonly Group[]) {
+  return {
+    ...createWorker(groups),
+    async scheduled(controller: { cron: string }, env: WorkerEnv, ctx: Ctx): Promise<void> {
+      const deps = await depsFor(env, ctx);
+      const run = runJobs(deps, jobsForCron(controller.cron)).finally(() => releaseDeps(deps));
+      ctx.waitUntil(run);
+      await run;
+    },
+  };
+}
