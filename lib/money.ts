@@ -39,3 +39,35 @@ export function formatDecimal(value: string): string {
   const isZero = /^0+$/.test(integer) && /^0+$/.test(fraction);
   return `${sign === "-" && !isZero ? "-" : ""}${integer}.${fraction}`;
 }
+
+/** Exact decimal arithmetic in JS, where SQL is not at hand: values as integers of 10^-10 units. */
+const UNIT_SCALE = 10n ** BigInt(MAX_FRACTION_DIGITS);
+
+export function toUnits(value: string): bigint {
+  const negative = value.startsWith("-");
+  const [integer = "0", fraction = ""] = value.replace(/^[+-]/, "").split(".");
+  const units = BigInt(integer) * UNIT_SCALE + BigInt((fraction + "0".repeat(MAX_FRACTION_DIGITS)).slice(0, MAX_FRACTION_DIGITS));
+  return negative ? -units : units;
+}
+
+/** Units back to a decimal string with all 10 fraction digits ("1.5000000000"). */
+export function unitsToDecimal(units: bigint): string {
+  const negative = units < 0n;
+  const a = negative ? -units : units;
+  return `${negative ? "-" : ""}${a / UNIT_SCALE}.${(a % UNIT_SCALE).toString().padStart(MAX_FRACTION_DIGITS, "0")}`;
+}
+
+/** Units back to a decimal string in output form (formatDecimal). */
+export function fromUnits(units: bigint): string {
+  return formatDecimal(unitsToDecimal(units));
+}
+
+/** a × b in units (truncated past 10 decimals, like numeric(28,10) storage would round). */
+export function multiplyUnits(a: bigint, b: bigint): bigint {
+  return (a * b) / UNIT_SCALE;
+}
+
+/** a ÷ b for non-negative units, rounded half up to 10 decimals. */
+export function divideUnits(a: bigint, b: bigint): bigint {
+  return (a * UNIT_SCALE * 2n + b) / (2n * b);
+}

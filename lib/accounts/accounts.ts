@@ -6,7 +6,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { FREE_PLAN_LIMITS, isPlanCapped } from "../auth/plan.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, RAISED_EXCEPTION, UNIQUE_VIOLATION } from "../db/errors.ts";
-import { rowsOf } from "../db/rows.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
@@ -52,7 +52,7 @@ const foreignBrokerage = () =>
 function accountColumns(alias: string, balance: SQL): SQL {
   return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
     ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id,
-    to_char(${alias}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`)}, ${balance} as balance`;
+    ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${balance} as balance`;
 }
 
 /** The running balance after the newest entry (rank is maintained by the ledger functions). */

@@ -3,10 +3,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { csvImports, accounts } from "../db/schema.ts";
-import { rowsOf } from "../db/rows.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formatDecimal } from "../money.ts";
+import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
 import { decodeCsv, normalizeRows, parseCsv, type RowError, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
 import type { ImportRequest } from "./schema.ts";
@@ -15,18 +15,6 @@ import type { ImportRequest } from "./schema.ts";
 const ERRORS_SHOWN = 500;
 const FILLS_SHOWN = 200;
 
-const SCALE = 10n ** 10n;
-const units = (v: string) => {
-  const neg = v.startsWith("-");
-  const [i, f = ""] = v.replace("-", "").split(".");
-  const u = BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
-  return neg ? -u : u;
-};
-const fromUnits = (u: bigint) => {
-  const neg = u < 0n;
-  const a = neg ? -u : u;
-  return formatDecimal(`${neg ? "-" : ""}${a / SCALE}.${(a % SCALE).toString().padStart(10, "0")}`);
-};
 const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "quantity" | "price">) =>
   [f.symbol, new Date(f.executed_at).toISOString(), f.side, formatDecimal(f.quantity), formatDecimal(f.price)].join("|");
 
@@ -56,7 +44,7 @@ async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: 
     const symbols = [...new Set(withoutId.map((f) => f.symbol))];
     const times = withoutId.map((f) => f.executed_at);
     const rows = rowsOf<{ symbol: string; executed_at: string; side: "buy" | "sell"; quantity: string; price: string }>(
-      await deps.db.execute(sql`select symbol, to_char(executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_at,
+      await deps.db.execute(sql`select symbol, ${sql.raw(isoUtc("executed_at"))} as executed_at,
           side, quantity::text as quantity, price::text as price
         from fills where account_id = ${accountId}
           and symbol in (select jsonb_array_elements_text(${JSON.stringify(symbols)}::jsonb))
@@ -102,12 +90,19 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, u
     );
   }
   const fresh = fills.filter((f) => !f.duplicate);
-  const cash = fresh.reduce((sum, f) => sum + (f.side === "sell" ? 1n : -1n) * ((units(f.quantity) * units(f.price)) / SCALE) * units(f.multiplier) / SCALE - units(f.fees), 0n);
+  // The same cash effect fill_cash computes in SQL: (sell ? + : −) quantity × price × multiplier − fees.
+  const cash = fresh.reduce(
+    (sum, f) =>
+      sum +
+      (f.side === "sell" ? 1n : -1n) * multiplyUnits(multiplyUnits(toUnits(f.quantity), toUnits(f.price)), toUnits(f.multiplier)) -
+      toUnits(f.fees),
+    0n,
+  );
   const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
   for (const f of fresh) {
     const s = bySymbol.get(f.symbol) ?? { fills: 0, netQuantity: 0n };
     s.fills += 1;
-    s.netQuantity += (f.side === "buy" ? 1n : -1n) * units(f.quantity);
+    s.netQuantity += (f.side === "buy" ? 1n : -1n) * toUnits(f.quantity);
     bySymbol.set(f.symbol, s);
   }
   const summary = {

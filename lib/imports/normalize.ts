@@ -2,7 +2,7 @@
 // cell is checked with its row number so a bad row never stops the good ones.
 import Papa from "papaparse";
 import { AppError } from "../errors.ts";
-import { DecimalStringSchema, formatDecimal } from "../money.ts";
+import { DecimalStringSchema, divideUnits, fromUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
@@ -405,29 +405,14 @@ const FUTURES_MONTH_CODES = "FGHJKMNQUVXZ";
 
 /** value / divisor for non-negative decimal strings, rounded half up to 10 decimals, in output form. */
 function divideDecimal(value: string, divisor: string): string {
-  const SCALE = 10n ** 10n;
-  const units = (v: string) => {
-    const [i, f = ""] = v.split(".");
-    return BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
-  };
-  const d = units(divisor);
-  const q = (units(value) * SCALE * 2n + d) / (2n * d);
-  return formatDecimal(`${q / SCALE}.${(q % SCALE).toString().padStart(10, "0")}`);
+  return fromUnits(divideUnits(toUnits(value), toUnits(divisor)));
 }
 
 /**
- * Exact sum of decimal strings (scaled integers, 10 fraction digits). Negative parts are rebates
- * (options.feeRebates); a negative total is 0, since a fill's fees cannot be negative.
+ * Exact sum of decimal strings. Negative parts are rebates (options.feeRebates); a negative total is 0,
+ * since a fill's fees cannot be negative.
  */
 function sumDecimals(values: string[]): string {
-  const SCALE = 10n ** 10n;
-  let total = 0n;
-  for (const v of values) {
-    const [i, f = ""] = v.replace(/^-/, "").split(".");
-    const units = BigInt(i!) * SCALE + BigInt((f + "0".repeat(10)).slice(0, 10));
-    total += v.startsWith("-") ? -units : units;
-  }
-  if (total < 0n) total = 0n;
-  const frac = (total % SCALE).toString().padStart(10, "0");
-  return `${total / SCALE}.${frac}`;
+  const total = values.reduce((sum, v) => sum + toUnits(v), 0n);
+  return unitsToDecimal(total < 0n ? 0n : total);
 }

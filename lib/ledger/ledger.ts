@@ -3,10 +3,10 @@
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError } from "../db/errors.ts";
-import { rowsOf } from "../db/rows.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formatDecimal } from "../money.ts";
+import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import type { LedgerPageQuery, NewLedgerEntry } from "./schema.ts";
 
 export type LedgerEntry = {
@@ -40,7 +40,7 @@ const NO_ACCOUNT = () => new AppError("NOT_FOUND", "No such account.");
 
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
 const entryColumns = sql.raw(`e.id::text as id, e.type, e.amount::text as amount,
-  to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at, e.note, e.fill_id::text as fill_id`);
+  ${isoUtc("e.occurred_at")} as occurred_at, e.note, e.fill_id::text as fill_id`);
 
 function toEntry(row: EntryRow): LedgerEntry {
   return {
@@ -99,7 +99,7 @@ export async function addLedgerEntry(
   accountId: string,
   input: NewLedgerEntry,
 ): Promise<LedgerEntry> {
-  const amount = input.type === "withdrawal" ? `-${input.amount}` : input.amount;
+  const amount = input.type === "withdrawal" ? fromUnits(-toUnits(input.amount)) : input.amount;
   const occurredAt = input.occurredAt ? new Date(input.occurredAt) : deps.now();
   let rows: EntryRow[];
   try {

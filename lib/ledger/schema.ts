@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { DecimalStringSchema, toUnits } from "../money.ts";
 
 const digits = (name: string) => z.string().check(z.regex(/^\d{1,9}$/, `${name} must be a whole number`));
 
@@ -23,23 +24,21 @@ export const LedgerPageQuerySchema = z.object({
 });
 export type LedgerPageQuery = z.infer<typeof LedgerPageQuerySchema>;
 
-/** A decimal string with at most 18 integer and 10 fraction digits. */
-const DECIMAL = /^-?\d{1,18}(\.\d{1,10})?$/;
-const isZero = (v: string) => /^-?0+(\.0+)?$/.test(v);
+const isDecimal = (v: string) => DecimalStringSchema.safeParse(v).success;
 
 export const NewLedgerEntrySchema = z
   .object({
     type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
     /** Deposits and withdrawals: a positive amount. Adjustments: a signed, non-zero amount. */
-    amount: z.string().check(z.regex(DECIMAL, "must be a decimal string such as \"1250.00\"")),
+    amount: DecimalStringSchema,
     occurredAt: z.optional(z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" })),
     note: z.optional(z.string().check(z.maxLength(500, "must be at most 500 characters"))),
   })
   .check(
     z.superRefine((entry, ctx) => {
-      if (!DECIMAL.test(entry.amount)) return;
-      if (isZero(entry.amount)) ctx.addIssue({ code: "custom", path: ["amount"], message: "must not be zero", input: entry.amount });
-      else if (entry.type !== "adjustment" && entry.amount.startsWith("-")) {
+      if (!isDecimal(entry.amount)) return;
+      if (toUnits(entry.amount) === 0n) ctx.addIssue({ code: "custom", path: ["amount"], message: "must not be zero", input: entry.amount });
+      else if (entry.type !== "adjustment" && toUnits(entry.amount) < 0n) {
         ctx.addIssue({ code: "custom", path: ["amount"], message: "must be positive (the type gives the direction)", input: entry.amount });
       }
     }),

@@ -4,7 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
-import { rowsOf } from "../db/rows.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
@@ -44,7 +44,7 @@ type FillRow = {
 /** Every column as text, so all drivers answer alike. `f` is the fills row alias. */
 export const fillColumns = sql.raw(`f.id::text as id, f.account_id::text as account_id, f.symbol, f.asset_class,
   f.multiplier::text as multiplier, f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees,
-  to_char(f.executed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as executed_at, f.execution_id,
+  ${isoUtc("f.executed_at")} as executed_at, f.execution_id,
   f.import_id::text as import_id`);
 
 export function toFill(row: FillRow): Fill {

@@ -1,7 +1,7 @@
 // Trades (positions): read and journaled here, built from fills by positions_rebuild (migrations/0005).
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
-import { rowsOf } from "../db/rows.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
@@ -32,9 +32,8 @@ type TradeRow = {
   rating: number | null;
 };
 
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const tradeColumns = sql.raw(`p.id::text as id, p.account_id::text as account_id, p.symbol, p.asset_class,
-  p.multiplier::text as multiplier, p.direction, ${iso("p.opened_at")} as opened_at, ${iso("p.closed_at")} as closed_at,
+  p.multiplier::text as multiplier, p.direction, ${isoUtc("p.opened_at")} as opened_at, ${isoUtc("p.closed_at")} as closed_at,
   p.open_quantity::text as open_quantity, p.max_quantity::text as max_quantity, p.entry_quantity::text as entry_quantity,
   p.entry_value::text as entry_value, p.exit_quantity::text as exit_quantity, p.exit_value::text as exit_value,
   p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, p.notes,

@@ -74,7 +74,7 @@ describe("GET /api/ledger/:accountId", () => {
     for (const json of [
       { type: "deposit", amount: "0.1", occurredAt: "2030-01-02T10:00:00Z" },
       { type: "deposit", amount: "0.2", occurredAt: "2030-01-03T10:00:00Z", note: "top-up" },
-      { type: "withdrawal", amount: "100", occurredAt: "2030-01-04T10:00:00-05:00" },
+      { type: "withdrawal", amount: "+100", occurredAt: "2030-01-04T10:00:00-05:00" },
     ]) {
       expect((await client.post(`/api/ledger/${accountId}/entries`, json)).status).toBe(201);
     }
