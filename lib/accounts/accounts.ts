@@ -148,6 +148,15 @@ export async function getAccount(deps: Pick<Deps, "db">, user: AuthUser, id: str
   return toAccount(rows[0]);
 }
 
+/** The user's account (id and zone), or 404 NOT_FOUND: another user's account looks like no account. */
+export async function requireOwnAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ id: string; timezone: string }> {
+  const [account] = rowsOf<{ id: string; timezone: string }>(
+    await deps.db.execute(sql`select id::text as id, timezone from accounts where id = ${accountId}::uuid and user_id = ${user.id}::uuid`),
+  );
+  if (!account) throw new AppError("NOT_FOUND", "No such account.");
+  return account;
+}
+
 async function accountExists(deps: Pick<Deps, "db">, user: AuthUser, id: string): Promise<boolean> {
   const rows = rowsOf(await deps.db.execute(sql`select 1 from accounts where id = ${id}::uuid and user_id = ${user.id}::uuid`));
   return rows.length > 0;

@@ -1,8 +1,9 @@
 // CSV import: preview (parse, check, mark duplicates, stage), commit (claim exactly once, then apply in
 // one statement), undo, history. Staging lives in Postgres (csv_imports.staged).
 import { and, desc, eq, sql } from "drizzle-orm";
+import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
-import { csvImports, accounts } from "../db/schema.ts";
+import { csvImports } from "../db/schema.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -17,15 +18,6 @@ const FILLS_SHOWN = 200;
 
 const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "quantity" | "price">) =>
   [f.symbol, new Date(f.executed_at).toISOString(), f.side, formatDecimal(f.quantity), formatDecimal(f.price)].join("|");
-
-async function ownAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
-  const [account] = await deps.db
-    .select({ id: accounts.id, timezone: accounts.timezone })
-    .from(accounts)
-    .where(and(eq(accounts.id, accountId), eq(accounts.userId, user.id)));
-  if (!account) throw new AppError("NOT_FOUND", "No such account.");
-  return account;
-}
 
 /** Marks fills already in the account, or earlier in the same file, as duplicates. */
 async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<void> {
@@ -70,7 +62,7 @@ export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request
 
 export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, user: AuthUser, input: PreviewInput) {
   const { request } = input;
-  const account = await ownAccount(deps, user, request.accountId);
+  const account = await requireOwnAccount(deps, user, request.accountId);
   const preset = request.presetId ? findPreset(request.presetId) : undefined;
   if (request.presetId && !preset) {
     throw new AppError("VALIDATION_ERROR", `Unknown preset "${request.presetId}".`, { fields: [{ path: "presetId", message: "is not a known preset" }] });
@@ -250,7 +242,7 @@ export async function undoImport(deps: Pick<Deps, "db">, user: AuthUser, importI
 
 /** Import history of one account, newest first. */
 export async function importHistory(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
-  await ownAccount(deps, user, accountId);
+  await requireOwnAccount(deps, user, accountId);
   const rows = await deps.db
     .select()
     .from(csvImports)

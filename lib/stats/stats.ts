@@ -6,7 +6,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
-import { requireOwnAccount } from "../trades/fills.ts";
+import { requireOwnAccount } from "../accounts/accounts.ts";
 
 const isoDateTime = () => z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
 

@@ -2,6 +2,7 @@
 // fill_* SQL functions (migrations/0005), which keep the fill's ledger entry and the positions of its
 // symbol in step in the same statement.
 import { sql, type SQL } from "drizzle-orm";
+import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
@@ -150,10 +151,4 @@ export async function listFills(deps: Pick<Deps, "db">, user: AuthUser, query: F
     page: query.page,
     pageSize: query.pageSize,
   };
-}
-
-/** 404 unless the account belongs to the user (another user's account looks like no account). */
-export async function requireOwnAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {
-  const rows = rowsOf(await deps.db.execute(sql`select 1 as found from accounts where id = ${accountId} and user_id = ${user.id}`));
-  if (!rows[0]) throw new AppError("NOT_FOUND", "No such account.");
 }

@@ -5,7 +5,8 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { fillColumns, requireOwnAccount, toFill } from "./fills.ts";
+import { requireOwnAccount } from "../accounts/accounts.ts";
+import { fillColumns, toFill } from "./fills.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
 
 type TradeRow = {
