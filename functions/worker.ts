@@ -6,6 +6,7 @@ import { createNeonHttpDb } from "../lib/db/neon.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
+import { createEdgeObjectStore } from "../lib/storage/s3-fetch.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";
@@ -45,6 +46,7 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
     fetch: outbound,
     rateLimiter,
     mailer: createEdgeMailer(config, outbound),
+    storage: createEdgeObjectStore(config, outbound),
     defer: deferWith(log, (p) => ctx.waitUntil(p)),
   };
   closers.set(deps, () => handle.close());
