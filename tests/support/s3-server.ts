@@ -22,6 +22,8 @@ export type S3Server = {
   objects: Map<string, { body: Buffer; contentType: string }>;
   /** Every request with its answer, e.g. "PUT csv-imports/u/i.json 200" or "GET x 403 SignatureDoesNotMatch". */
   log: string[];
+  /** While on, every request is answered 503 SlowDown (a store that is up but refusing work). */
+  unavailable(on: boolean): void;
   close(): Promise<void>;
 };
 
@@ -105,6 +107,7 @@ export async function startS3Server(
   };
   const objects = new Map<string, { body: Buffer; contentType: string }>();
   const log: string[] = [];
+  let refusing = false;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -125,6 +128,7 @@ export async function startS3Server(
         }
       };
 
+      if (refusing) return answer(503, "SlowDown");
       const verdict = verifySignature(req, body, credentials, region);
       if (!verdict.ok) return answer(verdict.status, verdict.code);
       if (decodeURIComponent(bucketName) !== bucket) return answer(404, "NoSuchBucket");
@@ -183,6 +187,9 @@ export async function startS3Server(
     },
     objects,
     log,
+    unavailable(on) {
+      refusing = on;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
