@@ -1,8 +1,7 @@
 // The Node adapter: @aws-sdk/client-s3. Only the Node entrypoint imports this file, so no Worker bundle
 // contains the SDK (it would add ~87 KB gzip; see docs/architecture.md).
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import type { Config } from "../config/index.ts";
-import { objectStorageSettings, STORAGE_TIMEOUT_MS, StorageUnavailableError, type ObjectStore, type ObjectStorageSettings } from "./index.ts";
+import { STORAGE_TIMEOUT_MS, StorageUnavailableError, type ObjectStore, type ObjectStorageSettings } from "./index.ts";
 
 function detailOf(err: unknown): string {
   if (err instanceof S3ServiceException) return `HTTP ${err.$metadata.httpStatusCode ?? "?"} ${err.name}`;
@@ -55,10 +54,4 @@ export function createSdkObjectStore(settings: ObjectStorageSettings): ObjectSto
       client.destroy();
     },
   };
-}
-
-/** The Node entrypoint's store: the SDK when the four OBJECT_STORAGE_ variables are set, else none. */
-export function createNodeObjectStore(config: Config): ObjectStore | undefined {
-  const settings = objectStorageSettings(config);
-  return settings ? createSdkObjectStore(settings) : undefined;
 }
