@@ -1,13 +1,18 @@
 import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
 import type { Group } from "../lib/http/index.ts";
+import { createEdgeObjectStore } from "../lib/storage/s3-fetch.ts";
 import { createWorker, depsFor, releaseDeps, type Ctx, type WorkerEnv } from "./worker.ts";
 
-/** A Worker that also runs the shared jobs on its cron triggers (wrangler.toml lists the crons). */
+/**
+ * A Worker that also runs the shared jobs on its cron triggers (wrangler.toml lists the crons). It has an
+ * object store: the import jobs remove staged objects.
+ */
 export function createJobsWorker(groups: readonly Group[]) {
+  const options = { storage: createEdgeObjectStore };
   return {
-    ...createWorker(groups),
+    ...createWorker(groups, options),
     async scheduled(controller: { cron: string }, env: WorkerEnv, ctx: Ctx): Promise<void> {
-      const deps = await depsFor(env, ctx);
+      const deps = await depsFor(env, ctx, options);
       const run = runJobs(deps, jobsForCron(controller.cron)).finally(() => releaseDeps(deps));
       ctx.waitUntil(run);
       await run;

@@ -13,6 +13,7 @@ import { seedAdmin } from "../lib/auth/users.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
 import { createRateLimiter } from "../lib/ratelimit/index.ts";
+import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
@@ -61,6 +62,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     fetch: globalThis.fetch,
     rateLimiter,
     mailer: await createNodeMailer(config),
+    storage: await createNodeObjectStore(config),
     defer: deferWith(log),
   };
   if (config.SEED_ADMIN_EMAIL) {
@@ -101,6 +103,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
       scheduler?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rateLimiter.close();
+      deps.storage?.close();
       await handle.close();
     },
   };

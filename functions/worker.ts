@@ -1,11 +1,13 @@
 // The one Worker adapter: configuration parsed once per isolate from the bindings and a database client
 // per request over the serverless driver's HTTP transport. The jobs Worker adds its cron handler
-// (jobs-worker.ts), so other Workers never bundle the jobs' code.
+// (jobs-worker.ts), so other Workers never bundle the jobs' code; likewise only the Workers that stage
+// imports pass an object store factory, so the others never bundle its signer.
 import { ConfigError, parseConfig, type Config } from "../lib/config/index.ts";
 import { createNeonHttpDb } from "../lib/db/neon.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
+import type { ObjectStore } from "../lib/storage/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";
@@ -13,6 +15,10 @@ import { buildApp } from "./app.ts";
 
 export type WorkerEnv = Record<string, unknown>;
 export type Ctx = { waitUntil(promise: Promise<unknown>): void };
+export type WorkerOptions = {
+  /** The object store for Workers that need one (createEdgeObjectStore); others have deps.storage undefined. */
+  storage?: (config: Config, outbound: typeof fetch) => ObjectStore | undefined;
+};
 
 const log = createLogger();
 let cached: { env: WorkerEnv; config: Config; rateLimiter: RateLimiter } | undefined;
@@ -32,7 +38,7 @@ function isolateState(env: WorkerEnv) {
   return cached;
 }
 
-export async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
+export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions = {}): Promise<Deps> {
   const { config, rateLimiter } = isolateState(env);
   const handle = await createNeonHttpDb(config.DATABASE_URL, { httpEndpoint: config.DB_HTTP_ENDPOINT });
   const outbound: typeof fetch = (...a) => fetch(...a);
@@ -45,16 +51,17 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx): Promise<Deps> {
     fetch: outbound,
     rateLimiter,
     mailer: createEdgeMailer(config, outbound),
+    storage: options.storage?.(config, outbound),
     defer: deferWith(log, (p) => ctx.waitUntil(p)),
   };
   closers.set(deps, () => handle.close());
   return deps;
 }
 
-export function createWorker(groups: readonly Group[]) {
+export function createWorker(groups: readonly Group[], options: WorkerOptions = {}) {
   const app = buildApp(
     {
-      deps: (c) => depsFor(c.env, c.executionCtx),
+      deps: (c) => depsFor(c.env, c.executionCtx, options),
       peerAddress: (c) => c.req.header("CF-Connecting-IP"),
       release: (deps, c) => c.executionCtx.waitUntil(closers.get(deps)?.() ?? Promise.resolve()),
     },

@@ -3,6 +3,7 @@ import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
+import type { ObjectStore } from "./storage/index.ts";
 
 /**
  * Everything a domain function may touch besides its input. Entrypoints build it (Node once at start,
@@ -19,6 +20,11 @@ export type Deps = {
   readonly rateLimiter: RateLimiter;
   /** Present only when email is configured (config.features.email). */
   readonly mailer: Mailer | undefined;
+  /**
+   * Present only when object storage is configured (config.features.objectStorage): the SDK adapter on
+   * Node, the fetch adapter on Workers. Absent means staged imports stay inline in Postgres.
+   */
+  readonly storage: ObjectStore | undefined;
   /**
    * Runs work after the response without holding it up (a Worker keeps the isolate alive for it).
    * Failures are logged, never thrown at the caller.

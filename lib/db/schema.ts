@@ -246,8 +246,14 @@ export const csvImports = pgTable(
     undoneAt: timestamp("undone_at", { withTimezone: true }),
     /** Counts shown in the preview and the import history. */
     summary: jsonb("summary").notNull(),
-    /** The fills a commit would write; emptied once committed. */
+    /** The fills a commit would write, inline (no object storage); emptied once committed. */
     staged: jsonb("staged"),
+    /**
+     * With object storage: the key of the object holding the fills instead of `staged`. Cleared once the
+     * object is no longer needed; clearing it or deleting the row queues the key in object_deletions
+     * (trigger of migration 0010).
+     */
+    stagedKey: text("staged_key"),
     stagedBytes: integer("staged_bytes").notNull().default(0),
     fillsCreated: integer("fills_created"),
   },
@@ -258,4 +264,14 @@ export const csvImports = pgTable(
   ],
 );
 
-export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills, csvImports };
+/**
+ * Objects to remove from object storage: filled by a trigger whenever a csv_imports row stops pointing at
+ * its staged object (row deleted by any path, cascades included, or staged_key cleared), drained by the
+ * code that caused it and, for whatever that missed, by the purge job.
+ */
+export const objectDeletions = pgTable("object_deletions", {
+  key: text("key").primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills, csvImports, objectDeletions };

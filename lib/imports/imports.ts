@@ -1,5 +1,6 @@
 // CSV import: preview (parse, check, mark duplicates, stage), commit (claim exactly once, then apply in
-// one statement), undo, history. Staging lives in Postgres (csv_imports.staged).
+// one statement), undo, history. Staging lives in object storage when deps.storage is present (the row keeps
+// the key in staged_key), else inline in Postgres (csv_imports.staged).
 import { and, desc, eq, sql } from "drizzle-orm";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
@@ -7,6 +8,8 @@ import { csvImports } from "../db/schema.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { drainObjectDeletions } from "../storage/deletions.ts";
+import { stagedImportKey, StorageUnavailableError } from "../storage/index.ts";
 import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
 import { decodeCsv, normalizeRows, parseCsv, type RowError, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
@@ -60,7 +63,7 @@ async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: 
 
 export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
 
-export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, user: AuthUser, input: PreviewInput) {
+export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "storage" | "log">, user: AuthUser, input: PreviewInput) {
   const { request } = input;
   const account = await requireOwnAccount(deps, user, request.accountId);
   const preset = request.presetId ? findPreset(request.presetId) : undefined;
@@ -108,21 +111,37 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, u
     cashEffect: fromUnits(cash),
   };
   const expiresAt = new Date(deps.now().getTime() + deps.config.CSV_IMPORT_STAGING_TTL_MINUTES * 60_000);
-  const [row] = await deps.db
-    .insert(csvImports)
-    .values({
-      userId: user.id,
-      accountId: account.id,
-      fileName: input.fileName?.slice(0, 255) ?? null,
-      presetId: preset?.id ?? null,
-      expiresAt,
-      summary,
-      staged: fills,
-      stagedBytes,
-    })
-    .returning({ id: csvImports.id });
+  const importId = crypto.randomUUID();
+  const stagedKey = deps.storage ? stagedImportKey(user.id, importId) : null;
+  // The row first, then the object: a failed insert leaves nothing in the bucket, and a row whose object
+  // never arrived (a crash in between) answers 410 on commit and is purged with its lifetime.
+  await deps.db.insert(csvImports).values({
+    id: importId,
+    userId: user.id,
+    accountId: account.id,
+    fileName: input.fileName?.slice(0, 255) ?? null,
+    presetId: preset?.id ?? null,
+    expiresAt,
+    summary,
+    staged: stagedKey ? null : fills,
+    stagedKey,
+    stagedBytes,
+  });
+  if (deps.storage && stagedKey) {
+    try {
+      await deps.storage.put(stagedKey, staged);
+    } catch (err) {
+      // No row may claim an object that is not there. Deleting it queues the key, in case the put reached
+      // the store after all; the purge job removes it then.
+      await deps.db
+        .delete(csvImports)
+        .where(eq(csvImports.id, importId))
+        .catch((dbErr: unknown) => deps.log.error("could not remove the row of a failed staging", { importId, error: String(dbErr) }));
+      throw storageFailure(deps, err);
+    }
+  }
   return {
-    importId: row!.id,
+    importId,
     expiresAt: expiresAt.toISOString(),
     summary,
     errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
@@ -147,6 +166,45 @@ function toPreviewFill(f: StagedFill) {
   };
 }
 
+/** Logs why object storage failed (operation and status, never a credential) and answers 503. */
+function storageFailure(deps: Pick<Deps, "log">, err: unknown): unknown {
+  if (err instanceof StorageUnavailableError) deps.log.warn("object storage unavailable", { operation: err.operation, detail: err.detail });
+  return err;
+}
+
+const PREVIEW_GONE = "The staged preview is no longer available; upload the file again.";
+
+/**
+ * The fills of a claimed, object-staged import. A missing (or unreadable) object ends the import: the row
+ * is deleted and the caller gets 410; a store that is down releases the claim so a retry can commit.
+ */
+async function readStagedObject(deps: Pick<Deps, "db" | "storage" | "log">, importId: string, key: string): Promise<string> {
+  let text: string | null = null;
+  try {
+    // Without storage (the variables were unset after this preview was staged) the object is unreachable.
+    text = deps.storage ? await deps.storage.get(key) : null;
+  } catch (err) {
+    await deps.db
+      .update(csvImports)
+      .set({ status: "staged", claimedAt: null })
+      .where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
+    throw storageFailure(deps, err);
+  }
+  let valid = false;
+  try {
+    valid = text !== null && Array.isArray(JSON.parse(text));
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    deps.log.warn("staged import object missing or unreadable", { importId });
+    await deps.db.delete(csvImports).where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
+    await drainObjectDeletions(deps, [key]);
+    throw new AppError("GONE", PREVIEW_GONE);
+  }
+  return text!;
+}
+
 /** Why a claim failed: 404 (not the user's), 410 (expired), 409 (already committing or committed). */
 async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<never> {
   const [row] = await deps.db
@@ -162,14 +220,22 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
  * Claims the staged import (staged -> committing) in one conditional statement, so of any number of
  * concurrent commits exactly one proceeds; then applies it in one statement (all or nothing).
  */
-export async function commitImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string, includeDuplicates = false) {
-  await claimImport(deps, user, importId);
-  await applyImport(deps, importId, includeDuplicates);
+export async function commitImport(
+  deps: Pick<Deps, "db" | "now" | "storage" | "log">,
+  user: AuthUser,
+  importId: string,
+  includeDuplicates = false,
+) {
+  const { stagedKey } = await claimImport(deps, user, importId);
+  const fills = stagedKey ? await readStagedObject(deps, importId, stagedKey) : null;
+  await applyImport(deps, importId, includeDuplicates, fills);
+  // import_apply cleared staged_key, which queued the object for removal; remove it now.
+  if (stagedKey) await drainObjectDeletions(deps, [stagedKey]);
   return getImport(deps, user, importId);
 }
 
 /** Step 1 of a commit: staged -> committing, for exactly one caller. */
-export async function claimImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<void> {
+export async function claimImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<{ stagedKey: string | null }> {
   const claimed = await deps.db
     .update(csvImports)
     .set({ status: "committing", claimedAt: deps.now() })
@@ -181,14 +247,18 @@ export async function claimImport(deps: Pick<Deps, "db" | "now">, user: AuthUser
         sql`${csvImports.expiresAt} > ${deps.now()}`,
       ),
     )
-    .returning({ id: csvImports.id });
-  if (!claimed[0]) await claimFailure(deps, user, importId);
+    .returning({ id: csvImports.id, stagedKey: csvImports.stagedKey });
+  if (!claimed[0]) return claimFailure(deps, user, importId);
+  return { stagedKey: claimed[0].stagedKey };
 }
 
-/** Step 2: writes the claimed import in one statement (all or nothing). */
-export async function applyImport(deps: Pick<Deps, "db">, importId: string, includeDuplicates: boolean): Promise<number> {
+/**
+ * Step 2: writes the claimed import in one statement (all or nothing). `stagedJson` carries the fills of
+ * an object-staged import; null means the row's inline `staged`.
+ */
+export async function applyImport(deps: Pick<Deps, "db">, importId: string, includeDuplicates: boolean, stagedJson: string | null = null): Promise<number> {
   const [applied] = rowsOf<{ written: number | null }>(
-    await deps.db.execute(sql`select import_apply(${importId}, ${includeDuplicates}) as written`),
+    await deps.db.execute(sql`select import_apply(${importId}, ${includeDuplicates}, ${stagedJson}::jsonb) as written`),
   );
   if (applied?.written === null || applied?.written === undefined) throw new AppError("CONFLICT", "This import was claimed by another commit.");
   return applied.written;
@@ -219,16 +289,17 @@ function toImport(row: typeof csvImports.$inferSelect) {
   };
 }
 
-/** Discards a staged preview. */
-export async function discardImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string): Promise<void> {
+/** Discards a staged preview (and its object; if the store is down, the purge job removes it later). */
+export async function discardImport(deps: Pick<Deps, "db" | "storage" | "log">, user: AuthUser, importId: string): Promise<void> {
   const gone = await deps.db
     .delete(csvImports)
     .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id), eq(csvImports.status, "staged")))
-    .returning({ id: csvImports.id });
+    .returning({ id: csvImports.id, stagedKey: csvImports.stagedKey });
   if (!gone[0]) {
     await getImport(deps, user, importId); // 404 when it is not theirs
     throw new AppError("CONFLICT", "Only a staged preview can be discarded; undo a committed import instead.");
   }
+  if (gone[0].stagedKey) await drainObjectDeletions(deps, [gone[0].stagedKey]);
 }
 
 export async function undoImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string) {
@@ -252,21 +323,27 @@ export async function importHistory(deps: Pick<Deps, "db">, user: AuthUser, acco
   return { imports: rows.map(toImport) };
 }
 
-/** Job: staged previews past their lifetime. */
-export async function purgeExpiredImports(deps: Pick<Deps, "db" | "now">): Promise<number> {
+/**
+ * Job: staged previews past their lifetime, then every queued object (theirs, and any removal an earlier
+ * request could not finish).
+ */
+export async function purgeExpiredImports(deps: Pick<Deps, "db" | "now" | "storage" | "log">): Promise<number> {
   const gone = await deps.db
     .delete(csvImports)
     .where(and(eq(csvImports.status, "staged"), sql`${csvImports.expiresAt} < ${deps.now()}`))
     .returning({ id: csvImports.id });
+  await drainObjectDeletions(deps);
   return gone.length;
 }
 
 /** Job: commits interrupted between claim and apply (they wrote nothing: apply is all-or-nothing). */
-export async function recoverOrphanedImports(deps: Pick<Deps, "db" | "now" | "config">): Promise<number> {
+export async function recoverOrphanedImports(deps: Pick<Deps, "db" | "now" | "config" | "storage" | "log">): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - deps.config.CSV_IMPORT_CLAIM_TIMEOUT_SECONDS * 1000);
   const gone = await deps.db
     .delete(csvImports)
     .where(and(eq(csvImports.status, "committing"), sql`${csvImports.claimedAt} < ${cutoff}`))
-    .returning({ id: csvImports.id });
+    .returning({ id: csvImports.id, stagedKey: csvImports.stagedKey });
+  const keys = gone.flatMap((g) => (g.stagedKey ? [g.stagedKey] : []));
+  if (keys.length) await drainObjectDeletions(deps, keys);
   return gone.length;
 }

@@ -8,6 +8,7 @@ import { deferWith, type Deps } from "../../lib/deps.ts";
 import type { Mailer } from "../../lib/email/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
+import { createNodeObjectStore } from "../../lib/storage/node.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "./client.ts";
 import { testConfig } from "./env.ts";
 
@@ -50,6 +51,8 @@ export async function testApp(
     fetch: globalThis.fetch,
     rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log }),
     mailer: extra.mailer,
+    // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
+    storage: await createNodeObjectStore(config),
     defer: deferWith(log, (p) => pending.push(p)),
   };
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;

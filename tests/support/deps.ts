@@ -21,6 +21,7 @@ export function testDeps(config: Config, handle: DbHandle, overrides: Partial<De
     fetch: globalThis.fetch,
     rateLimiter: createRateLimiter({ log }),
     mailer: undefined,
+    storage: undefined,
     defer: deferWith(log),
     ...overrides,
   };

@@ -9,6 +9,11 @@ declare namespace Cloudflare {
     DATABASE_URL: string;
     DB_HTTP_ENDPOINT: string;
     DB_WS_PROXY: string;
+    OBJECT_STORAGE_ENDPOINT: string;
+    OBJECT_STORAGE_BUCKET: string;
+    OBJECT_STORAGE_ACCESS_KEY_ID: string;
+    OBJECT_STORAGE_SECRET_ACCESS_KEY: string;
+    OBJECT_STORAGE_REGION: string;
   }
   interface GlobalProps {
     mainModule: typeof import("../../functions/workers/all.ts");

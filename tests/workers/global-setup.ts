@@ -1,18 +1,22 @@
 import type { TestProject } from "vitest/node";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startS3Server } from "../support/s3-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     workersDatabaseUrl: string;
     dbHttpEndpoint: string;
     dbWsProxy: string;
+    /** The OBJECT_STORAGE_ variables of the local S3 stand-in. */
+    objectStorageEnv: Record<string, string>;
   }
 }
 
 /**
- * One fresh, migrated database on the real Postgres, and the bridge the Worker's serverless driver
- * reaches it through (HTTP for queries, WebSocket for interactive transactions).
+ * One fresh, migrated database on the real Postgres, the bridge the Worker's serverless driver reaches it
+ * through (HTTP for queries, WebSocket for interactive transactions), and the local S3 stand-in that
+ * object storage points at.
  */
 export default async function setup(project: TestProject) {
   const bridge = await startDbBridge();
@@ -23,7 +27,10 @@ export default async function setup(project: TestProject) {
   project.provide("workersDatabaseUrl", db.url);
   project.provide("dbHttpEndpoint", bridge.httpUrl);
   project.provide("dbWsProxy", bridge.wsUrl);
+  const s3 = await startS3Server();
+  project.provide("objectStorageEnv", s3.env);
   return async () => {
+    await s3.close();
     await bridge.close();
     await dropDatabase(db.name);
   };

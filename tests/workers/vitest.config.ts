@@ -4,7 +4,8 @@ import { defineProject } from "vitest/config";
 import { baseTestEnv } from "../support/env.ts";
 
 // The API inside workerd (Miniflare), configured from wrangler.toml like `wrangler dev`, reaching the real
-// Postgres through the serverless driver and scripts/db-bridge.ts (started by the global setup).
+// Postgres through the serverless driver and scripts/db-bridge.ts, and object storage pointing at the local
+// S3 stand-in (both started by the global setup).
 export default defineProject({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   plugins: [
@@ -16,6 +17,7 @@ export default defineProject({
           DATABASE_URL: inject("workersDatabaseUrl"),
           DB_HTTP_ENDPOINT: inject("dbHttpEndpoint"),
           DB_WS_PROXY: inject("dbWsProxy"),
+          ...inject("objectStorageEnv"),
         },
       },
     })),

@@ -1,0 +1,86 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ObjectStorageSettings } from "../../lib/storage/index.ts";
+import { createFetchObjectStore } from "../../lib/storage/s3-fetch.ts";
+import jobs from "../../functions/workers/jobs.ts";
+import { describeObjectStoreContract } from "../support/object-store-contract.ts";
+import { testSql } from "./sql.ts";
+
+// The Workers object storage adapter (aws4fetch) inside workerd, against the local S3 stand-in the global
+// setup started: the shared contract, then a CSV preview and commit staged through it end to end.
+const settings = (): ObjectStorageSettings => ({
+  endpoint: env.OBJECT_STORAGE_ENDPOINT,
+  bucket: env.OBJECT_STORAGE_BUCKET,
+  accessKeyId: env.OBJECT_STORAGE_ACCESS_KEY_ID,
+  secretAccessKey: env.OBJECT_STORAGE_SECRET_ACCESS_KEY,
+  region: env.OBJECT_STORAGE_REGION,
+  forcePathStyle: true,
+});
+
+describeObjectStoreContract("aws4fetch inside workerd", (s) => createFetchObjectStore(s), settings);
+
+const base = "http://journal.test";
+const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+const call = (path: string, init: RequestInit & { cookie?: string } = {}) =>
+  exports.default.fetch(`${base}${path}`, {
+    ...init,
+    headers: { "CF-Connecting-IP": ip, ...(init.cookie ? { Cookie: init.cookie } : {}), ...(init.headers as Record<string, string>) },
+  });
+const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+
+/** A signed-in user with an account and one staged preview, through the routes in workerd. */
+async function stagedPreview() {
+  const reg = await call("/api/auth/register", { method: "POST", ...json({ email: `o-${crypto.randomUUID()}@example.com`, password: "workers password" }) });
+  expect(reg.status).toBe(201);
+  const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+  const userId = (await reg.json<{ user: { id: string } }>()).user.id;
+  const acct = await call("/api/accounts", { method: "POST", cookie, ...json({ name: "Edge imports", currency: "USD", timezone: "Etc/UTC" }) });
+  const { id: accountId } = await acct.json<{ id: string }>();
+
+  const form = new FormData();
+  const csv = ["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID", "2026-06-10T14:00:00Z,MSFT,BUY,10,400,1,W1", "2026-06-10T15:00:00Z,MSFT,SELL,10,405,1,W2"];
+  form.set("file", new Blob([csv.join("\n")]), "edge.csv");
+  form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
+  const preview = await call("/api/csv-import/preview", { method: "POST", cookie, body: form });
+  expect(preview.status, await preview.clone().text()).toBe(201);
+  const { importId } = await preview.json<{ importId: string }>();
+  return { cookie, accountId, importId, key: `csv-imports/${userId}/${importId}.json` };
+}
+
+describe("CSV import staged in object storage, in workerd", () => {
+  it("preview stores the fills as an object; commit reads it, writes the fills and removes it", async () => {
+    const { cookie, accountId, importId, key } = await stagedPreview();
+    const store = createFetchObjectStore(settings());
+    const staged = JSON.parse((await store.get(key)) ?? "null") as Array<{ execution_id: string }>;
+    expect(staged.map((f) => f.execution_id)).toEqual(["W1", "W2"]);
+    const sql = testSql();
+    const [row] = await sql`select staged is null as inline_empty, staged_key from csv_imports where id = ${importId}`;
+    expect(row).toEqual({ inline_empty: true, staged_key: key });
+
+    const commit = await call("/api/csv-import/commit", { method: "POST", cookie, ...json({ importId }) });
+    expect(commit.status).toBe(200);
+    expect(await commit.json()).toMatchObject({ status: "committed", fillsCreated: 2 });
+    expect(await store.get(key)).toBeNull();
+    const left = await sql`select count(*)::int as n from fills where account_id = ${accountId}`;
+    expect(left[0]!.n).toBe(2);
+    const queued = await sql`select key from object_deletions where key = ${key}`;
+    expect(queued).toEqual([]);
+  });
+
+  it("the */5 cron of the jobs Worker purges an expired preview and its object", async () => {
+    const { importId, key } = await stagedPreview();
+    const store = createFetchObjectStore(settings());
+    expect(await store.get(key)).not.toBeNull();
+    const sql = testSql();
+    await sql`update csv_imports set expires_at = now() - interval '1 minute' where id = ${importId}`;
+
+    const ctx = createExecutionContext();
+    await jobs.scheduled(createScheduledController({ cron: "*/5 * * * *" }), { ...env }, ctx);
+    await waitOnExecutionContext(ctx);
+
+    expect(await sql`select id from csv_imports where id = ${importId}`).toEqual([]);
+    expect(await store.get(key)).toBeNull();
+    expect(await sql`select key from object_deletions where key = ${key}`).toEqual([]);
+  });
+});
