@@ -117,7 +117,8 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now">, u
       presetId: preset?.id ?? null,
       expiresAt,
       summary,
-      staged: fills,
+      // The JSON text already made for the size check, not a second serialisation by the driver.
+      staged: sql`${staged}::jsonb`,
       stagedBytes,
     })
     .returning({ id: csvImports.id });
