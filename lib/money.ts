@@ -43,10 +43,17 @@ export function formatDecimal(value: string): string {
 /** Exact decimal arithmetic in JS, where SQL is not at hand: values as integers of 10^-10 units. */
 const UNIT_SCALE = 10n ** BigInt(MAX_FRACTION_DIGITS);
 
+const FRACTION_ZEROS = "0".repeat(MAX_FRACTION_DIGITS);
+
 export function toUnits(value: string): bigint {
-  const negative = value.startsWith("-");
-  const [integer = "0", fraction = ""] = value.replace(/^[+-]/, "").split(".");
-  const units = BigInt(integer) * UNIT_SCALE + BigInt((fraction + "0".repeat(MAX_FRACTION_DIGITS)).slice(0, MAX_FRACTION_DIGITS));
+  // One BigInt parse of the digits with the point moved 10 places: this runs for every cell of an import.
+  const sign = value.charCodeAt(0);
+  const negative = sign === 45; // "-"
+  const body = negative || sign === 43 ? value.slice(1) : value; // "+"
+  const dot = body.indexOf(".");
+  const integer = dot < 0 ? body : body.slice(0, dot);
+  const fraction = dot < 0 ? "" : body.slice(dot + 1);
+  const units = BigInt((integer || "0") + (fraction + FRACTION_ZEROS).slice(0, MAX_FRACTION_DIGITS));
   return negative ? -units : units;
 }
 

@@ -123,7 +123,8 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     presetId: preset?.id ?? null,
     expiresAt,
     summary,
-    staged: stagedKey ? null : fills,
+    // The JSON text already made for the size check, not a second serialisation by the driver.
+    staged: stagedKey ? null : sql`${staged}::jsonb`,
     stagedKey,
     stagedBytes,
   });

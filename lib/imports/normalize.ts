@@ -2,7 +2,7 @@
 // cell is checked with its row number so a bad row never stops the good ones.
 import Papa from "papaparse";
 import { AppError } from "../errors.ts";
-import { DecimalStringSchema, divideUnits, fromUnits, toUnits, unitsToDecimal } from "../money.ts";
+import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
@@ -135,6 +135,8 @@ function columnIndexes(header: string[] | null, mapping: ImportMapping, options:
 
 /** "1,234.56" / "1.234,56", with $ and spaces, (1.5) or trailing minus as negatives; null when not a number. */
 export function parseNumber(raw: string, format: ImportOptions["numberFormat"]): string | null {
+  // Most cells are already plain decimals ("170.50"): nothing to rewrite, and the digit limits are in the pattern.
+  if (format !== "1.234,56" && PLAIN_DECIMAL.test(raw)) return raw;
   let v = raw.trim().replace(/[$€£¥\s]/g, "");
   if (v === "") return null;
   let negative = false;
@@ -153,9 +155,13 @@ export function parseNumber(raw: string, format: ImportOptions["numberFormat"]):
   v = format === "1.234,56" ? v.replace(/\./g, "").replace(",", ".") : v.replace(/,/g, "");
   if (!/^\d+(\.\d+)?$/.test(v) && !/^\.\d+$/.test(v)) return null;
   if (v.startsWith(".")) v = `0${v}`;
-  const result = `${negative ? "-" : ""}${v}`;
-  return DecimalStringSchema.safeParse(result).success ? result : null;
+  // What DecimalStringSchema allows (v is digits with at most one point here).
+  const dot = v.indexOf(".");
+  if ((dot < 0 ? v.length : dot) > MAX_INTEGER_DIGITS || (dot < 0 ? 0 : v.length - dot - 1) > MAX_FRACTION_DIGITS) return null;
+  return negative ? `-${v}` : v;
 }
+
+const PLAIN_DECIMAL = new RegExp(`^\\d{1,${MAX_INTEGER_DIGITS}}(?:\\.\\d{1,${MAX_FRACTION_DIGITS}})?$`);
 
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?\s*([AaPp][Mm])?$/;
 
@@ -291,6 +297,8 @@ export function normalizeRows(
   const instruments = new Map<string, ReturnType<typeof resolveInstrument>>();
   const offset = parsed.header ? (parsed.headerRow ?? 1) + 1 : 1;
   const filters = (options.rowFilters ?? []).map((f, n) => ({ ...f, field: `rowFilters.${n}` }));
+  const feeFields = ["fees", ...(mapping.extraFees ?? []).map((_, n) => `extraFees.${n}`)].filter((f) => at[f] !== undefined);
+  const timeOnly = !mapping.executedAt && !mapping.date && options.tradeDate !== undefined;
   parsed.rows.forEach((cells, i) => {
     const row = i + offset;
     const cell = (field: string) => (at[field] === undefined ? "" : (cells[at[field]!] ?? "").trim());
@@ -305,7 +313,6 @@ export function normalizeRows(
     const rowErrors: RowError[] = [];
     const fail = (field: string, message: string) => rowErrors.push({ row, column: (mapping as Record<string, unknown>)[field] as string ?? field, message });
 
-    const timeOnly = !mapping.executedAt && !mapping.date && options.tradeDate !== undefined;
     const when = mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
     // A given trade date is YYYY-MM-DD whatever dateFormat says about the file's own dates.
     const executedAt = timeOnly ? parseTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : parseTimestamp(when, options.dateFormat, timeZone);
@@ -324,7 +331,6 @@ export function normalizeRows(
     if (price !== null && options.signedPrice) price = price.replace(/^-/, "");
     if (price === null || price.startsWith("-")) fail("price", `"${cell("price")}" is not a price`);
     let fees = "0";
-    const feeFields = ["fees", ...(mapping.extraFees ?? []).map((_, n) => `extraFees.${n}`)].filter((f) => at[f] !== undefined);
     const feeParts: string[] = [];
     for (const f of feeFields) {
       const raw = cell(f);
@@ -372,11 +378,21 @@ export function normalizeRows(
       quantity,
       price,
       fees,
-      executed_at: executedAt.toISOString(),
+      executed_at: isoString(executedAt),
       execution_id: executionId === "" ? null : executionId.slice(0, 100),
     });
   });
   return { fills, errors, skipped };
+}
+
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/** date.toISOString(), several times faster for 4-digit years (it runs once per row). */
+function isoString(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year < 1000 || year > 9999) return date.toISOString();
+  const ms = date.getUTCMilliseconds();
+  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { csvImports, fills } from "../../lib/db/schema.ts";
@@ -6,7 +7,7 @@ import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/i
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { readProcessEnv } from "../../lib/config/index.ts";
-import { journal } from "../support/app.ts";
+import { journal, signUp, testApp } from "../support/app.ts";
 import { baseTestEnv } from "../support/env.ts";
 import type { TestClient } from "../support/client.ts";
 
@@ -199,6 +200,93 @@ describe("CSV import: the ledger after a commit", () => {
     await client.post("/api/csv-import/commit", { importId: mid.importId });
     expect(await ledgerConsistent(db, accountId)).toBe(8);
     expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe("10582.00");
+  });
+});
+
+describe("CSV import: positions rebuilt from the first imported fill (property-based)", () => {
+  type Db = Awaited<ReturnType<typeof setup>>["db"];
+  type RandomFill = { symbol: string; buy: boolean; qty: number; cents: number; feeCents: number; minute: number };
+
+  /** Every position and fill share of the account, keyed by opening fill (ids of new positions are random). */
+  async function positionsOf(db: Db, accountId: string) {
+    const positions = rowsOf<Record<string, string | null>>(
+      await db.execute(sql`select id::text, open_fill_id::text, symbol, asset_class, multiplier::text, direction,
+          opened_at::text, closed_at::text, open_quantity::text, max_quantity::text, entry_quantity::text, entry_value::text,
+          exit_quantity::text, exit_value::text, fees::text, gross_pnl::text, net_pnl::text
+        from positions where account_id = ${accountId} order by open_fill_id`),
+    );
+    const shares = rowsOf<Record<string, string>>(
+      await db.execute(sql`select p.open_fill_id::text, pf.fill_id::text, pf.quantity::text, pf.fees::text, pf.role
+        from position_fills pf join positions p on p.id = pf.position_id where p.account_id = ${accountId}
+        order by p.open_fill_id, pf.fill_id`),
+    );
+    return { positions, shares };
+  }
+
+  /** What positions_rebuild (the full replay, migration 0008) makes of the same fills. */
+  async function fullRebuild(db: Db, accountId: string) {
+    await db.execute(sql`select positions_rebuild(${accountId}::uuid, s.symbol) from (select distinct symbol from fills where account_id = ${accountId}) s`);
+    return positionsOf(db, accountId);
+  }
+
+  const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 14, 0) + minute * 60_000).toISOString();
+  const price = (f: RandomFill) => (f.cents / 100).toFixed(2);
+  const fees = (f: RandomFill) => (f.feeCents / 1000).toFixed(3); // thirds of a cent: fee splits round
+
+  it("import and undo leave exactly what a full rebuild gives, whatever the history and wherever the import lands", async () => {
+    const t = await testApp(url());
+    const { userId } = await signUp(t, "incremental");
+    const db = t.deps.db;
+    const fillArb = fc.record({
+      symbol: fc.constantFrom("AAA", "BBB"),
+      buy: fc.boolean(),
+      qty: fc.integer({ min: 1, max: 30 }),
+      cents: fc.integer({ min: 1, max: 50_000 }),
+      feeCents: fc.integer({ min: 0, max: 2_000 }),
+      minute: fc.integer({ min: 0, max: 60 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fillArb, { maxLength: 12 }), fc.array(fillArb, { minLength: 1, maxLength: 12 }), async (history, imported) => {
+        const [account] = rowsOf<{ id: string }>(
+          await db.execute(sql`select id::text from account_create(${userId}, ${`Inc ${crypto.randomUUID()}`}, 'USD', 0, 'Etc/UTC', null, null)`),
+        );
+        const accountId = account!.id;
+        for (const f of history) {
+          await db.execute(sql`select fill_add(${userId}, ${accountId}, ${f.symbol}, 'stock', 1, ${f.buy ? "buy" : "sell"},
+            ${String(f.qty)}::numeric, ${price(f)}::numeric, ${fees(f)}::numeric, ${at(f.minute)}::timestamptz, null, null)`);
+        }
+        // Journal fields on every existing position: they must survive when the same fill still opens it.
+        await db.execute(sql`update positions set notes = 'kept ' || open_fill_id::text where account_id = ${accountId}`);
+        const staged = imported.map((f, i) => ({
+          row: i + 2, symbol: f.symbol, asset_class: "stock", multiplier: "1", side: f.buy ? "buy" : "sell",
+          quantity: String(f.qty), price: price(f), fees: fees(f), executed_at: at(f.minute), execution_id: `X${i}`, duplicate: false,
+        }));
+        const [imp] = rowsOf<{ id: string }>(
+          await db.execute(sql`insert into csv_imports (user_id, account_id, status, expires_at, summary, staged, claimed_at)
+            values (${userId}, ${accountId}, 'committing', now() + interval '1 hour', '{}'::jsonb, ${JSON.stringify(staged)}::jsonb, now())
+            returning id::text`),
+        );
+        const [applied] = rowsOf<{ n: number }>(await db.execute(sql`select import_apply(${imp!.id}::uuid, false) as n`));
+        expect(applied!.n).toBe(imported.length);
+
+        const afterImport = await positionsOf(db, accountId);
+        const notes = rowsOf<{ open_fill_id: string; notes: string | null }>(
+          await db.execute(sql`select open_fill_id::text, notes from positions where account_id = ${accountId}`),
+        );
+        for (const n of notes) if (n.notes !== null) expect(n.notes).toBe(`kept ${n.open_fill_id}`);
+        const rebuilt = await fullRebuild(db, accountId);
+        expect(afterImport).toEqual(rebuilt); // ids included: the full rebuild keeps them too
+
+        const [undone] = rowsOf<{ n: number }>(await db.execute(sql`select import_undo(${userId}::uuid, ${imp!.id}::uuid) as n`));
+        expect(undone!.n).toBe(imported.length);
+        const afterUndo = await positionsOf(db, accountId);
+        expect(afterUndo).toEqual(await fullRebuild(db, accountId));
+        expect(afterUndo.shares).toHaveLength(
+          rowsOf(await db.execute(sql`select 1 from position_fills pf join fills f on f.id = pf.fill_id where f.account_id = ${accountId}`)).length,
+        );
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
