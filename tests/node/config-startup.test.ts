@@ -23,7 +23,8 @@ function start(env: Record<string, string | undefined>): Promise<{ code: number 
     const child = spawn(NODE, [ENTRY], { cwd: CWD, env: full, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    // Generous: dozens of entrypoints start at once here, and CI machines have two cores.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.on("error", reject);
     child.on("exit", (code) => {
       clearTimeout(timer);
@@ -107,11 +108,11 @@ describe("the Node entrypoint refuses a bad configuration", () => {
       const value = env[secret];
       if (value && value.length > 3) expect(stderr).not.toContain(value);
     }
-  });
+  }, 120_000);
 
   it("starts past configuration when everything is valid (then fails on the unreachable database with exit 1)", async () => {
     const { code, stderr } = await start({ SMTP_HOST: "smtp.example.com", EMAIL_FROM: "a@example.com", WEB_BASE_URL: "https://x.example/" });
     expect(stderr).not.toContain("Invalid configuration");
     expect(code).toBe(1);
-  });
+  }, 120_000);
 });
