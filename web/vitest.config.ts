@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineProject } from "vitest/config";
+
+// Component and logic tests of the browser app, in happy-dom (no server, no database): fetch is stubbed
+// per test.
+export default defineProject({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  plugins: [react()],
+  test: {
+    name: "web",
+    environment: "happy-dom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/test/setup.ts"],
+  },
+});
