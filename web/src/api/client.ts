@@ -33,7 +33,13 @@ async function isCsrfFailure(res: Response): Promise<boolean> {
   }
 }
 
-async function refreshCsrfToken(): Promise<boolean> {
+/** The token held, for a request made without apiFetch (the CSV upload uses XMLHttpRequest for its progress). */
+export function currentCsrfToken(): string | null {
+  return csrfToken;
+}
+
+/** Fetches the session's token after a 403 CSRF_FAILED; true when one is now held. */
+export async function refreshCsrfToken(): Promise<boolean> {
   const res = await globalThis.fetch("/api/auth/csrf", { credentials: "include" });
   if (!res.ok) return false;
   setCsrfToken(((await res.json()) as { csrfToken?: string }).csrfToken);
