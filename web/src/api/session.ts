@@ -1,18 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client.ts";
-import { ApiError } from "./errors.ts";
 import { ME_KEY } from "./query-client.ts";
 
 export type User = { id: string; email: string; emailVerified: boolean; isAdmin: boolean };
 
-/** The signed-in user, or null when there is no session. */
+/**
+ * The signed-in user, or null when there is no session. /api/auth/session answers 200 either way (a 401
+ * from /me would show as a failed request in the console on every signed-out page load).
+ */
 export async function fetchMe(): Promise<User | null> {
-  try {
-    return (await unwrap(api.api.auth.me.$get())).user;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  return (await unwrap(api.api.auth.session.$get())).user;
 }
 
 export function useMe() {
