@@ -10,6 +10,7 @@ export default defineProject({
   test: {
     name: "web",
     environment: "happy-dom",
+    environmentOptions: { happyDOM: { url: "http://localhost:3100/" } },
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
   },
