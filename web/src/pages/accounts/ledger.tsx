@@ -201,7 +201,7 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
           <tbody>
             {entries.map((entry, i) => (
               <tr key={entry.id}>
-                <td>{formatDateTime(entry.occurredAt, account.timezone)}</td>
+                <td className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
                 <td>{TYPE_LABELS[entry.type] ?? entry.type}</td>
                 <td>{entry.note}</td>
                 <td className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>

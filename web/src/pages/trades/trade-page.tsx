@@ -212,7 +212,7 @@ export function TradePage() {
                   <tbody>
                     {fills.map((f) => (
                       <tr key={`${f.id}-${f.role}`}>
-                        <td>{formatDateTime(f.executedAt, zone)}</td>
+                        <td className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
                         <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
                         <td className="num">
                           {formatNumber(f.quantityInTrade)}

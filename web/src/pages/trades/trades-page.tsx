@@ -94,7 +94,9 @@ export function TradesPage() {
     placeholderData: keepPreviousData,
   });
   const byId = new Map((accounts.data?.accounts ?? []).map((a) => [a.id, a]));
-  const filtered = Object.keys(filters).length > 0;
+  // An account alone (the account page's "Trades" link) is not a search: an empty answer there still
+  // means "nothing recorded yet", with the same advice.
+  const filtered = Object.keys(filters).some((k) => k !== "accountId");
 
   function apply(next: Filters, nextPage = 1) {
     const p: Record<string, string> = {};
@@ -199,7 +201,7 @@ export function TradesPage() {
                       <td>
                         <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
                       </td>
-                      <td>{formatDateTime(t.openedAt, account?.timezone)}</td>
+                      <td className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
                       <td className="num">{formatNumber(t.maxQuantity)}</td>
                       <td className="num">{t.averageEntryPrice ? formatNumber(t.averageEntryPrice) : "—"}</td>
                       <td className="num">{t.averageExitPrice ? formatNumber(t.averageExitPrice) : "—"}</td>
