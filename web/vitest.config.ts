@@ -13,5 +13,8 @@ export default defineProject({
     environmentOptions: { happyDOM: { url: "http://localhost:3100/" } },
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
+    // user-event flows through the whole app take a few seconds each when the machine's two cores are
+    // shared with the other projects.
+    testTimeout: 20_000,
   },
 });
