@@ -61,7 +61,10 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
         {points.length > 1 && <path className="equity__area" d={g.area} />}
         {points.length > 1 && <path className={`equity__line equity__line--${tone}`} d={g.line} vectorEffect="non-scaling-stroke" />}
         {points.length <= 1 &&
-          g.coords.map((c) => <circle key={c.point.start} className={`equity__dot equity__dot--${tone}`} cx={c.x} cy={c.y} r={4} />)}
+          // A zero-length round-capped stroke: a dot that stays round although the SVG stretches to the width.
+          g.coords.map((c) => (
+            <path key={c.point.start} className={`equity__dot equity__dot--${tone}`} d={`M${c.x} ${c.y} l0 0`} vectorEffect="non-scaling-stroke" />
+          ))}
       </svg>
       {first && last && (
         <figcaption className="equity__axis">

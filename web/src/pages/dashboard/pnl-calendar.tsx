@@ -14,7 +14,8 @@ type Props = {
 
 /**
  * One month of daily net P&L on the account's trading day. Each day with trades shows its signed amount
- * and trade count in text; the colour only repeats what the sign says.
+ * and trade count in text; the colour only repeats what the sign says. On a phone the cell shows a short
+ * signed number without the currency symbol (the month total above the grid carries it).
  */
 export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }: Props) {
   const { first, next } = monthBounds(month);
@@ -67,7 +68,7 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
                       <>
                         <span className="calendar__pnl">{formatPnl(entry.netPnl, currency)}</span>
                         <span className="calendar__pnl-compact" aria-hidden="true">
-                          {formatPnlCompact(entry.netPnl, currency)}
+                          {formatPnlCompact(entry.netPnl, null)}
                         </span>
                         <span className="calendar__count">
                           {entry.trades} {entry.trades === 1 ? "trade" : "trades"}

@@ -89,7 +89,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
                       Rows
                     </th>
                     <th scope="col" className="num">
-                      Imported
+                      Fills added
                     </th>
                     <th scope="col" className="num">
                       Invalid

@@ -410,7 +410,11 @@ function ImportWizard({ account, presets }: { account: AccountItem; presets: rea
             accept=".csv,.txt,text/csv"
             aria-describedby={dropHintId}
             disabled={busy}
-            onChange={(e) => void onFile(e.target.files?.[0])}
+            onChange={(e) => {
+              void onFile(e.target.files?.[0]);
+              // Cleared so that choosing the same file again (after a commit or a fix in the file) is a change.
+              e.target.value = "";
+            }}
           />
           {sniff && (
             <p className="dropzone__file">
