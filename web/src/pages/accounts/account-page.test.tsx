@@ -111,4 +111,31 @@ describe("the account page", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/accounts"));
     expect(deletes).toEqual(["", "confirm=delete-history"]);
   });
+
+  it("deletes a manual ledger entry only after confirming, and offers no delete for the opening entry", async () => {
+    let entries = [entry(2, "deposit", "250.00"), entry(1, "opening", "1000.00")];
+    const deleted: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: () => json({ page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "1250.00", entries }),
+      [`DELETE /api/ledger/${ID}/entries/${entry(2, "", "").id}`]: ({ path }) => {
+        deleted.push(path);
+        entries = entries.slice(1);
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp(`/accounts/${ID}`);
+    const user = userEvent.setup();
+    await screen.findByRole("table", { name: /Cash ledger/ });
+    expect(screen.getAllByRole("button", { name: /^Delete .* of / })).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "Delete deposit of $250.00" }));
+    expect(deleted).toEqual([]);
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    await user.click(screen.getByRole("button", { name: "Delete deposit of $250.00" }));
+    await user.click(screen.getByRole("button", { name: "Delete entry" }));
+    await waitFor(() => expect(screen.queryByText("Deposit", { selector: "td" })).toBeNull());
+    expect(deleted).toHaveLength(1);
+  });
 });
