@@ -21,3 +21,12 @@ export function schemaErrors<I>(schema: SafeParser<I>, value: I): FieldErrors {
 export function serverFieldErrors(err: unknown): FieldErrors {
   return err instanceof ApiError ? err.fieldErrors() : {};
 }
+
+/**
+ * After a refused submit, moves focus to the first field marked invalid, so keyboard and screen-reader
+ * users land on what needs fixing. Runs after React has rendered the error state.
+ */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  if (!form) return;
+  setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+}

@@ -7,7 +7,7 @@ import { BrokerageSelect } from "../../components/brokerage-select.tsx";
 import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
 import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
 import { CANONICAL_TIME_ZONES } from "../../../../lib/time/zones.ts";
-import { schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { guessTimeZone } from "../../lib/time-zones.ts";
 
 /** New account: name, currency, starting balance, time zone and brokerage. */
@@ -42,6 +42,7 @@ export function NewAccountForm({ onCreated }: { onCreated(account: Account): voi
     if (!CANONICAL_TIME_ZONES.has(timezone)) found.timezone ??= "must be chosen from the list";
     setErrors(found);
     if (Object.keys(found).length === 0) create.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
   }
 
   return (

@@ -6,7 +6,7 @@ import { keys, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { runningBalances, signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney } from "../../lib/format.ts";
-import { schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 export const LEDGER_PAGE_SIZE = 50;
 
@@ -67,6 +67,7 @@ export function CashEntryForm({ account }: { account: Account }) {
     if (when && !occurredAt) found.occurredAt = "must be a valid date and time";
     setErrors(found);
     if (Object.keys(found).length === 0) add.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
   }
 
   const verb = type === "deposit" ? "deposit" : "withdrawal";

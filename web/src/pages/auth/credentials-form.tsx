@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, TextField } from "../../components/ui.tsx";
 import { validateCredentials } from "../../lib/credentials.ts";
-import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type Props = {
   submitLabel: string;
@@ -25,6 +25,7 @@ export function CredentialsForm({ submitLabel, pendingLabel, passwordAutocomplet
     e.preventDefault();
     const found = validateCredentials(email, password);
     setErrors(found);
+    if (Object.keys(found).length > 0) focusFirstInvalid(e.currentTarget as HTMLFormElement);
     if (Object.keys(found).length === 0) onSubmit({ email: email.trim(), password });
   }
 

@@ -37,6 +37,8 @@ describe("the register page", () => {
     await user.click(await screen.findByRole("button", { name: "Create account" }));
     expect(screen.getByText("Email is required.")).toBeTruthy();
     expect(screen.getByText("Password is required.")).toBeTruthy();
+    // Focus lands on the first field to fix.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Email")));
     await user.type(screen.getByLabelText("Email"), "not-an-email");
     await user.type(screen.getByLabelText("Password"), "short");
     await user.click(screen.getByRole("button", { name: "Create account" }));

@@ -5,7 +5,7 @@ import { NewFillSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
-import { schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type AssetClass = "" | "stock" | "option" | "future";
 
@@ -70,6 +70,7 @@ export function NewFillPage() {
     if (!executedAt || Number.isNaN(at.getTime())) found.executedAt = "is required";
     setErrors(found);
     if (Object.keys(found).length === 0) add.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
   }
 
   return (

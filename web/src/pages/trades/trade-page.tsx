@@ -7,7 +7,7 @@ import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney, formatNumber } from "../../lib/format.ts";
-import { schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
 type Journal = { notes: string | null; tags: string[]; setup: string | null; rating: number | null };
@@ -89,6 +89,7 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
     const found = schemaErrors(TradeJournalSchema, value);
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
   }
 
   return (
