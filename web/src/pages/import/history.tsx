@@ -52,13 +52,19 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
   const undo = useMutation({
     mutationFn: (importId: string) => unwrap(api.api["csv-import"][":importId"].undo.$post({ param: { importId } })),
     onSuccess: async (item) => {
-      setConfirming(null);
+      closeConfirm();
       setDone(`Import of ${item.fileName ?? "the file"} undone: its fills and their ledger entries were removed.`);
       await invalidateAfterImport(queryClient, accountId);
     },
     onError: () => void queryClient.invalidateQueries({ queryKey: historyKey(accountId) }),
   });
   const dialogRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // When the confirmation closes, focus goes back to the section instead of being lost with the dialog.
+  const closeConfirm = () => {
+    setConfirming(null);
+    requestAnimationFrame(() => headingRef.current?.focus());
+  };
   const titleId = useId();
   const descId = useId();
   useEffect(() => {
@@ -68,7 +74,9 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
 
   return (
     <section className="panel" aria-labelledby="import-history-heading">
-      <h2 id="import-history-heading">Import history</h2>
+      <h2 id="import-history-heading" tabIndex={-1} ref={headingRef}>
+        Import history
+      </h2>
       <StatusMessage>{done}</StatusMessage>
       <ErrorAlert error={undo.error} title="Could not undo the import." />
       <QueryView query={query} label="import history">
@@ -151,7 +159,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
         <div className="confirm" role="alertdialog" aria-labelledby={titleId} aria-describedby={descId} tabIndex={-1}
           ref={dialogRef}
           onKeyDown={(e) => {
-            if (e.key === "Escape" && !undo.isPending) setConfirming(null);
+            if (e.key === "Escape" && !undo.isPending) closeConfirm();
           }}
         >
           <h3 id={titleId}>Undo the import of {confirming.fileName ?? "this file"}?</h3>
@@ -163,7 +171,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
             <button type="button" className="button button--danger" disabled={undo.isPending} onClick={() => undo.mutate(confirming.importId)}>
               {undo.isPending ? "Undoing…" : "Yes, undo import"}
             </button>
-            <button type="button" className="button button--secondary" disabled={undo.isPending} onClick={() => setConfirming(null)}>
+            <button type="button" className="button button--secondary" disabled={undo.isPending} onClick={closeConfirm}>
               Keep it
             </button>
           </div>

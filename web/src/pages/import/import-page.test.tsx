@@ -133,6 +133,7 @@ describe("the import wizard", () => {
     expect(document.activeElement).toBe(dialog);
     await user.click(within(dialog).getByRole("button", { name: "Keep it" }));
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Import history" })));
     expect(mock.mock.calls.some(([u]) => String(u).includes("/undo"))).toBe(false);
 
     await user.click(within(historyTable).getByRole("button", { name: "Undo import of generic.csv" }));

@@ -195,7 +195,7 @@ function ImportWizard({ account, presets }: { account: AccountItem; presets: rea
   const [announce, setAnnounce] = useState("");
   const abortRef = useRef<AbortController | null>(null);
   const previewHeadingRef = useRef<HTMLHeadingElement>(null);
-  const doneRef = useRef<HTMLDivElement>(null);
+  const doneRef = useRef<HTMLElement>(null);
   const zones = useMemo(timeZoneChoices, []);
 
   const preset = presets.find((p) => p.id === format);
@@ -360,7 +360,7 @@ function ImportWizard({ account, presets }: { account: AccountItem; presets: rea
       <StatusMessage>{busy ? progressText(upload, sniff?.file.name ?? "the file") : commit.isPending ? "Importing…" : announce}</StatusMessage>
 
       {commit.isSuccess && (
-        <div className="panel import-done" tabIndex={-1} ref={doneRef} aria-labelledby="import-done-heading">
+        <section className="panel import-done" tabIndex={-1} ref={doneRef} aria-labelledby="import-done-heading">
           <h2 id="import-done-heading">Import complete</h2>
           <p>
             {commit.data.fillsCreated} {commit.data.fillsCreated === 1 ? "fill was" : "fills were"} added to {account.name}. Trades, the
@@ -374,7 +374,7 @@ function ImportWizard({ account, presets }: { account: AccountItem; presets: rea
               View dashboard
             </Link>
           </div>
-        </div>
+        </section>
       )}
 
       <section className="panel" aria-labelledby="import-file-heading">
