@@ -7,7 +7,7 @@ export default tseslint.config(
   { ignores: ["node_modules/**", "dist/**", "web/dist/**", ".wrangler/**", "coverage/**"] },
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.tsx"],
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
       "no-restricted-properties": [

@@ -19,8 +19,15 @@ import { createLogger, type Logger } from "../lib/log.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
 
-// The built browser app (web/dist) when present, else the static placeholder in web/public.
-const WEB_ROOTS = ["../web/dist", "../web/public"].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+// The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
+const WEB_ROOT = fileURLToPath(new URL("../web/dist", import.meta.url));
+
+// Served for every page when web/dist has not been built, so the API still answers and the reader
+// learns the one command that fixes it.
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trading Journal</title></head>
+<body><main><h1>Trading Journal</h1><p>The API is running, but the browser app has not been built.
+Run <code>npm run build:web</code> (or start with <code>npm run dev</code>, which builds it).</p></main></body></html>
+`;
 
 export type NodeServer = {
   url: string;
@@ -77,11 +84,12 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     c.header("Content-Type", "text/javascript; charset=utf-8");
     return c.body(browserConfigScript(config));
   });
-  const webRoot = WEB_ROOTS.find((dir) => existsSync(dir));
-  if (webRoot) {
-    app.use("/*", serveStatic({ root: webRoot }));
+  if (existsSync(`${WEB_ROOT}/index.html`)) {
+    app.use("/*", serveStatic({ root: WEB_ROOT }));
     // Client-side routes fall back to the app shell; /api/* keeps its JSON 404.
-    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: webRoot, path: "index.html" })(c, next)));
+    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: WEB_ROOT, path: "index.html" })(c, next)));
+  } else {
+    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : c.html(NOT_BUILT_PAGE)));
   }
 
   const server = await new Promise<ServerType>((resolve) => {

@@ -305,3 +305,18 @@ describe("operator controls", () => {
     });
   });
 });
+
+describe("GET /api/auth/session", () => {
+  it("answers 200 with the user when signed in and 200 with null when not, never 401", async () => {
+    const t = await testApp(url());
+    const { client, user } = await signUp(t);
+    const signedIn = await client.get("/api/auth/session");
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.json()).toEqual({ user });
+    const anonymous = await t.client().get("/api/auth/session");
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ user: null });
+    expect((await client.post("/api/auth/logout", {})).status).toBe(204);
+    expect(await (await client.get("/api/auth/session")).json()).toEqual({ user: null });
+  });
+});

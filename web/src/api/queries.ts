@@ -1,0 +1,40 @@
+// Query keys and reads shared by several screens. Mutations live with their forms and invalidate the
+// keys named here.
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "./client.ts";
+
+export const keys = {
+  accounts: ["accounts"] as const,
+  account: (id: string) => ["accounts", id] as const,
+  brokerages: ["brokerages"] as const,
+  ledger: (accountId: string, page: number) => ["ledger", accountId, page] as const,
+  ledgerOf: (accountId: string) => ["ledger", accountId] as const,
+  trades: ["trades"] as const,
+  tradeList: (filters: Record<string, string | undefined>) => ["trades", "list", filters] as const,
+  trade: (id: string) => ["trades", id] as const,
+  sessions: ["sessions"] as const,
+};
+
+export type Account = Awaited<ReturnType<typeof fetchAccounts>>["accounts"][number];
+
+function fetchAccounts() {
+  return unwrap(api.api.accounts.$get());
+}
+
+export function useAccounts() {
+  return useQuery({ queryKey: keys.accounts, queryFn: fetchAccounts });
+}
+
+export function useAccount(id: string) {
+  return useQuery({ queryKey: keys.account(id), queryFn: () => unwrap(api.api.accounts[":id"].$get({ param: { id } })) });
+}
+
+export type Brokerage = Awaited<ReturnType<typeof fetchBrokerages>>["brokerages"][number];
+
+function fetchBrokerages() {
+  return unwrap(api.api.brokerages.$get());
+}
+
+export function useBrokerages() {
+  return useQuery({ queryKey: keys.brokerages, queryFn: fetchBrokerages });
+}

@@ -1,0 +1,66 @@
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState, type ReactNode } from "react";
+import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router";
+import { createQueryClient } from "./api/query-client.ts";
+import { AppShell, PublicShell } from "./components/app-shell.tsx";
+import { RequireSignedIn, RedirectHome } from "./components/guards.tsx";
+import { AccountPage } from "./pages/accounts/account-page.tsx";
+import { AccountsPage } from "./pages/accounts/accounts-page.tsx";
+import { RegisterPage } from "./pages/auth/register-page.tsx";
+import { SignInPage } from "./pages/auth/sign-in-page.tsx";
+import { Loading } from "./components/ui.tsx";
+import { NotFoundPage } from "./pages/not-found-page.tsx";
+import { SessionsPage } from "./pages/settings/sessions-page.tsx";
+import { NewFillPage } from "./pages/trades/new-fill-page.tsx";
+import { TradePage } from "./pages/trades/trade-page.tsx";
+import { TradesPage } from "./pages/trades/trades-page.tsx";
+
+// The import wizard and the dashboard (charts) are the heaviest screens and not on the first page a
+// reader sees, so they load on first visit instead of growing the main bundle.
+const ImportPage = lazy(() => import("./pages/import/index.tsx").then((m) => ({ default: m.ImportPage })));
+const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+/** Every route of the app (paths are listed in docs/web.md). */
+export const routes: RouteObject[] = [
+  {
+    element: <PublicShell />,
+    children: [
+      { path: "/sign-in", element: <SignInPage /> },
+      { path: "/register", element: <RegisterPage /> },
+    ],
+  },
+  {
+    element: <RequireSignedIn />,
+    children: [
+      {
+        element: <AppShell />,
+        children: [
+          { index: true, element: <RedirectHome /> },
+          { path: "/accounts", element: <AccountsPage /> },
+          { path: "/accounts/:accountId", element: <AccountPage /> },
+          { path: "/trades", element: <TradesPage /> },
+          { path: "/trades/:tradeId", element: <TradePage /> },
+          { path: "/fills/new", element: <NewFillPage /> },
+          { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
+          { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
+          { path: "/settings/sessions", element: <SessionsPage /> },
+          { path: "*", element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function App({ queryClient }: { queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  const [router] = useState(() => createBrowserRouter(routes));
+  return (
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,85 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { NewAccountSchema } from "../../../../lib/accounts/schema.ts";
+import { api, unwrap } from "../../api/client.ts";
+import { keys, type Account } from "../../api/queries.ts";
+import { BrokerageSelect } from "../../components/brokerage-select.tsx";
+import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
+import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
+import { CANONICAL_TIME_ZONES } from "../../../../lib/time/zones.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { guessTimeZone } from "../../lib/time-zones.ts";
+
+/** New account: name, currency, starting balance, time zone and brokerage. */
+export function NewAccountForm({ onCreated }: { onCreated(account: Account): void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [currency, setCurrency] = useState("USD");
+  const [startingBalance, setStartingBalance] = useState("");
+  const [timezone, setTimezone] = useState(guessTimeZone);
+  const [brokerageId, setBrokerageId] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: (json: { name: string; currency: string; startingBalance?: string; timezone: string; brokerageId: string | null }) =>
+      unwrap(api.api.accounts.$post({ json })),
+    onSuccess: async (account) => {
+      await queryClient.invalidateQueries({ queryKey: keys.accounts });
+      onCreated(account);
+    },
+  });
+  const shown = { ...serverFieldErrors(create.error), ...errors };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const value = {
+      name,
+      currency,
+      ...(startingBalance.trim() ? { startingBalance: startingBalance.trim() } : {}),
+      timezone,
+      brokerageId: brokerageId || null,
+    };
+    const found = schemaErrors(NewAccountSchema, value);
+    if (!CANONICAL_TIME_ZONES.has(timezone)) found.timezone ??= "must be chosen from the list";
+    setErrors(found);
+    if (Object.keys(found).length === 0) create.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="New account">
+      <ErrorAlert error={create.error} title="Could not create the account." />
+      <div className="grid-2">
+        <TextField label="Account name" name="name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={shown.name} required />
+        <TextField
+          label="Currency"
+          name="currency"
+          value={currency}
+          maxLength={3}
+          autoCapitalize="characters"
+          onChange={(e) => setCurrency(e.target.value.toUpperCase())}
+          error={shown.currency}
+          hint="Three letters, such as USD or EUR. Cannot be changed later."
+          required
+        />
+        <TextField
+          label="Starting balance"
+          name="startingBalance"
+          inputMode="decimal"
+          value={startingBalance}
+          placeholder="0.00"
+          onChange={(e) => setStartingBalance(e.target.value)}
+          error={shown.startingBalance}
+          hint="Cash in the account when you start the journal, e.g. 10000.00. Optional."
+        />
+        <BrokerageSelect value={brokerageId} onChange={setBrokerageId} error={shown.brokerageId} />
+      </div>
+      <TimeZonePicker value={timezone} onChange={setTimezone} error={shown.timezone} />
+      <StatusMessage>{create.isPending ? "Creating the account…" : ""}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={create.isPending}>
+          Create account
+        </button>
+      </div>
+    </form>
+  );
+}

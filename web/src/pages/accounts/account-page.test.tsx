@@ -1,0 +1,141 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
+
+const ID = "11111111-1111-4111-8111-111111111111";
+const ACCOUNT = {
+  id: ID,
+  name: "Main",
+  currency: "USD",
+  startingBalance: "1000.00",
+  timezone: "Etc/UTC",
+  brokerageId: null,
+  createdAt: "2026-01-02T00:00:00.000Z",
+  balance: "0.30",
+};
+const signedIn = { "GET /api/auth/session": { user: USER }, "GET /api/brokerages": { brokerages: [] } };
+
+function entry(n: number, type: string, amount: string) {
+  return { id: `00000000-0000-4000-8000-00000000000${n}`, type, amount, occurredAt: `2026-01-0${n}T12:00:00.000Z`, note: null };
+}
+
+describe("the account page", () => {
+  it("rebuilds the running balance exactly down the page from runningBalanceAtFirstRow", async () => {
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: ({ query }) =>
+        json({
+          page: Number(query.get("page")),
+          pageSize: 50,
+          hasMore: true,
+          runningBalanceAtFirstRow: "0.30",
+          // 0.1 + 0.2 in floats is 0.30000000000000004; the column must still read 0.30, 0.20, 0.10.
+          entries: [entry(3, "deposit", "0.1"), entry(2, "deposit", "0.1"), entry(1, "withdrawal", "-999.9")],
+        }),
+    });
+    renderApp(`/accounts/${ID}`);
+    const table = await screen.findByRole("table", { name: /Cash ledger/ });
+    const rows = within(table).getAllByRole("row").slice(1);
+    const balances = rows.map((r) => within(r).getAllByRole("cell")[4]!.textContent);
+    expect(balances).toEqual(["$0.30", "$0.20", "$0.10"]);
+    expect(within(rows[2]!).getAllByRole("cell")[3]!.textContent).toBe("-$999.90");
+    expect(screen.getByRole("button", { name: "Older" })).toHaveProperty("disabled", false);
+    expect(screen.getByRole("button", { name: "Newer" })).toHaveProperty("disabled", true);
+  });
+
+  it("tells a new account what to do first when the ledger is empty", async () => {
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0.00", entries: [] },
+    });
+    renderApp(`/accounts/${ID}`);
+    expect(await screen.findByRole("heading", { name: "No cash movements yet" })).toBeTruthy();
+  });
+
+  it("checks a deposit before sending it, then records it and announces the outcome", async () => {
+    const posted: unknown[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0.00", entries: [] },
+      [`POST /api/ledger/${ID}/entries`]: ({ body }) => (posted.push(body), json(entry(4, "deposit", "250.50"), 201)),
+    });
+    renderApp(`/accounts/${ID}`);
+    const user = userEvent.setup();
+    const amount = await screen.findByLabelText("Amount");
+    await user.click(screen.getByRole("button", { name: "Record deposit" }));
+    expect(screen.getByText("Amount is required.")).toBeTruthy();
+    await user.type(amount, "1,000");
+    await user.click(screen.getByRole("button", { name: "Record deposit" }));
+    expect(screen.getByText(/Amount must be a decimal number written as a string/)).toBeTruthy();
+    await user.clear(amount);
+    await user.type(amount, "-5");
+    await user.click(screen.getByRole("button", { name: "Record deposit" }));
+    expect(screen.getByText("Amount must be positive (the type gives the direction).")).toBeTruthy();
+    expect(posted).toEqual([]);
+    await user.clear(amount);
+    await user.type(amount, "250.50");
+    await user.click(screen.getByRole("button", { name: "Record deposit" }));
+    await waitFor(() => expect(screen.getByText("Deposit of $250.50 recorded.")).toBeTruthy());
+    expect(posted).toEqual([{ type: "deposit", amount: "250.50" }]);
+  });
+
+  it("deletes an account with history only after the second, explicit confirmation", async () => {
+    const deletes: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0.00", entries: [] },
+      [`DELETE /api/accounts/${ID}`]: ({ query }) => {
+        deletes.push(query.toString());
+        return query.get("confirm") === "delete-history"
+          ? new Response(null, { status: 204 })
+          : envelope(409, "CONFLICT", "This account has history; repeat with ?confirm=delete-history.");
+      },
+    });
+    const { router } = renderApp(`/accounts/${ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Delete account" }));
+    expect(deletes).toEqual([]);
+    await user.click(screen.getByRole("button", { name: "Yes, delete account" }));
+    expect(await screen.findByText(/This account has history:/)).toBeTruthy();
+    expect(deletes).toEqual([""]);
+    await user.click(screen.getByRole("button", { name: "Delete account and all its history" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/accounts"));
+    expect(deletes).toEqual(["", "confirm=delete-history"]);
+  });
+
+  it("deletes a manual ledger entry only after confirming, and offers no delete for the opening entry", async () => {
+    let entries = [entry(2, "deposit", "250.00"), entry(1, "opening", "1000.00")];
+    const deleted: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: () => json({ page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "1250.00", entries }),
+      [`DELETE /api/ledger/${ID}/entries/${entry(2, "", "").id}`]: ({ path }) => {
+        deleted.push(path);
+        entries = entries.slice(1);
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp(`/accounts/${ID}`);
+    const user = userEvent.setup();
+    await screen.findByRole("table", { name: /Cash ledger/ });
+    expect(screen.getAllByRole("button", { name: /^Delete .* of / })).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "Delete deposit of $250.00" }));
+    expect(deleted).toEqual([]);
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    await user.click(screen.getByRole("button", { name: "Delete deposit of $250.00" }));
+    await user.click(screen.getByRole("button", { name: "Delete entry" }));
+    await waitFor(() => expect(screen.queryByText("Deposit", { selector: "td" })).toBeNull());
+    expect(deleted).toHaveLength(1);
+  });
+});

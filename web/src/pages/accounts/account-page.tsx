@@ -1,0 +1,199 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { api, unwrap } from "../../api/client.ts";
+import { ApiError } from "../../api/errors.ts";
+import { keys, useAccount, useBrokerages, type Account } from "../../api/queries.ts";
+import { BrokerageSelect } from "../../components/brokerage-select.tsx";
+import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
+import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextField } from "../../components/ui.tsx";
+import { formatDate, formatMoney } from "../../lib/format.ts";
+import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { CashEntryForm, LedgerTable } from "./ledger.tsx";
+
+function EditAccountForm({ account, onDone }: { account: Account; onDone(): void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(account.name);
+  const [timezone, setTimezone] = useState(account.timezone);
+  const [brokerageId, setBrokerageId] = useState(account.brokerageId ?? "");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useMutation({
+    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null }) =>
+      unwrap(api.api.accounts[":id"].$patch({ param: { id: account.id }, json })),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(keys.account(account.id), updated);
+      await queryClient.invalidateQueries({ queryKey: keys.accounts });
+      onDone();
+    },
+  });
+  const shown = { ...serverFieldErrors(save.error), ...errors };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const found: FieldErrors = {};
+    if (!name.trim()) found.name = "must not be empty";
+    setErrors(found);
+    if (Object.keys(found).length === 0) save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null });
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Edit account">
+      <ErrorAlert error={save.error} title="Could not save the account." />
+      <div className="grid-2">
+        <TextField label="Account name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={shown.name} required />
+        <BrokerageSelect value={brokerageId} onChange={setBrokerageId} error={shown.brokerageId} />
+      </div>
+      <TimeZonePicker value={timezone} onChange={setTimezone} error={shown.timezone} />
+      <p className="field__hint">
+        Currency and starting balance cannot be changed; record an adjustment in the ledger to correct a balance.
+      </p>
+      <StatusMessage>{save.isPending ? "Saving…" : ""}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={save.isPending}>
+          Save changes
+        </button>
+        <button type="button" className="button button--secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Delete in two steps, as the API asks: a first confirmation deletes an account with nothing but its
+ * opening balance; one with history answers 409, and only a second, explicit confirmation sends
+ * `?confirm=delete-history`.
+ */
+function DeleteAccount({ account }: { account: Account }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<"idle" | "confirm" | "history">("idle");
+  const remove = useMutation({
+    mutationFn: (withHistory: boolean) =>
+      unwrap(api.api.accounts[":id"].$delete({ param: { id: account.id }, query: withHistory ? { confirm: "delete-history" } : {} })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: keys.account(account.id) });
+      queryClient.removeQueries({ queryKey: keys.ledgerOf(account.id) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.accounts }),
+        queryClient.invalidateQueries({ queryKey: keys.trades }),
+      ]);
+      void navigate("/accounts", { replace: true });
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === "CONFLICT") setStep("history");
+    },
+  });
+  const conflict = remove.error instanceof ApiError && remove.error.code === "CONFLICT";
+
+  if (step === "idle")
+    return (
+      <button type="button" className="button button--danger" onClick={() => setStep("confirm")}>
+        Delete account
+      </button>
+    );
+  return (
+    <div className="panel" role="group" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title">Delete “{account.name}”?</h2>
+      {step === "history" ? (
+        <div role="alert">
+          <p>
+            <strong>This account has history:</strong> deposits, withdrawals, adjustments or fills. Deleting it also deletes all of
+            them and its trades. This cannot be undone.
+          </p>
+        </div>
+      ) : (
+        <p>This cannot be undone.</p>
+      )}
+      {!conflict && <ErrorAlert error={remove.error} title="Could not delete the account." />}
+      <div className="button-row">
+        <button type="button" className="button button--danger" disabled={remove.isPending} onClick={() => remove.mutate(step === "history")}>
+          {remove.isPending ? "Deleting…" : step === "history" ? "Delete account and all its history" : "Yes, delete account"}
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => setStep("idle")}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function AccountPage() {
+  const { accountId = "" } = useParams();
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const account = useAccount(accountId);
+  const brokerages = useBrokerages();
+  const [editing, setEditing] = useState(false);
+
+  return (
+    <QueryView query={account} label="the account">
+      {(a) => {
+        const brokerage = brokerages.data?.brokerages.find((b) => b.id === a.brokerageId);
+        return (
+          <>
+            <p className="breadcrumb">
+              <Link to="/accounts">Accounts</Link> / {a.name}
+            </p>
+            <PageHeader title={a.name}>
+              <Link className="button button--secondary" to={`/trades?accountId=${a.id}`}>
+                Trades
+              </Link>
+              <Link className="button button--secondary" to={`/fills/new?accountId=${a.id}`}>
+                Add a fill
+              </Link>
+              {!editing && (
+                <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+                  Edit account
+                </button>
+              )}
+            </PageHeader>
+            <dl className="stats">
+              <div>
+                <dt>Cash balance</dt>
+                <dd>{formatMoney(a.balance, a.currency)}</dd>
+              </div>
+              <div>
+                <dt>Starting balance</dt>
+                <dd>{formatMoney(a.startingBalance, a.currency)}</dd>
+              </div>
+              <div>
+                <dt>Time zone</dt>
+                <dd>{a.timezone}</dd>
+              </div>
+              <div>
+                <dt>Brokerage</dt>
+                <dd>{brokerage?.name ?? "None"}</dd>
+              </div>
+              <div>
+                <dt>Created</dt>
+                <dd>{formatDate(a.createdAt, a.timezone)}</dd>
+              </div>
+            </dl>
+            {editing && (
+              <section className="panel" aria-labelledby="edit-account-title">
+                <h2 id="edit-account-title">Edit account</h2>
+                <EditAccountForm account={a} onDone={() => setEditing(false)} />
+              </section>
+            )}
+            <div className="ledger-layout">
+              <section aria-labelledby="ledger-title">
+                <h2 id="ledger-title">Cash ledger</h2>
+                <LedgerTable account={a} page={page} onPage={(p) => setParams(p > 1 ? { page: String(p) } : {})} />
+              </section>
+              <section className="panel" aria-labelledby="cash-title">
+                <h2 id="cash-title">Deposit or withdraw</h2>
+                <CashEntryForm account={a} />
+              </section>
+            </div>
+            <section aria-labelledby="danger-title" className="danger-zone">
+              <h2 id="danger-title">Delete this account</h2>
+              <DeleteAccount account={a} />
+            </section>
+          </>
+        );
+      }}
+    </QueryView>
+  );
+}

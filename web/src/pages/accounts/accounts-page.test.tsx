@@ -1,0 +1,62 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
+
+const signedIn = { "GET /api/auth/session": { user: USER }, "GET /api/brokerages": { brokerages: [] } };
+
+describe("the accounts page", () => {
+  it("asks a new user to create their first account, and checks the form before sending", async () => {
+    const mock = stubApi({ ...signedIn, "GET /api/accounts": { accounts: [] } });
+    renderApp("/accounts");
+    expect(await screen.findByRole("heading", { name: "Create your first account" })).toBeTruthy();
+    const user = userEvent.setup();
+    await user.clear(screen.getByLabelText("Currency"));
+    await user.type(screen.getByLabelText("Currency"), "US");
+    await user.type(screen.getByLabelText("Starting balance"), "1e3");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(screen.getByText("Account name must not be empty.")).toBeTruthy();
+    expect(screen.getByText("Currency must be a 3-letter ISO 4217 currency code such as USD.")).toBeTruthy();
+    expect(screen.getByText(/Starting balance must be a decimal number/)).toBeTruthy();
+    expect(mock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+  });
+
+  it("creates the account with the chosen time zone and opens it; a duplicate name shows by the field", async () => {
+    const bodies: unknown[] = [];
+    const created = {
+      id: "22222222-2222-4222-8222-222222222222",
+      name: "Swing",
+      currency: "EUR",
+      startingBalance: "5000.00",
+      timezone: "Europe/Berlin",
+      brokerageId: null,
+      createdAt: "2026-01-02T00:00:00.000Z",
+      balance: "5000.00",
+    };
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [] },
+      "POST /api/accounts": ({ body }) => {
+        bodies.push(body);
+        return bodies.length === 1
+          ? envelope(409, "CONFLICT", "An account with this name already exists.", [{ path: "name", message: "is already used by another account" }])
+          : json(created, 201);
+      },
+      [`GET /api/accounts/${created.id}`]: created,
+      [`GET /api/ledger/${created.id}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "5000.00", entries: [] },
+    });
+    const { router } = renderApp("/accounts");
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("Account name"), "Swing");
+    await user.clear(screen.getByLabelText("Currency"));
+    await user.type(screen.getByLabelText("Currency"), "eur");
+    await user.type(screen.getByLabelText("Starting balance"), "5000");
+    await user.type(screen.getByLabelText("Search time zones"), "berlin");
+    await user.selectOptions(screen.getByLabelText("Time zone", { selector: "select" }), "Europe/Berlin");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(await screen.findByText("Account name is already used by another account.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/accounts/${created.id}`));
+    expect(bodies[1]).toEqual({ name: "Swing", currency: "EUR", startingBalance: "5000", timezone: "Europe/Berlin", brokerageId: null });
+  });
+});

@@ -1,0 +1,227 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { NewLedgerEntrySchema } from "../../../../lib/ledger/schema.ts";
+import { api, unwrap } from "../../api/client.ts";
+import { keys, type Account } from "../../api/queries.ts";
+import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
+import { runningBalances, signOf } from "../../lib/decimal.ts";
+import { formatDateTime, formatMoney } from "../../lib/format.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+
+export const LEDGER_PAGE_SIZE = 50;
+
+const TYPE_LABELS: Record<string, string> = {
+  opening: "Opening balance",
+  deposit: "Deposit",
+  withdrawal: "Withdrawal",
+  adjustment: "Adjustment",
+  fill: "Fill",
+};
+const MANUAL = new Set(["deposit", "withdrawal", "adjustment"]);
+
+function useInvalidateLedger(accountId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: keys.ledgerOf(accountId) }),
+      queryClient.invalidateQueries({ queryKey: keys.accounts }),
+    ]);
+}
+
+/** A datetime-local value (the reader's clock) as an ISO instant. */
+function localToIso(value: string): string | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** Deposit or withdrawal: a positive amount, the type gives the direction. */
+export function CashEntryForm({ account }: { account: Account }) {
+  const invalidate = useInvalidateLedger(account.id);
+  const [type, setType] = useState<"deposit" | "withdrawal">("deposit");
+  const [amount, setAmount] = useState("");
+  const [when, setWhen] = useState("");
+  const [note, setNote] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState("");
+  const add = useMutation({
+    mutationFn: (json: { type: "deposit" | "withdrawal"; amount: string; occurredAt?: string; note?: string }) =>
+      unwrap(api.api.ledger[":accountId"].entries.$post({ param: { accountId: account.id }, json })),
+    onSuccess: async (_entry, vars) => {
+      await invalidate();
+      setAmount("");
+      setNote("");
+      setWhen("");
+      setDone(`${TYPE_LABELS[vars.type]} of ${formatMoney(vars.amount, account.currency)} recorded.`);
+    },
+  });
+  const shown = { ...serverFieldErrors(add.error), ...errors };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setDone("");
+    const occurredAt = localToIso(when);
+    const value = { type, amount: amount.trim(), ...(occurredAt ? { occurredAt } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
+    const found = schemaErrors(NewLedgerEntrySchema, value);
+    if (!value.amount) found.amount = "is required";
+    if (when && !occurredAt) found.occurredAt = "must be a valid date and time";
+    setErrors(found);
+    if (Object.keys(found).length === 0) add.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
+  }
+
+  const verb = type === "deposit" ? "deposit" : "withdrawal";
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Cash movement">
+      <ErrorAlert error={add.error} title={`Could not record the ${verb}.`} />
+      <fieldset className="rating">
+        <legend>Type</legend>
+        {(["deposit", "withdrawal"] as const).map((t) => (
+          <label key={t}>
+            <input type="radio" name="cash-type" value={t} checked={type === t} onChange={() => setType(t)} />
+            {TYPE_LABELS[t]}
+          </label>
+        ))}
+      </fieldset>
+      <TextField
+        label="Amount"
+        inputMode="decimal"
+        value={amount}
+        placeholder="0.00"
+        onChange={(e) => setAmount(e.target.value)}
+        error={shown.amount}
+        hint={`In ${account.currency}, without the sign.`}
+        required
+      />
+      <TextField
+        label="Date and time"
+        type="datetime-local"
+        value={when}
+        onChange={(e) => setWhen(e.target.value)}
+        error={shown.occurredAt}
+        hint="Your local time. Leave empty for now."
+      />
+      <TextAreaField label="Note" value={note} maxLength={500} rows={2} onChange={(e) => setNote(e.target.value)} error={shown.note} />
+      <StatusMessage>{add.isPending ? `Recording the ${verb}…` : done}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={add.isPending}>
+          Record {verb}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type Entry = { id: string; type: string; amount: string; occurredAt: string; note: string | null; fillId?: string | undefined };
+
+function DeleteEntryButton({ account, entry }: { account: Account; entry: Entry }) {
+  const invalidate = useInvalidateLedger(account.id);
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.api.ledger[":accountId"].entries[":entryId"].$delete({ param: { accountId: account.id, entryId: entry.id } })),
+    onSuccess: invalidate,
+  });
+  const what = `${TYPE_LABELS[entry.type]?.toLowerCase() ?? "entry"} of ${formatMoney(entry.amount, account.currency)}`;
+  if (!confirming)
+    return (
+      <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(true)} aria-label={`Delete ${what}`}>
+        Delete
+      </button>
+    );
+  return (
+    <div role="group" aria-label={`Confirm deleting ${what}`} className="button-row">
+      <span>Delete this {what}?</span>
+      <button type="button" className="button button--danger button--small" onClick={() => remove.mutate()} disabled={remove.isPending}>
+        {remove.isPending ? "Deleting…" : "Delete entry"}
+      </button>
+      <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(false)} autoFocus>
+        Cancel
+      </button>
+      <ErrorAlert error={remove.error} />
+    </div>
+  );
+}
+
+/** The cash ledger, newest first, with the balance after each row rebuilt exactly down the page. */
+export function LedgerTable({ account, page, onPage }: { account: Account; page: number; onPage(page: number): void }) {
+  const ledger = useQuery({
+    queryKey: keys.ledger(account.id, page),
+    queryFn: () =>
+      unwrap(
+        api.api.ledger[":accountId"].$get({
+          param: { accountId: account.id },
+          query: { page: String(page), pageSize: String(LEDGER_PAGE_SIZE) },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+  if (ledger.isPending) return <Loading label="Loading the ledger…" />;
+  if (ledger.isError)
+    return (
+      <>
+        <ErrorAlert error={ledger.error} title="Could not load the ledger." />
+        <button type="button" className="button button--secondary" onClick={() => void ledger.refetch()}>
+          Try again
+        </button>
+      </>
+    );
+  const { entries, hasMore, runningBalanceAtFirstRow } = ledger.data;
+  if (entries.length === 0 && page === 1)
+    return (
+      <EmptyState title="No cash movements yet">
+        <p>Record a deposit to start the ledger. Fills you add or import appear here with their cash effect.</p>
+      </EmptyState>
+    );
+  const balances = runningBalances(runningBalanceAtFirstRow, entries.map((e) => e.amount));
+
+  return (
+    <>
+      <div className="table-wrap">
+        <table>
+          <caption>
+            Cash ledger, newest first{page > 1 ? `, page ${page}` : ""}
+            {ledger.isFetching && <span className="muted"> (updating…)</span>}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Type</th>
+              <th scope="col">Note</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col" className="num">
+                Balance
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry, i) => (
+              <tr key={entry.id}>
+                <td className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
+                <td>{TYPE_LABELS[entry.type] ?? entry.type}</td>
+                <td>{entry.note}</td>
+                <td className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
+                <td className="num">{formatMoney(balances[i]!, account.currency)}</td>
+                <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav className="pager" aria-label="Ledger pages">
+        <button type="button" className="button button--secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          Newer
+        </button>
+        <span>Page {page}</span>
+        <button type="button" className="button button--secondary" disabled={!hasMore} onClick={() => onPage(page + 1)}>
+          Older
+        </button>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { compareDecimals } from "../../lib/decimal.ts";
+import { formatPnl, formatRate, toneOf } from "./format.ts";
+
+export type BreakdownBy = "symbol" | "tag" | "weekday" | "hour";
+export type BreakdownGroup = { key: string; netPnl: string; trades: number; winRate: string };
+
+export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = { symbol: "Symbol", tag: "Tag", weekday: "Weekday of entry", hour: "Hour of entry" };
+
+/** The largest magnitude, exactly: bars are drawn relative to it. */
+function largest(groups: readonly BreakdownGroup[]): string {
+  let max = "0";
+  for (const g of groups) {
+    const abs = g.netPnl.startsWith("-") ? g.netPnl.slice(1) : g.netPnl;
+    if (compareDecimals(abs, max) > 0) max = abs;
+  }
+  return max;
+}
+
+function keyLabel(by: BreakdownBy, key: string): string {
+  return by === "hour" ? `${key.padStart(2, "0")}:00` : key;
+}
+
+/** Net P&L per group as a table; the bar beside each amount is decoration (aria-hidden), the text is the data. */
+export function BreakdownTable({ by, groups, currency }: { by: BreakdownBy; groups: readonly BreakdownGroup[]; currency: string | null }) {
+  const max = largest(groups);
+  // Bar widths are pixels, not money: a float ratio is fine here.
+  const width = (v: string) => (Number(max) === 0 ? 0 : Math.round((Math.abs(Number(v)) / Number(max)) * 100));
+  return (
+    <div className="table-wrap">
+      <table className="breakdown">
+        <caption className="visually-hidden">Net P&amp;L by {BREAKDOWN_LABELS[by].toLowerCase()}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{BREAKDOWN_LABELS[by]}</th>
+            <th scope="col" className="num">
+              Trades
+            </th>
+            <th scope="col" className="num">
+              Win rate
+            </th>
+            <th scope="col" className="num">
+              Net P&amp;L
+            </th>
+            <th scope="col" className="breakdown__bar-col">
+              <span className="visually-hidden">Bar</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((g) => {
+            const tone = toneOf(g.netPnl);
+            return (
+              <tr key={g.key}>
+                <th scope="row">{keyLabel(by, g.key)}</th>
+                <td className="num">{g.trades}</td>
+                <td className="num">{formatRate(g.winRate)}</td>
+                <td className={`num ${tone}`}>{formatPnl(g.netPnl, currency)}</td>
+                <td className="breakdown__bar-col" aria-hidden="true">
+                  <span className={`breakdown__bar breakdown__bar--${tone}`} style={{ width: `${width(g.netPnl)}%` }} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

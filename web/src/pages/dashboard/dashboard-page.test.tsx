@@ -1,0 +1,122 @@
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { json, renderApp, stubApi, USER } from "../../test/render.tsx";
+
+// Two shared cores and a cold first render: the default 1 s wait for an element is too tight here.
+configure({ asyncUtilTimeout: 5000 });
+
+const ACCOUNT = {
+  id: "11111111-1111-4111-8111-111111111111",
+  name: "Main",
+  currency: "USD",
+  startingBalance: "0.00",
+  timezone: "America/New_York",
+  brokerageId: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  balance: "0.00",
+};
+
+const EMPTY_SUMMARY = {
+  trades: 0, wins: 0, losses: 0, netPnl: "0", grossPnl: "0", fees: "0", winRate: null, profitFactor: null,
+  expectancy: null, averageWin: null, averageLoss: null, largestWin: null, largestLoss: null, maxDrawdown: "0",
+};
+
+const SUMMARY = {
+  trades: 3, wins: 2, losses: 1, netPnl: "150.5", grossPnl: "156.5", fees: "6", winRate: "0.6667", profitFactor: "4.0133",
+  expectancy: "50.1666666667", averageWin: "100.25", averageLoss: "-50", largestWin: "120", largestLoss: "-50", maxDrawdown: "50",
+};
+
+const card = (label: string) =>
+  within(screen.getByRole("list", { name: "Summary" }))
+    .getAllByRole("listitem")
+    .find((li) => li.firstElementChild?.textContent === label)!;
+
+describe("the dashboard", () => {
+  it("invites a new user to import or add a fill", async () => {
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/stats/summary": EMPTY_SUMMARY,
+    });
+    renderApp("/dashboard");
+    expect(await screen.findByText("Import your broker history or add a fill to see your statistics.")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Import a CSV" }).getAttribute("href")).toBe("/import");
+    expect(screen.getByRole("link", { name: "Add a fill" }).getAttribute("href")).toBe("/fills/new");
+  });
+
+  it("shows the summary, the curve with its data table and the calendar on the trading day for one account", async () => {
+    const queries: Record<string, string[]> = {};
+    const record = (name: string) => ({ query }: { query: URLSearchParams }) => {
+      (queries[name] ??= []).push(query.toString());
+      return null;
+    };
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/stats/summary": (req) => (record("summary")(req), json(SUMMARY)),
+      "GET /api/stats/equity": (req) =>
+        (record("equity")(req),
+        json({
+          bucket: req.query.get("bucket"),
+          points: [
+            { start: "2024-01-18", netPnl: "-50", equity: "-50", trades: 1 },
+            { start: "2024-01-19", netPnl: "200.5", equity: "150.5", trades: 2 },
+          ],
+        })),
+      "GET /api/stats/calendar": (req) =>
+        (record("calendar")(req),
+        json({ days: [{ date: "2024-01-18", netPnl: "-50", trades: 1 }, { date: "2024-01-19", netPnl: "200.5", trades: 2 }, { date: "2024-02-01", netPnl: "9", trades: 1 }] })),
+      "GET /api/stats/breakdown": { by: "symbol", groups: [{ key: "AAPL", netPnl: "150.5", trades: 3, winRate: "0.6667" }] },
+    });
+    renderApp(`/dashboard?account=${ACCOUNT.id}`);
+    await screen.findByRole("heading", { name: "Summary" });
+    expect(card("Net P&L").textContent).toContain("+$150.50");
+    expect(card("Trades").textContent).toContain("3");
+    expect(card("Win rate").textContent).toContain("66.7%");
+    expect(card("Average loss").textContent).toContain("-$50.00");
+    expect(queries.summary).toEqual([`accountId=${ACCOUNT.id}`]);
+
+    const chart = await screen.findByRole("img", { name: /Equity curve by day/ });
+    expect(chart.textContent).toContain("ends at +$150.50");
+    const data = screen.getByRole("table", { name: "Net P&L and cumulative P&L by day" });
+    expect(within(data).getAllByRole("row")).toHaveLength(3);
+
+    // The calendar opens on the month of the latest closed trade and shows only that month's days.
+    await screen.findByRole("table", { name: "Daily net P&L, February 2024" });
+    await userEvent.setup().click(screen.getByRole("button", { name: "Previous month, January 2024" }));
+    const january = await screen.findByRole("table", { name: "Daily net P&L, January 2024" });
+    const cell19 = january.querySelector('[data-date="2024-01-19"]')!;
+    expect(cell19.textContent).toContain("+$200.50");
+    expect(cell19.textContent).toContain("2 trades");
+    expect(cell19.className).toContain("calendar__cell--positive");
+    expect(january.querySelector('[data-date="2024-01-18"]')!.textContent).toContain("-$50.00");
+    expect(january.querySelector('[data-date="2024-02-01"]')).toBeNull();
+    expect(screen.getByText("+$150.50 · 3 trades")).toBeTruthy();
+  });
+
+  it("sends the period as instants at midnight in the account's zone, and can show all accounts", async () => {
+    const seen: string[] = [];
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT, { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Euro", currency: "EUR", timezone: "Europe/Berlin" }] },
+      "GET /api/stats/summary": ({ query }) => (seen.push(query.toString()), json(SUMMARY)),
+      "GET /api/stats/equity": { bucket: "day", points: [] },
+      "GET /api/stats/calendar": { days: [] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [] },
+    });
+    renderApp(`/dashboard?account=${ACCOUNT.id}`);
+    const user = userEvent.setup();
+    await screen.findByRole("heading", { name: "Summary" });
+    await user.selectOptions(screen.getByLabelText("Period"), "custom");
+    await user.type(screen.getByLabelText("From"), "2024-03-10");
+    await user.type(screen.getByLabelText("To"), "2024-03-10");
+    await waitFor(() =>
+      expect(seen).toContain(new URLSearchParams({ accountId: ACCOUNT.id, from: "2024-03-10T05:00:00.000Z", to: "2024-03-11T04:00:00.000Z" }).toString()),
+    );
+    await user.selectOptions(screen.getByLabelText("Account"), "");
+    await waitFor(() => expect(seen.at(-1)).not.toContain("accountId"));
+    expect(screen.getByText(/different currencies/)).toBeTruthy();
+    expect(card("Net P&L").textContent).toContain("+150.50");
+  });
+});

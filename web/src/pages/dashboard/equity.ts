@@ -1,0 +1,57 @@
+// Geometry of the equity curve: from the API's buckets (decimal strings) to SVG coordinates. The extremes
+// are picked by exact decimal comparison, and the axis labels are those exact values; only the pixel
+// positions go through Number, where a float's precision is far finer than a pixel.
+import { compareDecimals } from "../../lib/decimal.ts";
+
+export type EquityPoint = { start: string; netPnl: string; equity: string; trades: number };
+
+export type ChartBox = { width: number; height: number; top: number; right: number; bottom: number; left: number };
+
+export type EquityGeometry = {
+  /** One coordinate per point, in the order given. */
+  coords: { x: number; y: number; point: EquityPoint }[];
+  /** SVG path of the line ("M x y L x y ..."). */
+  line: string;
+  /** Closed path between the line and the zero line, for a light fill. */
+  area: string;
+  /** Vertical position of 0 (the axis always includes it: the curve starts from nothing). */
+  zeroY: number;
+  /** The exact highest and lowest values drawn (including 0). */
+  max: string;
+  min: string;
+};
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function scaleEquity(points: readonly EquityPoint[], box: ChartBox): EquityGeometry {
+  let max = "0";
+  let min = "0";
+  for (const p of points) {
+    if (compareDecimals(p.equity, max) > 0) max = p.equity;
+    if (compareDecimals(p.equity, min) < 0) min = p.equity;
+  }
+  const innerW = box.width - box.left - box.right;
+  const innerH = box.height - box.top - box.bottom;
+  const hi = Number(max);
+  const lo = Number(min);
+  const span = hi - lo;
+  // A flat curve (all zero) is drawn along the middle rather than dividing by zero.
+  const y = (v: number) => (span === 0 ? box.top + innerH / 2 : box.top + ((hi - v) / span) * innerH);
+  // One point sits in the middle; several are spread edge to edge in bucket order (gaps between buckets
+  // are not drawn as time: a weekend is not a flat stretch).
+  const x = (i: number) => (points.length <= 1 ? box.left + innerW / 2 : box.left + (i / (points.length - 1)) * innerW);
+  const coords = points.map((point, i) => ({ x: round(x(i)), y: round(y(Number(point.equity))), point }));
+  const zeroY = round(y(0));
+  const line = coords.map((c, i) => `${i === 0 ? "M" : "L"}${c.x} ${c.y}`).join(" ");
+  const area = coords.length ? `${line} L${coords[coords.length - 1]!.x} ${zeroY} L${coords[0]!.x} ${zeroY} Z` : "";
+  return { coords, line, area, zeroY, max, min };
+}
+
+/** At most `count` evenly spread indexes (always the first and the last), for the x-axis labels. */
+export function labelIndexes(length: number, count: number): number[] {
+  if (length <= 0) return [];
+  if (length <= count) return Array.from({ length }, (_, i) => i);
+  const out = new Set<number>();
+  for (let k = 0; k < count; k++) out.add(Math.round((k * (length - 1)) / (count - 1)));
+  return [...out];
+}

@@ -1,0 +1,87 @@
+import { addMonths, monthBounds, monthGrid, monthLabel, weekdayHeadings, type Month } from "./calendar.ts";
+import { addDecimals } from "../../lib/decimal.ts";
+import { formatPnl, formatPnlCompact, toneOf } from "./format.ts";
+
+export type CalendarDay = { date: string; netPnl: string; trades: number };
+
+type Props = {
+  month: Month;
+  days: readonly CalendarDay[];
+  weekStart: 0 | 1;
+  currency: string | null;
+  onMonthChange: (delta: number) => void;
+};
+
+/**
+ * One month of daily net P&L on the account's trading day. Each day with trades shows its signed amount
+ * and trade count in text; the colour only repeats what the sign says. On a phone the cell shows a short
+ * signed number without the currency symbol (the month total above the grid carries it).
+ */
+export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }: Props) {
+  const { first, next } = monthBounds(month);
+  const inMonth = days.filter((d) => d.date >= first && d.date < next);
+  const byDate = new Map(inMonth.map((d) => [d.date, d]));
+  const total = inMonth.reduce((sum, d) => addDecimals(sum, d.netPnl), "0");
+  const trades = inMonth.reduce((n, d) => n + d.trades, 0);
+  const label = monthLabel(month);
+  const headings = weekdayHeadings(weekStart);
+  return (
+    <div className="calendar">
+      <div className="calendar__nav">
+        <button type="button" className="button button--secondary button--small" onClick={() => onMonthChange(-1)} aria-label={`Previous month, ${monthLabel(addMonths(month, -1))}`}>
+          ‹ Previous
+        </button>
+        <p className="calendar__title" aria-live="polite">
+          <strong>{label}</strong>{" "}
+          <span className={toneOf(total)}>
+            {trades > 0 ? `${formatPnl(total, currency)} · ${trades} ${trades === 1 ? "trade" : "trades"}` : "No closed trades"}
+          </span>
+        </p>
+        <button type="button" className="button button--secondary button--small" onClick={() => onMonthChange(1)} aria-label={`Next month, ${monthLabel(addMonths(month, 1))}`}>
+          Next ›
+        </button>
+      </div>
+      <table className="calendar__grid">
+        <caption className="visually-hidden">Daily net P&amp;L, {label}</caption>
+        <thead>
+          <tr>
+            {headings.map((h) => (
+              <th key={h.long} scope="col">
+                <abbr title={h.long}>{h.short}</abbr>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {monthGrid(month, weekStart).map((week, w) => (
+            <tr key={w}>
+              {week.map((cell, i) => {
+                if (!cell) return <td key={i} className="calendar__cell calendar__cell--outside" />;
+                const entry = byDate.get(cell.date);
+                const tone = entry ? toneOf(entry.netPnl) : "zero";
+                return (
+                  <td key={i} className={`calendar__cell${entry ? ` calendar__cell--${tone}` : ""}`} data-date={cell.date}>
+                    <time dateTime={cell.date} className="calendar__day">
+                      {cell.day}
+                    </time>
+                    {entry && (
+                      <>
+                        <span className="calendar__pnl">{formatPnl(entry.netPnl, currency)}</span>
+                        <span className="calendar__pnl-compact" aria-hidden="true">
+                          {formatPnlCompact(entry.netPnl, null)}
+                        </span>
+                        <span className="calendar__count">
+                          {entry.trades} {entry.trades === 1 ? "trade" : "trades"}
+                        </span>
+                      </>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

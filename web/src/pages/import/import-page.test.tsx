@@ -1,0 +1,204 @@
+import { configure, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { PRESETS } from "../../../../lib/imports/presets.ts";
+import { envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
+import { FakeXhr } from "./fake-xhr.ts";
+import { PreviewView } from "./preview.tsx";
+
+// Two shared cores and a cold first render: the default 1 s wait for an element is too tight here.
+configure({ asyncUtilTimeout: 5000 });
+
+const ACCOUNT = {
+  id: "11111111-1111-4111-8111-111111111111",
+  name: "Main",
+  currency: "USD",
+  startingBalance: "0.00",
+  timezone: "America/New_York",
+  brokerageId: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  balance: "0.00",
+};
+const IMPORT_ID = "33333333-3333-4333-8333-333333333333";
+
+const GENERIC_CSV = [
+  "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID",
+  "2024-01-19T09:30:15,AAPL,BUY,100,191.50,1.00,G-1001",
+  "2024-01-19T10:02:41,AAPL,SELL,100,192.25,1.00,G-1002",
+  "2024-01-19T10:05:00,AAPL,HOLD,abc,192.25,1.00,G-1003",
+].join("\n");
+
+const PREVIEW = {
+  importId: IMPORT_ID,
+  expiresAt: "2026-01-01T00:30:00.000Z",
+  summary: { rows: 3, skipped: 0, valid: 2, invalid: 1, duplicate: 1, toImport: 1, cashEffect: "-19151.00" },
+  errors: [
+    { row: 4, column: "Side", message: 'is not a side: "HOLD"' },
+    { row: 4, column: "Quantity", message: 'is not a number: "abc"' },
+  ],
+  symbols: [{ symbol: "AAPL", fills: 1, netQuantity: "100" }],
+  fills: [
+    { row: 2, symbol: "AAPL", assetClass: "stock", multiplier: "1", side: "buy", quantity: "100", price: "191.5", fees: "1", executedAt: "2024-01-19T14:30:15.000Z", executionId: "G-1001", duplicate: false },
+    { row: 3, symbol: "AAPL", assetClass: "stock", multiplier: "1", side: "sell", quantity: "100", price: "192.25", fees: "1", executedAt: "2024-01-19T15:02:41.000Z", executionId: "G-1002", duplicate: true },
+  ],
+};
+
+const historyItem = (status: string, fillsCreated: number) => ({
+  importId: IMPORT_ID,
+  accountId: ACCOUNT.id,
+  status,
+  fileName: "generic.csv",
+  presetId: "generic",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  expiresAt: "2026-01-01T00:30:00.000Z",
+  committedAt: status === "staged" ? null : "2026-01-01T00:01:00.000Z",
+  undoneAt: status === "undone" ? "2026-01-01T00:02:00.000Z" : null,
+  summary: PREVIEW.summary,
+  fillsCreated,
+});
+
+describe("the preview", () => {
+  it("lists each invalid row once with its cell errors, and flags duplicates", () => {
+    render(<PreviewView preview={PREVIEW as never} currency="USD" timeZone="America/New_York" />);
+    const errors = screen.getByRole("region", { name: "Rows with errors" });
+    const rows = within(errors).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(1);
+    expect(within(rows[0]!).getByRole("rowheader").textContent).toBe("4");
+    expect(rows[0]!.textContent).toContain('Side: is not a side: "HOLD"');
+    expect(rows[0]!.textContent).toContain('Quantity: is not a number: "abc"');
+    expect(within(errors).getByText(/1 row is not imported/)).toBeTruthy();
+
+    const summary = screen.getByLabelText("Preview summary");
+    const counts = Object.fromEntries([...summary.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    expect(counts).toMatchObject({ Rows: "3", Valid: "2", Invalid: "1", Duplicates: "1", "To import": "1", "Cash effect": "-$19,151.00" });
+    const fills = within(screen.getByRole("region", { name: "Fills" })).getAllByRole("row").slice(1);
+    expect(fills.map((r) => r.lastElementChild?.textContent)).toEqual(["New", "Duplicate"]);
+  });
+});
+
+describe("the import wizard", () => {
+  beforeEach(() => {
+    FakeXhr.reset();
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+  });
+
+  it("detects the preset, previews, commits, and undoes from the history after confirming", async () => {
+    let history = [] as ReturnType<typeof historyItem>[];
+    const commits: unknown[] = [];
+    const mock = stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/csv-import/presets": { presets: PRESETS },
+      "GET /api/csv-import/history": () => json({ imports: history }),
+      "POST /api/csv-import/commit": ({ body }) => {
+        commits.push(body);
+        history = [historyItem("committed", 1)];
+        return json(history[0]);
+      },
+      [`POST /api/csv-import/${IMPORT_ID}/undo`]: () => {
+        history = [historyItem("undone", 1)];
+        return json(history[0]);
+      },
+    });
+    FakeXhr.answers.push({ status: 201, body: PREVIEW });
+    const { queryClient } = renderApp("/import");
+    const invalidated = vi.spyOn(queryClient, "invalidateQueries");
+    const user = userEvent.setup();
+
+    expect(await screen.findByText("Files you import into this account are listed here, and each can be undone.")).toBeTruthy();
+    await user.upload(screen.getByLabelText("CSV file"), new File([GENERIC_CSV], "generic.csv", { type: "text/csv" }));
+    expect(await screen.findByText("Generic executions (template)", { selector: "strong" })).toBeTruthy();
+    expect((screen.getByLabelText("Format") as HTMLSelectElement).value).toBe("generic");
+
+    await user.click(screen.getByRole("button", { name: "Preview import" }));
+    expect(await screen.findByRole("heading", { name: "3. Preview of generic.csv" })).toBeTruthy();
+    expect(screen.getAllByRole("status").map((s) => s.textContent).join(" ")).toMatch(/Preview ready: 1 fill to import, 1 row with errors, 1 duplicate/);
+    const sent = FakeXhr.sent[0]!;
+    expect(JSON.parse(sent.body!.get("request") as string)).toEqual({
+      accountId: ACCOUNT.id,
+      presetId: "generic",
+      options: { dateFormat: "iso", numberFormat: "1,234.56" },
+    });
+
+    await user.click(screen.getByLabelText("Also import the duplicates"));
+    await user.click(screen.getByRole("button", { name: "Commit import" }));
+    expect(await screen.findByRole("heading", { name: "Import complete" })).toBeTruthy();
+    expect(commits).toEqual([{ importId: IMPORT_ID, includeDuplicates: true }]);
+    const keys = invalidated.mock.calls.map(([f]) => JSON.stringify(f?.queryKey));
+    for (const k of [["trades"], ["ledger"], ["stats"], ["accounts"]]) expect(keys).toContain(JSON.stringify(k));
+
+    const historyTable = await screen.findByRole("table", { name: "Imports into this account, newest first" });
+    await user.click(within(historyTable).getByRole("button", { name: "Undo import of generic.csv" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Undo the import of generic.csv?" });
+    expect(document.activeElement).toBe(dialog);
+    await user.click(within(dialog).getByRole("button", { name: "Keep it" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Import history" })));
+    expect(mock.mock.calls.some(([u]) => String(u).includes("/undo"))).toBe(false);
+
+    await user.click(within(historyTable).getByRole("button", { name: "Undo import of generic.csv" }));
+    await user.click(screen.getByRole("button", { name: "Yes, undo import" }));
+    expect(await screen.findByText(/Import of generic.csv undone/)).toBeTruthy();
+    await waitFor(() => expect(within(screen.getByRole("table", { name: /Imports into this account/ })).getByText("Undone")).toBeTruthy());
+  });
+
+  it("asks for a manual mapping when no preset fits, and tells the user to preview again when the preview expired", async () => {
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/csv-import/presets": { presets: PRESETS },
+      "GET /api/csv-import/history": { imports: [] },
+      "POST /api/csv-import/commit": envelope(410, "GONE", "This preview has expired; upload the file again."),
+    });
+    FakeXhr.answers.push({ status: 201, body: PREVIEW }, { status: 201, body: PREVIEW });
+    renderApp("/import");
+    const user = userEvent.setup();
+    const csv = "When;Ticker;Dir;Size;Px\n2024-01-19 09:30;AAPL;B;100;191,50\n";
+    await user.upload(await screen.findByLabelText("CSV file"), new File([csv], "mine.csv"));
+    expect(await screen.findByText(/No known broker format matched/)).toBeTruthy();
+    expect((screen.getByLabelText("Format") as HTMLSelectElement).value).toBe("manual");
+
+    await user.click(screen.getByRole("button", { name: "Preview import" }));
+    expect(await screen.findByText("The mapping needs attention.")).toBeTruthy();
+    // "Ticker" and "Size" were guessed; the rest is named, by the field and in the summary.
+    expect(screen.getAllByText("Price must be chosen.")).toHaveLength(2);
+    expect(screen.queryByText("Symbol must be chosen.")).toBeNull();
+    expect(FakeXhr.sent).toHaveLength(0);
+
+    await user.selectOptions(screen.getByLabelText("Date and time"), "When");
+    await user.selectOptions(screen.getByLabelText("Symbol"), "Ticker");
+    await user.selectOptions(screen.getByLabelText("Side"), "Dir");
+    await user.selectOptions(screen.getByLabelText("Quantity"), "Size");
+    await user.selectOptions(screen.getByLabelText("Price"), "Px");
+    await user.selectOptions(screen.getByLabelText("Number format"), "1.234,56");
+    await user.click(screen.getByRole("button", { name: "Preview import" }));
+    await screen.findByRole("heading", { name: "3. Preview of mine.csv" });
+    expect(JSON.parse(FakeXhr.sent[0]!.body!.get("request") as string)).toEqual({
+      accountId: ACCOUNT.id,
+      mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Px" },
+      options: { dateFormat: "iso", numberFormat: "1.234,56", hasHeader: true },
+    });
+
+    await user.click(screen.getByRole("button", { name: "Commit import" }));
+    expect(await screen.findByText("This preview has expired.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Preview again" }));
+    await waitFor(() => expect(FakeXhr.sent).toHaveLength(2));
+  });
+
+  it("shows a cap refusal with the message naming the cap", async () => {
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/csv-import/presets": { presets: PRESETS },
+      "GET /api/csv-import/history": { imports: [] },
+    });
+    FakeXhr.answers.push({ status: 413, body: { error: { code: "PAYLOAD_TOO_LARGE", message: "The file has more than 10000 data rows (CSV_IMPORT_MAX_ROWS).", requestId: "r-413" } } });
+    renderApp("/import");
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText("CSV file"), new File([GENERIC_CSV], "big.csv"));
+    await user.click(await screen.findByRole("button", { name: "Preview import" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("CSV_IMPORT_MAX_ROWS");
+    expect(alert.textContent).toContain("r-413");
+  });
+});

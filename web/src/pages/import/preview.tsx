@@ -1,0 +1,186 @@
+import { formatDateTime, formatNumber } from "../../lib/format.ts";
+import { formatAmount, formatPnl, toneOf } from "../dashboard/format.ts";
+import type { PreviewResult } from "./upload.ts";
+
+/** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
+export function groupErrors(errors: readonly { row: number; column?: string | undefined; message: string }[]) {
+  const byRow = new Map<number, { column?: string | undefined; message: string }[]>();
+  for (const e of errors) {
+    const list = byRow.get(e.row) ?? [];
+    list.push({ column: e.column, message: e.message });
+    byRow.set(e.row, list);
+  }
+  return [...byRow].sort((a, b) => a[0] - b[0]).map(([row, problems]) => ({ row, problems }));
+}
+
+type Props = { preview: PreviewResult; currency: string; timeZone?: string | undefined };
+
+/** What the commit would do: counts, the rows it refuses and why, and the fills and positions it would add. */
+export function PreviewView({ preview, currency, timeZone }: Props) {
+  const { summary, errors, fills, symbols } = preview;
+  const grouped = groupErrors(errors);
+  const shownErrorRows = grouped.length;
+  return (
+    <div className="import-preview">
+      <dl className="stats" aria-label="Preview summary">
+        <div>
+          <dt>Rows</dt>
+          <dd>{summary.rows}</dd>
+        </div>
+        <div>
+          <dt>Valid</dt>
+          <dd>{summary.valid}</dd>
+        </div>
+        <div>
+          <dt>Invalid</dt>
+          <dd className={summary.invalid > 0 ? "negative" : undefined}>{summary.invalid}</dd>
+        </div>
+        <div>
+          <dt>Duplicates</dt>
+          <dd>{summary.duplicate}</dd>
+        </div>
+        {summary.skipped > 0 && (
+          <div>
+            <dt>Skipped by the format</dt>
+            <dd>{summary.skipped}</dd>
+          </div>
+        )}
+        <div>
+          <dt>To import</dt>
+          <dd>{summary.toImport}</dd>
+        </div>
+        <div>
+          <dt>Cash effect</dt>
+          <dd className={toneOf(summary.cashEffect)}>{formatPnl(summary.cashEffect, currency)}</dd>
+        </div>
+      </dl>
+
+      {summary.invalid > 0 && (
+        <section aria-labelledby="preview-errors-heading">
+          <h3 id="preview-errors-heading">Rows with errors</h3>
+          <p>
+            {summary.invalid === 1 ? "1 row is" : `${summary.invalid} rows are`} not imported. Row numbers are those of a spreadsheet
+            (the header is row 1). Fix the file and preview it again, or import the valid rows now.
+            {shownErrorRows < summary.invalid && ` The first ${shownErrorRows} are listed.`}
+          </p>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Rows with errors</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Row
+                  </th>
+                  <th scope="col">Problems</th>
+                </tr>
+              </thead>
+              <tbody>
+                {grouped.map(({ row, problems }) => (
+                  <tr key={row}>
+                    <th scope="row" className="num">
+                      {row}
+                    </th>
+                    <td>
+                      <ul className="cell-errors">
+                        {problems.map((p, i) => (
+                          <li key={i}>
+                            {p.column ? (
+                              <>
+                                <span className="cell-errors__column">{p.column}</span>: {p.message}
+                              </>
+                            ) : (
+                              p.message
+                            )}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
+      {symbols.length > 0 && (
+        <section aria-labelledby="preview-positions-heading">
+          <h3 id="preview-positions-heading">Positions this import adds to</h3>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Net quantity per symbol from the new fills</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Symbol</th>
+                  <th scope="col" className="num">
+                    New fills
+                  </th>
+                  <th scope="col" className="num">
+                    Net quantity
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {symbols.map((s) => (
+                  <tr key={s.symbol}>
+                    <th scope="row">{s.symbol}</th>
+                    <td className="num">{s.fills}</td>
+                    <td className="num">{formatNumber(s.netQuantity)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
+      {fills.length > 0 && (
+        <section aria-labelledby="preview-fills-heading">
+          <h3 id="preview-fills-heading">Fills</h3>
+          {fills.length < summary.valid && <p className="muted">The first {fills.length} of {summary.valid} fills are shown.</p>}
+          <div className="table-wrap">
+            <table className="fills-table">
+              <caption className="visually-hidden">Fills the import would create</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Row
+                  </th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Symbol</th>
+                  <th scope="col">Side</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Fees
+                  </th>
+                  <th scope="col">Execution ID</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {fills.map((f) => (
+                  <tr key={f.row} className={f.duplicate ? "is-duplicate" : undefined}>
+                    <td className="num">{f.row}</td>
+                    <td>{formatDateTime(f.executedAt, timeZone)}</td>
+                    <td>{f.symbol}</td>
+                    <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
+                    <td className="num">{formatNumber(f.quantity)}</td>
+                    <td className="num">{formatNumber(f.price)}</td>
+                    <td className="num">{formatAmount(f.fees, currency)}</td>
+                    <td>{f.executionId ?? <span className="muted">none</span>}</td>
+                    <td>{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client.ts";
+import { keys } from "../../api/queries.ts";
+import { useSignOut } from "../../components/app-shell.tsx";
+import { ErrorAlert, PageHeader, QueryView } from "../../components/ui.tsx";
+import { formatDateTime } from "../../lib/format.ts";
+
+/** A short device description from a User-Agent string, without pretending to be exact. */
+export function describeUserAgent(ua: string | null): string {
+  if (!ua) return "Unknown device";
+  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : null;
+  const os = /Windows/.test(ua) ? "Windows" : /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : null;
+  return browser && os ? `${browser} on ${os}` : browser ?? os ?? ua.slice(0, 60);
+}
+
+export function SessionsPage() {
+  const queryClient = useQueryClient();
+  const sessions = useQuery({ queryKey: keys.sessions, queryFn: () => unwrap(api.api.auth.sessions.$get()) });
+  const signOut = useSignOut();
+  const revoke = useMutation({
+    mutationFn: (id: string) => unwrap(api.api.auth.sessions[":id"].$delete({ param: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.sessions }),
+  });
+
+  return (
+    <>
+      <PageHeader title="Sessions" />
+      <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
+      <ErrorAlert error={revoke.error} title="Could not end the session." />
+      <QueryView query={sessions} label="your sessions">
+        {({ sessions: list }) => (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Your sessions, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Device</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col">Last active</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((s) => (
+                  <tr key={s.id}>
+                    <td>
+                      {describeUserAgent(s.userAgent)}
+                      {s.current && <span className="badge badge--open"> This device</span>}
+                    </td>
+                    <td>{formatDateTime(s.createdAt)}</td>
+                    <td>{formatDateTime(s.lastSeenAt)}</td>
+                    <td>
+                      {s.current ? (
+                        <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
+                          Sign out
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          disabled={revoke.isPending && revoke.variables === s.id}
+                          onClick={() => revoke.mutate(s.id)}
+                          aria-label={`End session: ${describeUserAgent(s.userAgent)}, signed in ${formatDateTime(s.createdAt)}`}
+                        >
+                          End session
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useParams } from "react-router";
+import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
+import { api, unwrap } from "../../api/client.ts";
+import { keys, useAccounts } from "../../api/queries.ts";
+import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
+import { signOf } from "../../lib/decimal.ts";
+import { formatDateTime, formatMoney, formatNumber } from "../../lib/format.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+
+type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
+type Journal = { notes: string | null; tags: string[]; setup: string | null; rating: number | null };
+
+function fetchTrade(id: string) {
+  return unwrap(api.api.trades[":id"].$get({ param: { id } }));
+}
+
+function TagEditor({ tags, onChange, error }: { tags: string[]; onChange(tags: string[]): void; error?: string | undefined }) {
+  const [draft, setDraft] = useState("");
+  function add() {
+    const t = draft.trim();
+    if (t && !tags.includes(t)) onChange([...tags, t]);
+    setDraft("");
+  }
+  return (
+    <div className="field">
+      {tags.length > 0 ? (
+        <ul className="tags" aria-label="Tags">
+          {tags.map((t) => (
+            <li key={t} className="tag">
+              {t}
+              <button type="button" aria-label={`Remove tag ${t}`} onClick={() => onChange(tags.filter((x) => x !== t))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No tags yet.</p>
+      )}
+      <div className="form--inline form">
+        <TextField
+          label="New tag"
+          value={draft}
+          maxLength={50}
+          error={error}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter adds the tag rather than saving the whole journal form.
+            if (e.key === "Enter") {
+              e.preventDefault();
+              add();
+            }
+          }}
+          hint="Up to 20 tags, e.g. breakout, earnings."
+        />
+        <div>
+          <button type="button" className="button button--secondary" onClick={add} disabled={tags.length >= 20}>
+            Add tag
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
+  const queryClient = useQueryClient();
+  const [notes, setNotes] = useState(trade.notes ?? "");
+  const [tags, setTags] = useState<string[]>(trade.tags);
+  const [setup, setSetup] = useState(trade.setup ?? "");
+  const [rating, setRating] = useState<number | null>(trade.rating);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState("");
+  const save = useMutation({
+    mutationFn: (json: Journal) => unwrap(api.api.trades[":id"].$patch({ param: { id: trade.id }, json })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.trades });
+      setSaved("Journal saved.");
+    },
+  });
+  const shown = { ...serverFieldErrors(save.error), ...errors };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setSaved("");
+    const value: Journal = { notes: notes.trim() ? notes : null, tags, setup: setup.trim() ? setup.trim() : null, rating };
+    const found = schemaErrors(TradeJournalSchema, value);
+    setErrors(found);
+    if (Object.keys(found).length === 0) save.mutate(value);
+    else focusFirstInvalid(e.currentTarget as HTMLFormElement);
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Trade journal">
+      <ErrorAlert error={save.error} title="Could not save the journal." />
+      <TextField label="Setup" value={setup} maxLength={100} onChange={(e) => setSetup(e.target.value)} error={shown.setup} hint="The pattern or plan behind the trade." />
+      <fieldset className={`field${shown.rating ? " field--invalid" : ""}`}>
+        <legend>Rating</legend>
+        <div className="rating">
+          <label>
+            <input type="radio" name="rating" checked={rating === null} onChange={() => setRating(null)} />
+            None
+          </label>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <label key={n}>
+              <input type="radio" name="rating" checked={rating === n} onChange={() => setRating(n)} />
+              {n}
+              <span className="visually-hidden"> out of 5</span>
+            </label>
+          ))}
+        </div>
+        {shown.rating && <p className="field__error">Rating {shown.rating}.</p>}
+      </fieldset>
+      <fieldset>
+        <legend>Tags</legend>
+        <TagEditor tags={tags} onChange={setTags} error={shown.tags} />
+      </fieldset>
+      <TextAreaField label="Notes" value={notes} rows={6} maxLength={20_000} onChange={(e) => setNotes(e.target.value)} error={shown.notes} />
+      <StatusMessage>{save.isPending ? "Saving…" : saved}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={save.isPending}>
+          Save journal
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function TradePage() {
+  const { tradeId = "" } = useParams();
+  const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId) });
+  const accounts = useAccounts();
+
+  return (
+    <QueryView query={trade} label="the trade">
+      {({ trade: t, fills }) => {
+        const account = accounts.data?.accounts.find((a) => a.id === t.accountId);
+        const currency = account?.currency ?? "USD";
+        const zone = account?.timezone;
+        const pnlClass = signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : "";
+        return (
+          <>
+            <p className="breadcrumb">
+              <Link to="/trades">Trades</Link> / {t.symbol}
+            </p>
+            <PageHeader title={`${t.symbol} · ${t.direction === "long" ? "Long" : "Short"}`}>
+              <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
+            </PageHeader>
+            <dl className="stats">
+              <div>
+                <dt>Net P&amp;L</dt>
+                <dd className={pnlClass}>{formatMoney(t.netPnl, currency)}</dd>
+              </div>
+              <div>
+                <dt>Gross P&amp;L</dt>
+                <dd>{formatMoney(t.grossPnl, currency)}</dd>
+              </div>
+              <div>
+                <dt>Fees</dt>
+                <dd>{formatMoney(t.fees, currency)}</dd>
+              </div>
+              <div>
+                <dt>Quantity</dt>
+                <dd>
+                  {formatNumber(t.maxQuantity)}
+                  {t.status === "open" && <span className="muted"> ({formatNumber(t.openQuantity)} open)</span>}
+                </dd>
+              </div>
+              <div>
+                <dt>Average entry</dt>
+                <dd>{t.averageEntryPrice ? formatNumber(t.averageEntryPrice) : "—"}</dd>
+              </div>
+              <div>
+                <dt>Average exit</dt>
+                <dd>{t.averageExitPrice ? formatNumber(t.averageExitPrice) : "—"}</dd>
+              </div>
+              <div>
+                <dt>Opened</dt>
+                <dd>{formatDateTime(t.openedAt, zone)}</dd>
+              </div>
+              <div>
+                <dt>Closed</dt>
+                <dd>{t.closedAt ? formatDateTime(t.closedAt, zone) : "—"}</dd>
+              </div>
+              <div>
+                <dt>Account</dt>
+                <dd>{account ? <Link to={`/accounts/${account.id}`}>{account.name}</Link> : "—"}</dd>
+              </div>
+            </dl>
+            <section aria-labelledby="fills-title">
+              <h2 id="fills-title">Fills</h2>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Fills of this trade, oldest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Executed</th>
+                      <th scope="col">Side</th>
+                      <th scope="col" className="num">
+                        Quantity
+                      </th>
+                      <th scope="col" className="num">
+                        Price
+                      </th>
+                      <th scope="col" className="num">
+                        Fees
+                      </th>
+                      <th scope="col">Execution ID</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {fills.map((f) => (
+                      <tr key={`${f.id}-${f.role}`}>
+                        <td className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
+                        <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
+                        <td className="num">
+                          {formatNumber(f.quantityInTrade)}
+                          {f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>}
+                        </td>
+                        <td className="num">{formatNumber(f.price)}</td>
+                        <td className="num">{formatMoney(f.feesInTrade, currency)}</td>
+                        <td>{f.executionId ?? "—"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+            <section className="panel" aria-labelledby="journal-title">
+              <h2 id="journal-title">Journal</h2>
+              <JournalForm key={t.id} trade={t} />
+            </section>
+          </>
+        );
+      }}
+    </QueryView>
+  );
+}

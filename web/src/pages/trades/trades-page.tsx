@@ -1,0 +1,230 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useSearchParams } from "react-router";
+import { api, unwrap } from "../../api/client.ts";
+import { keys, useAccounts, type Account } from "../../api/queries.ts";
+import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
+import { signOf } from "../../lib/decimal.ts";
+import { formatDateTime, formatMoney, formatNumber } from "../../lib/format.ts";
+
+const PAGE_SIZE = 50;
+const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status"] as const;
+type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
+
+/** A yyyy-mm-dd date at the reader's midnight, as an ISO instant; `endOfDay` gives the next midnight. */
+export function dateToIso(date: string, endOfDay = false): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return undefined;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + (endOfDay ? 1 : 0));
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+function readFilters(params: URLSearchParams): Filters {
+  const out: Filters = {};
+  for (const k of FILTERS) {
+    const v = params.get(k)?.trim();
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
+function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts: Account[]; onApply(f: Filters): void }) {
+  const [f, setF] = useState<Filters>(initial);
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setF((prev) => ({ ...prev, [k]: e.target.value }));
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onApply(f);
+  }
+  return (
+    <form className="form form--inline panel" onSubmit={submit} aria-label="Filter trades">
+      <SelectField label="Account" value={f.accountId ?? ""} onChange={set("accountId")}>
+        <option value="">All accounts</option>
+        {accounts.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </SelectField>
+      <TextField label="Opened from" type="date" value={f.from ?? ""} onChange={set("from")} />
+      <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} />
+      <TextField label="Symbol" value={f.symbol ?? ""} maxLength={40} autoCapitalize="characters" onChange={set("symbol")} />
+      <TextField label="Tag" value={f.tag ?? ""} maxLength={50} onChange={set("tag")} />
+      <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
+        <option value="">Open and closed</option>
+        <option value="open">Open</option>
+        <option value="closed">Closed</option>
+      </SelectField>
+      <div className="button-row">
+        <button type="submit" className="button">
+          Apply filters
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => {
+            setF({});
+            onApply({});
+          }}
+        >
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function TradesPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const accounts = useAccounts();
+  const query = {
+    ...(filters.accountId ? { accountId: filters.accountId } : {}),
+    ...(filters.symbol ? { symbol: filters.symbol } : {}),
+    ...(filters.tag ? { tag: filters.tag } : {}),
+    ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
+    ...(filters.from && dateToIso(filters.from) ? { from: dateToIso(filters.from)! } : {}),
+    ...(filters.to && dateToIso(filters.to, true) ? { to: dateToIso(filters.to, true)! } : {}),
+    page: String(page),
+    pageSize: String(PAGE_SIZE),
+  };
+  const trades = useQuery({
+    queryKey: keys.tradeList(query),
+    queryFn: () => unwrap(api.api.trades.$get({ query })),
+    placeholderData: keepPreviousData,
+  });
+  const byId = new Map((accounts.data?.accounts ?? []).map((a) => [a.id, a]));
+  // An account alone (the account page's "Trades" link) is not a search: an empty answer there still
+  // means "nothing recorded yet", with the same advice.
+  const filtered = Object.keys(filters).some((k) => k !== "accountId");
+
+  function apply(next: Filters, nextPage = 1) {
+    const p: Record<string, string> = {};
+    for (const [k, v] of Object.entries(next)) if (v?.trim()) p[k] = v.trim();
+    if (nextPage > 1) p.page = String(nextPage);
+    setParams(p);
+  }
+
+  if (accounts.isPending) return <Loading label="Loading your trades…" />;
+  if (accounts.data?.accounts.length === 0)
+    return (
+      <>
+        <PageHeader title="Trades" />
+        <EmptyState title="Create your first account" action={<Link className="button" to="/accounts">Create an account</Link>}>
+          <p>Trades belong to an account. Create one, then import a CSV from your broker or add a fill.</p>
+        </EmptyState>
+      </>
+    );
+
+  return (
+    <>
+      <PageHeader title="Trades">
+        <Link className="button button--secondary" to="/import">
+          Import CSV
+        </Link>
+        <Link className="button" to={`/fills/new${filters.accountId ? `?accountId=${filters.accountId}` : ""}`}>
+          Add a fill
+        </Link>
+      </PageHeader>
+      <ErrorAlert error={accounts.error} title="Could not load your accounts." />
+      <FilterForm key={params.toString()} initial={filters} accounts={accounts.data?.accounts ?? []} onApply={(f) => apply(f)} />
+      {trades.isPending ? (
+        <Loading label="Loading trades…" />
+      ) : trades.isError ? (
+        <>
+          <ErrorAlert error={trades.error} title="Could not load trades." />
+          <button type="button" className="button button--secondary" onClick={() => void trades.refetch()}>
+            Try again
+          </button>
+        </>
+      ) : trades.data.trades.length === 0 && page === 1 ? (
+        filtered ? (
+          <EmptyState title="No trades match these filters">
+            <p>Change or clear the filters to see more.</p>
+          </EmptyState>
+        ) : (
+          <EmptyState
+            title="No trades yet"
+            action={
+              <>
+                <Link className="button" to="/import">
+                  Import a CSV
+                </Link>
+                <Link className="button button--secondary" to="/fills/new">
+                  Add a fill
+                </Link>
+              </>
+            }
+          >
+            <p>Import a CSV from your broker or add a fill. Fills are grouped into trades automatically.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption>
+                Trades, newest opened first{trades.isFetching && <span className="muted"> (updating…)</span>}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Symbol</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Side</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Opened</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    Avg entry
+                  </th>
+                  <th scope="col" className="num">
+                    Avg exit
+                  </th>
+                  <th scope="col" className="num">
+                    Net P&amp;L
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {trades.data.trades.map((t) => {
+                  const account = byId.get(t.accountId);
+                  const currency = account?.currency ?? "USD";
+                  return (
+                    <tr key={t.id}>
+                      <th scope="row">
+                        <Link to={`/trades/${t.id}`}>{t.symbol}</Link>
+                      </th>
+                      <td>{account?.name ?? "—"}</td>
+                      <td>{t.direction === "long" ? "Long" : "Short"}</td>
+                      <td>
+                        <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
+                      </td>
+                      <td className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
+                      <td className="num">{formatNumber(t.maxQuantity)}</td>
+                      <td className="num">{t.averageEntryPrice ? formatNumber(t.averageEntryPrice) : "—"}</td>
+                      <td className="num">{t.averageExitPrice ? formatNumber(t.averageExitPrice) : "—"}</td>
+                      <td className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
+                        {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatMoney(t.netPnl, currency)}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager" aria-label="Trade pages">
+            <button type="button" className="button button--secondary" disabled={page <= 1} onClick={() => apply(filters, page - 1)}>
+              Previous
+            </button>
+            <span>Page {page}</span>
+            <button type="button" className="button button--secondary" disabled={!trades.data.hasMore} onClick={() => apply(filters, page + 1)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </>
+  );
+}
