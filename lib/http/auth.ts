@@ -147,13 +147,12 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 export const requireUserInStatement: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.sessionClaim) throw unauthorized();
-  try {
-    await next();
-  } catch (err) {
-    if (err instanceof AppError && err.code === "UNAUTHORIZED") throw err;
+  await next();
+  // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
+  const failed = c.error;
+  if (failed && !(failed instanceof AppError && failed.code === "UNAUTHORIZED")) {
     await resolveSession(c);
     if (!c.var.user) throw unauthorized();
-    throw err;
   }
 };
 
