@@ -1,5 +1,5 @@
 // Sessions in the style of lucia: a random public id plus a random secret; only the secret's SHA-256 is
-// stored and compared (see sessionCte); sliding idle expiry under a fixed absolute expiry; `null` on any
+// stored and compared (see SESSION_CTE); sliding idle expiry under a fixed absolute expiry; `null` on any
 // failure. The HTTP layer signs the token into a cookie and reads the claim (readSessionToken); the check
 // runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
 // round trip either way.
@@ -176,12 +176,6 @@ export async function checkSession(deps: Pick<Deps, "db" | "now">, claim: Sessio
     user: { id: userId, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan },
     session: { id: claim.id, userId, createdAt: new Date(row.created_at), expiresAt, absoluteExpiresAt },
   };
-}
-
-/** The user and session of a token, or null when it is malformed, unknown, ended or expired. */
-export async function validateSession(deps: Pick<Deps, "db" | "now">, token: string): Promise<ValidSession | null> {
-  const claim = readSessionToken(token);
-  return claim ? checkSession(deps, claim) : null;
 }
 
 export async function endSession(deps: Pick<Deps, "db">, sessionId: string): Promise<void> {
