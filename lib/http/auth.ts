@@ -114,8 +114,8 @@ async function resolveSession(c: Context<AppEnv>): Promise<void> {
   adoptSession(c, claim ? await checkSession(c.var.deps, claim) : null);
 }
 
-/** Records the outcome of a session check made by a route's own statement (see requireUserInStatement). */
-export function adoptSession(c: Context<AppEnv>, found: ValidSession | null): void {
+/** Records the outcome of the request's session check. */
+function adoptSession(c: Context<AppEnv>, found: ValidSession | null): void {
   c.set("sessionChecked", true);
   if (found) {
     c.set("user", found.user);
@@ -139,11 +139,12 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * For a read whose statement checks the session itself (sessionCte), saving the round trip of a separate
+ * For a read whose statement checks the session itself (SESSION_CTE), saving the round trip of a separate
  * check: only a well-formed signed cookie is required here, and the handler passes `sessionClaim(c)` to its
  * domain function, which throws UNAUTHORIZED when the statement finds no live session. If the route fails any
- * other way before its statement has confirmed the session (a malformed path parameter, a missing account),
- * the session is checked first, so a request without a live session always answers 401, as behind requireUser.
+ * other way (a malformed path parameter, an account that is not the user's), the session is checked the
+ * ordinary way before that answer goes out (one more round trip, on failures only), so a request without a
+ * live session always answers 401, as behind requireUser.
  */
 export const requireUserInStatement: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.sessionClaim) throw unauthorized();
