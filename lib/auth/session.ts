@@ -1,10 +1,12 @@
 // Sessions in the style of lucia: a random public id plus a random secret; only the secret's SHA-256 is
-// stored and compared in constant time; sliding idle expiry under a fixed absolute expiry; `null` on any
-// failure. The HTTP layer signs the token into a cookie and never looks inside it.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+// stored and compared (see SESSION_CTE); sliding idle expiry under a fixed absolute expiry; `null` on any
+// failure. The HTTP layer signs the token into a cookie and reads the claim (readSessionToken); the check
+// runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
+// round trip either way.
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, ne, notInArray, sql } from "drizzle-orm";
+import { isoUtc, preparedStatement } from "../db/rows.ts";
 import { sessions, users } from "../db/schema.ts";
-import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 
 /** A session ends after 7 days without use... */
@@ -62,46 +64,118 @@ export async function createSession(
   return { token: `${id}.${secret}`, session: { id, userId, createdAt: now, expiresAt, absoluteExpiresAt } };
 }
 
-function buildLookup(db: Db) {
-  return db
-    .select({ session: sessions, user: userColumns })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare("session_lookup");
-}
-/** Every authed request runs this query: built once per database client (it is ~7x faster prepared). */
-const lookups = new WeakMap<Db, ReturnType<typeof buildLookup>>();
+/** What a session cookie claims, checked for shape only: a session id and the SHA-256 of its secret. */
+export type SessionClaim = { id: string; secretHash: string };
 
-/** The user and session of a token, or null when it is malformed, unknown, ended or expired. */
-export async function validateSession(
-  deps: Pick<Deps, "db" | "now">,
-  token: string,
-): Promise<{ user: AuthUser; session: SessionInfo } | null> {
+/** The claim of a token, or null when the token is malformed. Costs no database work. */
+export function readSessionToken(token: string): SessionClaim | null {
   const [id, secret, extra] = token.split(".");
   if (!id || !secret || extra !== undefined || !/^[0-9a-f]{40}$/.test(id)) return null;
-  let lookup = lookups.get(deps.db);
-  if (!lookup) {
-    lookup = buildLookup(deps.db);
-    lookups.set(deps.db, lookup);
-  }
-  const [row] = await lookup.execute({ id });
-  if (!row) return null;
-  const given = Buffer.from(sha256(secret), "hex");
-  const stored = Buffer.from(row.session.secretHash, "hex");
-  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
-  const now = deps.now();
-  if (row.session.expiresAt <= now || row.session.absoluteExpiresAt <= now) {
-    await deps.db.delete(sessions).where(eq(sessions.id, id));
+  return { id, secretHash: sha256(secret) };
+}
+
+/**
+ * The session check as a CTE named `auth`: one row when the claim names a session that is live at `now`, no
+ * row otherwise. A domain statement puts it in front of its own query to check the session in the same round
+ * trip: `with ${SESSION_CTE} select ${SESSION_OWNER_COLUMNS}, ... from auth left join lateral (...)`, scoped to
+ * `auth.user_id`, runs it with `sessionParams(claim, now)` among its parameters (it is a preparedStatement),
+ * and hands the owner columns of its first row to confirmSessionOwner.
+ *
+ * Only the secret's SHA-256 is compared (as stored), never the secret: the timing of an equality test on the
+ * hash of an attacker-chosen secret tells nothing about the stored one.
+ */
+export const SESSION_CTE = sql`auth as (
+    select s.user_id, s.created_at, s.expires_at, s.absolute_expires_at,
+      s.last_seen_at <= ${sql.placeholder("sessionTouchBefore")}::timestamptz as touch_due
+    from sessions s
+    where s.id = ${sql.placeholder("sessionId")} and s.secret_hash = ${sql.placeholder("sessionSecretHash")}
+      and s.expires_at > ${sql.placeholder("sessionNow")}::timestamptz
+      and s.absolute_expires_at > ${sql.placeholder("sessionNow")}::timestamptz)`;
+
+/** The values of SESSION_CTE's placeholders. */
+export function sessionParams(claim: SessionClaim, now: Date) {
+  return {
+    sessionId: claim.id,
+    sessionSecretHash: claim.secretHash,
+    sessionNow: now.toISOString(),
+    sessionTouchBefore: new Date(now.getTime() - SESSION_TOUCH_INTERVAL_MS).toISOString(),
+  };
+}
+
+/** What a domain statement built on SESSION_CTE selects for confirmSessionOwner: few columns, as every row repeats them. */
+export const SESSION_OWNER_COLUMNS = sql.raw("auth.user_id::text as session_user_id, auth.touch_due as session_touch_due");
+export type SessionOwnerRow = { session_user_id: string; session_touch_due: boolean };
+
+/**
+ * Finishes a session check made by a statement built on SESSION_CTE (`row` holds its SESSION_OWNER_COLUMNS,
+ * undefined when it found no live session): the id of the session's user, or null for no session. An expired
+ * session is deleted on sight; a live one has its idle expiry pushed forward when the last push is an hour old.
+ */
+export async function confirmSessionOwner(
+  deps: Pick<Deps, "db">,
+  claim: SessionClaim,
+  row: SessionOwnerRow | undefined,
+  now: Date,
+): Promise<string | null> {
+  if (!row) {
+    await deleteIfExpired(deps, claim, now);
     return null;
   }
-  let expiresAt = row.session.expiresAt;
-  if (now.getTime() - row.session.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
-    expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, row.session.absoluteExpiresAt.getTime()));
-    await deps.db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, id));
-  }
-  const { userId, createdAt, absoluteExpiresAt } = row.session;
-  return { user: row.user, session: { id, userId, createdAt, expiresAt, absoluteExpiresAt } };
+  if (row.session_touch_due) await touchSession(deps, claim, now);
+  return row.session_user_id;
+}
+
+async function deleteIfExpired(deps: Pick<Deps, "db">, claim: SessionClaim, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await deps.db.execute(sql`
+    delete from sessions where id = ${claim.id} and secret_hash = ${claim.secretHash}
+      and (expires_at <= ${at}::timestamptz or absolute_expires_at <= ${at}::timestamptz)`);
+}
+
+/** Pushes the idle expiry forward from `now`, never past the absolute expiry. */
+async function touchSession(deps: Pick<Deps, "db">, claim: SessionClaim, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await deps.db.execute(sql`
+    update sessions set last_seen_at = ${at}::timestamptz,
+      expires_at = least(${at}::timestamptz + ${`${SESSION_IDLE_MS} milliseconds`}::interval, absolute_expires_at)
+    where id = ${claim.id}`);
+}
+
+export type ValidSession = { user: AuthUser; session: SessionInfo };
+
+type SessionRow = SessionOwnerRow & {
+  email: string;
+  email_verified: boolean;
+  is_admin: boolean;
+  plan: AuthUser["plan"];
+  created_at: string;
+  expires_at: string;
+  absolute_expires_at: string;
+};
+
+const sessionCheck = preparedStatement<SessionRow>(
+  "session_check",
+  sql`with ${SESSION_CTE}
+    select ${SESSION_OWNER_COLUMNS}, u.email, u.email_verified, u.is_admin, u.plan,
+      ${sql.raw(`${isoUtc("auth.created_at")} as created_at, ${isoUtc("auth.expires_at")} as expires_at,
+      ${isoUtc("auth.absolute_expires_at")} as absolute_expires_at`)}
+    from auth join users u on u.id = auth.user_id`,
+);
+
+/** The user and session of a claim, or null when it is unknown, ended or expired. One round trip. */
+export async function checkSession(deps: Pick<Deps, "db" | "now">, claim: SessionClaim): Promise<ValidSession | null> {
+  const now = deps.now();
+  const [row] = await sessionCheck(deps.db, sessionParams(claim, now));
+  const userId = await confirmSessionOwner(deps, claim, row, now);
+  if (!row || !userId) return null;
+  const absoluteExpiresAt = new Date(row.absolute_expires_at);
+  const expiresAt = row.session_touch_due
+    ? new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiresAt.getTime()))
+    : new Date(row.expires_at);
+  return {
+    user: { id: userId, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan },
+    session: { id: claim.id, userId, createdAt: new Date(row.created_at), expiresAt, absoluteExpiresAt },
+  };
 }
 
 export async function endSession(deps: Pick<Deps, "db">, sessionId: string): Promise<void> {

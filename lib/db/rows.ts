@@ -1,3 +1,7 @@
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
+import type { Db } from "./client.ts";
+
 /** Rows from db.execute, whose result shape differs between drivers. */
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
@@ -10,4 +14,26 @@ export function rowsOf<T>(result: unknown): T[] {
  */
 export function isoUtc(column: string): string {
   return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A statement run under a fixed name, so the server parses and plans it once per connection instead of on
+ * every call. Its SQL is built once, with `sql.placeholder(name)` for every input; a call passes the values.
+ * Transports that cannot keep named statements (HTTP, PGlite, a transaction pooler: lib/db/node.ts) run it
+ * unnamed. Mind the planner: after five runs a named statement keeps its generic plan only when that plan's
+ * estimate is about as good as a plan made for the actual values (see lib/ledger/ledger.ts, pageSql).
+ */
+export function preparedStatement<T>(name: string, query: SQL): (db: Db, params: Record<string, unknown>) => Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  const perDb = new WeakMap<Db, ReturnType<Db["_"]["session"]["prepareQuery"]>>();
+  return async (db, params) => {
+    let prepared = perDb.get(db);
+    if (!prepared) {
+      prepared = db._.session.prepareQuery(built, undefined, name, false);
+      perDb.set(db, prepared);
+    }
+    return rowsOf<T>(await prepared.execute(params));
+  };
 }

@@ -2,10 +2,10 @@
 // lib/auth/session.ts; this file only moves tokens between cookies and that code.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setSignedCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import type { Config } from "../config/index.ts";
-import { validateSession, type SessionInfo } from "../auth/session.ts";
+import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
 import type { LimitRule } from "../ratelimit/index.ts";
 import type { AppEnv } from "./index.ts";
@@ -43,6 +43,22 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, sessionCookieName(config), { path: "/", secure: mode.secure, sameSite: mode.sameSite, httpOnly: true });
 }
 
+/**
+ * The value of a cookie written by hono's setSignedCookie (`value.base64(HMAC-SHA256(secret, value))`), or
+ * undefined when it is absent, unsigned or tampered. hono's own getSignedCookie imports a WebCrypto key and
+ * verifies on the crypto thread pool for every request; node:crypto does the same check synchronously.
+ */
+export function readSignedCookie(c: Context<AppEnv>, secret: string, name: string): string | undefined {
+  const raw = getCookie(c, name);
+  if (!raw) return undefined;
+  const dot = raw.lastIndexOf(".");
+  if (dot < 0) return undefined;
+  const value = raw.slice(0, dot);
+  const given = Buffer.from(raw.slice(dot + 1));
+  const expected = Buffer.from(createHmac("sha256", secret).update(value).digest("base64"));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+}
+
 /** The anti-CSRF token of a session: an HMAC of its id, so it needs no storage and dies with the session. */
 export function csrfTokenFor(config: Config, sessionId: string): string {
   return createHmac("sha256", config.SESSION_SECRET).update(`csrf:${sessionId}`).digest("base64url");
@@ -55,7 +71,8 @@ function csrfMatches(config: Config, sessionId: string, given: string | undefine
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Methods that change nothing: their session check may wait until a route asks for it. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Mutating routes that need no anti-CSRF token: they either start a session or carry their own proof. */
 export const CSRF_EXEMPT_PATHS = new Set([
@@ -68,50 +85,95 @@ export const CSRF_EXEMPT_PATHS = new Set([
 ]);
 
 /**
- * Reads the session cookie (if any) into `c.var.user` / `c.var.session`. A tampered, expired or ended
- * cookie simply means no session. In cross-origin mode a mutating request that carries a session must
- * also carry its anti-CSRF token.
+ * Reads the session cookie (if any). A tampered or malformed cookie simply means no session. The cookie's
+ * claim is checked against the database at once for requests that may change something (where an ended
+ * session must not pass, and in cross-origin mode the anti-CSRF token must match the session), and otherwise
+ * only when a route asks: requireUser, or a route whose own statement checks it (requireUserInStatement).
  */
 export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { deps } = c.var;
-  const token = await getSignedCookie(c, deps.config.SESSION_SECRET, sessionCookieName(deps.config));
-  if (token) {
-    const found = await validateSession(deps, token);
-    if (found) {
-      c.set("user", found.user);
-      c.set("session", found.session);
-    }
-  }
-  const session = c.var.session;
-  if (deps.config.features.cors && session && MUTATING.has(c.req.method) && !CSRF_EXEMPT_PATHS.has(c.req.path)) {
-    if (!csrfMatches(deps.config, session.id, c.req.header("X-CSRF-Token"))) {
-      throw new AppError("CSRF_FAILED", "Missing or invalid X-CSRF-Token header.");
+  const token = readSignedCookie(c, deps.config.SESSION_SECRET, sessionCookieName(deps.config));
+  const claim = token ? readSessionToken(token) : null;
+  if (claim) c.set("sessionClaim", claim);
+  if (claim && !SAFE_METHODS.has(c.req.method)) {
+    await resolveSession(c);
+    const session = c.var.session;
+    if (deps.config.features.cors && session && !CSRF_EXEMPT_PATHS.has(c.req.path)) {
+      if (!csrfMatches(deps.config, session.id, c.req.header("X-CSRF-Token"))) {
+        throw new AppError("CSRF_FAILED", "Missing or invalid X-CSRF-Token header.");
+      }
     }
   }
   await next();
 };
 
+/** Checks the request's session claim once, into `c.var.user` / `c.var.session`. */
+async function resolveSession(c: Context<AppEnv>): Promise<void> {
+  if (c.var.sessionChecked) return;
+  const claim = c.var.sessionClaim;
+  adoptSession(c, claim ? await checkSession(c.var.deps, claim) : null);
+}
+
+/** Records the outcome of the request's session check. */
+function adoptSession(c: Context<AppEnv>, found: ValidSession | null): void {
+  c.set("sessionChecked", true);
+  if (found) {
+    c.set("user", found.user);
+    c.set("session", found.session);
+  }
+}
+
+const unauthorized = () => new AppError("UNAUTHORIZED", "Sign in to continue.");
+
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.user) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  await resolveSession(c);
+  if (!c.var.user) throw unauthorized();
   await next();
 };
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.user) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  await resolveSession(c);
+  if (!c.var.user) throw unauthorized();
   if (!c.var.user.isAdmin) throw new AppError("FORBIDDEN", "Administrators only.");
   await next();
 };
 
+/**
+ * For a read whose statement checks the session itself (SESSION_CTE), saving the round trip of a separate
+ * check: only a well-formed signed cookie is required here, and the handler passes `sessionClaim(c)` to its
+ * domain function, which throws UNAUTHORIZED when the statement finds no live session. If the route fails any
+ * other way (a malformed path parameter, an account that is not the user's), the session is checked the
+ * ordinary way before that answer goes out (one more round trip, on failures only), so a request without a
+ * live session always answers 401, as behind requireUser.
+ */
+export const requireUserInStatement: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.var.sessionClaim) throw unauthorized();
+  await next();
+  // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
+  const failed = c.error;
+  if (failed && !(failed instanceof AppError && failed.code === "UNAUTHORIZED")) {
+    await resolveSession(c);
+    if (!c.var.user) throw unauthorized();
+  }
+};
+
+/** The session claim of the request; only valid behind requireUserInStatement. */
+export function sessionClaim(c: Context<AppEnv>): SessionClaim {
+  const claim = c.var.sessionClaim;
+  if (!claim) throw unauthorized();
+  return claim;
+}
+
 /** The signed-in user; only valid behind requireUser. */
 export function currentUser(c: Context<AppEnv>) {
   const user = c.var.user;
-  if (!user) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  if (!user) throw unauthorized();
   return user;
 }
 
 export function currentSession(c: Context<AppEnv>): SessionInfo {
   const session = c.var.session;
-  if (!session) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  if (!session) throw unauthorized();
   return session;
 }
 

@@ -5,7 +5,7 @@ import { validator } from "hono/validator";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { safeParseAsync } from "zod/mini";
 import type * as zc from "zod/v4/core";
-import type { AuthUser, SessionInfo } from "../auth/session.ts";
+import type { AuthUser, SessionClaim, SessionInfo } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
 import { clientIp } from "../net/client-ip.ts";
@@ -21,6 +21,10 @@ export type AppEnv = {
     deps: Deps;
     /** The client address used for per-client limits (DESIGN.md section 3). */
     clientIp: string;
+    /** The signed session cookie's claim, not yet checked against the database (lib/http/auth.ts). */
+    sessionClaim?: SessionClaim;
+    /** Whether the claim has been checked; `user` and `session` are set when it named a live session. */
+    sessionChecked?: boolean;
     user?: AuthUser;
     session?: SessionInfo;
   };
@@ -96,9 +100,12 @@ export function createApp(options: AppOptions) {
     c.header("X-Request-Id", requestId);
     c.header("X-Content-Type-Options", "nosniff");
     await next();
-    // Responses carry account data; no shared cache may keep them unless a route says otherwise.
-    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
-    c.res.headers.set("X-Request-Id", requestId);
+    // Responses carry account data; no shared cache may keep them unless a route says otherwise. Set on the
+    // response's own headers: c.header() on a finished response rebuilds it around its body as a stream,
+    // which the Node adapter then has to pump chunk by chunk instead of writing the string at once.
+    const headers = c.res.headers;
+    if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    headers.set("X-Request-Id", requestId);
   });
 
   app.use("*", async (c, next) => {
@@ -118,8 +125,11 @@ export function createApp(options: AppOptions) {
       throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${JSON_BODY_LIMIT_BYTES} bytes.`);
     },
   });
-  // Uploads count their own bytes against their own caps (readCappedForm).
-  app.use("/api/*", (c, next) => (c.req.path === "/api/csv-import/preview" ? next() : jsonBodyLimit(c, next)));
+  // Uploads count their own bytes against their own caps (readCappedForm). GET and HEAD carry no body
+  // (fetch's Request drops it), and asking for one would make the Node adapter build a full Request.
+  app.use("/api/*", (c, next) =>
+    c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/api/csv-import/preview" ? next() : jsonBodyLimit(c, next),
+  );
 
   app.use("/api/*", corsMiddleware());
   app.use("/api/*", sessionMiddleware);

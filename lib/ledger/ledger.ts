@@ -1,9 +1,18 @@
-// The cash ledger of an account. Reads are one indexed range query whatever the page; writes go through
-// the ledger_* SQL functions (migrations/0003), which keep `rank` and the running balance per entry.
-import { sql } from "drizzle-orm";
-import type { AuthUser } from "../auth/session.ts";
+// The cash ledger of an account. A page read is one statement, session check included, and one indexed
+// range read whatever the page; writes go through the ledger_* SQL functions (migrations/0003), which keep
+// `rank` and the running balance per entry.
+import { sql, type SQL } from "drizzle-orm";
+import {
+  SESSION_CTE,
+  SESSION_OWNER_COLUMNS,
+  confirmSessionOwner,
+  sessionParams,
+  type AuthUser,
+  type SessionClaim,
+  type SessionOwnerRow,
+} from "../auth/session.ts";
 import { pgError } from "../db/errors.ts";
-import { isoUtc, rowsOf } from "../db/rows.ts";
+import { isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
@@ -53,16 +62,73 @@ function toEntry(row: EntryRow): LedgerEntry {
   };
 }
 
+type PageRow = EntryRow & { total: string | null; balance_after: string | null; account_found: number | null };
+
 /**
- * One page, newest first. Entry ranks run 1..total from the oldest, so page p is the rank range
- * (total - p * size, total - (p - 1) * size]: an index range read that costs the same at any depth.
+ * Entry ranks run 1..total from the oldest, so page p is the rank range (total - p * size, total - (p - 1) * size]:
+ * an index range read that costs the same at any depth. One row per entry, or a single row without an entry
+ * when the page is empty, or no row when `owner` has no such account.
+ *
+ * The page is bounded by that rank range, not by `limit <size>`: the planner cannot estimate a limit given as
+ * a parameter, so a prepared statement with one never keeps its generic plan and is planned again on every
+ * call (which costs as much as running it). A range makes the estimate the same whatever the parameters.
  */
-export async function getLedgerPage(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, query: LedgerPageQuery): Promise<LedgerPage> {
+function pageSql(owner: SQL, accountId: unknown, skip: unknown, skipTo: unknown) {
+  return sql`
+      select 1 as account_found, t.total::text as total, e.balance_after::text as balance_after, e.rank, ${entryColumns}
+      from accounts a
+      left join lateral (
+        select rank as total from ledger_entries where account_id = a.id order by rank desc limit 1
+      ) t on true
+      left join lateral (
+        select * from ledger_entries le
+        where le.account_id = a.id and le.rank <= t.total - ${skip}::bigint and le.rank > t.total - ${skipTo}::bigint
+        order by le.rank desc
+      ) e on true
+      where a.id = ${accountId}::uuid and a.user_id = ${owner}
+      order by e.rank desc`;
+}
+
+/** Entries newer than the page, and newer than its last entry. */
+function pageRange(query: LedgerPageQuery) {
+  const skip = (query.page - 1) * query.pageSize;
+  return { skip, skipTo: skip + query.pageSize };
+}
+
+/** The session check and the page in one statement, prepared once per connection. */
+const ledgerPage = preparedStatement<SessionOwnerRow & PageRow>(
+  "ledger_page",
+  sql`with ${SESSION_CTE}
+    select ${SESSION_OWNER_COLUMNS}, p.* from auth
+    left join lateral (${pageSql(sql`auth.user_id`, sql.placeholder("accountId"), sql.placeholder("skip"), sql.placeholder("skipTo"))}) p on true
+    order by p.rank desc`,
+);
+
+/**
+ * One page, newest first, for the session `claim` names, in one round trip. No live session is UNAUTHORIZED;
+ * an account that is not the session user's is NOT_FOUND, whether it exists or not.
+ */
+export async function getLedgerPage(
+  deps: Pick<Deps, "db" | "now">,
+  claim: SessionClaim,
+  accountId: string,
+  query: LedgerPageQuery,
+): Promise<LedgerPage> {
+  const now = deps.now();
+  const rows = await ledgerPage(deps.db, { ...sessionParams(claim, now), accountId, ...pageRange(query) });
+  if (!(await confirmSessionOwner(deps, claim, rows[0], now))) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  return toPage(rows, query);
+}
+
+/** The page query getLedgerPage runs after its session check, for a known user: the benchmark's bare-SQL baseline. */
+export function ledgerPageSql(userId: string, accountId: string, query: LedgerPageQuery): SQL {
+  const { skip, skipTo } = pageRange(query);
+  return pageSql(sql`${userId}::uuid`, accountId, skip, skipTo);
+}
+
+function toPage(rows: PageRow[], query: LedgerPageQuery): LedgerPage {
+  if (rows.length === 0 || rows[0]!.account_found === null) throw NO_ACCOUNT();
   const offset = (query.page - 1) * query.pageSize;
-  const rows = rowsOf<EntryRow & { total: string | null; balance_after: string | null; account_found: number }>(
-    await deps.db.execute(ledgerPageSql(user.id, accountId, query)),
-  );
-  if (rows.length === 0) throw NO_ACCOUNT();
   const total = Number(rows[0]!.total ?? 0);
   const entries = rows.filter((r) => r.id !== null).map(toEntry);
   return {
@@ -72,24 +138,6 @@ export async function getLedgerPage(deps: Pick<Deps, "db">, user: AuthUser, acco
     pageSize: query.pageSize,
     runningBalanceAtFirstRow: formatDecimal(rows[0]!.balance_after ?? "0"),
   };
-}
-
-/** The page query itself (exported for the benchmark, which times it without HTTP). */
-export function ledgerPageSql(userId: string, accountId: string, query: LedgerPageQuery) {
-  const offset = (query.page - 1) * query.pageSize;
-  return sql`
-      select 1 as account_found, t.total::text as total, e.balance_after::text as balance_after, ${entryColumns}
-      from accounts a
-      left join lateral (
-        select rank as total from ledger_entries where account_id = a.id order by rank desc limit 1
-      ) t on true
-      left join lateral (
-        select * from ledger_entries le
-        where le.account_id = a.id and le.rank <= t.total - ${offset}
-        order by le.rank desc limit ${query.pageSize}
-      ) e on true
-      where a.id = ${accountId} and a.user_id = ${userId}
-      order by e.rank desc`;
 }
 
 /** Records a deposit, withdrawal (stored negative) or signed adjustment. */

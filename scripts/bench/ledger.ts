@@ -1,5 +1,9 @@
 // Ledger of 1,000,000 entries in one account: page 1 and page 10,000 (pageSize 50) through the API on
-// the real Node server, and the same page query as bare SQL over a pg connection, in one run.
+// the real Node server, and the same page query as bare SQL over a warm pg connection, in one run. The bare
+// query runs as the API runs its statement: prepared under a name (planned once per connection). Every
+// figure is taken in turns with the others, so they all see the same load.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { startNodeServer } from "../../functions/node.ts";
@@ -7,12 +11,19 @@ import type { Config } from "../../lib/config/index.ts";
 import { ledgerPageSql } from "../../lib/ledger/ledger.ts";
 import { createLogger } from "../../lib/log.ts";
 import { registerBenchUser, request } from "./http.ts";
-import { timeMany } from "./startup.ts";
+import { timeInterleaved } from "./startup.ts";
 
 export const LEDGER_ROWS = 1_000_000;
 
-export async function measureLedger(config: Config, databaseUrl: string, runs = 21) {
+export async function measureLedger(config: Config, databaseUrl: string, runs = 301) {
   const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+  // The floor of any HTTP round trip with this client: node:http answering a small JSON body, no framework.
+  const bare = http.createServer((_req, res) => {
+    res.setHeader("Content-Type", "application/json");
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -30,36 +41,36 @@ export async function measureLedger(config: Config, databaseUrl: string, runs = 
        from generate_series(1, $2::int) g`,
       [accountId, LEDGER_ROWS],
     );
-    await client.query("analyze ledger_entries");
+    // Vacuumed as well as analyzed: a steady-state table, and no autovacuum of the fresh million rows
+    // competing with the figures.
+    await client.query("vacuum (analyze) ledger_entries");
     const seedMs = performance.now() - seeded;
 
     const dialect = new PgDialect();
-    const api = (page: number) => async () => {
-      const res = await request(`${server.url}/api/ledger/${accountId}?page=${page}&pageSize=50`, { headers: { Cookie: cookie } });
-      if (res.status !== 200) throw new Error(`ledger answered ${res.status}`);
+    const get = (url: string, headers: Record<string, string> = {}) => async () => {
+      const res = await request(url, { headers });
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
     };
-    const bare = (page: number) => {
+    const api = (page: number) => get(`${server.url}/api/ledger/${accountId}?page=${page}&pageSize=50`, { Cookie: cookie });
+    const sql = (page: number, name?: string) => {
       const q = dialect.sqlToQuery(ledgerPageSql(userId, accountId, { page, pageSize: 50 }));
-      return () => client.query(q.sql, q.params as unknown[]);
+      return () => client.query({ ...(name ? { name } : {}), text: q.sql, values: q.params as unknown[] });
     };
-    const me = async () => {
-      const res = await request(`${server.url}/api/auth/me`, { headers: { Cookie: cookie } });
-      if (res.status !== 200) throw new Error(`me answered ${res.status}`);
-    };
-    const publicConfig = () => request(`${server.url}/api/config/public`);
-    const result = {
-      httpFloor: await timeMany(runs, publicConfig),
-      sessionOnly: await timeMany(runs, me),
-      seedMs,
-      apiFirst: await timeMany(runs, api(1)),
-      apiDeep: await timeMany(runs, api(10_000)),
-      sqlFirst: await timeMany(runs, bare(1)),
-      sqlDeep: await timeMany(runs, bare(10_000)),
-    };
+    const timed = await timeInterleaved(runs, {
+      bareHttp: get(bareUrl),
+      httpFloor: get(`${server.url}/api/config/public`),
+      sessionOnly: get(`${server.url}/api/auth/me`, { Cookie: cookie }),
+      apiFirst: api(1),
+      apiDeep: api(10_000),
+      sqlFirst: sql(1, "ledger_page_bare"),
+      sqlDeep: sql(10_000, "ledger_page_bare"),
+      sqlFirstUnprepared: sql(1),
+    });
     await client.query("delete from accounts where id = $1", [accountId]);
-    return result;
+    return { seedMs, ...timed };
   } finally {
     await client.end();
+    bare.close();
     await server.close();
   }
 }

@@ -37,6 +37,33 @@ async function timeToReady(args: string[], env: Record<string, string>, path: st
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/**
+ * Median of `runs` timed calls of each function, taken in turns (every function once per round, in a new
+ * random order each round) after `warmup` untimed rounds, so every figure sees the same load on a shared
+ * machine, none always runs right after the same neighbour, and ratios between them hold.
+ */
+export async function timeInterleaved<K extends string>(
+  runs: number,
+  fns: Record<K, () => Promise<unknown>>,
+  warmup = 20,
+): Promise<Record<K, number>> {
+  const entries = Object.entries(fns) as [K, () => Promise<unknown>][];
+  const times = new Map<K, number[]>(entries.map(([k]) => [k, []]));
+  for (let i = 0; i < warmup; i++) for (const [, fn] of entries) await fn();
+  for (let i = 0; i < runs; i++) {
+    for (let j = entries.length - 1; j > 0; j--) {
+      const r = Math.floor(Math.random() * (j + 1));
+      [entries[j], entries[r]] = [entries[r]!, entries[j]!];
+    }
+    for (const [k, fn] of entries) {
+      const started = performance.now();
+      await fn();
+      times.get(k)!.push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries(entries.map(([k]) => [k, median(times.get(k)!)])) as Record<K, number>;
+}
+
 /** Median of `runs` timed calls after one warm-up call. */
 export async function timeMany(runs: number, fn: () => Promise<unknown>): Promise<number> {
   await fn();
