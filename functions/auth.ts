@@ -17,6 +17,7 @@ import {
   csrfTokenFor,
   currentSession,
   currentUser,
+  optionalUser,
   rateLimit,
   requireUser,
   setSessionCookie,
@@ -64,7 +65,7 @@ export const auth = createRouter()
   .get("/me", requireUser, (c) => c.json({ user: publicUser(currentUser(c)) }))
   // The browser app's "am I signed in?" check: 200 with or without a session, so a signed-out visitor's
   // first page load logs no failed request.
-  .get("/session", (c) => c.json({ user: c.var.user ? publicUser(c.var.user) : null }))
+  .get("/session", optionalUser, (c) => c.json({ user: c.var.user ? publicUser(c.var.user) : null }))
   .get("/csrf", requireUser, (c) => c.json({ csrfToken: csrfTokenFor(c.var.deps.config, currentSession(c).id) }))
   .get("/sessions", requireUser, async (c) =>
     c.json({ sessions: await listSessions(c.var.deps, currentUser(c).id, currentSession(c).id) }),

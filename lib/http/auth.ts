@@ -125,6 +125,12 @@ function adoptSession(c: Context<AppEnv>, found: ValidSession | null): void {
 
 const unauthorized = () => new AppError("UNAUTHORIZED", "Sign in to continue.");
 
+/** For routes that answer signed-in and signed-out callers alike: `c.var.user` is set when the session is live. */
+export const optionalUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await resolveSession(c);
+  await next();
+};
+
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   await resolveSession(c);
   if (!c.var.user) throw unauthorized();
