@@ -52,7 +52,7 @@ try {
 
   if (runs("ledger")) {
     console.log(`\n== Ledger of ${LEDGER_ROWS.toLocaleString("en")} entries in one account, pageSize 50 (median of 301, taken in turns in random order) ==`);
-    const ledger = await measureLedger(testConfig({ DATABASE_URL: db.url }), db.url);
+    const ledger = await measureLedger(env, db.url);
     console.log(`seeded in ${(ledger.seedMs / 1000).toFixed(1)} s`);
     console.log(`API  page 1 ${f(ledger.apiFirst)} | page 10,000 ${f(ledger.apiDeep)} | deep/shallow ${(ledger.apiDeep / ledger.apiFirst).toFixed(2)} (goal <= 1.5)`);
     console.log(

@@ -6,17 +6,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { startNodeServer } from "../../functions/node.ts";
-import type { Config } from "../../lib/config/index.ts";
 import { ledgerPageSql } from "../../lib/ledger/ledger.ts";
-import { createLogger } from "../../lib/log.ts";
+import { startEntrypoint } from "../../tests/support/entrypoint.ts";
 import { registerBenchUser, request } from "./http.ts";
 import { timeInterleaved } from "./startup.ts";
 
 export const LEDGER_ROWS = 1_000_000;
 
-export async function measureLedger(config: Config, databaseUrl: string, runs = 301) {
-  const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+export async function measureLedger(env: Record<string, string>, databaseUrl: string, runs = 301) {
+  // The real entrypoint in its own process, as deployed: the bench client does not share its event loop.
+  const server = await startEntrypoint({ ...env, DATABASE_URL: databaseUrl });
   // The floor of any HTTP round trip with this client: node:http answering a small JSON body, no framework.
   const bare = http.createServer((_req, res) => {
     res.setHeader("Content-Type", "application/json");
@@ -71,6 +70,6 @@ export async function measureLedger(config: Config, databaseUrl: string, runs = 
   } finally {
     await client.end();
     bare.close();
-    await server.close();
+    await server.stop();
   }
 }
