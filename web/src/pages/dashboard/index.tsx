@@ -3,7 +3,8 @@ import { useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
-import { useAccountList, useAccountParam, type AccountItem } from "../import/accounts.ts";
+import { useAccountParam } from "../import/accounts.ts";
+import { useAccounts, type Account } from "../../api/queries.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
@@ -25,7 +26,7 @@ type Summary = Awaited<ReturnType<typeof fetchSummary>>;
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 /** The currency figures are shown in: the account's, or the shared one of all accounts (null when they differ). */
-function currencyOf(accounts: readonly AccountItem[], account: AccountItem | undefined): string | null {
+function currencyOf(accounts: readonly Account[], account: Account | undefined): string | null {
   if (account) return account.currency;
   const all = new Set(accounts.map((a) => a.currency));
   return all.size === 1 ? [...all][0]! : null;
@@ -43,7 +44,7 @@ function localeWeekStart(): 0 | 1 {
 }
 
 export function DashboardPage() {
-  const accounts = useAccountList();
+  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Dashboard" />
@@ -62,7 +63,7 @@ export function DashboardPage() {
   );
 }
 
-function Dashboard({ accounts }: { accounts: readonly AccountItem[] }) {
+function Dashboard({ accounts }: { accounts: readonly Account[] }) {
   const { accountId, account, setAccountId } = useAccountParam(accounts, true);
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });

@@ -1,25 +1,14 @@
-// The account list for the import wizard and the dashboard. Same key as the accounts screens, so a change
-// there (or an import's new balance) refreshes it here too.
-import { useQuery } from "@tanstack/react-query";
+// The account chosen on the import wizard and the dashboard (the list itself is useAccounts in
+// api/queries.ts, shared with the accounts screens).
 import { useSearchParams } from "react-router";
-import { api, unwrap } from "../../api/client.ts";
-
-function fetchAccounts() {
-  return unwrap(api.api.accounts.$get());
-}
-
-export type AccountItem = Awaited<ReturnType<typeof fetchAccounts>>["accounts"][number];
-
-export function useAccountList() {
-  return useQuery({ queryKey: ["accounts"], queryFn: fetchAccounts });
-}
+import type { Account } from "../../api/queries.ts";
 
 /**
  * The account chosen in the page's `?account=` search parameter, so a reload or a shared link keeps it.
  * `allowAll` lets the empty value stand for every account (the dashboard); otherwise it falls back to the
  * first account.
  */
-export function useAccountParam(accounts: readonly AccountItem[] | undefined, allowAll = false) {
+export function useAccountParam(accounts: readonly Account[] | undefined, allowAll = false) {
   const [params, setParams] = useSearchParams();
   const raw = params.get("account") ?? "";
   const known = accounts?.find((a) => a.id === raw);

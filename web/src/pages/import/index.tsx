@@ -6,7 +6,8 @@ import { api, apiFetch, unwrap } from "../../api/client.ts";
 import { ApiError, asApiError } from "../../api/errors.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, fieldMessage } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
-import { useAccountList, useAccountParam, type AccountItem } from "./accounts.ts";
+import { useAccountParam } from "./accounts.ts";
+import { useAccounts, type Account } from "../../api/queries.ts";
 import {
   TARGET_FIELDS,
   buildMapping,
@@ -107,7 +108,7 @@ function usePresets() {
 }
 
 export function ImportPage() {
-  const accounts = useAccountList();
+  const accounts = useAccounts();
   const presets = usePresets();
   const { accountId, account, setAccountId } = useAccountParam(accounts.data?.accounts);
   const presetNames = useMemo(() => Object.fromEntries((presets.data?.presets ?? []).map((p) => [p.id, p.name])), [presets.data]);
@@ -175,7 +176,7 @@ function PreviewErrorAlert({ error }: { error: unknown }) {
   );
 }
 
-function ImportWizard({ account, presets }: { account: AccountItem; presets: readonly PresetLike[] }) {
+function ImportWizard({ account, presets }: { account: Account; presets: readonly PresetLike[] }) {
   const queryClient = useQueryClient();
   const fileInputId = useId();
   const dropHintId = useId();
