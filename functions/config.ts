@@ -7,8 +7,11 @@ export const config = createRouter()
     return c.json({ registrationOpen: !DISABLE_REGISTRATION, newsletterUrl: NEWSLETTER_URL ?? null });
   })
   .get("/", requireUser, (c) => {
-    const { features } = c.var.deps.config;
+    const { features, WEEK_START_DAY } = c.var.deps.config;
     return c.json({
+      // The instance's week start (0 Sunday, 1 Monday): the equity curve's weekly buckets use it, and the
+      // browser's calendar starts there too unless the reader picks otherwise.
+      weekStartDay: WEEK_START_DAY,
       quotes: features.quotes,
       billing: features.billing,
       pro: features.pro,

@@ -293,9 +293,10 @@ describe("operator controls", () => {
   });
 
   it("GET /api/config reports the optional features to a signed-in user", async () => {
-    const t = await testApp(url(), { STOCK_QUOTE_API_KEY: "k" });
+    const t = await testApp(url(), { STOCK_QUOTE_API_KEY: "k", WEEK_START_DAY: "1" });
     const { client } = await signUp(t);
     expect(await (await client.get("/api/config")).json()).toEqual({
+      weekStartDay: 1,
       quotes: true,
       billing: false,
       pro: false,

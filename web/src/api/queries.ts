@@ -12,6 +12,7 @@ export const keys = {
   trades: ["trades"] as const,
   tradeList: (filters: Record<string, string | undefined>) => ["trades", "list", filters] as const,
   trade: (id: string) => ["trades", id] as const,
+  instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
 };
 
@@ -37,4 +38,9 @@ function fetchBrokerages() {
 
 export function useBrokerages() {
   return useQuery({ queryKey: keys.brokerages, queryFn: fetchBrokerages });
+}
+
+/** The signed-in view of the instance's settings (GET /api/config): optional features, week start. */
+export function useInstanceConfig() {
+  return useQuery({ queryKey: keys.instanceConfig, queryFn: () => unwrap(api.api.config.$get()), staleTime: Infinity });
 }

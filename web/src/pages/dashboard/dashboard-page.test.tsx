@@ -95,6 +95,26 @@ describe("the dashboard", () => {
     expect(screen.getByText("+$150.50 · 3 trades")).toBeTruthy();
   });
 
+  it("starts the calendar's weeks on the instance's WEEK_START_DAY until the reader picks another day", async () => {
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/config": { weekStartDay: 1, quotes: false, billing: false, pro: false, email: false, objectStorage: false, analytics: false },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/stats/summary": SUMMARY,
+      "GET /api/stats/equity": { bucket: "day", points: [] },
+      "GET /api/stats/calendar": { days: [{ date: "2024-01-19", netPnl: "200.5", trades: 2 }] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [] },
+    });
+    renderApp(`/dashboard?account=${ACCOUNT.id}`);
+    const january = await screen.findByRole("table", { name: "Daily net P&L, January 2024" });
+    const firstDay = () => within(january).getAllByRole("columnheader")[0]!.textContent;
+    await waitFor(() => expect(firstDay()).toMatch(/^Mon/));
+    // January 2024 begins on a Monday: no blank cell before the 1st when weeks start on Monday.
+    expect(january.querySelector("tbody td")!.getAttribute("data-date")).toBe("2024-01-01");
+    await userEvent.setup().selectOptions(screen.getByLabelText("Week starts on"), "0");
+    expect(firstDay()).toMatch(/^Sun/);
+  });
+
   it("sends the period as instants at midnight in the account's zone, and can show all accounts", async () => {
     const seen: string[] = [];
     stubApi({

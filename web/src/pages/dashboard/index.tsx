@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { useAccountParam } from "../import/accounts.ts";
-import { useAccounts, type Account } from "../../api/queries.ts";
+import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
@@ -30,17 +30,6 @@ function currencyOf(accounts: readonly Account[], account: Account | undefined):
   if (account) return account.currency;
   const all = new Set(accounts.map((a) => a.currency));
   return all.size === 1 ? [...all][0]! : null;
-}
-
-/** The week's first day for the calendar: the reader's locale where the browser knows it, else Sunday. */
-function localeWeekStart(): 0 | 1 {
-  try {
-    const info = (new Intl.Locale(navigator.language) as Intl.Locale & { weekInfo?: { firstDay: number }; getWeekInfo?: () => { firstDay: number } });
-    const firstDay = info.getWeekInfo?.().firstDay ?? info.weekInfo?.firstDay;
-    return firstDay === 1 ? 1 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 export function DashboardPage() {
@@ -209,7 +198,10 @@ function EquitySection({ scope, currency }: { scope: Scope; currency: string | n
 
 function CalendarSection({ accountId, currency, initial, today }: { accountId: string; currency: string | null; initial: Month | null; today: string }) {
   const [chosen, setChosen] = useState<Month | null>(null);
-  const [weekStart, setWeekStart] = useState<0 | 1>(localeWeekStart);
+  // The instance's WEEK_START_DAY (as the weekly equity buckets) until the reader picks another.
+  const instance = useInstanceConfig();
+  const [pickedWeekStart, setWeekStart] = useState<0 | 1 | null>(null);
+  const weekStart = pickedWeekStart ?? (instance.data?.weekStartDay === 1 ? 1 : 0);
   // The latest day with a closed trade, to open the calendar where the trading happened.
   const latest = useQuery({
     queryKey: ["stats", "calendar", "latest", accountId],
