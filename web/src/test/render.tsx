@@ -22,6 +22,18 @@ export function envelope(status: number, code: string, message: string, fields?:
   return json({ error: { code, message, requestId: "req-123", ...(fields ? { fields } : {}) } }, status);
 }
 
+/** One USD account in New York, as GET /api/accounts lists it. */
+export const ACCOUNT = {
+  id: "11111111-1111-4111-8111-111111111111",
+  name: "Main",
+  currency: "USD",
+  startingBalance: "0.00",
+  timezone: "America/New_York",
+  brokerageId: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  balance: "0.00",
+};
+
 export const USER = { id: "00000000-0000-4000-8000-000000000001", email: "trader@example.com", emailVerified: false, isAdmin: false };
 
 /**

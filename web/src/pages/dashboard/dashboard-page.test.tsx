@@ -1,21 +1,7 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { json, renderApp, stubApi, USER } from "../../test/render.tsx";
-
-// Two shared cores and a cold first render: the default 1 s wait for an element is too tight here.
-configure({ asyncUtilTimeout: 5000 });
-
-const ACCOUNT = {
-  id: "11111111-1111-4111-8111-111111111111",
-  name: "Main",
-  currency: "USD",
-  startingBalance: "0.00",
-  timezone: "America/New_York",
-  brokerageId: null,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  balance: "0.00",
-};
+import { ACCOUNT, json, renderApp, stubApi, USER } from "../../test/render.tsx";
 
 const EMPTY_SUMMARY = {
   trades: 0, wins: 0, losses: 0, netPnl: "0", grossPnl: "0", fees: "0", winRate: null, profitFactor: null,

@@ -1,24 +1,11 @@
-import { configure, render, screen, waitFor, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { PRESETS } from "../../../../lib/imports/presets.ts";
-import { envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
+import { ACCOUNT, envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
 import { FakeXhr } from "./fake-xhr.ts";
 import { PreviewView } from "./preview.tsx";
 
-// Two shared cores and a cold first render: the default 1 s wait for an element is too tight here.
-configure({ asyncUtilTimeout: 5000 });
-
-const ACCOUNT = {
-  id: "11111111-1111-4111-8111-111111111111",
-  name: "Main",
-  currency: "USD",
-  startingBalance: "0.00",
-  timezone: "America/New_York",
-  brokerageId: null,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  balance: "0.00",
-};
 const IMPORT_ID = "33333333-3333-4333-8333-333333333333";
 
 const GENERIC_CSV = [
