@@ -5,18 +5,12 @@ import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/i
 import { journal } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { startS3Server, type S3Server } from "../support/s3-server.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
 
 // CSV previews staged in object storage (the four OBJECT_STORAGE_ variables set), through the API on Node
 // with the real SDK adapter against the local S3 stand-in, and the real Postgres with the real migrations.
 const url = () => inject("databaseUrl");
-const HEADER = "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID";
-const sample = [
-  HEADER,
-  "2026-03-02T09:31:00,AAPL,BUY,100,170.50,1.00,E1",
-  "2026-03-02T10:15:00,AAPL,SELL,100,172.25,1.00,E2",
-  "2026-03-02T11:00:00-05:00,ESZ26,SLD,1,6000.25,2.25,E3",
-  "2026-03-02T11:30:00-05:00,ESZ26,BOT,1,5990,2.25,E4",
-].join("\r\n");
+const sample = GENERIC_SAMPLE;
 
 let s3: S3Server;
 beforeAll(async () => {

@@ -10,9 +10,10 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { journal, signUp, testApp } from "../support/app.ts";
 import { baseTestEnv } from "../support/env.ts";
 import type { TestClient } from "../support/client.ts";
+import { GENERIC_HEADER, GENERIC_SAMPLE } from "../support/csv.ts";
 
 const url = () => inject("databaseUrl");
-const HEADER = "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID";
+const HEADER = GENERIC_HEADER;
 
 function upload(client: TestClient, csv: string | Uint8Array<ArrayBuffer>, request: unknown, fileName = "trades.csv") {
   const form = new FormData();
@@ -29,13 +30,7 @@ async function setup(env: Record<string, string> = {}, timezone = "America/New_Y
   return { ...j, client, accountId };
 }
 
-const sample = [
-  HEADER,
-  "2026-03-02T09:31:00,AAPL,BUY,100,170.50,1.00,E1",
-  "2026-03-02T10:15:00,AAPL,SELL,100,172.25,1.00,E2",
-  "2026-03-02T11:00:00-05:00,ESZ26,SLD,1,6000.25,2.25,E3",
-  "2026-03-02T11:30:00-05:00,ESZ26,BOT,1,5990,2.25,E4",
-].join("\r\n");
+const sample = GENERIC_SAMPLE;
 
 async function preview(client: TestClient, accountId: string, csv = sample, extra: Record<string, unknown> = {}) {
   const res = await upload(client, csv, { accountId, presetId: "generic", ...extra });
