@@ -2,11 +2,11 @@
 // - a 10,000-row file: preview + commit wall time, beside a floor measured in the same run (papaparse
 //   parse of the same file + one bulk insert of the same rows into the same table);
 // - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run).
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import pg from "pg";
+import { startEntrypoint } from "../../tests/support/entrypoint.ts";
 import { median } from "./startup.ts";
 import { ROOT } from "./worker-bundles.ts";
 
@@ -27,19 +27,6 @@ export function generateCsv(rows: number, padding = 0): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function waitForHealth(url: string): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/health`)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() - started > 30_000) throw new Error("server not ready in 30 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
@@ -47,17 +34,12 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 }
 
 export async function measureImports(env: Record<string, string>, databaseUrl: string) {
-  const port = 30000 + Math.floor(Math.random() * 20000);
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(ROOT, "functions/node.ts")], {
-    cwd: ROOT,
-    env: { ...env, DATABASE_URL: databaseUrl, PORT: String(port) },
-    stdio: "ignore",
-  });
+  const server = await startEntrypoint({ ...env, DATABASE_URL: databaseUrl });
+  const base = server.url;
+  const pid = server.child.pid!;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    await waitForHealth(base);
     const reg = await fetch(`${base}/api/auth/register`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -136,14 +118,14 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
     const big = generateCsv(10_000, 960);
     const bigBytes = Buffer.byteLength(big);
     writeFileSync(join(ROOT, "dist/bench/import-10mb.csv"), big);
-    writeFileSync(`/proc/${child.pid}/clear_refs`, "5");
-    const before = memoryOf(child.pid!);
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    const before = memoryOf(pid);
     await importFile(big, await newAccount());
-    const after = memoryOf(child.pid!);
+    const after = memoryOf(pid);
     void userId;
     return { fillsCreated, importMs, previewMs: median(previewTimes), commitMs: median(commitTimes), floorMs, bigBytes, rssBefore: before.rss, peakGrowth: after.hwm - before.rss };
   } finally {
     await db.end();
-    child.kill("SIGKILL");
+    await server.stop();
   }
 }
