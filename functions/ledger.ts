@@ -1,12 +1,12 @@
 import { currentUser, requireUser, requireUserInStatement, sessionClaim } from "../lib/http/auth.ts";
-import { createRouter, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, jsonText, validate, type Group } from "../lib/http/index.ts";
 import { addLedgerEntry, deleteLedgerEntry, getLedgerPage } from "../lib/ledger/ledger.ts";
 import { AccountParamSchema, EntryParamSchema, LedgerPageQuerySchema, NewLedgerEntrySchema } from "../lib/ledger/schema.ts";
 
 export const ledger = createRouter()
   // The busiest read: its statement checks the session itself, so a page costs one round trip.
   .get("/:accountId", requireUserInStatement, validate("param", AccountParamSchema), validate("query", LedgerPageQuerySchema), async (c) =>
-    c.json(await getLedgerPage(c.var.deps, sessionClaim(c), c.req.valid("param").accountId, c.req.valid("query"))),
+    jsonText(c, await getLedgerPage(c.var.deps, sessionClaim(c), c.req.valid("param").accountId, c.req.valid("query"))),
   )
   .post("/:accountId/entries", requireUser, validate("param", AccountParamSchema), validate("json", NewLedgerEntrySchema), async (c) =>
     c.json(await addLedgerEntry(c.var.deps, currentUser(c), c.req.valid("param").accountId, c.req.valid("json")), 201),

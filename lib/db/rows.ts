@@ -16,6 +16,12 @@ export function isoUtc(column: string): string {
   return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/**
+ * JSON text a statement built (json_build_object(...)::text), of a value of type T: sent as it is, never
+ * parsed and serialised again by the server (lib/http/index.ts, jsonText).
+ */
+export type JsonText<T> = string & { readonly __jsonOf?: T };
+
 const dialect = new PgDialect();
 
 /**

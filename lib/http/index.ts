@@ -1,11 +1,13 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { JSONParsed } from "hono/utils/types";
 import { safeParseAsync } from "zod/mini";
 import type * as zc from "zod/v4/core";
 import type { AuthUser, SessionClaim, SessionInfo } from "../auth/session.ts";
+import type { JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
 import { clientIp } from "../net/client-ip.ts";
@@ -147,6 +149,13 @@ export function createApp(options: AppOptions) {
   });
 
   return app;
+}
+
+/** A JSON response whose body a statement already built as text (lib/db/rows.ts, JsonText): c.json without re-serialising. */
+export function jsonText<T, U extends ContentfulStatusCode = 200>(c: Context<AppEnv>, body: JsonText<T>, status?: U) {
+  // Typed as c.json's answer would be, so the browser app's typed client (hono/client) sees the same type.
+  const res: Response = c.body(body, status ?? 200, { "Content-Type": "application/json" });
+  return res as Response & TypedResponse<JSONParsed<T>, U, "json">;
 }
 
 type Target = "json" | "query" | "param";

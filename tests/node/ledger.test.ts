@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
+import { formatDecimal } from "../../lib/money.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { PASSWORD, type TestClient, uniqueEmail } from "../support/client.ts";
 
@@ -89,6 +90,45 @@ describe("GET /api/ledger/:accountId", () => {
     expect(body.entries[1]!.note).toBe("top-up");
     expect(body.runningBalanceAtFirstRow).toBe("900.80");
     expect(body.hasMore).toBe(false);
+  });
+
+  it("gives a fill's entry its fillId and a manual entry none: the exact entry shape", async () => {
+    const t = await testApp(url());
+    const { client, userId } = await signUp(t);
+    const accountId = await createAccount(t, userId);
+    const made = await client.post("/api/fills", {
+      accountId, executedAt: "2030-01-02T15:04:05.678Z", symbol: "AAPL", side: "buy", quantity: "2", price: "10.125", fees: "0.5",
+    });
+    expect(made.status).toBe(201);
+    const fill = await made.json();
+    await client.post(`/api/ledger/${accountId}/entries`, { type: "deposit", amount: "12.3456", occurredAt: "2030-01-01T00:00:00Z", note: 'say "hi"\n\\' });
+    const body = await page(client, accountId);
+    expect(body.entries).toEqual([
+      { id: expect.any(String), type: "fill", amount: "-20.75", occurredAt: "2030-01-02T15:04:05.678Z", note: null, fillId: fill.id },
+      { id: expect.any(String), type: "deposit", amount: "12.3456", occurredAt: "2030-01-01T00:00:00.000Z", note: 'say "hi"\n\\' },
+    ]);
+    expect(Object.keys(body.entries[1]!)).toEqual(["id", "type", "amount", "occurredAt", "note"]);
+    expect(body.runningBalanceAtFirstRow).toBe("-8.4044");
+  });
+
+  it("formats amounts in SQL (format_decimal) exactly as formatDecimal does, for any decimal", async () => {
+    const t = await testApp(url());
+    const decimal = fc
+      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.nat({ max: 10 }))
+      .map(([neg, units, scale]) => {
+        const digits = units.toString().padStart(scale + 1, "0");
+        const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+        return `${neg ? "-" : ""}${text}`;
+      });
+    await fc.assert(
+      fc.asyncProperty(fc.array(decimal, { minLength: 1, maxLength: 200 }), async (values) => {
+        const rows = rowsOf<{ v: string; f: string }>(
+          await t.deps.db.execute(sql`select v, format_decimal(v::numeric) as f from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) v`),
+        );
+        for (const r of rows) expect(r.f, r.v).toBe(formatDecimal(r.v));
+      }),
+      { numRuns: 25, examples: [[["0", "-0.000", "1000.5000000000", "12.3456000000", "7", "-0.1", "00012.10"]]] },
+    );
   });
 
   it("keeps the running balance right across pages when entries arrive out of order", async () => {
