@@ -209,17 +209,15 @@ export const positions = pgTable(
 export const positionFills = pgTable(
   "position_fills",
   {
-    positionId: uuid("position_id")
-      .notNull()
-      .references(() => positions.id, { onDelete: "cascade" }),
-    fillId: uuid("fill_id")
-      .notNull()
-      .references(() => fills.id, { onDelete: "cascade" }),
+    // No foreign keys: shares are derived, rebuilt with their fills, and deleted with their position by a
+    // trigger (migrations/0013).
+    positionId: uuid("position_id").notNull(),
+    fillId: uuid("fill_id").notNull(),
     quantity: money("quantity").notNull(),
     fees: money("fees").notNull(),
     role: text("role", { enum: ["open", "add", "reduce", "close"] }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.positionId, t.fillId] }), index("position_fills_fill_idx").on(t.fillId)],
+  (t) => [primaryKey({ columns: [t.positionId, t.fillId] })],
 );
 
 /**

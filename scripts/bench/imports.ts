@@ -3,12 +3,10 @@
 //   parse of the same file + one bulk insert of the same rows into the same table);
 // - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run).
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import Papa from "papaparse";
 import pg from "pg";
 import { startEntrypoint } from "../../tests/support/entrypoint.ts";
 import { median } from "./startup.ts";
-import { ROOT } from "./worker-bundles.ts";
 
 export const IMPORT_ROUNDS = 5;
 
@@ -46,7 +44,6 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
       body: JSON.stringify({ email: `import-bench-${Date.now()}@example.com`, password: "benchmark password" }),
     });
     const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
-    const userId = ((await reg.json()) as { user: { id: string } }).user.id;
     const newAccount = async () => {
       const res = await fetch(`${base}/api/accounts`, {
         method: "POST",
@@ -117,12 +114,10 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
     // 10 MB: 10,000 rows of ~1 KB; the server's peak RSS growth over the run.
     const big = generateCsv(10_000, 960);
     const bigBytes = Buffer.byteLength(big);
-    writeFileSync(join(ROOT, "dist/bench/import-10mb.csv"), big);
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     const before = memoryOf(pid);
     await importFile(big, await newAccount());
     const after = memoryOf(pid);
-    void userId;
     return { fillsCreated, importMs, previewMs: median(previewTimes), commitMs: median(commitTimes), floorMs, bigBytes, rssBefore: before.rss, peakGrowth: after.hwm - before.rss };
   } finally {
     await db.end();

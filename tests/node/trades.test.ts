@@ -300,3 +300,55 @@ describe("position math (property-based, against a reference model)", () => {
     );
   });
 });
+
+describe("fill shares stay consistent with the fills (position_fills has no foreign key to fills: migration 0013)", () => {
+  /** Shares naming a missing fill, or a fill of another account or symbol; fills whose shares do not add up to them. */
+  async function sharesOutOfStep(t: TestApp, accountId: string) {
+    const dangling = rowsOf(
+      await t.deps.db.execute(sql`select pf.fill_id from position_fills pf join positions p on p.id = pf.position_id
+        left join fills f on f.id = pf.fill_id
+        where p.account_id = ${accountId} and (f.id is null or f.account_id <> p.account_id or f.symbol <> p.symbol)`),
+    );
+    const unshared = rowsOf(
+      await t.deps.db.execute(sql`select f.id from fills f left join position_fills pf on pf.fill_id = f.id
+        where f.account_id = ${accountId} group by f.id, f.quantity having coalesce(sum(pf.quantity), 0) <> f.quantity`),
+    );
+    return { dangling, unshared };
+  }
+
+  it("after random adds, edits (symbol, side, quantity) and deletes, and after the account is deleted", async () => {
+    const t = await testApp(url());
+    const { client } = await setup(t, "0");
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("add" as const), symbol: fc.constantFrom("AAA", "BBB"), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({ kind: fc.constant("edit" as const), pick: fc.nat(), symbol: fc.constantFrom("AAA", "BBB"), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const created = await client.post("/api/accounts", { name: `Shares ${crypto.randomUUID()}`, currency: "USD" });
+        const accountId = (await created.json()).id as string;
+        const ids: string[] = [];
+        for (const o of ops) {
+          if (o.kind === "add") {
+            ids.push((await fill(client, accountId, { symbol: o.symbol, side: o.buy ? "buy" : "sell", quantity: String(o.qty), price: "10" })).id);
+          } else if (ids.length && o.kind === "edit") {
+            const id = ids[o.pick % ids.length]!;
+            const res = await client.request(`/api/fills/${id}`, { method: "PATCH", json: { symbol: o.symbol, side: o.buy ? "buy" : "sell", quantity: String(o.qty) } });
+            expect(res.status).toBe(200);
+          } else if (ids.length && o.kind === "delete") {
+            const [id] = ids.splice(o.pick % ids.length, 1);
+            expect((await client.delete(`/api/fills/${id}`)).status).toBe(204);
+          }
+        }
+        expect(await sharesOutOfStep(t, accountId)).toEqual({ dangling: [], unshared: [] });
+        expect((await client.delete(`/api/accounts/${accountId}?confirm=delete-history`)).status).toBe(204);
+        if (ids.length) {
+          const left = rowsOf(await t.deps.db.execute(sql`select 1 from position_fills where fill_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`));
+          expect(left).toEqual([]);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
