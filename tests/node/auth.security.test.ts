@@ -9,6 +9,7 @@ import { sharedDb, testApp } from "../support/app.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
 import { testConfig } from "../support/env.ts";
+import { inOneWindow } from "../support/window.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 
 const url = () => inject("databaseUrl");
@@ -29,41 +30,50 @@ async function withServer<T>(env: Record<string, string>, fn: (server: NodeServe
 
 describe("rate limits", () => {
   it("register: 5 per 15 minutes per client, then 429 with Retry-After", async () => {
-    const t = await testApp(url());
-    const statuses: number[] = [];
-    let last: Response | undefined;
-    for (let i = 0; i < 6; i++) {
-      last = await t.client().post("/api/auth/register", { email: uniqueEmail("rl"), password: PASSWORD });
-      statuses.push(last.status);
-    }
+    const { statuses, last } = await inOneWindow(900, async () => {
+      const t = await testApp(url());
+      const seen: number[] = [];
+      let res: Response | undefined;
+      for (let i = 0; i < 6; i++) {
+        res = await t.client().post("/api/auth/register", { email: uniqueEmail("rl"), password: PASSWORD });
+        seen.push(res.status);
+      }
+      return { statuses: seen, last: res };
+    });
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await last!.json()).error.code).toBe("RATE_LIMITED");
   });
 
   it("login: 10 per 15 minutes per client, wrong or right password alike", async () => {
-    const t = await testApp(url());
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      statuses.push((await t.client().post("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD })).status);
-    }
+    const statuses = await inOneWindow(900, async () => {
+      const t = await testApp(url());
+      const seen: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        seen.push((await t.client().post("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD })).status);
+      }
+      return seen;
+    });
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
   });
 
   it("X-Forwarded-For from an untrusted peer cannot escape the limit", async () => {
-    await withServer({}, async (server) => {
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const res = await new TestClient(server.url).post(
-          "/api/auth/register",
-          { email: uniqueEmail("xff"), password: PASSWORD },
-          { headers: { "X-Forwarded-For": `203.0.113.${i + 1}` } },
-        );
-        statuses.push(res.status);
-      }
-      expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
-    });
+    const statuses = await inOneWindow(900, () =>
+      withServer({}, async (server) => {
+        const seen: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await new TestClient(server.url).post(
+            "/api/auth/register",
+            { email: uniqueEmail("xff"), password: PASSWORD },
+            { headers: { "X-Forwarded-For": `203.0.113.${i + 1}` } },
+          );
+          seen.push(res.status);
+        }
+        return seen;
+      }),
+    );
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 
   it("X-Forwarded-For from a trusted proxy identifies the client behind it", async () => {
@@ -77,33 +87,40 @@ describe("rate limits", () => {
         expect(res.status).toBe(201);
       }
       // ...and one client behind the proxy is still limited, whatever it claims further left.
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const res = await new TestClient(server.url).post(
-          "/api/auth/register",
-          { email: uniqueEmail("same"), password: PASSWORD },
-          { headers: { "X-Forwarded-For": `10.9.9.${i}, 198.51.100.200` } },
-        );
-        statuses.push(res.status);
-      }
+      const statuses = await inOneWindow(900, async () => {
+        const client = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+        const seen: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await new TestClient(server.url).post(
+            "/api/auth/register",
+            { email: uniqueEmail("same"), password: PASSWORD },
+            { headers: { "X-Forwarded-For": `10.9.9.${i}, ${client}` } },
+          );
+          seen.push(res.status);
+        }
+        return seen;
+      });
       expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     });
   });
 
   it("switches to the stricter local limits when the shared store goes away mid-run (never open)", async () => {
-    const proxy = await startTcpProxy(6379);
-    try {
-      await withServer({ SHARED_STORE_URL: `redis://127.0.0.1:${proxy.port}` }, async (server) => {
-        const login = () => new TestClient(server.url).post("/api/auth/login", { email: uniqueEmail("gone"), password: PASSWORD });
-        expect((await login()).status).toBe(401); // counted in Redis
-        await proxy.cut();
-        const statuses: number[] = [];
-        for (let i = 0; i < 6; i++) statuses.push((await login()).status);
-        expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-      });
-    } finally {
-      await proxy.close();
-    }
+    const statuses = await inOneWindow(900, async () => {
+      const proxy = await startTcpProxy(6379);
+      try {
+        return await withServer({ SHARED_STORE_URL: `redis://127.0.0.1:${proxy.port}` }, async (server) => {
+          const login = () => new TestClient(server.url).post("/api/auth/login", { email: uniqueEmail("gone"), password: PASSWORD });
+          expect((await login()).status).toBe(401); // counted in Redis
+          await proxy.cut();
+          const seen: number[] = [];
+          for (let i = 0; i < 6; i++) seen.push((await login()).status);
+          return seen;
+        });
+      } finally {
+        await proxy.close();
+      }
+    });
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { inOneWindow } from "../support/window.ts";
 import { testSql } from "./sql.ts";
 
 // The auth routes inside workerd: scrypt through node:crypto, sessions over the serverless driver.
@@ -53,11 +54,14 @@ describe("auth in workerd", () => {
   });
 
   it("limits registration per client address (CF-Connecting-IP)", async () => {
-    const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      statuses.push((await post("/api/auth/register", { email: `rl-${crypto.randomUUID()}@example.com`, password: "workers password" }, undefined, ip)).status);
-    }
+    const statuses = await inOneWindow(900, async () => {
+      const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const seen: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        seen.push((await post("/api/auth/register", { email: `rl-${crypto.randomUUID()}@example.com`, password: "workers password" }, undefined, ip)).status);
+      }
+      return seen;
+    });
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 });
