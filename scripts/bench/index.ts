@@ -65,6 +65,9 @@ try {
     console.log(
       `API - SQL page 1 ${f(ledger.apiFirst - ledger.sqlFirst)} | bare HTTP floor / SQL ${(ledger.bareHttp / ledger.sqlFirst).toFixed(2)} (API/SQL <= 2 needs API - SQL <= SQL)`,
     );
+    console.log(
+      `bare node:http + pg serving the same statement: page 1 ${f(ledger.floorFirst)} | page 10,000 ${f(ledger.floorDeep)} | /SQL ${(ledger.floorFirst / ledger.sqlFirst).toFixed(2)} / ${(ledger.floorDeep / ledger.sqlDeep).toFixed(2)} (no framework, session or validation; the API spends ${f(ledger.apiFirst - ledger.floorFirst)} more)`,
+    );
   }
 
   if (runs("stats")) {

@@ -2,6 +2,7 @@
 // the real Node server, and the same page query as bare SQL over a warm pg connection, in one run. The bare
 // query runs as the API runs its statement: prepared under a name (planned once per connection). Every
 // figure is taken in turns with the others, so they all see the same load.
+import { fork } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PgDialect } from "drizzle-orm/pg-core";
@@ -55,16 +56,33 @@ export async function measureLedger(env: Record<string, string>, databaseUrl: st
       const q = dialect.sqlToQuery(ledgerPageSql(userId, accountId, { page, pageSize: 50 }));
       return () => client.query({ ...(name ? { name } : {}), text: q.sql, values: q.params as unknown[] });
     };
-    const timed = await timeInterleaved(runs, {
-      bareHttp: get(bareUrl),
-      httpFloor: get(`${server.url}/api/config/public`),
-      sessionOnly: get(`${server.url}/api/auth/me`, { Cookie: cookie }),
-      apiFirst: api(1),
-      apiDeep: api(10_000),
-      sqlFirst: sql(1, "ledger_page_bare"),
-      sqlDeep: sql(10_000, "ledger_page_bare"),
-      sqlFirstUnprepared: sql(1),
+    // The same statement behind a bare node:http server in its own process (scripts/bench/ledger-floor.ts).
+    const floor = fork(new URL("./ledger-floor.ts", import.meta.url), {
+      env: { ...env, DATABASE_URL: databaseUrl, USER_ID: userId, ACCOUNT_ID: accountId },
     });
+    const timed = await (async () => {
+      try {
+        const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+          floor.once("message", (m) => resolve(m as { port: number }));
+          floor.once("exit", (code) => reject(new Error(`the floor server exited with ${code}`)));
+        });
+        const floorPage = (page: number) => get(`http://127.0.0.1:${port}/?page=${page}`);
+        return await timeInterleaved(runs, {
+          bareHttp: get(bareUrl),
+          httpFloor: get(`${server.url}/api/config/public`),
+          sessionOnly: get(`${server.url}/api/auth/me`, { Cookie: cookie }),
+          apiFirst: api(1),
+          apiDeep: api(10_000),
+          sqlFirst: sql(1, "ledger_page_bare"),
+          sqlDeep: sql(10_000, "ledger_page_bare"),
+          sqlFirstUnprepared: sql(1),
+          floorFirst: floorPage(1),
+          floorDeep: floorPage(10_000),
+        });
+      } finally {
+        floor.kill();
+      }
+    })();
     await client.query("delete from accounts where id = $1", [accountId]);
     return { seedMs, ...timed };
   } finally {
