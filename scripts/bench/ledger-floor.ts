@@ -6,9 +6,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { readProcessEnv } from "../../lib/config/index.ts";
 import { ledgerPageSql } from "../../lib/ledger/ledger.ts";
 
-const { DATABASE_URL, USER_ID, ACCOUNT_ID } = process.env;
+const { DATABASE_URL, USER_ID, ACCOUNT_ID } = await readProcessEnv({ dotenvPath: false });
 const client = new pg.Client({ connectionString: DATABASE_URL });
 await client.connect();
 const dialect = new PgDialect();
