@@ -25,70 +25,78 @@ if (unknown.length) {
 }
 const runs = (group: (typeof GROUPS)[number]) => wanted.length === 0 || wanted.includes(group);
 
+/**
+ * Each group runs on a fresh, migrated database of its own: what one group leaves behind (a million deleted
+ * ledger rows, never vacuumed where autovacuum is off) must not weigh on the next one's figures.
+ */
+async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const db = await createDatabase("journal_bench");
+  try {
+    await migrateUrl(db.url, { skipPost: false });
+    return await fn(db.url);
+  } finally {
+    await dropDatabase(db.name);
+  }
+}
+
 const { PATH } = await readProcessEnv({ dotenvPath: false });
-const db = await createDatabase("journal_bench");
-try {
-  await migrateUrl(db.url, { skipPost: false });
-  const env = { ...baseTestEnv(), PATH: PATH ?? "", NODE_ENV: "production" };
-  const f = (ms: number) => `${ms.toFixed(2)} ms`;
+const env = { ...baseTestEnv(), PATH: PATH ?? "", NODE_ENV: "production" };
+const f = (ms: number) => `${ms.toFixed(2)} ms`;
 
-  if (runs("startup")) {
-    console.log("== Node entrypoint: time to first 200 from /api/health (median of 5) ==");
-    const pg = await measureStartup({ ...env, DATABASE_URL: db.url });
-    console.log(`postgres  entry ${pg.entryMs.toFixed(0)} ms | bare node http ${pg.baselineMs.toFixed(0)} ms | ratio ${(pg.entryMs / pg.baselineMs).toFixed(2)}x`);
-    const embedded = await measureStartup({ ...env, DATABASE_URL: "pglite:memory" }, 3);
-    console.log(
-      `embedded  entry ${embedded.entryMs.toFixed(0)} ms | bare node http ${embedded.baselineMs.toFixed(0)} ms | ratio ${(embedded.entryMs / embedded.baselineMs).toFixed(2)}x (in-memory PGlite, migrated at every start)`,
-    );
-  }
+if (runs("startup")) {
+  console.log("== Node entrypoint: time to first 200 from /api/health (median of 5) ==");
+  const pg = await withDatabase((url) => measureStartup({ ...env, DATABASE_URL: url }));
+  console.log(`postgres  entry ${pg.entryMs.toFixed(0)} ms | bare node http ${pg.baselineMs.toFixed(0)} ms | ratio ${(pg.entryMs / pg.baselineMs).toFixed(2)}x`);
+  const embedded = await measureStartup({ ...env, DATABASE_URL: "pglite:memory" }, 3);
+  console.log(
+    `embedded  entry ${embedded.entryMs.toFixed(0)} ms | bare node http ${embedded.baselineMs.toFixed(0)} ms | ratio ${(embedded.entryMs / embedded.baselineMs).toFixed(2)}x (in-memory PGlite, migrated at every start)`,
+  );
+}
 
-  if (runs("login")) {
-    console.log("\n== POST /api/auth/login on Node (median of 20) ==");
-    const login = await measureLogin(testConfig({ DATABASE_URL: db.url, TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }));
-    console.log(
-      `login ${login.loginMs.toFixed(1)} ms | bare scrypt verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
-    );
-  }
+if (runs("login")) {
+  console.log("\n== POST /api/auth/login on Node (median of 20) ==");
+  const login = await withDatabase((url) => measureLogin(testConfig({ DATABASE_URL: url, TRUSTED_PROXIES: "127.0.0.1/32,::1/128" })));
+  console.log(
+    `login ${login.loginMs.toFixed(1)} ms | bare scrypt verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
+  );
+}
 
-  if (runs("ledger")) {
-    console.log(`\n== Ledger of ${LEDGER_ROWS.toLocaleString("en")} entries in one account, pageSize 50 (median of 301, taken in turns in random order) ==`);
-    const ledger = await measureLedger(env, db.url);
-    console.log(`seeded in ${(ledger.seedMs / 1000).toFixed(1)} s`);
-    console.log(`API  page 1 ${f(ledger.apiFirst)} | page 10,000 ${f(ledger.apiDeep)} | deep/shallow ${(ledger.apiDeep / ledger.apiFirst).toFixed(2)} (goal <= 1.5)`);
-    console.log(
-      `SQL  page 1 ${f(ledger.sqlFirst)} | page 10,000 ${f(ledger.sqlDeep)} | deep/shallow ${(ledger.sqlDeep / ledger.sqlFirst).toFixed(2)} (prepared, as the API runs it; unprepared page 1 ${f(ledger.sqlFirstUnprepared)})`,
-    );
-    console.log(
-      `floors: bare node:http ${f(ledger.bareHttp)} | GET /api/config/public ${f(ledger.httpFloor)} (app, no DB) | GET /api/auth/me ${f(ledger.sessionOnly)} (app + session check)`,
-    );
-    console.log(`API/SQL page 1 ${(ledger.apiFirst / ledger.sqlFirst).toFixed(2)} | page 10,000 ${(ledger.apiDeep / ledger.sqlDeep).toFixed(2)} (goal <= 2)`);
-    console.log(
-      `API - SQL page 1 ${f(ledger.apiFirst - ledger.sqlFirst)} | bare HTTP floor / SQL ${(ledger.bareHttp / ledger.sqlFirst).toFixed(2)} (API/SQL <= 2 needs API - SQL <= SQL)`,
-    );
-    console.log(
-      `bare node:http + pg serving the same statement: page 1 ${f(ledger.floorFirst)} | page 10,000 ${f(ledger.floorDeep)} | /SQL ${(ledger.floorFirst / ledger.sqlFirst).toFixed(2)} / ${(ledger.floorDeep / ledger.sqlDeep).toFixed(2)} (no framework, session or validation; the API spends ${f(ledger.apiFirst - ledger.floorFirst)} more)`,
-    );
-  }
+if (runs("ledger")) {
+  console.log(`\n== Ledger of ${LEDGER_ROWS.toLocaleString("en")} entries in one account, pageSize 50 (median of 301, taken in turns in random order) ==`);
+  const ledger = await withDatabase((url) => measureLedger(env, url));
+  console.log(`seeded in ${(ledger.seedMs / 1000).toFixed(1)} s`);
+  console.log(`API  page 1 ${f(ledger.apiFirst)} | page 10,000 ${f(ledger.apiDeep)} | deep/shallow ${(ledger.apiDeep / ledger.apiFirst).toFixed(2)} (goal <= 1.5)`);
+  console.log(
+    `SQL  page 1 ${f(ledger.sqlFirst)} | page 10,000 ${f(ledger.sqlDeep)} | deep/shallow ${(ledger.sqlDeep / ledger.sqlFirst).toFixed(2)} (prepared, as the API runs it; unprepared page 1 ${f(ledger.sqlFirstUnprepared)})`,
+  );
+  console.log(
+    `floors: bare node:http ${f(ledger.bareHttp)} | GET /api/config/public ${f(ledger.httpFloor)} (app, no DB) | GET /api/auth/me ${f(ledger.sessionOnly)} (app + session check)`,
+  );
+  console.log(`API/SQL page 1 ${(ledger.apiFirst / ledger.sqlFirst).toFixed(2)} | page 10,000 ${(ledger.apiDeep / ledger.sqlDeep).toFixed(2)} (goal <= 2)`);
+  console.log(
+    `API - SQL page 1 ${f(ledger.apiFirst - ledger.sqlFirst)} | bare HTTP floor / SQL ${(ledger.bareHttp / ledger.sqlFirst).toFixed(2)} (API/SQL <= 2 needs API - SQL <= SQL)`,
+  );
+  console.log(
+    `bare node:http + pg serving the same statement: page 1 ${f(ledger.floorFirst)} | page 10,000 ${f(ledger.floorDeep)} | /SQL ${(ledger.floorFirst / ledger.sqlFirst).toFixed(2)} / ${(ledger.floorDeep / ledger.sqlDeep).toFixed(2)} (no framework, session or validation; the API spends ${f(ledger.apiFirst - ledger.floorFirst)} more)`,
+  );
+}
 
-  if (runs("stats")) {
-    console.log(`\n== Stats over ${STATS_TRADES.toLocaleString("en")} closed trades (median of 11) ==`);
-    const stats = await measureStats(testConfig({ DATABASE_URL: db.url }), db.url);
-    console.log(`summary  API ${f(stats.apiSummary)} | SQL ${f(stats.sqlSummary)} | API/SQL ${(stats.apiSummary / stats.sqlSummary).toFixed(2)} (goal <= 2)`);
-    console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
-  }
+if (runs("stats")) {
+  console.log(`\n== Stats over ${STATS_TRADES.toLocaleString("en")} closed trades (median of 11) ==`);
+  const stats = await withDatabase((url) => measureStats(testConfig({ DATABASE_URL: url }), url));
+  console.log(`summary  API ${f(stats.apiSummary)} | SQL ${f(stats.sqlSummary)} | API/SQL ${(stats.apiSummary / stats.sqlSummary).toFixed(2)} (goal <= 2)`);
+  console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
+}
 
-  if (runs("imports")) {
-    console.log("\n== CSV import (the Node entrypoint in its own process) ==");
-    const imports = await measureImports(env, db.url);
-    console.log(
-      `10,000 rows (median of ${IMPORT_ROUNDS}, after a warm-up import): preview + commit ${imports.importMs.toFixed(0)} ms (preview ${imports.previewMs.toFixed(0)} + commit ${imports.commitMs.toFixed(0)}; ${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
-    );
-    console.log(
-      `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
-    );
-  }
-} finally {
-  await dropDatabase(db.name);
+if (runs("imports")) {
+  console.log("\n== CSV import (the Node entrypoint in its own process) ==");
+  const imports = await withDatabase((url) => measureImports(env, url));
+  console.log(
+    `10,000 rows (median of ${IMPORT_ROUNDS}, after a warm-up import): preview + commit ${imports.importMs.toFixed(0)} ms (preview ${imports.previewMs.toFixed(0)} + commit ${imports.commitMs.toFixed(0)}; ${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
+  );
+  console.log(
+    `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
+  );
 }
 
 if (runs("bundles")) {
