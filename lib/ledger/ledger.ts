@@ -106,7 +106,7 @@ function pageSql(owner: SQL, accountId: unknown, page: unknown, pageSize: unknow
       where a.id = ${accountId}::uuid and a.user_id = ${owner}`;
 }
 
-/** Entries newer than the page, and newer than its last entry. */
+/** The page's parameters: its number and size, and how many entries are newer than it and than its last entry. */
 function pageRange(query: LedgerPageQuery) {
   const skip = (query.page - 1) * query.pageSize;
   return { page: query.page, pageSize: query.pageSize, skip, skipTo: skip + query.pageSize };
