@@ -7,6 +7,7 @@ import { cors } from "hono/cors";
 import type { Config } from "../config/index.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
+import { limitKey } from "../net/client-ip.ts";
 import type { LimitRule } from "../ratelimit/index.ts";
 import type { AppEnv } from "./index.ts";
 
@@ -184,12 +185,12 @@ export function currentSession(c: Context<AppEnv>): SessionInfo {
 }
 
 /**
- * Per-client (`by: "client"`, the client address) or per-user (`by: "user"`) limit. Over the limit:
+ * Per-client (`by: "client"`: the client address, an IPv6 client's /64) or per-user (`by: "user"`) limit. Over the limit:
  * 429 RATE_LIMITED with Retry-After in seconds.
  */
 export function rateLimit(rule: LimitRule, by: "client" | "user"): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const identifier = by === "user" ? `user:${currentUser(c).id}` : `ip:${c.var.clientIp}`;
+    const identifier = by === "user" ? `user:${currentUser(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
     const result = await c.var.deps.rateLimiter.check(rule, identifier);
     if (!result.success) {
       throw new AppError("RATE_LIMITED", "Too many requests. Try again later.", {

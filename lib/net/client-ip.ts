@@ -1,6 +1,7 @@
 // The client address for per-client limits (DESIGN.md section 3): the socket peer, or, only when that peer
 // is one of our TRUSTED_PROXIES, the right-most X-Forwarded-For hop that is not itself a trusted proxy.
-// Everything left of that hop was written by the client and is never believed.
+// Everything left of that hop was written by the client and is never believed. Limits count an IPv6 client
+// by its /64 (limitKey).
 import ipaddr from "ipaddr.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -82,4 +83,18 @@ export function clientIp(peer: string | undefined, forwardedFor: string | undefi
     leftmostTrusted = hop;
   }
   return format(leftmostTrusted ?? peerAddr);
+}
+
+/** The bits of an IPv6 client address that name one subscriber: an ISP or host hands each a /64. */
+export const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * What per-client limits count against, for a clientIp() answer: an IPv4 address as it is, an IPv6 address
+ * as its /64 ("2001:db8:1:2::/64"). Anyone holding a /64 can use any of its 2^64 addresses, so counting
+ * single IPv6 addresses would give every request a fresh count.
+ */
+export function limitKey(ip: string): string {
+  if (!ip.includes(":") || !ipaddr.IPv6.isValid(ip)) return ip;
+  const network = ipaddr.IPv6.networkAddressFromCIDR(`${ip}/${IPV6_CLIENT_PREFIX}`);
+  return `${network.toRFC5952String()}/${IPV6_CLIENT_PREFIX}`;
 }

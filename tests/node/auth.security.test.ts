@@ -104,6 +104,35 @@ describe("rate limits", () => {
     });
   });
 
+  it("counts an IPv6 client by its /64: rotating addresses inside it does not escape the limit", async () => {
+    await withServer({ TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }, async (server) => {
+      const statuses = await inOneWindow(900, async () => {
+        // A fresh /64 per attempt, so a rerun of the burst starts from zero.
+        const [a, b] = [Math.floor(Math.random() * 0x10000), Math.floor(Math.random() * 0xffff)].map((n) => n.toString(16));
+        const net = `2001:db8:${a}:${b}`;
+        const seen: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await new TestClient(server.url).post(
+            "/api/auth/register",
+            { email: uniqueEmail("v6"), password: PASSWORD },
+            { headers: { "X-Forwarded-For": `${net}::${(i + 1).toString(16)}` } },
+          );
+          seen.push(res.status);
+        }
+        // The next /64 is another client, with a count of its own.
+        const next = `2001:db8:${a}:${(parseInt(b!, 16) + 1).toString(16)}`;
+        const neighbour = await new TestClient(server.url).post(
+          "/api/auth/register",
+          { email: uniqueEmail("v6-next"), password: PASSWORD },
+          { headers: { "X-Forwarded-For": `${next}::1` } },
+        );
+        seen.push(neighbour.status);
+        return seen;
+      });
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 201]);
+    });
+  });
+
   it("switches to the stricter local limits when the shared store goes away mid-run (never open)", async () => {
     const statuses = await inOneWindow(900, async () => {
       const proxy = await startTcpProxy(6379);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientIp } from "../../lib/net/client-ip.ts";
+import { clientIp, limitKey } from "../../lib/net/client-ip.ts";
 
 const TRUSTED = Object.freeze(["172.28.0.0/24"]);
 const CHAIN = Object.freeze(["172.28.0.0/24", "10.0.0.0/8", "2001:db8:ffff::/48"]);
@@ -123,6 +123,36 @@ describe("clientIp: malformed X-Forwarded-For", () => {
         expect(clientIp("203.0.113.7", [...prefix, hop].join(", "), TRUSTED)).toBe("203.0.113.7");
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("limitKey", () => {
+  it("counts an IPv4 client by its address", () => {
+    expect(limitKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(limitKey(clientIp("::ffff:203.0.113.7", undefined, TRUSTED))).toBe("203.0.113.7");
+    expect(limitKey("unknown")).toBe("unknown");
+  });
+
+  it("counts an IPv6 client by its /64", () => {
+    expect(limitKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(limitKey("2001:db8:1:2:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(limitKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(limitKey("::1")).toBe("::/64");
+  });
+
+  it("gives every address of a /64 one key, and addresses in different /64s different keys", () => {
+    const group = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 4, maxLength: 4 });
+    fc.assert(
+      fc.property(group, group, group, (net, hostA, hostB) => {
+        const address = (parts: number[]) => parts.map((p) => p.toString(16)).join(":");
+        const a = clientIp(address([...net, ...hostA]), undefined, TRUSTED);
+        const b = clientIp(address([...net, ...hostB]), undefined, TRUSTED);
+        expect(limitKey(a)).toBe(limitKey(b));
+        const other = [...net.slice(0, 3), (net[3]! + 1) % 0x10000];
+        expect(limitKey(clientIp(address([...other, ...hostA]), undefined, TRUSTED))).not.toBe(limitKey(a));
+      }),
+      { numRuns: 300 },
     );
   });
 });
