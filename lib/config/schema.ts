@@ -9,6 +9,14 @@ const str = () => z.string();
 const optionalStr = () => z.optional(z.string());
 const rule = <T>(fn: (v: T) => boolean, message: string) => z.refine<T>(fn, message);
 
+function hasUrlPassword(v: string): boolean {
+  try {
+    return new URL(v).password !== "";
+  } catch {
+    return false;
+  }
+}
+
 function int(min: number, max: number, def: number) {
   return z._default(
     z.pipe(
@@ -270,7 +278,11 @@ export const ConfigSchema = z.object({
 
   // Shared rate-limit store, object storage, CORS
   SHARED_STORE_URL: z.optional(
-    str().check(rule((v: string) => /^(https|rediss?):\/\/.+/.test(v), "must be an https:// (REST) or redis:// URL")),
+    str().check(
+      rule((v: string) => /^(https|rediss?):\/\/.+/.test(v), "must be an https:// (REST) or redis:// URL"),
+      // Without its token every call to a REST store fails, and limits would run degraded for good.
+      rule((v: string) => !/^https:/.test(v) || hasUrlPassword(v), "an https:// (REST) store needs its token: https://default:TOKEN@host"),
+    ),
   ),
   OBJECT_STORAGE_ENDPOINT: z.optional(httpUrl()),
   OBJECT_STORAGE_BUCKET: optionalStr(),

@@ -90,6 +90,7 @@ const cases: Array<[string, Record<string, string | undefined>, string[]]> = [
   ["TRUSTED_PROXIES are CIDR ranges", { TRUSTED_PROXIES: "172.28.0.0/33" }, ["TRUSTED_PROXIES"]],
   ["CORS_ALLOWED_ORIGINS never a wildcard", { CORS_ALLOWED_ORIGINS: "*" }, ["CORS_ALLOWED_ORIGINS"]],
   ["SHARED_STORE_URL scheme", { SHARED_STORE_URL: "memcached://x" }, ["SHARED_STORE_URL"]],
+  ["SHARED_STORE_URL REST store without its token", { SHARED_STORE_URL: "https://eu1-example.upstash.io" }, ["SHARED_STORE_URL"]],
   ["NODE_ENV enum", { NODE_ENV: "staging" }, ["NODE_ENV"]],
   [
     "every bad variable is named at once",

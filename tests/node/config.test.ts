@@ -132,6 +132,23 @@ describe("configuration defaults and derived switches", () => {
     expect(c.maxUploadBytes).toBe(1024 ** 3);
   });
 
+  it("takes a REST shared store only with its token, and never repeats the URL in the problem", () => {
+    expect(testConfig({ SHARED_STORE_URL: "https://default:T0KEN@eu1-example.upstash.io" }).features.sharedStore).toBe(true);
+    expect(testConfig({ SHARED_STORE_URL: "rediss://cache.example.com:6379" }).features.sharedStore).toBe(true);
+    for (const url of ["https://eu1-example.upstash.io", "https://default@eu1-example.upstash.io", "https://default:@eu1-example.upstash.io"]) {
+      try {
+        testConfig({ SHARED_STORE_URL: url });
+        expect.unreachable(url);
+      } catch (err) {
+        expect(err, url).toBeInstanceOf(ConfigError);
+        const problems = (err as ConfigError).problems;
+        expect(problems.map((p) => p.variable)).toEqual(["SHARED_STORE_URL"]);
+        expect(problems[0]!.message).toMatch(/needs its token/);
+        expect(JSON.stringify(problems)).not.toContain("upstash.io");
+      }
+    }
+  });
+
   it("reports every problem at once in one ConfigError", () => {
     const env = { ...baseTestEnv(), SESSION_SECRET: "short", WEEK_START_DAY: "9", SMTP_PASS: "p" };
     try {
