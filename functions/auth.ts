@@ -8,7 +8,7 @@ import {
   TokenSchema,
 } from "../lib/auth/schema.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
-import { authenticate, changePassword, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
+import { assertRegistrationOpen, authenticate, changePassword, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
 import type { Deps } from "../lib/deps.ts";
 import { passwordResetEmail, verificationEmail } from "../lib/email/index.ts";
 import { AppError } from "../lib/errors.ts";
@@ -24,7 +24,7 @@ import {
 } from "../lib/http/auth.ts";
 import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 
 /** Signs the user in on this response: a new session (never a reused id) and its cookie. */
 async function startSession(c: Context<AppEnv>, userId: string) {
@@ -32,6 +32,11 @@ async function startSession(c: Context<AppEnv>, userId: string) {
   await setSessionCookie(c, token, session);
   return c.var.deps.config.features.cors ? { csrfToken: csrfTokenFor(c.var.deps.config, session.id) } : {};
 }
+
+const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
+  assertRegistrationOpen(c.var.deps.config);
+  await next();
+};
 
 /** Mails a verification link after the response; does nothing when email is off. */
 function sendVerification(deps: Deps, user: { id: string; email: string }) {
@@ -44,7 +49,8 @@ function sendVerification(deps: Deps, user: { id: string; email: string }) {
 }
 
 export const auth = createRouter()
-  .post("/register", rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
+  // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.
+  .post("/register", registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await registerUser(c.var.deps, c.req.valid("json"));
     const extra = await startSession(c, user.id);
     sendVerification(c.var.deps, user);

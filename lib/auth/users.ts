@@ -28,11 +28,14 @@ export async function createUser(
   return user;
 }
 
+/** DISABLE_REGISTRATION: sign-up is refused with 403 REGISTRATION_DISABLED, to every client and whatever it sends. */
+export function assertRegistrationOpen(config: Pick<Deps["config"], "DISABLE_REGISTRATION">): void {
+  if (config.DISABLE_REGISTRATION) throw new AppError("REGISTRATION_DISABLED", "Sign-up is closed on this instance.");
+}
+
 /** Self-service sign-up (POST /api/auth/register). */
 export async function registerUser(deps: Pick<Deps, "db" | "config">, credentials: Credentials): Promise<AuthUser> {
-  if (deps.config.DISABLE_REGISTRATION) {
-    throw new AppError("REGISTRATION_DISABLED", "Sign-up is closed on this instance.");
-  }
+  assertRegistrationOpen(deps.config);
   return createUser(deps, credentials);
 }
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { hashPassword, verifyPassword, CURRENT_PARAMS } from "../../lib/auth/password.ts";
 import { sessions, users } from "../../lib/db/schema.ts";
@@ -290,6 +290,23 @@ describe("operator controls", () => {
     expect((await res.json()).error.code).toBe("REGISTRATION_DISABLED");
     expect((await closed.client().post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
     expect(await (await closed.client().get("/api/config/public")).json()).toEqual({ registrationOpen: false, newsletterUrl: null });
+  });
+
+  it("DISABLE_REGISTRATION answers 403 to every client: a bad body, a wrong content type, one over the limit", async () => {
+    const closed = await testApp(url(), { DISABLE_REGISTRATION: "true" });
+    const client = closed.client();
+    const emails = Array.from({ length: 7 }, () => uniqueEmail("closed"));
+    const attempts = [
+      await client.post("/api/auth/register", { email: "not an email", password: "x" }),
+      await client.request("/api/auth/register", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" }),
+    ];
+    // More than the 5 sign-ups one client may try per window: still 403, never 429.
+    for (const email of emails) attempts.push(await client.post("/api/auth/register", { email, password: PASSWORD }));
+    for (const res of attempts) {
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe("REGISTRATION_DISABLED");
+    }
+    expect(await closed.deps.db.select().from(users).where(inArray(users.email, emails))).toEqual([]);
   });
 
   it("GET /api/config reports the optional features to a signed-in user", async () => {
