@@ -58,8 +58,8 @@ export const auth = createRouter()
   })
   .post("/login", rateLimit(LIMITS.login, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await authenticate(c.var.deps, c.req.valid("json"));
-    // A session presented with the login is ended: the new one replaces it (no fixation, no leftovers).
-    if (c.var.session) await endSession(c.var.deps, c.var.session.id);
+    // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
+    // adds one session (SPEC section 3), and the five-session cap ends the oldest.
     const extra = await startSession(c, user.id);
     return c.json({ user: publicUser(user), ...extra });
   })

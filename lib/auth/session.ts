@@ -4,7 +4,7 @@
 // runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
 // round trip either way.
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, ne, notInArray, sql } from "drizzle-orm";
 import { isoUtc, preparedStatement } from "../db/rows.ts";
 import { sessions, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -54,10 +54,11 @@ export async function createSession(
   });
   // A separate statement after the insert is what makes racing sign-ins safe: every insert commits
   // before its own trim starts, so the last trim to run sees every new session and keeps the newest five.
+  // Only live sessions are held: an expired one never takes the place of a live one, and goes too.
   const newest = deps.db
     .select({ id: sessions.id })
     .from(sessions)
-    .where(eq(sessions.userId, userId))
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
     .orderBy(desc(sessions.createdAt), desc(sessions.id))
     .limit(MAX_SESSIONS_PER_USER);
   await deps.db.delete(sessions).where(and(eq(sessions.userId, userId), notInArray(sessions.id, newest)));

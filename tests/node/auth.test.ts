@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { hashPassword, verifyPassword, CURRENT_PARAMS } from "../../lib/auth/password.ts";
 import { sessions, users } from "../../lib/db/schema.ts";
@@ -128,18 +128,40 @@ describe("POST /api/auth/login", () => {
     expect(await verifyPassword(PASSWORD, row!.passwordHash)).toBe(true);
   });
 
-  it("issues a new session id on every sign-in and ends the one presented (no fixation)", async () => {
+  it("issues a new session id on every sign-in (no fixation); the one presented stays, as one more session", async () => {
     const t = await testApp(url());
     const { client, email, user } = await signUp(t);
     const before = client.cookies.get("journal_session");
-    const attacker = client.clone(); // someone who planted or copied the pre-login cookie
+    const earlier = client.clone(); // the same browser's cookie from before this sign-in
     expect((await client.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
     const after = client.cookies.get("journal_session");
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
-    expect((await attacker.get("/api/auth/me")).status).toBe(401);
+    // SPEC section 3: a sign-in with fewer than five sessions makes one more session.
+    expect(await sessionsOf(t, user.id)).toHaveLength(2);
     expect((await client.get("/api/auth/me")).status).toBe(200);
-    expect(await sessionsOf(t, user.id)).toHaveLength(1);
+    expect((await earlier.get("/api/auth/me")).status).toBe(200);
+  });
+
+  it("holds only live sessions: an expired one never takes a live one's place among the five", async () => {
+    const t = await testApp(url());
+    const { client: first, email, user } = await signUp(t);
+    const clients = [first];
+    for (let i = 0; i < 4; i++) {
+      const c = t.client();
+      expect((await c.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+      clients.push(c);
+    }
+    // The newest of the five idles out.
+    const [newest] = await t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).orderBy(desc(sessions.createdAt)).limit(1);
+    await t.deps.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, newest!.id));
+    const sixth = t.client();
+    expect((await sixth.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    const left = await sessionsOf(t, user.id);
+    expect(left).toHaveLength(5);
+    expect(left.map((s) => s.id)).not.toContain(newest!.id);
+    // The four older live sessions and the new one all still work.
+    for (const c of [...clients.slice(0, 4), sixth]) expect((await c.get("/api/auth/me")).status).toBe(200);
   });
 
   it("keeps five sessions: the sixth sign-in ends the oldest", async () => {
