@@ -16,6 +16,8 @@ import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
+import type { MetricsListener } from "../lib/metrics/index.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
 
@@ -31,6 +33,8 @@ Run <code>npm run build:web</code> (or start with <code>npm run dev</code>, whic
 
 export type NodeServer = {
   url: string;
+  /** The metrics listener's base URL when METRICS_ENABLED is true. */
+  metricsUrl?: string;
   deps: Deps;
   handle: DbHandle;
   close(): Promise<void>;
@@ -40,6 +44,8 @@ export type StartOptions = {
   log?: Logger;
   /** 0 picks a free port (tests). Defaults to PORT. */
   port?: number;
+  /** 0 picks a free port for the metrics listener (tests). Defaults to METRICS_PORT. */
+  metricsPort?: number;
   hostname?: string;
   scheduler?: boolean;
 };
@@ -76,9 +82,21 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     const promoted = await seedAdmin(deps, config.SEED_ADMIN_EMAIL);
     if (promoted) log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: promoted.id });
   }
+  // METRICS_ENABLED: GET /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), not on PORT.
+  // prom-client is loaded only then.
+  const metricsModule = config.features.metrics ? await import("../lib/metrics/index.ts") : undefined;
+  const metrics = metricsModule
+    ? metricsModule.createMetrics({
+        probe: () => probeDatabase(deps),
+        connections: handle.connections,
+        version: resolveVersion(config.APP_VERSION),
+        databaseKind: handle.kind,
+      })
+    : undefined;
   const app = buildFullApp({
     deps: () => deps,
     peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
+    ...(metrics ? { observe: metrics.observe } : {}),
   });
   app.get("/config.js", (c) => {
     c.header("Content-Type", "text/javascript; charset=utf-8");
@@ -100,15 +118,28 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   });
   const address = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
+  let metricsListener: MetricsListener | undefined;
+  if (metricsModule && metrics) {
+    try {
+      metricsListener = await metricsModule.startMetricsListener(metrics, config.METRICS_HOST, options.metricsPort ?? config.METRICS_PORT, log);
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handle.close();
+      throw err;
+    }
+    log.info("metrics listening", { url: metricsListener.url });
+  }
   const scheduler = options.scheduler === false ? undefined : startScheduler(deps);
   log.info("listening", { port: address.port, database: handle.kind });
 
   return {
     url,
+    metricsUrl: metricsListener?.url,
     deps,
     handle,
     async close() {
       scheduler?.stop();
+      await metricsListener?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rateLimiter.close();
       deps.storage?.close();

@@ -12,8 +12,12 @@ export type DbHandle = {
   readonly kind: DbKind;
   /** Whether interactive transactions (db.transaction) are available on this transport. */
   readonly interactiveTransactions: boolean;
+  /** The connection pool's state, where there is a pool (node-postgres): for the metrics listener. */
+  connections?(): ConnectionStats;
   close(): Promise<void>;
 };
+
+export type ConnectionStats = { total: number; idle: number; waiting: number };
 
 const PGLITE_SCHEME = /^pglite:/;
 

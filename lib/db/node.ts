@@ -40,7 +40,13 @@ export async function createNodeDb(url: string, options: PgOptions): Promise<DbH
   // it and the next checkout reconnects.
   pool.on("error", (err) => options.onError?.(err));
   const db = drizzle(pool, { schema }) as unknown as Db;
-  return { db, kind: "pg", interactiveTransactions: true, close: () => pool.end() };
+  return {
+    db,
+    kind: "pg",
+    interactiveTransactions: true,
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
 }
 
 export async function createEmbeddedDb(url: string): Promise<DbHandle> {

@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { routePath } from "hono/route";
 import { validator } from "hono/validator";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
@@ -86,7 +87,15 @@ export type AppOptions = {
   release?: (deps: Deps, c: Context<AppEnv>) => void;
   /** The immediate peer's address (Node: the socket; Workers: the edge's connecting-IP header). */
   peerAddress?: (c: Context<AppEnv>) => string | undefined;
+  /** Told of every answered request (Node, with METRICS_ENABLED: lib/metrics). */
+  observe?: (request: RequestObservation) => void;
 };
+
+/**
+ * One answered request, as metrics see it: the route template that answered ("/api/ledger/:accountId",
+ * "*" for the app shell), never the path itself, so no id or other user data reaches a label.
+ */
+export type RequestObservation = { method: string; route: string; status: number; seconds: number };
 
 /**
  * The shell around every endpoint group: request ids, dependencies, security headers, body limits,
@@ -95,7 +104,9 @@ export type AppOptions = {
 export function createApp(options: AppOptions) {
   const app = createRouter();
 
+  const { observe } = options;
   app.use("*", async (c, next) => {
+    const started = observe ? performance.now() : 0;
     const incoming = c.req.header("X-Request-Id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
@@ -108,6 +119,8 @@ export function createApp(options: AppOptions) {
     const headers = c.res.headers;
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
     headers.set("X-Request-Id", requestId);
+    // After next(), the route index names the handler that answered (or the last one that passed it on).
+    if (observe) observe({ method: c.req.method, route: routePath(c) || "unmatched", status: c.res.status, seconds: (performance.now() - started) / 1000 });
   });
 
   app.use("*", async (c, next) => {
