@@ -24,3 +24,30 @@ it("the */15 cron purges expired sessions and keeps live ones", async () => {
   const left = await sql`select id from sessions where user_id = ${user.id} order by id`;
   expect(left.map((r) => r.id)).toEqual([live]);
 });
+
+it("a cron run promotes SEED_ADMIN_EMAIL while the instance has no admin, and not once another admin exists", async () => {
+  const sql = testSql();
+  const [{ admins }] = (await sql`select count(*)::int as admins from users where is_admin`) as [{ admins: number }];
+  expect(admins).toBe(0);
+  const seed = await insertUser("seed-admin");
+  const other = await insertUser("other-admin");
+  const cron = async () => {
+    const ctx = createExecutionContext();
+    // Upper case in the variable: the address is compared as stored, lowercased.
+    await jobs.scheduled(createScheduledController({ cron: "*/15 * * * *" }), { ...env, SEED_ADMIN_EMAIL: seed.email.toUpperCase() }, ctx);
+    await waitOnExecutionContext(ctx);
+  };
+  const isAdmin = async (id: string) => ((await sql`select is_admin from users where id = ${id}`) as [{ is_admin: boolean }])[0].is_admin;
+  try {
+    await cron();
+    expect(await isAdmin(seed.id)).toBe(true);
+
+    // Another admin, then the seed user demoted: a later run does not undo the demotion.
+    await sql`update users set is_admin = true where id = ${other.id}`;
+    await sql`update users set is_admin = false where id = ${seed.id}`;
+    await cron();
+    expect(await isAdmin(seed.id)).toBe(false);
+  } finally {
+    await sql`update users set is_admin = false where id in (${seed.id}, ${other.id})`;
+  }
+});
