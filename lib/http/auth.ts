@@ -4,6 +4,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setSignedCookie } from "hono/cookie";
 import { cors } from "hono/cors";
+import { matchedRoutes } from "hono/route";
 import type { Config } from "../config/index.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
@@ -96,7 +97,8 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = readSignedCookie(c, deps.config.SESSION_SECRET, sessionCookieName(deps.config));
   const claim = token ? readSessionToken(token) : null;
   if (claim) c.set("sessionClaim", claim);
-  if (claim && !SAFE_METHODS.has(c.req.method)) {
+  // Routing before auth: a path no route answers is a 404 whatever the session (and costs no lookup).
+  if (claim && !SAFE_METHODS.has(c.req.method) && matchedRoutes(c).some((route) => route.method !== "ALL")) {
     await resolveSession(c);
     const session = c.var.session;
     if (deps.config.features.cors && session && !CSRF_EXEMPT_PATHS.has(c.req.path)) {

@@ -187,6 +187,19 @@ describe("cross-origin mode (CORS_ALLOWED_ORIGINS set)", () => {
     expect((await client.post("/api/auth/logout", undefined, { headers: { "X-CSRF-Token": csrfToken } })).status).toBe(204);
   });
 
+  it("routes before auth: an unknown path answers 404 to a signed-in client without a token", async () => {
+    const t = await testApp(url(), env);
+    const client = t.client();
+    expect((await client.post("/api/auth/register", { email: uniqueEmail("csrf-404"), password: PASSWORD })).status).toBe(201);
+    for (const [method, path] of [["POST", "/api/no-such-route"], ["DELETE", "/api/accounts/nope/extra"], ["PUT", "/api/auth/logout"]] as const) {
+      const res = await client.request(path, { method, json: {} });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect((await res.json()).error.code).toBe("NOT_FOUND");
+    }
+    // A known mutating route still wants the token.
+    expect((await client.post("/api/auth/logout")).status).toBe(403);
+  });
+
   it("answers preflights for listed origins only", async () => {
     const t = await testApp(url(), env);
     const preflight = (from: string) =>
