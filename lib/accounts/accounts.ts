@@ -43,10 +43,10 @@ const FOREIGN_KEY_VIOLATION = "23503";
 
 const notFound = () => new AppError("NOT_FOUND", "No such account.");
 const duplicateName = () =>
-  new AppError("CONFLICT", "You already have an account with this name.", { fields: [{ path: "name", message: "is already used" }] });
+  new AppError("CONFLICT", "You already have an account with this name.");
 // The same answer for another user's brokerage and for an id that does not exist, so it reveals nothing.
 const foreignBrokerage = () =>
-  new AppError("FORBIDDEN", "The brokerage does not belong to you.", { fields: [{ path: "brokerageId", message: "is not one of your brokerages" }] });
+  new AppError("FORBIDDEN", "The brokerage does not belong to you.");
 
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
 function accountColumns(alias: string, balance: SQL): SQL {
@@ -87,9 +87,7 @@ export function checkTimezone(timezone: string): string {
   } catch {
     // Not a zone the runtime knows either: no hint.
   }
-  throw new AppError("INVALID_TIMEZONE", `Unknown time zone; use a canonical IANA name such as America/New_York or Etc/UTC.${hint}`, {
-    fields: [{ path: "timezone", message: "is not a canonical IANA time zone name" }],
-  });
+  throw new AppError("INVALID_TIMEZONE", `Unknown time zone; use a canonical IANA name such as America/New_York or Etc/UTC.${hint}`);
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {

@@ -26,7 +26,7 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === UNIQUE_VIOLATION && pg.constraint === "brokerages_user_name_idx") {
-      throw new AppError("CONFLICT", "You already have a brokerage with this name.", { fields: [{ path: "name", message: "is already used" }] });
+      throw new AppError("CONFLICT", "You already have a brokerage with this name.");
     }
     throw err;
   }

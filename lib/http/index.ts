@@ -47,8 +47,9 @@ export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/** The one error envelope. `fields` only ever on a VALIDATION_ERROR (DESIGN.md section 3). */
 export function errorBody(code: ErrorCode, message: string, requestId: string, fields?: AppError["fields"]) {
-  return { error: { code, message, requestId, ...(fields ? { fields } : {}) } };
+  return { error: { code, message, requestId, ...(fields && code === "VALIDATION_ERROR" ? { fields } : {}) } };
 }
 
 function respondWithError(c: Context<AppEnv>, err: AppError) {

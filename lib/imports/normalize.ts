@@ -288,7 +288,7 @@ export function normalizeRows(
 ): { fills: StagedFill[]; errors: RowError[]; skipped: number } {
   const timeZone = options.timezone ?? accountTimeZone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
-    throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}".`, { fields: [{ path: "options.timezone", message: "is not a canonical IANA zone" }] });
+    throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}" in options.timezone: use a canonical IANA name.`);
   }
   const at = columnIndexes(parsed.header, mapping, options);
   const fills: StagedFill[] = [];

@@ -71,9 +71,7 @@ async function run(deps: Pick<Deps, "db">, query: SQL): Promise<FillRow[]> {
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === UNIQUE_VIOLATION) {
-      throw new AppError("CONFLICT", "This account already has a fill with that execution id.", {
-        fields: [{ path: "executionId", message: "is already recorded in this account" }],
-      });
+      throw new AppError("CONFLICT", "This account already has a fill with that execution id.");
     }
     if (pg?.code === "22003") {
       throw new AppError("VALIDATION_ERROR", "The fill's value is larger than the journal can hold.", {

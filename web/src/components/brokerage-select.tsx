@@ -66,7 +66,7 @@ export function BrokerageSelect({ value, onChange, error }: Props) {
             value={name}
             maxLength={100}
             onChange={(e) => setName(e.target.value)}
-            error={nameError ?? serverFieldErrors(create.error).name}
+            error={nameError ?? serverFieldErrors(create.error, { CONFLICT: ["name", "is already used by another brokerage"] }).name}
             onKeyDown={(e) => {
               // Enter adds the brokerage instead of submitting the surrounding account form.
               if (e.key === "Enter") {

@@ -17,9 +17,18 @@ export function schemaErrors<I>(schema: SafeParser<I>, value: I): FieldErrors {
   return out;
 }
 
-/** Field errors carried by a failed request (a 400 VALIDATION_ERROR, a 409 on a name). */
-export function serverFieldErrors(err: unknown): FieldErrors {
-  return err instanceof ApiError ? err.fieldErrors() : {};
+/** Which field a refusal other than VALIDATION_ERROR is about, and what to say next to it: `{CONFLICT: ["name", "is already used"]}`. */
+export type FieldOfCode = Partial<Record<string, readonly [field: string, message: string]>>;
+
+/**
+ * Field errors of a failed request: the `fields` of a 400 VALIDATION_ERROR (the only error that carries
+ * them), or the field `byCode` names for another code (a 409 on a name, an unknown time zone).
+ */
+export function serverFieldErrors(err: unknown, byCode: FieldOfCode = {}): FieldErrors {
+  if (!(err instanceof ApiError)) return {};
+  const named = byCode[err.code];
+  if (err.fields.length === 0 && named) return { [named[0]]: named[1] };
+  return err.fieldErrors();
 }
 
 /**

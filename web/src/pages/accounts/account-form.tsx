@@ -7,8 +7,15 @@ import { BrokerageSelect } from "../../components/brokerage-select.tsx";
 import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
 import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
 import { CANONICAL_TIME_ZONES } from "../../../../lib/time/zones.ts";
-import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors, type FieldOfCode } from "../../lib/form-errors.ts";
 import { guessTimeZone } from "../../lib/time-zones.ts";
+
+/** Where the account forms show the API's refusals that carry no `fields`. */
+export const ACCOUNT_FIELD_OF_CODE: FieldOfCode = {
+  CONFLICT: ["name", "is already used by another account"],
+  INVALID_TIMEZONE: ["timezone", "is not a canonical IANA time zone name"],
+  FORBIDDEN: ["brokerageId", "is not one of your brokerages"],
+};
 
 /** New account: name, currency, starting balance, time zone and brokerage. */
 export function NewAccountForm({ onCreated }: { onCreated(account: Account): void }) {
@@ -27,7 +34,7 @@ export function NewAccountForm({ onCreated }: { onCreated(account: Account): voi
       onCreated(account);
     },
   });
-  const shown = { ...serverFieldErrors(create.error), ...errors };
+  const shown = { ...serverFieldErrors(create.error, ACCOUNT_FIELD_OF_CODE), ...errors };
 
   function submit(e: FormEvent) {
     e.preventDefault();

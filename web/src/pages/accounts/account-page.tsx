@@ -9,6 +9,7 @@ import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
 import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { ACCOUNT_FIELD_OF_CODE } from "./account-form.tsx";
 import { CashEntryForm, LedgerTable } from "./ledger.tsx";
 
 function EditAccountForm({ account, onDone }: { account: Account; onDone(): void }) {
@@ -26,7 +27,7 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
       onDone();
     },
   });
-  const shown = { ...serverFieldErrors(save.error), ...errors };
+  const shown = { ...serverFieldErrors(save.error, ACCOUNT_FIELD_OF_CODE), ...errors };
 
   function submit(e: FormEvent) {
     e.preventDefault();

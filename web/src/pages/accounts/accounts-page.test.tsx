@@ -39,7 +39,7 @@ describe("the accounts page", () => {
       "POST /api/accounts": ({ body }) => {
         bodies.push(body);
         return bodies.length === 1
-          ? envelope(409, "CONFLICT", "An account with this name already exists.", [{ path: "name", message: "is already used by another account" }])
+          ? envelope(409, "CONFLICT", "You already have an account with this name.") // as the API answers: no `fields` on a 409
           : json(created, 201);
       },
       [`GET /api/accounts/${created.id}`]: created,

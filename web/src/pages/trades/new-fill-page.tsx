@@ -43,7 +43,7 @@ export function NewFillPage() {
       void navigate(`/trades?accountId=${fill.accountId}&symbol=${encodeURIComponent(fill.symbol)}`);
     },
   });
-  const shown = { ...serverFieldErrors(add.error), ...errors };
+  const shown = { ...serverFieldErrors(add.error, { CONFLICT: ["executionId", "is already recorded in this account"] }), ...errors };
   const list = accounts.data?.accounts ?? [];
   const chosen = accountId || (list.length === 1 ? list[0]!.id : "");
 
