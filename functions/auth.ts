@@ -76,6 +76,11 @@ export const auth = createRouter()
   .get("/sessions", requireUser, async (c) =>
     c.json({ sessions: await listSessions(c.var.deps, currentUser(c).id, currentSession(c).id) }),
   )
+  // "Sign out everywhere else": every session of the user but this one.
+  .delete("/sessions", requireUser, async (c) => {
+    await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
+    return c.body(null, 204);
+  })
   .delete("/sessions/:id", requireUser, validate("param", SessionIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
     if (!(await endOwnSession(c.var.deps, currentUser(c).id, id))) throw new AppError("NOT_FOUND", "No such session.");

@@ -259,6 +259,22 @@ describe("sessions", () => {
     expect((await client.get("/api/auth/me")).status).toBe(200);
   });
 
+  it("signs out everywhere else: DELETE /sessions ends every other session of the user, and no one else's", async () => {
+    const t = await testApp(url());
+    const { client, email, user } = await signUp(t);
+    const others = [t.client(), t.client()];
+    for (const other of others) expect((await other.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    const bob = await signUp(t);
+    expect(await sessionsOf(t, user.id)).toHaveLength(3);
+
+    expect((await client.delete("/api/auth/sessions")).status).toBe(204);
+    for (const other of others) expect((await other.get("/api/auth/me")).status).toBe(401);
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect(await sessionsOf(t, user.id)).toHaveLength(1);
+    expect((await bob.client.get("/api/auth/me")).status).toBe(200);
+    expect((await t.client().delete("/api/auth/sessions")).status).toBe(401);
+  });
+
   it("answers 404 for another user's session id, and leaves it alone", async () => {
     const t = await testApp(url());
     const alice = await signUp(t);

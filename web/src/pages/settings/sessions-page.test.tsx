@@ -30,4 +30,26 @@ describe("the sessions page", () => {
     await waitFor(() => expect(screen.queryByText("Firefox on Windows")).toBeNull());
     expect(deleted).toEqual([other.id]);
   });
+
+  it("signs out everywhere else in one request", async () => {
+    let list = [here, other, { ...other, id: "c".repeat(40), userAgent: null }];
+    let calls = 0;
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/auth/sessions": () => json({ sessions: list }),
+      "DELETE /api/auth/sessions": () => {
+        calls++;
+        list = [here];
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp("/settings/sessions");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Sign out everywhere else" }));
+    await waitFor(() => expect(screen.queryByText("Firefox on Windows")).toBeNull());
+    expect(calls).toBe(1);
+    expect(screen.getByText("Chrome on Linux")).toBeTruthy();
+    // Alone now: nothing else to sign out of.
+    expect(screen.queryByRole("button", { name: "Sign out everywhere else" })).toBeNull();
+  });
 });

@@ -21,58 +21,72 @@ export function SessionsPage() {
     mutationFn: (id: string) => unwrap(api.api.auth.sessions[":id"].$delete({ param: { id } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.sessions }),
   });
+  const revokeOthers = useMutation({
+    mutationFn: () => unwrap(api.api.auth.sessions.$delete()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.sessions }),
+  });
 
   return (
     <>
-      <PageHeader title="Sessions" />
-      <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
-      <ErrorAlert error={revoke.error} title="Could not end the session." />
-      <QueryView query={sessions} label="your sessions">
-        {({ sessions: list }) => (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Your sessions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Signed in</th>
-                  <th scope="col">Last active</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      {describeUserAgent(s.userAgent)}
-                      {s.current && <span className="badge badge--open"> This device</span>}
-                    </td>
-                    <td>{formatDateTime(s.createdAt)}</td>
-                    <td>{formatDateTime(s.lastSeenAt)}</td>
-                    <td>
-                      {s.current ? (
-                        <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
-                          Sign out
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          disabled={revoke.isPending && revoke.variables === s.id}
-                          onClick={() => revoke.mutate(s.id)}
-                          aria-label={`End session: ${describeUserAgent(s.userAgent)}, signed in ${formatDateTime(s.createdAt)}`}
-                        >
-                          End session
-                        </button>
-                      )}
-                    </td>
+        <PageHeader title="Sessions" />
+        <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
+        <ErrorAlert error={revoke.error} title="Could not end the session." />
+        <ErrorAlert error={revokeOthers.error} title="Could not end the other sessions." />
+        <QueryView query={sessions} label="your sessions">
+          {({ sessions: list }) => (
+            <>
+            {list.length > 1 && (
+              <p>
+                <button type="button" className="button button--secondary" disabled={revokeOthers.isPending} onClick={() => revokeOthers.mutate()}>
+                  Sign out everywhere else
+                </button>
+              </p>
+            )}
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">Your sessions, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Device</th>
+                    <th scope="col">Signed in</th>
+                    <th scope="col">Last active</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {list.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        {describeUserAgent(s.userAgent)}
+                        {s.current && <span className="badge badge--open"> This device</span>}
+                      </td>
+                      <td>{formatDateTime(s.createdAt)}</td>
+                      <td>{formatDateTime(s.lastSeenAt)}</td>
+                      <td>
+                        {s.current ? (
+                          <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
+                            Sign out
+                          </button>
+                        ) : (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            disabled={revoke.isPending && revoke.variables === s.id}
+                            onClick={() => revoke.mutate(s.id)}
+                            aria-label={`End session: ${describeUserAgent(s.userAgent)}, signed in ${formatDateTime(s.createdAt)}`}
+                          >
+                            End session
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </QueryView>
     </>
