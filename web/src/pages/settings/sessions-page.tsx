@@ -28,13 +28,13 @@ export function SessionsPage() {
 
   return (
     <>
-        <PageHeader title="Sessions" />
-        <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
-        <ErrorAlert error={revoke.error} title="Could not end the session." />
-        <ErrorAlert error={revokeOthers.error} title="Could not end the other sessions." />
-        <QueryView query={sessions} label="your sessions">
-          {({ sessions: list }) => (
-            <>
+      <PageHeader title="Sessions" />
+      <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
+      <ErrorAlert error={revoke.error} title="Could not end the session." />
+      <ErrorAlert error={revokeOthers.error} title="Could not end the other sessions." />
+      <QueryView query={sessions} label="your sessions">
+        {({ sessions: list }) => (
+          <>
             {list.length > 1 && (
               <p>
                 <button type="button" className="button button--secondary" disabled={revokeOthers.isPending} onClick={() => revokeOthers.mutate()}>
