@@ -812,6 +812,7 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       expect(got.headers["x-forwarded-proto"]).toBe("http");
       expect(got.headers["x-real-ip"]).toBe("127.0.0.1");
       expect(got.headers["x-request-id"]).toBe("req-123");
+      expect(r.headers["x-request-id"]).toBe("req-123");
 
       seen.length = 0;
       await request("/api/me", { headers: { "X-Forwarded-Proto": "https", "X-Request-Id": "not a valid id!" } });
@@ -834,6 +835,7 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
         expect(body.error.code).toBe("PAYLOAD_TOO_LARGE");
         expect(body.error.message).toContain("8k");
         expect(body.error.requestId).toMatch(/^[0-9a-f]{32}$/);
+        expect(big.headers["x-request-id"]).toBe(body.error.requestId);
       }
       expect(seen).toEqual([]);
     });
@@ -849,6 +851,7 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       const r = await request("/api/health");
       expect(r.status).toBe(503);
       expect(JSON.parse(r.body)).toMatchObject({ error: { code: "SERVICE_UNAVAILABLE" } });
+      expect(r.headers["x-request-id"]).toBe((JSON.parse(r.body) as { error: { requestId: string } }).error.requestId);
       // The static app is unaffected.
       expect((await request("/")).status).toBe(200);
     });
