@@ -13,7 +13,10 @@ export const WORKER_GZIP_LIMIT_BYTES = 250 * 1024;
 const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
 const WRANGLER_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 
-type WranglerToml = { env?: Record<string, { main?: string; triggers?: { crons?: string[] } }>; compatibility_date?: string };
+type WranglerToml = {
+  env?: Record<string, { main?: string; triggers?: { crons?: string[] }; routes?: { pattern: string; zone_name?: string }[] }>;
+  compatibility_date?: string;
+};
 
 export function readWranglerToml(): WranglerToml {
   return parse(readFileSync(join(ROOT, "wrangler.toml"), "utf8")) as WranglerToml;

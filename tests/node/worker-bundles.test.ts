@@ -10,6 +10,16 @@ describe("wrangler.toml", () => {
     expect(Object.keys(toml.env ?? {}).sort()).toEqual([...Object.keys(groups), "jobs"].sort());
   });
 
+  it("routes every other /api/ path to the jobs Worker, so it gets the 404 envelope, not the zone's origin", () => {
+    const patterns = (name: string) => (toml.env?.[name]?.routes ?? []).map((r) => r.pattern);
+    expect(patterns("jobs")).toEqual(["journal.example.com/api/*"]);
+    // Each group keeps a route of its own, more specific than the catch-all.
+    for (const name of Object.keys(groups)) {
+      expect(patterns(name).length, name).toBeGreaterThan(0);
+      for (const pattern of patterns(name)) expect(pattern.length, pattern).toBeGreaterThan("journal.example.com/api/*".length);
+    }
+  });
+
   it("gives the jobs Worker a cron trigger for every job", () => {
     const crons = toml.env?.jobs?.triggers?.crons ?? [];
     for (const job of JOBS) expect(crons).toContain(job.cron);

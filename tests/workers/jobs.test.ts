@@ -51,3 +51,13 @@ it("a cron run promotes SEED_ADMIN_EMAIL while the instance has no admin, and no
     await sql`update users set is_admin = false where id in (${seed.id}, ${other.id})`;
   }
 });
+
+it("answers an /api/ path no group serves with the 404 envelope (wrangler.toml routes the rest of /api/* here)", async () => {
+  const ctx = createExecutionContext();
+  const res = await jobs.fetch(new Request("https://journal.example.com/api/no-such-group/x"), { ...env }, ctx);
+  await waitOnExecutionContext(ctx);
+  expect(res.status).toBe(404);
+  const body = (await res.json()) as { error: { code: string; requestId: string } };
+  expect(body.error.code).toBe("NOT_FOUND");
+  expect(res.headers.get("X-Request-Id")).toBe(body.error.requestId);
+});
