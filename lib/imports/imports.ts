@@ -18,6 +18,7 @@ import type { ImportRequest } from "./schema.ts";
 /** At most this many row errors and preview fills are returned; the counts always cover every row. */
 const ERRORS_SHOWN = 500;
 const FILLS_SHOWN = 200;
+const ROWS_SHOWN = 200;
 
 const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "quantity" | "price">) =>
   [f.symbol, new Date(f.executed_at).toISOString(), f.side, formatDecimal(f.quantity), formatDecimal(f.price)].join("|");
@@ -148,7 +149,31 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
     symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
     fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
+    rows: previewRows(fills, errors),
   };
+}
+
+/**
+ * The first ROWS_SHOWN rows of the file that gave a fill or an error, in file order, each with what became
+ * of it (DESIGN.md's `rows`): `valid` (imported on commit), `duplicate` (skipped unless includeDuplicates),
+ * or `invalid` with its errors. Rows a preset leaves out on purpose are only counted (`summary.skipped`).
+ */
+function previewRows(fills: StagedFill[], errors: readonly RowError[]) {
+  const byRow = new Map<number, { fill?: StagedFill; errors?: { column?: string; message: string }[] }>();
+  for (const f of fills) byRow.set(f.row, { ...byRow.get(f.row), fill: f });
+  for (const e of errors) {
+    const entry = byRow.get(e.row) ?? {};
+    (entry.errors ??= []).push(e.column === undefined ? { message: e.message } : { column: e.column, message: e.message });
+    byRow.set(e.row, entry);
+  }
+  return [...byRow.keys()]
+    .sort((a, b) => a - b)
+    .slice(0, ROWS_SHOWN)
+    .map((row) => {
+      const { fill, errors: rowErrors } = byRow.get(row)!;
+      if (rowErrors) return { row, status: "invalid" as const, errors: rowErrors };
+      return { row, status: fill!.duplicate ? ("duplicate" as const) : ("valid" as const), fill: toPreviewFill(fill!) };
+    });
 }
 
 function toPreviewFill(f: StagedFill) {

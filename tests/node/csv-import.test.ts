@@ -122,6 +122,29 @@ describe("CSV import: preview and commit", () => {
     expect(body.fills.map((f: { executionId: string }) => f.executionId)).toEqual(["G1", "=1+1"]); // stored as text
   });
 
+  it("gives every row's fate in `rows`, in file order: valid, duplicate, or invalid with its errors", async () => {
+    const { client, accountId } = await setup();
+    const csv = [
+      HEADER,
+      "2026-03-06T10:00:00Z,QQQ,BUY,2,400,1,R1",
+      "2026-03-06T10:01:00Z,QQQ,HOLD,abc,400,0,R2",
+      "2026-03-06T10:02:00Z,QQQ,SELL,2,401,1,R1",
+      "2026-03-06T10:03:00Z,QQQ,SELL,1,402,0,R3",
+    ].join("\n");
+    const body = await preview(client, accountId, csv);
+    expect(body.rows).toEqual([
+      { row: 2, status: "valid", fill: expect.objectContaining({ row: 2, symbol: "QQQ", side: "buy", quantity: "2.00", price: "400.00", fees: "1.00", executionId: "R1", duplicate: false }) },
+      {
+        row: 3,
+        status: "invalid",
+        errors: expect.arrayContaining([expect.objectContaining({ column: "Side" }), expect.objectContaining({ column: "Quantity" })]),
+      },
+      { row: 4, status: "duplicate", fill: expect.objectContaining({ row: 4, executionId: "R1", duplicate: true }) },
+      { row: 5, status: "valid", fill: expect.objectContaining({ row: 5, executionId: "R3" }) },
+    ]);
+    expect(body.summary).toMatchObject({ rows: 4, valid: 3, invalid: 1, duplicate: 1, toImport: 2 });
+  });
+
   it("reads European numbers, US dates with AM/PM, semicolons and a BOM", async () => {
     const { client, accountId } = await setup({}, "Europe/Berlin");
     const csv = "\uFEFFWhen;Ticker;Action;Qty;Px;Comm\n03/06/2026 9:30:15 AM;SAP;Buy;1.000;150,25;1,50\n";
