@@ -106,22 +106,29 @@ export async function getFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: st
   return toFill(rows[0]);
 }
 
+/**
+ * Changes the fields `patch` names; fill_update (migration 0014) keeps every other one as the fill has it
+ * under the account's lock, so concurrent edits of different fields never undo each other. A new symbol
+ * brings its own asset class and multiplier; changing only those reads the fill's symbol first.
+ */
 export async function updateFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string, patch: FillPatch): Promise<Fill> {
-  const current = await getFill(deps, user, fillId);
-  const symbolChanged = patch.symbol !== undefined || patch.assetClass !== undefined || patch.multiplier !== undefined;
-  const instrument = symbolChanged
-    ? resolveInstrument({
-        symbol: patch.symbol ?? current.symbol,
-        assetClass: patch.assetClass ?? (patch.symbol === undefined ? current.assetClass : undefined),
-        multiplier: patch.multiplier ?? (patch.symbol === undefined && patch.assetClass === undefined ? current.multiplier : undefined),
-      })
-    : { symbol: current.symbol, assetClass: current.assetClass, multiplier: current.multiplier };
+  let instrument: { symbol: string; assetClass: string; multiplier: string } | null = null;
+  if (patch.symbol !== undefined) {
+    instrument = resolveInstrument({ symbol: patch.symbol, assetClass: patch.assetClass, multiplier: patch.multiplier });
+  } else if (patch.assetClass !== undefined || patch.multiplier !== undefined) {
+    const current = await getFill(deps, user, fillId);
+    instrument = resolveInstrument({
+      symbol: current.symbol,
+      assetClass: patch.assetClass ?? current.assetClass,
+      multiplier: patch.multiplier ?? (patch.assetClass === undefined ? current.multiplier : undefined),
+    });
+  }
   const rows = await run(
     deps,
-    sql`select ${fillColumns} from fill_update(${user.id}, ${fillId}, ${instrument.symbol}, ${instrument.assetClass},
-      ${instrument.multiplier}::numeric, ${patch.side ?? current.side}, ${patch.quantity ?? current.quantity}::numeric,
-      ${patch.price ?? current.price}::numeric, ${patch.fees ?? current.fees}::numeric,
-      ${new Date(patch.executedAt ?? current.executedAt).toISOString()}::timestamptz) f`,
+    sql`select ${fillColumns} from fill_update(${user.id}, ${fillId}, ${instrument?.symbol ?? null}, ${instrument?.assetClass ?? null},
+      ${instrument?.multiplier ?? null}::numeric, ${patch.side ?? null}, ${patch.quantity ?? null}::numeric,
+      ${patch.price ?? null}::numeric, ${patch.fees ?? null}::numeric,
+      ${patch.executedAt ? new Date(patch.executedAt).toISOString() : null}::timestamptz) f`,
   );
   if (!rows[0]) throw NO_FILL();
   return toFill(rows[0]);

@@ -205,6 +205,26 @@ describe("fills roll up into trades", () => {
     expect(qqq).toMatchObject({ openQuantity: "20.00", averageEntryPrice: "409.50" });
     expect(await balance(client, accountId)).toBe("-8190.00");
   });
+
+  it("concurrent edits of different fields of one fill both stick", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t, "0");
+    for (let round = 0; round < 10; round++) {
+      const created = await client.post("/api/fills", { accountId, symbol: "IWM", side: "buy", quantity: "1", price: "200", fees: "0", executedAt: nextTime() });
+      const { id } = (await created.json()) as { id: string };
+      const [a, b, c] = await Promise.all([
+        client.request(`/api/fills/${id}`, { method: "PATCH", json: { quantity: "3" } }),
+        client.request(`/api/fills/${id}`, { method: "PATCH", json: { price: "210" } }),
+        client.request(`/api/fills/${id}`, { method: "PATCH", json: { fees: "2" } }),
+      ]);
+      expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+      const fill = await (await client.get(`/api/fills/${id}`)).json();
+      expect(fill, `round ${round}`).toMatchObject({ quantity: "3.00", price: "210.00", fees: "2.00" });
+      // The ledger follows the fill as it ended up: 3 x 210 bought, 2 in fees.
+      expect(await balance(client, accountId)).toBe("-632.00");
+      expect((await client.delete(`/api/fills/${id}`)).status).toBe(204);
+    }
+  });
 });
 
 // A plain reference model of the same rules, in exact scaled integers.
