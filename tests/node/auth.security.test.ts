@@ -1,26 +1,20 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { startNodeServer, type NodeServer } from "../../functions/node.ts";
+import type { NodeServer } from "../../functions/node.ts";
 import { users } from "../../lib/db/schema.ts";
 import { requireAdmin } from "../../lib/http/auth.ts";
 import { createApp, createRouter } from "../../lib/http/index.ts";
-import { createLogger } from "../../lib/log.ts";
 import { sharedDb, testApp } from "../support/app.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
-import { testConfig } from "../support/env.ts";
 import { inOneWindow } from "../support/window.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
+import { startTestServer } from "../support/node-server.ts";
 
 const url = () => inject("databaseUrl");
 
 async function withServer<T>(env: Record<string, string>, fn: (server: NodeServer) => Promise<T>): Promise<T> {
-  const server = await startNodeServer(testConfig({ DATABASE_URL: url(), ...env }), {
-    port: 0,
-    hostname: "127.0.0.1",
-    scheduler: false,
-    log: createLogger({ silent: true }),
-  });
+  const server = await startTestServer(env);
   try {
     return await fn(server);
   } finally {

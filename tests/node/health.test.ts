@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildFullApp } from "../../functions/groups.ts";
-import { startNodeServer, type NodeServer } from "../../functions/node.ts";
+import type { NodeServer } from "../../functions/node.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import stamp from "../../lib/build-stamp.json" with { type: "json" };
 import { testDeps } from "../support/deps.ts";
 import { testConfig } from "../support/env.ts";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
-import { createLogger } from "../../lib/log.ts";
+import { startTestServerBehindProxy } from "../support/node-server.ts";
+import type { TcpProxy } from "../support/tcp-proxy.ts";
 
 let handle: DbHandle;
 beforeAll(async () => {
@@ -37,22 +37,12 @@ describe("GET /api/health", () => {
 describe("the database going away and coming back", () => {
   let proxy: TcpProxy;
   let server: NodeServer;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    proxy = await startTcpProxy();
-    const url = new URL(inject("databaseUrl"));
-    url.port = String(proxy.port);
-    server = await startNodeServer(testConfig({ DATABASE_URL: url.toString() }), {
-      port: 0,
-      hostname: "127.0.0.1",
-      scheduler: false,
-      log: createLogger({ silent: true }),
-    });
+    ({ server, proxy, close } = await startTestServerBehindProxy());
   });
-  afterAll(async () => {
-    await server?.close();
-    await proxy?.close();
-  });
+  afterAll(() => close?.());
 
   it("answers 503 degraded while the database is unreachable and recovers without a restart", async () => {
     const get = async () => {

@@ -1,23 +1,15 @@
 // METRICS_ENABLED: GET /metrics on the separate metrics listener of the real Node server, against the real
 // database (through a TCP proxy that can be cut, to see a scrape find it down).
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startNodeServer, type NodeServer } from "../../functions/node.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NodeServer } from "../../functions/node.ts";
 import stamp from "../../lib/build-stamp.json" with { type: "json" };
-import { createLogger } from "../../lib/log.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
 import { freePort } from "../support/entrypoint.ts";
-import { testConfig } from "../support/env.ts";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+import { startTestServer, startTestServerBehindProxy } from "../support/node-server.ts";
+import type { TcpProxy } from "../support/tcp-proxy.ts";
 
-const start = (env: Record<string, string>) =>
-  startNodeServer(testConfig({ DATABASE_URL: inject("databaseUrl"), METRICS_HOST: "127.0.0.1", ...env }), {
-    port: 0,
-    metricsPort: 0,
-    hostname: "127.0.0.1",
-    scheduler: false,
-    log: createLogger({ silent: true }),
-  });
+const start = (env: Record<string, string>) => startTestServer({ METRICS_HOST: "127.0.0.1", ...env }, { metricsPort: 0 });
 
 /** The value of one sample line (`name{labels} value`), or undefined when the scrape has no such line. */
 function sample(body: string, series: string): number | undefined {
@@ -81,22 +73,11 @@ describe("GET /metrics with METRICS_ENABLED=true", () => {
 describe("a scrape probes the database", () => {
   let proxy: TcpProxy;
   let server: NodeServer;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    proxy = await startTcpProxy();
-    const url = new URL(inject("databaseUrl"));
-    url.port = String(proxy.port);
-    server = await startNodeServer(testConfig({ DATABASE_URL: url.toString(), METRICS_ENABLED: "true", METRICS_HOST: "127.0.0.1", APP_VERSION: "" }), {
-      port: 0,
-      metricsPort: 0,
-      hostname: "127.0.0.1",
-      scheduler: false,
-      log: createLogger({ silent: true }),
-    });
+    ({ server, proxy, close } = await startTestServerBehindProxy({ METRICS_ENABLED: "true", METRICS_HOST: "127.0.0.1", APP_VERSION: "" }, { metricsPort: 0 }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await proxy?.close();
-  });
+  afterAll(() => close?.());
 
   it("reports the database down while it is unreachable, still answering 200, and up again after", async () => {
     const scrape = async () => {
@@ -117,12 +98,7 @@ describe("a scrape probes the database", () => {
 describe("METRICS_ENABLED=false (the default)", () => {
   it("opens no metrics listener", async () => {
     const port = await freePort();
-    const server = await startNodeServer(testConfig({ DATABASE_URL: inject("databaseUrl"), METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" }), {
-      port: 0,
-      hostname: "127.0.0.1",
-      scheduler: false,
-      log: createLogger({ silent: true }),
-    });
+    const server = await startTestServer({ METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" });
     try {
       expect(server.metricsUrl).toBeUndefined();
       const refused = await new Promise<boolean>((resolve) => {

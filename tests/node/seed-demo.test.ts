@@ -1,18 +1,12 @@
 // `npm run seed:demo` against the real Node server and Postgres: what it leaves is what a newcomer sees.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startNodeServer, type NodeServer } from "../../functions/node.ts";
-import { createLogger } from "../../lib/log.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NodeServer } from "../../functions/node.ts";
 import { demoCsv, seedDemo } from "../../scripts/seed-demo.ts";
 import { TestClient, uniqueEmail } from "../support/client.ts";
-import { testConfig } from "../support/env.ts";
+import { startTestServer } from "../support/node-server.ts";
 
-const start = (env: Record<string, string> = {}) =>
-  startNodeServer(testConfig({ DATABASE_URL: inject("databaseUrl"), TRUSTED_PROXIES: "", ...env }), {
-    port: 0,
-    hostname: "127.0.0.1",
-    scheduler: false,
-    log: createLogger({ silent: true }),
-  });
+// Every request comes from 127.0.0.1 and no proxy is trusted: the demo registers from "one client".
+const start = (env: Record<string, string> = {}) => startTestServer({ TRUSTED_PROXIES: "", ...env });
 
 describe("npm run seed:demo", () => {
   let server: NodeServer;
