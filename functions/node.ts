@@ -17,7 +17,7 @@ import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
-import type { MetricsListener } from "../lib/metrics/index.ts";
+import type { RunningMetrics } from "../lib/metrics/index.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
 
@@ -78,21 +78,21 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     storage: await createNodeObjectStore(config),
     defer: deferWith(log),
   };
-  if (config.SEED_ADMIN_EMAIL) {
-    const promoted = await seedAdmin(deps, config.SEED_ADMIN_EMAIL);
-    if (promoted) log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: promoted.id });
-  }
+  await seedAdmin(deps);
   // METRICS_ENABLED: GET /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), not on PORT.
   // prom-client is loaded only then.
-  const metricsModule = config.features.metrics ? await import("../lib/metrics/index.ts") : undefined;
-  const metrics = metricsModule
-    ? metricsModule.createMetrics({
-        probe: () => probeDatabase(deps),
-        connections: handle.connections,
-        version: resolveVersion(config.APP_VERSION),
-        databaseKind: handle.kind,
-      })
-    : undefined;
+  let metrics: RunningMetrics | undefined;
+  if (config.features.metrics) {
+    const { startMetrics } = await import("../lib/metrics/index.ts");
+    const sources = { probe: () => probeDatabase(deps), connections: handle.connections, version: resolveVersion(config.APP_VERSION), databaseKind: handle.kind };
+    try {
+      metrics = await startMetrics(sources, { host: config.METRICS_HOST, port: options.metricsPort ?? config.METRICS_PORT, log });
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    log.info("metrics listening", { url: metrics.url });
+  }
   const app = buildFullApp({
     deps: () => deps,
     peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
@@ -118,28 +118,17 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   });
   const address = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
-  let metricsListener: MetricsListener | undefined;
-  if (metricsModule && metrics) {
-    try {
-      metricsListener = await metricsModule.startMetricsListener(metrics, config.METRICS_HOST, options.metricsPort ?? config.METRICS_PORT, log);
-    } catch (err) {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await handle.close();
-      throw err;
-    }
-    log.info("metrics listening", { url: metricsListener.url });
-  }
   const scheduler = options.scheduler === false ? undefined : startScheduler(deps);
   log.info("listening", { port: address.port, database: handle.kind });
 
   return {
     url,
-    metricsUrl: metricsListener?.url,
+    metricsUrl: metrics?.url,
     deps,
     handle,
     async close() {
       scheduler?.stop();
-      await metricsListener?.close();
+      await metrics?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rateLimiter.close();
       deps.storage?.close();

@@ -6,7 +6,7 @@
 // every run imports the same trades, into a new account of the same user.
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import { PRESETS } from "../lib/imports/presets.ts";
+import { findPreset } from "../lib/imports/presets.ts";
 
 export type SeedOptions = { url: string; email: string; password: string; trades?: number; now?: Date };
 export type SeedResult = { email: string; accountId: string; fills: number; created: "registered" | "signed in" };
@@ -20,7 +20,7 @@ const SYMBOLS = [
   { symbol: "AMD", price: 150 },
 ];
 const SETUPS = ["breakout", "pullback", "reversal", "gap and go"];
-const GENERIC_HEADER = PRESETS.find((p) => p.id === "generic")!.headers.join(",");
+const GENERIC_HEADER = findPreset("generic")!.headers.join(",");
 
 /** A small deterministic PRNG (mulberry32): the same demo history on every run. */
 function random(seed: number): () => number {

@@ -98,14 +98,18 @@ export async function setAdmin(deps: Pick<Deps, "db">, email: string, isAdmin: b
 }
 
 /**
- * SEED_ADMIN_EMAIL at startup: promotes that user only while the instance has no admin at all, in one
- * statement so two starting processes cannot both decide. Returns the promoted user, if any.
+ * SEED_ADMIN_EMAIL at startup (Node) or on every cron run (Workers, which have no start step): promotes
+ * that user only while the instance has no admin at all, in one statement so two starting processes cannot
+ * both decide. Logs and returns the promoted user, if any.
  */
-export async function seedAdmin(deps: Pick<Deps, "db">, email: string): Promise<AuthUser | undefined> {
+export async function seedAdmin(deps: Pick<Deps, "db" | "config" | "log">): Promise<AuthUser | undefined> {
+  const email = deps.config.SEED_ADMIN_EMAIL;
+  if (!email) return undefined;
   const [user] = await deps.db
     .update(users)
     .set({ isAdmin: true, updatedAt: sql`now()` })
     .where(and(eq(users.email, email), sql`not exists (select 1 from ${users} where ${users.isAdmin})`))
     .returning(userColumns);
+  if (user) deps.log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: user.id });
   return user;
 }

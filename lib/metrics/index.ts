@@ -20,21 +20,24 @@ export type MetricsSources = {
   databaseKind: DbKind;
 };
 
-export type Metrics = {
+type Metrics = {
   /** Counts one answered request (lib/http createApp's `observe`). */
   observe(request: RequestObservation): void;
   /** Probes the database, then renders every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 };
 
+/** The metrics of a running server and their listener. */
+export type RunningMetrics = { observe: Metrics["observe"]; url: string; close(): Promise<void> };
+
 /** Seconds: from a cached answer to a slow import commit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Methods the API routes; anything else a client sends is counted as OTHER, so labels stay few. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-export function createMetrics(sources: MetricsSources): Metrics {
-  const registers = [new Registry()];
-  const [registry] = registers as [Registry];
+function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
   // Process metrics: CPU, memory, heap, event-loop lag, open handles, start time.
   collectDefaultMetrics({ register: registry });
   const labelNames = ["method", "route", "status"] as const;
@@ -77,10 +80,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
   };
 }
 
-export type MetricsListener = { url: string; close(): Promise<void> };
-
-/** The metrics listener: GET (or HEAD) /metrics, 404 for any other path, 405 for any other method. */
-export async function startMetricsListener(metrics: Metrics, host: string, port: number, log: Logger): Promise<MetricsListener> {
+/** The metrics, and their listener: GET (or HEAD) /metrics, 404 for any other path, 405 for any other method. */
+export async function startMetrics(sources: MetricsSources, { host, port, log }: { host: string; port: number; log: Logger }): Promise<RunningMetrics> {
+  const metrics = createMetrics(sources);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics") {
@@ -111,6 +113,7 @@ export async function startMetricsListener(metrics: Metrics, host: string, port:
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
+    observe: metrics.observe,
     url: `http://${shown}:${address.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
