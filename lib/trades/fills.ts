@@ -9,7 +9,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { resolveInstrument } from "./instruments.ts";
+import { resolveInstrument, type Instrument } from "./instruments.ts";
 import type { FillListQuery, FillPatch, NewFill } from "./schema.ts";
 
 export type Fill = {
@@ -112,7 +112,7 @@ export async function getFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: st
  * brings its own asset class and multiplier; changing only those reads the fill's symbol first.
  */
 export async function updateFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string, patch: FillPatch): Promise<Fill> {
-  let instrument: { symbol: string; assetClass: string; multiplier: string } | null = null;
+  let instrument: Instrument | null = null;
   if (patch.symbol !== undefined) {
     instrument = resolveInstrument({ symbol: patch.symbol, assetClass: patch.assetClass, multiplier: patch.multiplier });
   } else if (patch.assetClass !== undefined || patch.multiplier !== undefined) {
