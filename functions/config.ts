@@ -1,3 +1,4 @@
+import { proPrice } from "../lib/billing/payments.ts";
 import { requireUser } from "../lib/http/auth.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";
 
@@ -6,7 +7,7 @@ export const config = createRouter()
     const { DISABLE_REGISTRATION, NEWSLETTER_URL } = c.var.deps.config;
     return c.json({ registrationOpen: !DISABLE_REGISTRATION, newsletterUrl: NEWSLETTER_URL ?? null });
   })
-  .get("/", requireUser, (c) => {
+  .get("/", requireUser, async (c) => {
     const { features, WEEK_START_DAY } = c.var.deps.config;
     return c.json({
       // The instance's week start (0 Sunday, 1 Monday): the equity curve's weekly buckets use it, and the
@@ -15,6 +16,9 @@ export const config = createRouter()
       quotes: features.quotes,
       billing: features.billing,
       pro: features.pro,
+      // What can be bought, so the billing page can show it (DESIGN.md section 8, "Config shapes").
+      ...(features.billing ? { packs: c.var.deps.config.creditPacks.map((p) => ({ ...p })) } : {}),
+      ...(features.pro ? { proPrice: await proPrice(c.var.deps) } : {}),
       email: features.email,
       objectStorage: features.objectStorage,
       analytics: features.browserAnalytics,

@@ -1,6 +1,8 @@
 import { createApp, type AppOptions } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
 import { accountsGroup } from "./accounts.ts";
+import { advisorGroup } from "./advisor.ts";
+import { billingGroup } from "./billing.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { configGroup } from "./config.ts";
@@ -26,6 +28,8 @@ export const groups = {
   trades: tradesGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
+  advisor: advisorGroup,
+  billing: billingGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
@@ -47,6 +51,8 @@ export function typedRoutes() {
     .route(fillsGroup.prefix, fillsGroup.app)
     .route(tradesGroup.prefix, tradesGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
-    .route(csvImportGroup.prefix, csvImportGroup.app);
+    .route(csvImportGroup.prefix, csvImportGroup.app)
+    .route(advisorGroup.prefix, advisorGroup.app)
+    .route(billingGroup.prefix, billingGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

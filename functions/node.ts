@@ -9,6 +9,7 @@ import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
+import { checkStoredKeys } from "../lib/advisor/keys.ts";
 import { seedAdmin } from "../lib/auth/users.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
@@ -58,7 +59,14 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     onError: (err) => log.warn("database connection lost", { error: err.message }),
   });
   try {
-    const report = await migrateUrl(config.migrationDatabaseUrl, { skipPost: config.SKIP_POST_MIGRATIONS }, handle);
+    const report = await migrateUrl(
+      config.migrationDatabaseUrl,
+      {
+        skipPost: config.SKIP_POST_MIGRATIONS,
+        onFunctions: (r) => log.info("function files applied", { applied: r.applied.length, dropped: r.dropped.length }),
+      },
+      handle,
+    );
     log.info("migrations applied", { postApplied: report.postApplied.length, postSkipped: report.postSkipped });
   } catch (err) {
     await handle.close();
@@ -78,6 +86,13 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     storage: await createNodeObjectStore(config),
     defer: deferWith(log),
   };
+  // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
+  // process stops here, naming the problem, instead of failing every advisor request later.
+  const keyProblems = await checkStoredKeys(deps);
+  if (keyProblems.length) {
+    await handle.close();
+    throw new Error(`ENCRYPTION_KEY: ${keyProblems.join("; ")}. Load the key they were sealed with (or keep it as ENCRYPTION_KEY_PREVIOUS).`);
+  }
   await seedAdmin(deps);
   // METRICS_ENABLED: GET /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), not on PORT.
   // prom-client is loaded only then.

@@ -4,7 +4,8 @@
 // they never appear in arguments, output or logs.
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { loadNodeConfigOrExit } from "../lib/config/index.ts";
+import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
+import { rotateStoredKeys, RotationRefused } from "../lib/advisor/rotation.ts";
 import { EmailSchema, PasswordSchema } from "../lib/auth/schema.ts";
 import { endUserSessions } from "../lib/auth/session.ts";
 import { createUser, findUserByEmail, setAdmin, setPassword } from "../lib/auth/users.ts";
@@ -12,7 +13,7 @@ import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { AppError } from "../lib/errors.ts";
 
-const USAGE = `Usage: npm run cli -- <command> <email>
+const USAGE = `Usage: npm run cli -- <command> [<email>]
 
 Commands:
   create-user <email> [--admin]   create an account (password from stdin or prompted)
@@ -20,6 +21,8 @@ Commands:
   promote-admin <email>           make the user an administrator
   demote-admin <email>            remove administrator rights
   revoke-sessions <email>         end every session of the user
+  rotate-encryption-key           seal every stored provider and market-data key under ENCRYPTION_KEY again
+                                  (the old key in ENCRYPTION_KEY_PREVIOUS; see docs/operations.md)
 `;
 
 class CliError extends Error {}
@@ -74,9 +77,22 @@ async function requireUserByEmail(handle: DbHandle, email: string) {
   return user;
 }
 
-export async function runCli(args: string[], handle: DbHandle): Promise<string> {
+export async function runCli(args: string[], handle: DbHandle, config: Config): Promise<string> {
   const [command, ...rest] = args;
   switch (command) {
+    case "rotate-encryption-key": {
+      try {
+        const r = await rotateStoredKeys({ db: handle.db, config }, { onBatch: (done) => process.stderr.write(`... ${done} rotated\n`) });
+        return (
+          `Stored keys: ${r.total}. Already under ENCRYPTION_KEY: ${r.alreadyCurrent}. Rotated now: ${r.rotated}. ` +
+          `Rotated by another run meanwhile: ${r.byOthers}.` +
+          (config.ENCRYPTION_KEY_PREVIOUS ? " Every key is now sealed under ENCRYPTION_KEY: ENCRYPTION_KEY_PREVIOUS can be removed." : "")
+        );
+      } catch (err) {
+        if (err instanceof RotationRefused) throw new CliError(err.message);
+        throw err;
+      }
+    }
     case "create-user": {
       const email = parseEmail(rest.find((a) => !a.startsWith("--")));
       const password = await readNewPassword();
@@ -110,7 +126,7 @@ async function main() {
   const config = await loadNodeConfigOrExit();
   const handle = await createNodeDb(config.migrationDatabaseUrl, { poolSize: 1, transactionPooler: false });
   try {
-    console.log(await runCli(process.argv.slice(2), handle));
+    console.log(await runCli(process.argv.slice(2), handle, config));
   } catch (err) {
     if (err instanceof CliError || err instanceof AppError) {
       process.stderr.write(`${err.message}\n`);

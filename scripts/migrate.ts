@@ -12,7 +12,11 @@ const url = config.migrationDatabaseUrl;
 const embedded = isEmbeddedUrl(url) ? await createEmbeddedDb(url) : undefined;
 try {
   const skipPost = config.SKIP_POST_MIGRATIONS && !process.argv.includes("--post");
-  const report = await migrateUrl(url, { skipPost }, embedded);
+  const report = await migrateUrl(
+    url,
+    { skipPost, onFunctions: (r) => console.log(`Function files applied: ${r.applied.join(", ") || "none"}; dropped: ${r.dropped.join(", ") || "none"}.`) },
+    embedded,
+  );
   console.log(
     `Migrations applied.${report.postSkipped ? " Post-migrations skipped (SKIP_POST_MIGRATIONS=true)." : ` Post-migrations applied now: ${report.postApplied.length ? report.postApplied.join(", ") : "none"}.`}`,
   );

@@ -21,6 +21,8 @@ export type Account = {
   name: string;
   currency: string;
   startingBalance: string;
+  /** The opening entry's date ("balance as of"); null without a starting balance. */
+  startingBalanceAt: string | null;
   timezone: string;
   brokerageId: string | null;
   createdAt: string;
@@ -33,6 +35,7 @@ type AccountRow = {
   name: string;
   currency: string;
   starting_balance: string;
+  starting_balance_at: string | null;
   timezone: string;
   brokerage_id: string | null;
   created_at: string;
@@ -49,17 +52,20 @@ const foreignBrokerage = () =>
   new AppError("FORBIDDEN", "The brokerage does not belong to you.");
 
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
-function accountColumns(alias: string, balance: SQL): SQL {
+function accountColumns(alias: string, balance: SQL, startingBalanceAt: SQL): SQL {
   return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
     ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id,
-    ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${balance} as balance`;
+    ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${startingBalanceAt} as starting_balance_at, ${balance} as balance`;
 }
+
+/** The opening entry's date, read from the ledger. */
+const OPENING_AT = sql.raw(`(select ${isoUtc("o.occurred_at")} from ledger_entries o where o.account_id = a.id and o.type = 'opening')`);
 
 /** The running balance after the newest entry (rank is maintained by the ledger functions). */
 const LAST_BALANCE = sql.raw(`left join lateral (
     select le.balance_after from ledger_entries le where le.account_id = a.id order by le.rank desc limit 1
   ) last on true`);
-const withBalance = accountColumns("a", sql.raw("last.balance_after::text"));
+const withBalance = accountColumns("a", sql.raw("last.balance_after::text"), OPENING_AT);
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -67,6 +73,7 @@ function toAccount(row: AccountRow): Account {
     name: row.name,
     currency: row.currency,
     startingBalance: formatDecimal(row.starting_balance),
+    startingBalanceAt: row.starting_balance_at,
     timezone: row.timezone,
     brokerageId: row.brokerage_id,
     createdAt: row.created_at,
@@ -99,13 +106,15 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 export async function createAccount(deps: Pick<Deps, "db" | "config">, user: AuthUser, input: NewAccount): Promise<Account> {
   const timezone = checkTimezone(input.timezone ?? DEFAULT_TIMEZONE);
   const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
+  const openingAt = input.startingBalanceAt ? new Date(input.startingBalanceAt).toISOString() : null;
   let rows: AccountRow[];
   try {
     rows = rowsOf<AccountRow>(
       await deps.db.execute(sql`
-        select ${accountColumns("a", sql.raw("a.starting_balance::text"))}
+        select ${accountColumns("a", sql.raw("a.starting_balance::text"), sql`null::text`)}
         from account_create(${user.id}::uuid, ${input.name}, ${input.currency}, ${input.startingBalance ?? "0"}::numeric,
-                            ${timezone}, ${input.brokerageId ?? null}::uuid, ${cap}::integer) a`),
+                            ${timezone}, ${input.brokerageId ?? null}::uuid, ${cap}::integer,
+                            ${openingAt}::timestamptz) a`),
     );
   } catch (err) {
     const pg = pgError(err);
@@ -121,8 +130,10 @@ export async function createAccount(deps: Pick<Deps, "db" | "config">, user: Aut
     if (isUniqueViolation(err, "accounts_user_name_idx")) throw duplicateName();
     throw err;
   }
-  // A new account's balance is its starting balance (the opening entry, when there is one).
-  return toAccount(rows[0]!);
+  // A new account's balance is its starting balance (the opening entry, when there is one). The statement
+  // cannot read the opening entry it writes: its date is the one account_create gave it.
+  const row = rows[0]!;
+  return toAccount({ ...row, starting_balance_at: /^[+-]?0*(\.0*)?$/.test(row.starting_balance) ? null : (openingAt ?? row.created_at) });
 }
 
 /** The user's accounts, oldest first. */
@@ -160,13 +171,29 @@ async function accountExists(deps: Pick<Deps, "db">, user: AuthUser, id: string)
   return rows.length > 0;
 }
 
-/** PATCH: name, timezone and brokerage. startingBalance and currency are refused by the schema. */
+/** What account_date_opening raises, as the field's validation error. */
+function openingDateError(err: unknown): AppError | undefined {
+  const pg = pgError(err);
+  if (pg?.code !== RAISED_EXCEPTION) return undefined;
+  const field = (message: string) =>
+    new AppError("VALIDATION_ERROR", `startingBalanceAt ${message}.`, { fields: [{ path: "startingBalanceAt", message }] });
+  if (pg.message === "NO_OPENING_ENTRY") return field("needs a starting balance, and this account has none");
+  if (pg.message === "OPENING_AFTER_HISTORY") return field(`must be before the account's oldest ledger entry (${pg.detail ?? "its first fill or deposit"})`);
+  return undefined;
+}
+
+/**
+ * PATCH: name, timezone, brokerage and the opening entry's date (account_date_opening, which keeps it the
+ * oldest entry and renumbers the ledger). One statement, so a refused date changes nothing else and a
+ * refused name leaves the date as it was. startingBalance and currency are refused by the schema.
+ */
 export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: string, patch: AccountPatch): Promise<Account> {
   const sets: SQL[] = [];
   if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
   if (patch.timezone !== undefined) sets.push(sql`timezone = ${checkTimezone(patch.timezone)}`);
   if (patch.brokerageId !== undefined) sets.push(sql`brokerage_id = ${patch.brokerageId}::uuid`);
-  if (sets.length === 0) return getAccount(deps, user, id);
+  const dated = patch.startingBalanceAt !== undefined;
+  if (sets.length === 0 && !dated) return getAccount(deps, user, id);
   const brokerageOwned = patch.brokerageId
     ? sql`exists (select 1 from brokerages b where b.id = ${patch.brokerageId}::uuid and b.user_id = ${user.id}::uuid)`
     : sql`true`;
@@ -174,9 +201,11 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
   try {
     rows = rowsOf<AccountRow>(
       await deps.db.execute(sql`
-        with a as (
-          update accounts set ${sql.join(sets, sql`, `)}, updated_at = now()
+        with ${dated ? sql`dated as (select account_date_opening(${user.id}::uuid, ${id}::uuid, ${new Date(patch.startingBalanceAt!).toISOString()}::timestamptz)),` : sql``}
+        a as (
+          update accounts set ${sql.join([...sets, sql`updated_at = now()`], sql`, `)}
           where id = ${id}::uuid and user_id = ${user.id}::uuid and ${brokerageOwned}
+            ${dated ? sql`and exists (select 1 from dated)` : sql``}
           returning *
         )
         select ${withBalance} from a ${LAST_BALANCE}`),
@@ -184,9 +213,10 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
   } catch (err) {
     if (isUniqueViolation(err, "accounts_user_name_idx")) throw duplicateName();
     if (pgError(err)?.code === FOREIGN_KEY_VIOLATION && patch.brokerageId) throw foreignBrokerage();
-    throw err;
+    throw openingDateError(err) ?? err;
   }
-  if (rows[0]) return toAccount(rows[0]);
+  // The statement's own read does not see the ledger the date changed: read the account again.
+  if (rows[0]) return dated ? getAccount(deps, user, id) : toAccount(rows[0]);
   // Nothing updated: either the account is not theirs (404 first) or the brokerage is not.
   if (!(await accountExists(deps, user, id))) throw notFound();
   throw foreignBrokerage();

@@ -24,10 +24,15 @@ export const TimezoneSchema = z.string(required("a string")).check(z.maxLength(1
 
 const Uuid = z.uuid("must be a uuid");
 
+/** When the starting balance was the account's cash ("balance as of"): the opening entry's date. */
+const StartingBalanceAtSchema = z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
+
 export const NewAccountSchema = z.object({
   name: NameSchema,
   currency: CurrencySchema,
   startingBalance: z.optional(DecimalStringSchema),
+  /** Defaults to the moment the account is created; it moves earlier by itself when older history arrives. */
+  startingBalanceAt: z.optional(StartingBalanceAtSchema),
   timezone: z.optional(TimezoneSchema),
   /** null and absent both mean "no brokerage". */
   brokerageId: z.optional(z.nullable(Uuid)),
@@ -46,13 +51,15 @@ export const AccountPatchSchema = z.strictObject(
     timezone: z.optional(TimezoneSchema),
     /** null clears the brokerage. */
     brokerageId: z.optional(z.nullable(Uuid)),
+    /** Re-dates the opening entry; it must stay before every other entry of the ledger. */
+    startingBalanceAt: z.optional(StartingBalanceAtSchema),
     startingBalance: z.optional(z.never(IMMUTABLE)),
     currency: z.optional(z.never(IMMUTABLE)),
   },
   {
     error: (iss) =>
       iss.code === "unrecognized_keys"
-        ? `unknown field ${iss.keys.join(", ")}: only name, timezone and brokerageId can be changed`
+        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId and startingBalanceAt can be changed`
         : iss.code === "invalid_type"
           ? "must be a JSON object"
           : undefined,

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { DEFAULT_CREDIT_PACKS, parseCreditPacks, type CreditPack } from "../billing/packs.ts";
+import { parseModelPrices, type PriceOverrides } from "../advisor/prices.ts";
 import type * as z from "zod/mini";
 import {
   ConfigSchema,
@@ -9,7 +11,7 @@ import {
   type ConfigVariable,
 } from "./schema.ts";
 
-export { ConfigSchema, SEAM_VARIABLES, parseNginxSize, parseNginxTime, isCidr } from "./schema.ts";
+export { ConfigSchema, DESIGN_VARIABLES, SEAM_VARIABLES, parseNginxSize, parseNginxTime, isCidr } from "./schema.ts";
 export type { ConfigValues, ConfigVariable } from "./schema.ts";
 
 export type Features = Readonly<{
@@ -34,6 +36,10 @@ export type Config = Readonly<
     maxUploadBytes: number;
     /** The URL migrations and the CLI use: DIRECT_DATABASE_URL when set, else DATABASE_URL. */
     migrationDatabaseUrl: string;
+    /** CREDIT_PACKS, or the built-in packs. */
+    creditPacks: readonly CreditPack[];
+    /** MODEL_PRICES: overrides of the built-in model price table. */
+    modelPrices: PriceOverrides;
   }
 >;
 
@@ -154,6 +160,23 @@ export function parseConfig(env: EnvSource): Config {
     }
   }
 
+  let creditPacks = DEFAULT_CREDIT_PACKS;
+  if (ok("CREDIT_PACKS") && v.CREDIT_PACKS) {
+    const parsed = parseCreditPacks(v.CREDIT_PACKS);
+    if ("error" in parsed) problems.push({ variable: "CREDIT_PACKS", message: parsed.error });
+    else creditPacks = parsed.packs;
+  }
+  let modelPrices: PriceOverrides = {};
+  if (ok("MODEL_PRICES") && v.MODEL_PRICES) {
+    const parsed = parseModelPrices(v.MODEL_PRICES);
+    if ("error" in parsed) problems.push({ variable: "MODEL_PRICES", message: parsed.error });
+    else modelPrices = parsed.prices;
+  }
+  // Checkout's return URLs never come from a request header in cross-origin mode (DESIGN.md section 9).
+  if (ok("PAYMENT_SECRET_KEY", "CORS_ALLOWED_ORIGINS", "WEB_BASE_URL") && v.PAYMENT_SECRET_KEY && v.CORS_ALLOWED_ORIGINS.length > 0 && !v.WEB_BASE_URL) {
+    problems.push({ variable: "WEB_BASE_URL", message: "is required when billing (PAYMENT_SECRET_KEY) and CORS_ALLOWED_ORIGINS are both set: checkout returns there" });
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const features: Features = Object.freeze({
@@ -177,6 +200,8 @@ export function parseConfig(env: EnvSource): Config {
     proxyTimeoutSeconds,
     maxUploadBytes,
     migrationDatabaseUrl: v.DIRECT_DATABASE_URL ?? v.DATABASE_URL,
+    creditPacks,
+    modelPrices,
   }) as Config;
 }
 

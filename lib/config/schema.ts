@@ -235,6 +235,10 @@ export const ConfigSchema = z.object({
   ),
   FEATURE_GATING: strictBool(false),
   SEED_ADMIN_EMAIL: z.optional(email()),
+  /** DESIGN.md section 9: JSON replacing the built-in credit packs (validated in config/index.ts). */
+  CREDIT_PACKS: optionalStr(),
+  /** DESIGN.md section 9: JSON overriding the advisor's model price table (validated in config/index.ts). */
+  MODEL_PRICES: optionalStr(),
 
   // Changelog, quotes, symbols
   CHANGELOG_RELEASES_REPO: z._default(
@@ -310,6 +314,10 @@ export const ConfigSchema = z.object({
   ANTHROPIC_BASE_URL: z.optional(httpUrl()),
   GEMINI_BASE_URL: z.optional(httpUrl()),
   OPENROUTER_BASE_URL: z.optional(httpUrl()),
+  /** The advisor's whole-turn budget (480000 ms, SPEC.md section 8); tests shorten it. */
+  ADVISOR_TURN_BUDGET_MS: int(1000, 480000, 480000),
+  /** How often a quiet advisor stream sends a keepalive comment (15000 ms); tests shorten it. */
+  ADVISOR_KEEPALIVE_MS: int(100, 60000, 15000),
   /** Email HTTP API (Resend's) used by Workers, which cannot speak SMTP. */
   EMAIL_API_BASE_URL: z.optional(httpUrl()),
   /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
@@ -322,7 +330,10 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 export type ConfigValues = z.output<typeof ConfigSchema>;
 export type ConfigVariable = keyof typeof ConfigSchema.shape;
 
-/** The variables named in SPEC.md section 1 (the rest of the schema are test seams). */
+/** Variables DESIGN.md adds beside SPEC.md's 72 and the test seams. */
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES"];
+
+/** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "PAYMENT_API_BASE_URL",
   "MARKET_DATA_BASE_URL",
@@ -331,6 +342,8 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "GEMINI_BASE_URL",
   "OPENROUTER_BASE_URL",
   "EMAIL_API_BASE_URL",
+  "ADVISOR_TURN_BUDGET_MS",
+  "ADVISOR_KEEPALIVE_MS",
   "DB_HTTP_ENDPOINT",
   "DB_WS_PROXY",
 ];

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { isEmbeddedUrl, type DbHandle } from "./client.ts";
 import { rowsOf } from "./rows.ts";
+import { applyFunctionFiles, type FunctionsReport } from "./functions.ts";
 
 export { rowsOf } from "./rows.ts";
 import { createNodeDb } from "./node.ts";
@@ -15,11 +16,18 @@ const MIGRATION_LOCK_ID = 7_233_841_019;
 
 export type MigrationReport = { postApplied: string[]; postSkipped: boolean };
 
-export type MigrateOptions = { skipPost: boolean };
+export type MigrateOptions = {
+  skipPost: boolean;
+  /** The function files' folder (tests point it at a copy); migrations/functions by default. */
+  functionsDir?: string;
+  /** Told which function files were applied and what was dropped, when anything was. */
+  onFunctions?: (report: FunctionsReport) => void;
+};
 
 /**
- * Applies the drizzle-kit migrations, then the post-migrations (unless skipped), on an open handle.
- * Both steps are idempotent: applied migrations are recorded in their journal tables.
+ * Applies the drizzle-kit migrations (tables, columns, indexes, data moves), then the function files that
+ * are new or changed (lib/db/functions.ts), then the post-migrations (unless skipped), on an open handle.
+ * Every step is idempotent: what was applied is recorded in the drizzle schema.
  */
 export async function migrateHandle(handle: DbHandle, options: MigrateOptions): Promise<MigrationReport> {
   const config = { migrationsFolder: MIGRATIONS_DIR, migrationsSchema: "drizzle", migrationsTable: "__migrations" };
@@ -32,6 +40,8 @@ export async function migrateHandle(handle: DbHandle, options: MigrateOptions): 
   } else {
     throw new Error(`migrations run from Node, not over ${handle.kind}`);
   }
+  const functions = await applyFunctionFiles(handle.db, options.functionsDir);
+  if (functions.applied.length || functions.dropped.length) options.onFunctions?.(functions);
   if (options.skipPost) return { postApplied: [], postSkipped: true };
   return { postApplied: await runPostMigrations(handle), postSkipped: false };
 }

@@ -126,6 +126,8 @@ export const ledgerEntries = pgTable(
   (t) => [
     index("ledger_entries_account_rank_idx").on(t.accountId, t.rank),
     index("ledger_entries_account_order_idx").on(t.accountId, t.occurredAt, t.id),
+    // The opening entry of an account, found without reading the ledger (it must stay the oldest entry).
+    index("ledger_entries_opening_idx").on(t.accountId).where(sql`${t.type} = 'opening'`),
     check("ledger_entries_type_known", sql`${t.type} in ('opening', 'deposit', 'withdrawal', 'fill', 'adjustment')`),
   ],
 );
@@ -216,6 +218,10 @@ export const positionFills = pgTable(
     quantity: money("quantity").notNull(),
     fees: money("fees").notNull(),
     role: text("role", { enum: ["open", "add", "reduce", "close"] }).notNull(),
+    /** The fill's time, so realised P&L is dated without reading fills. */
+    executedAt: timestamp("executed_at", { withTimezone: true }),
+    /** Gross P&L this share realised (reduce and close legs; 0 when it opens or adds). */
+    realized: money("realized").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.positionId, t.fillId] })],
 );
@@ -272,4 +278,244 @@ export const objectDeletions = pgTable("object_deletions", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const schema = { users, sessions, emailTokens, brokerages, accounts, ledgerEntries, fills, positions, positionFills, csvImports, objectDeletions };
+/**
+ * A user's own keys (bring-your-own-key): one per language-model provider and one market-data key
+ * (provider "market-data"). Only the sealed envelope (lib/crypto/envelope.ts, base64) and the last four
+ * characters are stored, never the plaintext. `keyId` is the envelope's key id, for rotation.
+ */
+export const storedKeys = pgTable(
+  "stored_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["openai", "anthropic", "gemini", "openrouter", "market-data"] }).notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    keyId: text("key_id").notNull(),
+    keyHint: text("key_hint").notNull(),
+    defaultModel: text("default_model"),
+    verified: boolean("verified").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.provider] }),
+    index("stored_keys_key_id_idx").on(t.keyId),
+    check("stored_keys_provider_known", sql`${t.provider} in ('openai', 'anthropic', 'gemini', 'openrouter', 'market-data')`),
+  ],
+);
+
+/**
+ * Credits (lib/billing, docs/billing.md). One wallet per user: `balance` is what the user owns, `reserved`
+ * what holds have set aside for advisor turns in flight, so `available` is balance - reserved. Both only ever
+ * change together with a row appended to wallet_movements, in the same statement (migrations/functions/billing).
+ */
+export const wallets = pgTable(
+  "wallets",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    balance: bigint("balance", { mode: "number" }).notNull().default(0),
+    reserved: bigint("reserved", { mode: "number" }).notNull().default(0),
+    /** Credits a refund or dispute should have taken back but could not without going below zero. */
+    shortfall: bigint("shortfall", { mode: "number" }).notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("wallets_balance_not_negative", sql`${t.balance} >= 0`),
+    check("wallets_reserved_in_balance", sql`${t.reserved} >= 0 and ${t.reserved} <= ${t.balance}`),
+    check("wallets_shortfall_not_negative", sql`${t.shortfall} >= 0`),
+  ],
+);
+
+/** Every change of a wallet, signed, never updated: the wallet's history (GET /api/billing/transactions). */
+export const walletMovements = pgTable(
+  "wallet_movements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["purchase", "hold", "charge", "release", "refund", "dispute", "admin_grant"] }).notNull(),
+    /** Change of the balance. */
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    /** Change of the reserved credits. */
+    reservedChange: bigint("reserved_change", { mode: "number" }).notNull().default(0),
+    balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
+    reservedAfter: bigint("reserved_after", { mode: "number" }).notNull(),
+    holdId: uuid("hold_id"),
+    /** The payment provider's object (checkout session, charge, dispute) or the admin's reason. */
+    reference: text("reference"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("wallet_movements_user_idx").on(t.userId, t.createdAt, t.id),
+    check("wallet_movements_kind_known", sql`${t.kind} in ('purchase', 'hold', 'charge', 'release', 'refund', 'dispute', 'admin_grant')`),
+  ],
+);
+
+/** Credits set aside for one advisor turn until it is settled (charged) or released; expires_at bounds it. */
+export const creditHolds = pgTable(
+  "credit_holds",
+  {
+    id: uuid("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    status: text("status", { enum: ["held", "settled", "released", "expired"] }).notNull().default("held"),
+    charged: bigint("charged", { mode: "number" }).notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("credit_holds_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'held'`),
+    check("credit_holds_status_known", sql`${t.status} in ('held', 'settled', 'released', 'expired')`),
+    check("credit_holds_amounts", sql`${t.amount} >= 0 and ${t.charged} >= 0 and ${t.charged} <= ${t.amount}`),
+  ],
+);
+
+/** Every payment-provider event handled, by its id: a retried or replayed event is handled once. */
+export const paymentEvents = pgTable("payment_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** What handling it did (credited, mismatch, ignored, ...), for operators. */
+  outcome: text("outcome").notNull(),
+  detail: jsonb("detail"),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A credit pack bought through a checkout session: credited once per session, refunds and disputes against it. */
+export const creditPurchases = pgTable(
+  "credit_purchases",
+  {
+    checkoutSessionId: text("checkout_session_id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    packId: text("pack_id").notNull(),
+    credits: bigint("credits", { mode: "number" }).notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    paymentIntentId: text("payment_intent_id"),
+    /** The largest share of the payment refunded or disputed so far, in cents. */
+    reversedCents: bigint("reversed_cents", { mode: "number" }).notNull().default(0),
+    /** Credits taken back for it (refunds, disputes), whatever the wallet could give. */
+    creditsReversed: bigint("credits_reversed", { mode: "number" }).notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("credit_purchases_payment_intent_idx").on(t.paymentIntentId)],
+);
+
+/** The payment provider's customer of a user, created once and remembered. */
+export const billingCustomers = pgTable("billing_customers", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  customerId: text("customer_id").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Pro subscriptions as the provider's events last described them; users.plan follows. */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    /** The provider's creation time of the newest event applied: older events arriving late change nothing. */
+    eventCreatedAt: timestamp("event_created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("subscriptions_user_idx").on(t.userId)],
+);
+
+/** Advisor conversations; `turnId`/`turnUntil` hold the one turn allowed at a time (claimed by a conditional update). */
+export const advisorConversations = pgTable(
+  "advisor_conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    /** A summary of the messages before `summaryUntil`, sent instead of them once the history nears the context window. */
+    summary: text("summary"),
+    summaryUntil: timestamp("summary_until", { withTimezone: true }),
+    turnId: uuid("turn_id"),
+    turnUntil: timestamp("turn_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("advisor_conversations_user_idx").on(t.userId, t.updatedAt, t.id)],
+);
+
+export const advisorMessages = pgTable(
+  "advisor_messages",
+  {
+    id: uuid("id").primaryKey(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => advisorConversations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    text: text("text").notNull().default(""),
+    /** [{id, name, arguments, summary, ok}] */
+    toolCalls: jsonb("tool_calls").notNull().default(sql`'[]'::jsonb`),
+    /** {inputTokens, outputTokens, credits?} */
+    usage: jsonb("usage"),
+    status: text("status", { enum: ["complete", "incomplete", "failed"] }).notNull(),
+    finishReason: text("finish_reason"),
+    /** The client's id of a user message: the same id sent again replays the answer (per conversation). */
+    clientMessageId: uuid("client_message_id"),
+    /** For an answer: the user message it answers. */
+    replyTo: uuid("reply_to"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("advisor_messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+    uniqueIndex("advisor_messages_client_idx").on(t.conversationId, t.clientMessageId).where(sql`${t.clientMessageId} is not null`),
+    check("advisor_messages_role_known", sql`${t.role} in ('user', 'assistant')`),
+    check("advisor_messages_status_known", sql`${t.status} in ('complete', 'incomplete', 'failed')`),
+  ],
+);
+
+/** Per-user advisor settings: whether journal data may be sent to the model provider (off until turned on). */
+export const advisorSettings = pgTable("advisor_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  shareJournal: boolean("share_journal").notNull().default(false),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const schema = {
+  users,
+  sessions,
+  emailTokens,
+  brokerages,
+  accounts,
+  ledgerEntries,
+  fills,
+  positions,
+  positionFills,
+  csvImports,
+  objectDeletions,
+  storedKeys,
+  wallets,
+  walletMovements,
+  creditHolds,
+  paymentEvents,
+  creditPurchases,
+  billingCustomers,
+  subscriptions,
+  advisorConversations,
+  advisorMessages,
+  advisorSettings,
+};

@@ -10,8 +10,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { stagedImportKey, StorageUnavailableError } from "../storage/index.ts";
-import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
-import { decodeCsv, normalizeRows, parseCsv, type RowError, type StagedFill } from "./normalize.ts";
+import { formatDecimal, fromUnits, toUnits } from "../money.ts";
+import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
+import { decodeCsv, normalizeRows, parseCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
 import type { ImportRequest } from "./schema.ts";
 
@@ -20,10 +21,20 @@ const ERRORS_SHOWN = 500;
 const FILLS_SHOWN = 200;
 const ROWS_SHOWN = 200;
 
+/** What two records of one execution share: symbol, time to the second, side, quantity and price. */
 const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "quantity" | "price">) =>
-  [f.symbol, new Date(f.executed_at).toISOString(), f.side, formatDecimal(f.quantity), formatDecimal(f.price)].join("|");
+  // Both sides write times as "YYYY-MM-DDTHH:MM:SS.mmmZ" (normalize.ts, isoUtc): the first 19 characters are the second.
+  `${f.symbol}|${f.executed_at.slice(0, 19)}|${f.side}|${formatDecimal(f.quantity)}|${formatDecimal(f.price)}`;
 
-/** Marks fills already in the account, or earlier in the same file, as duplicates. */
+/** Two records with the same fingerprint are one execution unless both carry execution ids and they differ. */
+const sameExecution = (a: string | null, b: string | null) => a === null || b === null || a === b;
+
+/**
+ * Marks fills already in the account, or earlier in the same file, as duplicates (DESIGN.md section 9): the
+ * same execution id, or the same fingerprint unless both carry different execution ids, so the same
+ * executions exported by two formats (one with ids, one without) are recognised. import_apply applies the
+ * same rule again at commit, against what arrived in between.
+ */
 async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<void> {
   const ids = fills.flatMap((f) => (f.execution_id ? [f.execution_id] : []));
   const existingIds = new Set(
@@ -34,32 +45,55 @@ async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: 
         ).map((r) => r.execution_id)
       : [],
   );
-  const withoutId = fills.filter((f) => !f.execution_id);
-  const existingPrints = new Set<string>();
-  if (withoutId.length) {
-    const symbols = [...new Set(withoutId.map((f) => f.symbol))];
-    const times = withoutId.map((f) => f.executed_at);
-    const rows = rowsOf<{ symbol: string; executed_at: string; side: "buy" | "sell"; quantity: string; price: string }>(
+  const existingPrints = new Map<string, Array<string | null>>();
+  if (fills.length) {
+    const symbols = [...new Set(fills.map((f) => f.symbol))];
+    const times = fills.map((f) => f.executed_at);
+    const rows = rowsOf<{ symbol: string; executed_at: string; side: "buy" | "sell"; quantity: string; price: string; execution_id: string | null }>(
       await deps.db.execute(sql`select symbol, ${sql.raw(isoUtc("executed_at"))} as executed_at,
-          side, quantity::text as quantity, price::text as price
+          side, quantity::text as quantity, price::text as price, execution_id
         from fills where account_id = ${accountId}
           and symbol in (select jsonb_array_elements_text(${JSON.stringify(symbols)}::jsonb))
-          and executed_at between ${times.reduce((a, b) => (a < b ? a : b))}::timestamptz and ${times.reduce((a, b) => (a > b ? a : b))}::timestamptz`),
+          and executed_at >= date_trunc('second', ${times.reduce((a, b) => (a < b ? a : b))}::timestamptz)
+          and executed_at < date_trunc('second', ${times.reduce((a, b) => (a > b ? a : b))}::timestamptz) + interval '1 second'`),
     );
-    for (const r of rows) existingPrints.add(fingerprint(r));
-  }
-  const seenIds = new Set<string>();
-  const seenPrints = new Set<string>();
-  for (const f of fills) {
-    if (f.execution_id) {
-      f.duplicate = existingIds.has(f.execution_id) || seenIds.has(f.execution_id);
-      seenIds.add(f.execution_id);
-    } else {
-      const print = fingerprint(f);
-      f.duplicate = existingPrints.has(print) || seenPrints.has(print);
-      seenPrints.add(print);
+    for (const r of rows) {
+      const print = fingerprint(r);
+      existingPrints.set(print, [...(existingPrints.get(print) ?? []), r.execution_id]);
     }
   }
+  // Rows that all carry ids can only match each other by id; fingerprints are needed when the account has
+  // fills in the file's span or a row has no id (a 10,000-row broker file with ids skips them).
+  const needPrints = existingPrints.size > 0 || fills.some((f) => f.execution_id === null);
+  const seenIds = new Set<string>();
+  const seenPrints = new Map<string, Array<string | null>>();
+  for (const f of fills) {
+    const id = f.execution_id;
+    f.duplicate = id !== null && (existingIds.has(id) || seenIds.has(id));
+    if (id !== null) seenIds.add(id);
+    if (!needPrints) continue;
+    const print = fingerprint(f);
+    const matches = (others: Array<string | null> | undefined) => (others ?? []).some((other) => sameExecution(other, id));
+    f.duplicate ||= matches(existingPrints.get(print)) || matches(seenPrints.get(print));
+    seenPrints.set(print, [...(seenPrints.get(print) ?? []), id]);
+  }
+}
+
+/** The open futures positions of the symbols about to be imported: what their fills will realise against. */
+async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<Map<string, OpenPosition>> {
+  const symbols = [...new Set(fills.filter((f) => f.asset_class === "future").map((f) => f.symbol))];
+  if (!symbols.length) return new Map();
+  const rows = rowsOf<{ symbol: string; direction: "long" | "short"; open_quantity: string; entry_quantity: string; entry_value: string; exit_value: string; gross_pnl: string }>(
+    await deps.db.execute(sql`select symbol, direction, open_quantity::text, entry_quantity::text, entry_value::text, exit_value::text, gross_pnl::text
+      from positions where account_id = ${accountId} and closed_at is null
+        and symbol in (select jsonb_array_elements_text(${JSON.stringify(symbols)}::jsonb))`),
+  );
+  return new Map(
+    rows.map((r) => [
+      r.symbol,
+      { direction: r.direction, openQuantity: r.open_quantity, entryQuantity: r.entry_quantity, entryValue: r.entry_value, exitValue: r.exit_value, grossPnl: r.gross_pnl },
+    ]),
+  );
 }
 
 export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
@@ -86,14 +120,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     );
   }
   const fresh = fills.filter((f) => !f.duplicate);
-  // The same cash effect fill_cash computes in SQL: (sell ? + : −) quantity × price × multiplier − fees.
-  const cash = fresh.reduce(
-    (sum, f) =>
-      sum +
-      (f.side === "sell" ? 1n : -1n) * multiplyUnits(multiplyUnits(toUnits(f.quantity), toUnits(f.price)), toUnits(f.multiplier)) -
-      toUnits(f.fees),
-    0n,
-  );
+  const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));
   const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
   for (const f of fresh) {
     const s = bySymbol.get(f.symbol) ?? { fills: 0, netQuantity: 0n };
@@ -103,8 +130,8 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   }
   const summary = {
     rows: parsed.rows.length,
-    /** Rows a preset leaves out on purpose (other sections, cancelled orders, cash movements). */
-    skipped,
+    /** Rows a preset leaves out on purpose (other sections, cancelled orders, cash movements): listed in `rows`. */
+    skipped: skipped.length,
     valid: fills.length,
     invalid: new Set(errors.map((e) => e.row)).size,
     duplicate: fills.length - fresh.length,
@@ -149,17 +176,18 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
     symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
     fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
-    rows: previewRows(fills, errors),
+    rows: previewRows(fills, errors, skipped),
   };
 }
 
 /**
- * The first ROWS_SHOWN rows of the file that gave a fill or an error, in file order, each with what became
- * of it (DESIGN.md's `rows`): `valid` (imported on commit), `duplicate` (skipped unless includeDuplicates),
- * or `invalid` with its errors. Rows a preset leaves out on purpose are only counted (`summary.skipped`).
+ * The first ROWS_SHOWN data rows of the file, in file order, each with what becomes of it (DESIGN.md's
+ * `rows`): `valid` (imported on commit), `duplicate` (skipped unless includeDuplicates), `invalid` with its
+ * errors, or `skipped` with the reason the format leaves it out.
  */
-function previewRows(fills: StagedFill[], errors: readonly RowError[]) {
-  const byRow = new Map<number, { fill?: StagedFill; errors?: { column?: string; message: string }[] }>();
+function previewRows(fills: StagedFill[], errors: readonly RowError[], skipped: readonly RowSkip[]) {
+  const byRow = new Map<number, { fill?: StagedFill; errors?: { column?: string; message: string }[]; skipped?: string }>();
+  for (const k of skipped) byRow.set(k.row, { skipped: k.reason });
   for (const f of fills) byRow.set(f.row, { ...byRow.get(f.row), fill: f });
   for (const e of errors) {
     const entry = byRow.get(e.row) ?? {};
@@ -170,7 +198,8 @@ function previewRows(fills: StagedFill[], errors: readonly RowError[]) {
     .sort((a, b) => a - b)
     .slice(0, ROWS_SHOWN)
     .map((row) => {
-      const { fill, errors: rowErrors } = byRow.get(row)!;
+      const { fill, errors: rowErrors, skipped: reason } = byRow.get(row)!;
+      if (reason !== undefined) return { row, status: "skipped" as const, reason };
       if (rowErrors) return { row, status: "invalid" as const, errors: rowErrors };
       return { row, status: fill!.duplicate ? ("duplicate" as const) : ("valid" as const), fill: toPreviewFill(fill!) };
     });

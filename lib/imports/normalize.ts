@@ -2,7 +2,7 @@
 // cell is checked with its row number so a bad row never stops the good ones.
 import Papa from "papaparse";
 import { AppError } from "../errors.ts";
-import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, toUnits, unitsToDecimal } from "../money.ts";
+import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, multiplyUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
@@ -43,7 +43,12 @@ export type ParsedCsv = {
   rows: string[][];
   /** Row number (1-based, blank lines not counted) of the header when rows above it were skipped (headerRowContains). */
   headerRow?: number;
+  /** Every row of the file, when another section is read too (options.feeSection). */
+  all?: string[][];
 };
+
+/** A row the format leaves out on purpose, and why. */
+export type RowSkip = { row: number; reason: string };
 
 const isBlankRow = (row: string[]) => row.every((c) => c.trim() === "");
 
@@ -62,11 +67,7 @@ export function parseCsv(text: string, options: ImportOptions, maxRows: number):
   let data = result.data;
   let headerRow: number | undefined;
   if (options.headerRowContains) {
-    const wanted = options.headerRowContains.map(normalText);
-    const at = data.findIndex((row) => {
-      const cells = new Set(row.map(normalText));
-      return wanted.every((w) => cells.has(w));
-    });
+    const at = findHeaderRow(data, options.headerRowContains);
     if (at < 0) {
       throw new AppError("VALIDATION_ERROR", `No header row with ${options.headerRowContains.map((h) => `"${h}"`).join(", ")} was found.`, {
         fields: [{ path: "file", message: "has no matching header row" }],
@@ -91,7 +92,53 @@ export function parseCsv(text: string, options: ImportOptions, maxRows: number):
   if (rows.length > maxRows) {
     throw new AppError("PAYLOAD_TOO_LARGE", `The file has ${rows.length} data rows; the limit is ${maxRows} (CSV_IMPORT_MAX_ROWS).`);
   }
-  return headerRow === undefined ? { header, rows } : { header, rows, headerRow };
+  return {
+    header,
+    rows,
+    ...(headerRow === undefined ? {} : { headerRow }),
+    ...(options.feeSection ? { all: result.data } : {}),
+  };
+}
+
+/** The index of the first row holding every one of `cells` (case-insensitive), or -1. */
+function findHeaderRow(data: string[][], cells: readonly string[]): number {
+  const wanted = cells.map(normalText);
+  return data.findIndex((row) => {
+    const have = new Set(row.map(normalText));
+    return wanted.every((w) => have.has(w));
+  });
+}
+
+/**
+ * options.feeSection: the fees of each row of that section, by the second they were charged (UTC ISO to the
+ * second), in file order. A section that is missing adds nothing.
+ */
+function feesBySecond(parsed: ParsedCsv, options: ImportOptions, timeZone: string): Map<string, bigint[]> {
+  const section = options.feeSection;
+  const out = new Map<string, bigint[]>();
+  if (!section || !parsed.all) return out;
+  const at = findHeaderRow(parsed.all, section.headerRowContains);
+  if (at < 0) return out;
+  const header = parsed.all[at]!.map(normalText);
+  const index = (name: string) => header.indexOf(normalText(name));
+  const date = index(section.date);
+  const time = section.time ? index(section.time) : -1;
+  const fees = section.fees.map(index).filter((i) => i >= 0);
+  if (date < 0) return out;
+  for (const row of parsed.all.slice(at + 1)) {
+    if (isBlankRow(row)) break;
+    const when = parseTimestamp(`${row[date] ?? ""} ${time >= 0 ? (row[time] ?? "") : ""}`.trim(), options.dateFormat, timeZone);
+    if (!when) continue;
+    let total = 0n;
+    for (const i of fees) {
+      const n = parseNumber(row[i] ?? "", options.numberFormat);
+      if (n !== null) total += toUnits(n.replace(/^-/, ""));
+    }
+    if (total === 0n) continue;
+    const key = when.toISOString().slice(0, 19);
+    out.set(key, [...(out.get(key) ?? []), total]);
+  }
+  return out;
 }
 
 /** Where each mapped field (and filter column) sits in a row; a column the header lacks is one clear error. */
@@ -278,14 +325,14 @@ export function sideOf(raw: string, options: ImportOptions): "buy" | "sell" | nu
 /**
  * Every data row to a staged fill, or to errors naming the row (1-based, counting the header as row 1
  * when there is one, like a spreadsheet) and the column. Rows left out by options.rowFilters are counted
- * in `skipped`, neither fills nor errors.
+ * in `skipped` with the reason, neither fills nor errors.
  */
 export function normalizeRows(
   parsed: ParsedCsv,
   mapping: ImportMapping,
   options: ImportOptions,
   accountTimeZone: string,
-): { fills: StagedFill[]; errors: RowError[]; skipped: number } {
+): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[] } {
   const timeZone = options.timezone ?? accountTimeZone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
     throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}" in options.timezone: use a canonical IANA name.`);
@@ -293,7 +340,8 @@ export function normalizeRows(
   const at = columnIndexes(parsed.header, mapping, options);
   const fills: StagedFill[] = [];
   const errors: RowError[] = [];
-  let skipped = 0;
+  const skipped: RowSkip[] = [];
+  const sectionFees = feesBySecond(parsed, options, timeZone);
   const instruments = new Map<string, ReturnType<typeof resolveInstrument>>();
   const offset = parsed.header ? (parsed.headerRow ?? 1) + 1 : 1;
   const filters = (options.rowFilters ?? []).map((f, n) => ({ ...f, field: `rowFilters.${n}` }));
@@ -302,12 +350,16 @@ export function normalizeRows(
   parsed.rows.forEach((cells, i) => {
     const row = i + offset;
     const cell = (field: string) => (at[field] === undefined ? "" : (cells[at[field]!] ?? "").trim());
-    const wanted = filters.every((f) => {
+    const unwanted = filters.find((f) => {
       const v = normalText(cell(f.field));
-      return (!f.keep || f.keep.some((k) => matchesText(v, k))) && !(f.drop ?? []).some((d) => matchesText(v, d));
+      return !((!f.keep || f.keep.some((k) => matchesText(v, k))) && !(f.drop ?? []).some((d) => matchesText(v, d)));
     });
-    if (!wanted) {
-      skipped += 1;
+    if (unwanted) {
+      const value = cell(unwanted.field).replace(/\s+/g, " ");
+      skipped.push({
+        row,
+        reason: unwanted.reason ?? (value === "" ? `${unwanted.column} is empty` : `${unwanted.column} "${value.slice(0, 60)}" is not a trade this format reads`),
+      });
       return;
     }
     const rowErrors: RowError[] = [];
@@ -346,12 +398,13 @@ export function normalizeRows(
       // read near the fill's own date (ESH4 traded in 2024 is 2024 whenever the file is imported), so the
       // year is part of the key.
       const anchor = executedAt ?? new Date();
-      const key = `${cell("symbol")}\u0000${cell("assetClass")}\u0000${cell("multiplier")}\u0000${anchor.getUTCFullYear()}`;
+      const symbolText = optionFromColumns(cell("symbol"), cell("optionExpiry"), cell("optionStrike"), cell("optionRight")) ?? contractSymbol(cell("contract")) ?? cell("symbol");
+      const key = `${symbolText}\u0000${cell("assetClass")}\u0000${cell("multiplier")}\u0000${anchor.getUTCFullYear()}`;
       instrument = instruments.get(key);
       if (!instrument) {
         instrument = resolveInstrument(
           {
-            symbol: normalizeBrokerSymbol(cell("symbol")),
+            symbol: normalizeBrokerSymbol(symbolText),
             assetClass: (cell("assetClass").toLowerCase() || undefined) as AssetClass | undefined,
             multiplier: cell("multiplier") || undefined,
           },
@@ -368,6 +421,10 @@ export function normalizeRows(
       return;
     }
     if (options.priceIncludesMultiplier && instrument.multiplier !== "1") price = divideDecimal(price, instrument.multiplier);
+    const amount = cell("netAmount") === "" ? null : parseNumber(cell("netAmount"), options.numberFormat);
+    if (amount !== null) fees = feesFromNetAmount(side, quantity, price, instrument.multiplier, amount);
+    const charged = sectionFees.size ? sectionFees.get(isoString(executedAt).slice(0, 19))?.shift() : undefined;
+    if (charged !== undefined) fees = unitsToDecimal(toUnits(fees) + charged);
     const executionId = cell("executionId");
     fills.push({
       row,
@@ -396,13 +453,76 @@ function isoString(date: Date): string {
 }
 
 /**
+ * The fees an amount nets in: what separates the row's net cash from its notional (a buy pays notional +
+ * fees, a sell receives notional - fees). A difference in the trader's favour is no fee.
+ */
+function feesFromNetAmount(side: "buy" | "sell", quantity: string, price: string, multiplier: string, amount: string): string {
+  const notional = multiplyUnits(multiplyUnits(toUnits(quantity), toUnits(price)), toUnits(multiplier));
+  const fees = side === "buy" ? -toUnits(amount) - notional : notional - toUnits(amount);
+  return unitsToDecimal(fees < 0n ? 0n : fees);
+}
+
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/** An option expiry as brokers write it ("16 FEB 24", "16FEB24", "FEB 16 24", "2/16/24", "2024-02-16", "20240216") as YYMMDD. */
+function expiryYymmdd(raw: string): string | null {
+  const v = raw.trim().toUpperCase().replace(/\s+/g, " ");
+  const yy = (y: string) => (y.length === 4 ? y.slice(2) : y.padStart(2, "0"));
+  const two = (n: string | number) => String(n).padStart(2, "0");
+  let m = /^(\d{1,2}) ?([A-Z]{3}) ?(\d{2}|\d{4})$/.exec(v);
+  if (m && MONTHS.includes(m[2]!)) return `${yy(m[3]!)}${two(MONTHS.indexOf(m[2]!) + 1)}${two(m[1]!)}`;
+  m = /^([A-Z]{3}) (\d{1,2}),? (\d{2}|\d{4})$/.exec(v);
+  if (m && MONTHS.includes(m[1]!)) return `${yy(m[3]!)}${two(MONTHS.indexOf(m[1]!) + 1)}${two(m[2]!)}`;
+  m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (m) return `${m[1]!.slice(2)}${m[2]}${m[3]}`;
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(v);
+  if (m) return `${yy(m[3]!)}${two(m[1]!)}${two(m[2]!)}`;
+  return null;
+}
+
+/** The OCC symbol of root, YYMMDD, C or P and a strike such as "480", "412.500" or "$1,480.00"; null when it cannot be one. */
+function occSymbol(root: string, yymmdd: string | null, right: string, strike: string): string | null {
+  const r = right.trim().toUpperCase();
+  const cp = r === "C" || r === "CALL" ? "C" : r === "P" || r === "PUT" ? "P" : null;
+  const k = /^(\d{1,5})(?:\.(\d{1,3})0*)?$/.exec(strike.trim().replace(/[$,]/g, ""));
+  const underlying = root.trim().toUpperCase();
+  if (!cp || !k || !yymmdd || !/^[A-Z][A-Z0-9.]{0,5}$/.test(underlying)) return null;
+  return `${underlying.padEnd(6, " ")}${yymmdd}${cp}${k[1]!.padStart(5, "0")}${(k[2] ?? "").padEnd(3, "0")}`;
+}
+
+/** mapping.optionExpiry/optionStrike/optionRight: the option the row's columns name, when all three are filled. */
+function optionFromColumns(underlying: string, expiry: string, strike: string, right: string): string | null {
+  if (!expiry || !strike || !right) return null;
+  return occSymbol(underlying, expiryYymmdd(expiry), right, strike);
+}
+
+/**
+ * Option contracts as brokers describe them, to OCC: IBKR "AAPL 16FEB24 195 C", Robinhood "SPY 2/16/2024
+ * Call $480.00", E*TRADE "CALL SPY 02/16/24 480.000" (its Description); null for anything else.
+ */
+export function contractSymbol(raw: string): string | null {
+  const v = raw.trim().toUpperCase().replace(/\s+/g, " ");
+  if (!v) return null;
+  let m = /^([A-Z][A-Z0-9.]{0,5}) (\d{1,2}[A-Z]{3}\d{2}) ([\d.]+) ([CP])$/.exec(v);
+  if (m) return occSymbol(m[1]!, expiryYymmdd(m[2]!), m[4]!, m[3]!);
+  m = /^([A-Z][A-Z0-9.]{0,5}) (\d{1,2}\/\d{1,2}\/\d{2,4}) (CALL|PUT) (\$?[\d,.]+)$/.exec(v);
+  if (m) return occSymbol(m[1]!, expiryYymmdd(m[2]!), m[3]!, m[4]!);
+  m = /^(CALL|PUT) ([A-Z][A-Z0-9.]{0,5}) (\d{1,2}\/\d{1,2}\/\d{2,4}) ([\d.]+)$/.exec(v);
+  if (m) return occSymbol(m[2]!, expiryYymmdd(m[3]!), m[1]!, m[4]!);
+  return null;
+}
+
+/**
  * Broker spellings the instrument parser does not read, rewritten to ones it does; anything else is returned
  * as given. NinjaTrader futures "ES 03-24" (root, MM-YY) become "ESH24". Option symbols with the strike as a
  * plain decimal, "AAPL 240119C190" (TradeStation), "-SPY240216C480" / "-SPY240216P472.5" (Fidelity) or
- * ".AAPL240119C190" (older thinkorswim), become the OCC form "AAPL  240119C00190000". No stock ticker has
- * either shape.
+ * ".AAPL240119C190" (older thinkorswim), become the OCC form "AAPL  240119C00190000", as do the contract
+ * descriptions contractSymbol reads ("AAPL 16FEB24 195 C", IBKR statements). No stock ticker has any of
+ * these shapes.
  */
 export function normalizeBrokerSymbol(raw: string): string {
+  const contract = contractSymbol(raw);
+  if (contract) return contract;
   const v = raw.trim().toUpperCase();
   const future = /^([A-Z0-9]{1,6}) (\d{2})-(\d{2})$/.exec(v);
   if (future) {

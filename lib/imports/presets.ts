@@ -12,6 +12,10 @@ export type Preset = {
   options: ImportOptions;
 };
 
+const FOREX = "a currency conversion (forex): the journal does not track currency pairs";
+const NOT_A_TRADE = "not a trade (a cash movement, dividend, transfer or note)";
+const UNFILLED = "an order that was not filled";
+
 export const PRESETS: readonly Preset[] = [
   {
     id: "generic",
@@ -31,7 +35,8 @@ export const PRESETS: readonly Preset[] = [
   // Activity Flex Query, Trades section, CSV with column headers (no header/trailer records, no section
   // codes), date format yyyyMMdd, time HHmmss, separator ";" ("20240119;093015"). A Flex query holds the
   // fields its owner ticked: these are the ones this preset expects, in IBKR's order. Only execution rows
-  // are read (order and closed-lot rows would count a trade twice); forex conversions (CASH) are skipped.
+  // are read (order and closed-lot rows would count a trade twice); forex conversions (CASH) are skipped and
+  // listed, since the journal does not track currency pairs. Options come as OCC symbols.
   {
     id: "ibkr-flex",
     name: "Interactive Brokers: Flex Query trades (CSV)",
@@ -54,15 +59,14 @@ export const PRESETS: readonly Preset[] = [
       dateFormat: "YYYYMMDD",
       delimiter: ",",
       rowFilters: [
-        { column: "LevelOfDetail", keep: ["EXECUTION"] },
-        { column: "AssetClass", drop: ["CASH"] },
+        { column: "LevelOfDetail", keep: ["EXECUTION"], reason: "not an execution (an order or closed-lot summary of one)" },
+        { column: "AssetClass", drop: ["CASH"], reason: FOREX },
       ],
     },
   },
   // Activity Statement downloaded as CSV: the whole statement, of which the Trades section is read (the
-  // "Order" rows; subtotals, totals, other sections and forex conversions are skipped). No side column: sells
-  // have negative quantities. Options are written "AAPL 16FEB24 195 C", which is not an OCC symbol, so option
-  // rows are reported as errors; use the Flex Query preset for options.
+  // "Order" rows; subtotals, totals, other sections and forex conversions are skipped, each listed). No side
+  // column: sells have negative quantities. Options, written "AAPL 16FEB24 195 C", are read as OCC symbols.
   {
     id: "ibkr-activity",
     name: "Interactive Brokers: Activity Statement trades (CSV)",
@@ -77,27 +81,36 @@ export const PRESETS: readonly Preset[] = [
       sideFromQuantitySign: true,
       headerRowContains: ["Trades", "DataDiscriminator"],
       rowFilters: [
-        { column: "Trades", keep: ["Trades"] },
-        { column: "DataDiscriminator", keep: ["Order"] },
-        { column: "Asset Category", drop: ["Forex"] },
+        { column: "Trades", keep: ["Trades"], reason: "another section of the statement" },
+        { column: "DataDiscriminator", keep: ["Order"], reason: "a header, subtotal or total line of the trades section" },
+        { column: "Asset Category", drop: ["Forex"], reason: FOREX },
       ],
     },
   },
   // thinkorswim Account Statement exported to CSV: the "Account Trade History" section is read. Option rows
-  // name only the underlying (Symbol "SPY", Exp "16 FEB 24", Strike, Type CALL/PUT), which cannot be mapped
-  // to an OCC symbol, so they are skipped rather than imported as shares. The section has no fees (they are
-  // in Cash Balance) and no execution id.
+  // give the underlying, Exp ("16 FEB 24"), Strike and Type (CALL/PUT): read as OCC symbols. The section has
+  // no fees: they are in the Cash Balance section ("Misc Fees", "Commissions & Fees"), charged at the fill's
+  // time, and added from there. No execution id.
   {
     id: "schwab-tos",
     name: "Schwab thinkorswim: Account Statement, Account Trade History",
     headers: ["", "Exec Time", "Spread", "Side", "Qty", "Pos Effect", "Symbol", "Exp", "Strike", "Type", "Price", "Net Price", "Order Type"],
-    mapping: { executedAt: "Exec Time", symbol: "Symbol", side: "Side", quantity: "Qty", price: "Price" },
+    mapping: {
+      executedAt: "Exec Time",
+      symbol: "Symbol",
+      side: "Side",
+      quantity: "Qty",
+      price: "Price",
+      optionExpiry: "Exp",
+      optionStrike: "Strike",
+      optionRight: "Type",
+    },
     options: {
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       headerRowContains: ["Exec Time", "Pos Effect"],
       endAtBlankRow: true,
-      rowFilters: [{ column: "Type", drop: ["CALL", "PUT"] }],
+      feeSection: { headerRowContains: ["DATE", "TIME", "TYPE", "REF #"], date: "DATE", time: "TIME", fees: ["Misc Fees", "Commissions & Fees"] },
     },
   },
   // Order records exported as CSV (the stock and the option files share these columns; option symbols are
@@ -107,17 +120,30 @@ export const PRESETS: readonly Preset[] = [
     name: "Webull: order history",
     headers: ["Name", "Symbol", "Side", "Status", "Filled", "Total Qty", "Price", "Avg Price", "Time-in-Force", "Placed Time", "Filled Time"],
     mapping: { executedAt: "Filled Time", symbol: "Symbol", side: "Side", quantity: "Filled", price: "Avg Price" },
-    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Filled", drop: ["0", ""] }] },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Filled", drop: ["0", ""], reason: UNFILLED }] },
   },
-  // Reports and statements → Reports → Account activity (CSV). Only share trades (Trans Code Buy/Sell) are
-  // read: option rows (BTO, STC, ...) name only the underlying, so they are skipped, as are cash rows. Dates
-  // have no time; regulatory fees are only netted into Amount, so fills carry no fees.
+  // Reports and statements → Reports → Account activity (CSV). Share trades (Buy/Sell) and option trades
+  // (BTO, STC, STO, BTC, whose Description names the contract: "SPY 2/16/2024 Call $480.00") are read; cash
+  // rows are skipped. Dates have no time. Regulatory fees are only netted into Amount: they are what separates
+  // it from the notional.
   {
     id: "robinhood",
     name: "Robinhood: account activity report",
     headers: ["Activity Date", "Process Date", "Settle Date", "Instrument", "Description", "Trans Code", "Quantity", "Price", "Amount"],
-    mapping: { executedAt: "Activity Date", symbol: "Instrument", side: "Trans Code", quantity: "Quantity", price: "Price" },
-    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Trans Code", keep: ["Buy", "Sell"] }] },
+    mapping: {
+      executedAt: "Activity Date",
+      symbol: "Instrument",
+      contract: "Description",
+      side: "Trans Code",
+      quantity: "Quantity",
+      price: "Price",
+      netAmount: "Amount",
+    },
+    options: {
+      dateFormat: "MM/DD/YYYY",
+      delimiter: ",",
+      rowFilters: [{ column: "Trans Code", keep: ["Buy", "Sell", "BTO", "STC", "STO", "BTC"], reason: NOT_A_TRADE }],
+    },
   },
   // Activity & Orders → History → Download, one account (the all-accounts file has more columns). The file starts with blank and title
   // lines and ends with disclaimers; only "YOU BOUGHT ..." / "YOU SOLD ..." rows are trades. Option symbols
@@ -143,12 +169,13 @@ export const PRESETS: readonly Preset[] = [
       delimiter: ",",
       headerRowContains: ["Run Date", "Action"],
       sides: { buy: ["YOU BOUGHT*"], sell: ["YOU SOLD*"] },
-      rowFilters: [{ column: "Action", keep: ["YOU BOUGHT*", "YOU SOLD*"] }],
+      rowFilters: [{ column: "Action", keep: ["YOU BOUGHT*", "YOU SOLD*"], reason: NOT_A_TRADE }],
     },
   },
   // Accounts → Transactions → Download (the "All Transactions" CSV, "Activity/Trade Date" format), which
-  // starts with title lines. Share trades only: option rows name only the underlying in Symbol (the contract
-  // is in Description, "PUT QQQ 01/26/24 412.500"), so they are skipped. Dates have no time.
+  // starts with title lines. Option rows name only the underlying in Symbol; the contract is in Description
+  // ("PUT QQQ 01/26/24 412.500"). Dates have no time. Commission leaves out regulatory fees, which Amount
+  // nets in: fees are what separates Amount from the notional.
   {
     id: "etrade",
     name: "E*TRADE: transactions download",
@@ -163,16 +190,15 @@ export const PRESETS: readonly Preset[] = [
       quantity: "Quantity #",
       price: "Price $",
       fees: "Commission",
+      contract: "Description",
+      netAmount: "Amount $",
     },
     options: {
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       headerRowContains: ["Activity/Trade Date", "Activity Type"],
-      sides: { buy: ["Bought To Cover"], sell: ["Sold Short"] },
-      rowFilters: [
-        { column: "Activity Type", keep: ["Bought", "Sold", "Sold Short", "Bought To Cover"] },
-        { column: "Description", drop: ["CALL *", "PUT *"] },
-      ],
+      sides: { buy: ["Bought*"], sell: ["Sold*"] },
+      rowFilters: [{ column: "Activity Type", keep: ["Bought*", "Sold*"], reason: NOT_A_TRADE }],
     },
   },
   // History → Transactions → CSV (the layout with "Sub Type" and "Total"). Trades only (Type "Trade");
@@ -201,7 +227,7 @@ export const PRESETS: readonly Preset[] = [
       signedPrice: true,
       priceIncludesMultiplier: true,
       sides: { buy: ["BUY_TO_OPEN", "BUY_TO_CLOSE"], sell: ["SELL_TO_OPEN", "SELL_TO_CLOSE"] },
-      rowFilters: [{ column: "Type", keep: ["Trade"] }],
+      rowFilters: [{ column: "Type", keep: ["Trade"], reason: NOT_A_TRADE }],
     },
   },
   // TradeManager → Orders tab, filled orders, exported to CSV: one row per order with its average fill
@@ -223,7 +249,7 @@ export const PRESETS: readonly Preset[] = [
       fees: "Commission",
       executionId: "Order #",
     },
-    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Qty Filled", drop: ["0", ""] }] },
+    options: { dateFormat: "MM/DD/YYYY", delimiter: ",", rowFilters: [{ column: "Qty Filled", drop: ["0", ""], reason: UNFILLED }] },
   },
   // The Fills report exported to CSV (rather than Orders: one row per fill, with its commission and fill id).
   // The UTC "_timestamp" is used, not the local "Timestamp", so the account's zone does not matter.

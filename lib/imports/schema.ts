@@ -19,6 +19,21 @@ export const ImportMappingSchema = z.strictObject({
   executionId: z.optional(column()),
   assetClass: z.optional(column()),
   multiplier: z.optional(column()),
+  /**
+   * A text naming an option contract in a broker's own words ("SPY 2/16/2024 Call $480.00", "CALL SPY
+   * 02/16/24 480.000", "AAPL 16FEB24 195 C"): when it reads as one, it decides the instrument (an OCC symbol).
+   */
+  contract: z.optional(column()),
+  /** Options given as columns: with all three cells filled, the symbol cell is the underlying. */
+  optionExpiry: z.optional(column()),
+  optionStrike: z.optional(column()),
+  optionRight: z.optional(column()),
+  /**
+   * The row's net cash (fees included, negative when paid): the fees are what separates it from the
+   * notional, for files that net them into an amount instead of listing them. Overrides the fee columns when
+   * the cell is filled.
+   */
+  netAmount: z.optional(column()),
 });
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 
@@ -61,6 +76,8 @@ export const ImportOptionsSchema = z.strictObject({
           column: column(),
           keep: z.optional(z.array(cellText()).check(z.maxLength(20))),
           drop: z.optional(z.array(cellText()).check(z.maxLength(20))),
+          /** Why such rows are skipped, shown beside each one in the preview. */
+          reason: z.optional(z.string().check(z.maxLength(200))),
         }),
       )
       .check(z.maxLength(5)),
@@ -76,6 +93,19 @@ export const ImportOptionsSchema = z.strictObject({
    * as no fee, since a fill's fees cannot be negative). Default: every fee cell is a cost whatever its sign.
    */
   feeRebates: z.optional(z.boolean()),
+  /**
+   * Fees listed in another section of the same file (a statement's cash section): its header row holds all of
+   * `headerRowContains`; each of its rows whose date and time (read like the fills') fall on a fill's second
+   * adds its `fees` columns to that fill.
+   */
+  feeSection: z.optional(
+    z.strictObject({
+      headerRowContains: z.array(cellText()).check(z.minLength(1), z.maxLength(5)),
+      date: column(),
+      time: z.optional(column()),
+      fees: z.array(column()).check(z.minLength(1), z.maxLength(5)),
+    }),
+  ),
 });
 export type ImportOptions = z.infer<typeof ImportOptionsSchema>;
 

@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.ts";
+import { releaseExpiredHolds } from "../billing/wallet.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -50,7 +51,15 @@ export const recoverImportsJob: Job = {
   run: async (deps) => ({ affected: await recoverOrphanedImports(deps) }),
 };
 
-export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob, purgeStagedImportsJob, recoverImportsJob];
+/** Holds whose RESERVATION_TTL_MS ran out (a turn whose process died before settling) give their credits back. */
+export const releaseExpiredHoldsJob: Job = {
+  name: "release-expired-holds",
+  cron: "*/5 * * * *",
+  everyMinutes: 5,
+  run: async (deps) => ({ affected: await releaseExpiredHolds(deps) }),
+};
+
+export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob, purgeStagedImportsJob, recoverImportsJob, releaseExpiredHoldsJob];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */
 export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<string, number | "failed">> {

@@ -1,5 +1,7 @@
-// Performance statistics over closed trades, aggregated in SQL (never by loading trades into memory).
-// A trade counts on the day it closed, in its account's time zone (the account's trading day).
+// Performance statistics, aggregated in SQL (never by loading trades into memory). Money (net and gross
+// P&L, fees, the calendar, the equity curve, breakdowns) counts what each fill realised and paid, on the day
+// it happened in its account's time zone (the account's trading day), partial exits included; the
+// per-trade figures (win rate, expectancy, averages, largest) count the trades closed in the range.
 import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
@@ -25,16 +27,26 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
 });
 
 /**
- * The closed trades in scope, with their account (and so its zone): the FROM and WHERE every statistic
- * shares. `extraJoin` adds a join between them (the tag breakdown unnests tags).
+ * What every statistic reads, for the user's positions (one account or all of them) and a range:
+ * - `events`: each fill share of those positions dated in [from, to): what it realised (gross) and the fees
+ *   it paid, on the day it happened (DESIGN.md section 9: realised P&L counts on the day it is realised,
+ *   partial exits included; fees count on the day they are paid);
+ * - `closed`: the trades closed in [from, to), for the per-trade figures (win rate, expectancy, averages).
+ * `extraJoin` adds a join after the positions (the tag breakdown unnests tags).
  */
-export async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<SQL> {
+export type StatsScope = { events: SQL; closed: SQL };
+
+export async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<StatsScope> {
   if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
-  return sql`positions p join accounts a on a.id = p.account_id ${extraJoin}
-    where a.user_id = ${user.id} and p.closed_at is not null
-    ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
-    ${query.from ? sql`and p.closed_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
-    ${query.to ? sql`and p.closed_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
+  const positions = sql`positions p join accounts a on a.id = p.account_id ${extraJoin}`;
+  const owned = sql`a.user_id = ${user.id} ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}`;
+  const range = (column: SQL) =>
+    sql`${query.from ? sql`and ${column} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
+      ${query.to ? sql`and ${column} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
+  return {
+    events: sql`${positions} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`,
+    closed: sql`${positions} where ${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`,
+  };
 }
 
 const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
@@ -60,59 +72,82 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
   };
 }
 
-/** The summary aggregate over a scope (exported for the benchmark, which times it without HTTP). */
-export function summarySql(from: SQL): SQL {
+/**
+ * The summary aggregate over a scope (exported for the benchmark, which times it without HTTP): money
+ * totals and the drawdown from the realisations, per-trade figures from the closed trades.
+ */
+export function summarySql(from: StatsScope): SQL {
   return sql`
-      with t as (select p.id, p.closed_at, p.net_pnl, p.gross_pnl, p.fees from ${from}),
-      curve as (select closed_at, id, sum(net_pnl) over (order by closed_at, id) as equity from t)
+      with e as (select pf.executed_at as at, pf.fill_id as id, pf.realized, pf.fees from ${from.events}),
+      t as (select p.net_pnl from ${from.closed}),
+      totals as (select coalesce(sum(realized - fees), 0) as net, coalesce(sum(realized), 0) as gross, coalesce(sum(fees), 0) as fees from e),
+      curve as (select sum(realized - fees) over (order by at, id rows unbounded preceding) as equity from e),
+      per_trade as (
+        select
+          count(*) as trades,
+          count(*) filter (where net_pnl > 0) as wins,
+          count(*) filter (where net_pnl < 0) as losses,
+          sum(net_pnl) filter (where net_pnl > 0) as won,
+          -sum(net_pnl) filter (where net_pnl < 0) as lost,
+          round(avg(net_pnl) filter (where net_pnl > 0), 10) as avg_win,
+          round(avg(net_pnl) filter (where net_pnl < 0), 10) as avg_loss,
+          max(net_pnl) as largest_win,
+          min(net_pnl) as largest_loss,
+          round(avg(net_pnl), 10) as expectancy
+        from t
+      )
       select
-        count(*)::text as trades,
-        coalesce(sum(net_pnl), 0)::text as net,
-        coalesce(sum(gross_pnl), 0)::text as gross,
-        coalesce(sum(fees), 0)::text as fees,
-        count(*) filter (where net_pnl > 0)::text as wins,
-        count(*) filter (where net_pnl < 0)::text as losses,
-        coalesce(sum(net_pnl) filter (where net_pnl > 0), 0)::text as won,
-        coalesce(-sum(net_pnl) filter (where net_pnl < 0), 0)::text as lost,
-        round(avg(net_pnl) filter (where net_pnl > 0), 10)::text as avg_win,
-        round(avg(net_pnl) filter (where net_pnl < 0), 10)::text as avg_loss,
-        max(net_pnl)::text as largest_win,
-        min(net_pnl)::text as largest_loss,
-        round(avg(net_pnl), 10)::text as expectancy,
-        case when count(*) = 0 then null else round(count(*) filter (where net_pnl > 0)::numeric / count(*), 4)::text end as win_rate,
-        case when coalesce(sum(net_pnl) filter (where net_pnl < 0), 0) = 0 then null
-             else round(sum(net_pnl) filter (where net_pnl > 0) / -sum(net_pnl) filter (where net_pnl < 0), 4)::text end as profit_factor,
-        -- The deepest fall of cumulative P&L below its running peak (the peak starts at zero).
+        trades::text as trades, wins::text as wins, losses::text as losses,
+        totals.net::text as net, totals.gross::text as gross, totals.fees::text as fees,
+        avg_win::text as avg_win, avg_loss::text as avg_loss,
+        largest_win::text as largest_win, largest_loss::text as largest_loss, expectancy::text as expectancy,
+        case when trades = 0 then null else round(wins::numeric / trades, 4)::text end as win_rate,
+        case when coalesce(lost, 0) = 0 then null else round(coalesce(won, 0) / lost, 4)::text end as profit_factor,
+        -- The deepest fall of cumulative realised P&L below its running peak (the peak starts at zero).
         (select coalesce(max(peak - equity), 0)::text from (
-           select equity, greatest(0, max(equity) over (order by closed_at, id)) as peak from curve
+           select equity, greatest(0, max(equity) over (rows unbounded preceding)) as peak from curve
         ) d) as max_drawdown
-      from t`;
+      from per_trade, totals`;
 }
 
-/** Net P&L per trading day (the account's zone), oldest first. */
+/** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
 export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
   const rows = rowsOf<{ day: string; net: string; trades: string }>(await deps.db.execute(calendarSql(await scope(deps, user, query))));
   return { days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
 }
 
-/** The calendar aggregate over a scope (exported for the benchmark). */
-export function calendarSql(from: SQL): SQL {
+/**
+ * Realised P&L and closed trades per bucket: `bucket` turns a local timestamp (`at`, in the account's zone)
+ * into the bucket's start. A bucket appears when something was realised or paid in it, or a trade closed.
+ */
+function bucketedSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
   return sql`
-      select to_char((p.closed_at at time zone a.timezone)::date, 'YYYY-MM-DD') as day,
-             sum(p.net_pnl)::text as net, count(*)::text as trades
-      from ${from}
-      group by 1 order by 1`;
+      select b.start, sum(b.net) as net, sum(b.trades) as trades from (
+        select ${bucket(sql`(pf.executed_at at time zone a.timezone)`)} as start, sum(pf.realized - pf.fees) as net,
+               0 as trades, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
+        from ${from.events} group by 1
+        union all
+        select ${bucket(sql`(p.closed_at at time zone a.timezone)`)}, 0, count(*), true from ${from.closed} group by 1
+      ) b
+      group by b.start having bool_or(b.moved)`;
 }
 
-/** Cumulative net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */
+/** The calendar aggregate over a scope (exported for the benchmark). */
+export function calendarSql(from: StatsScope): SQL {
+  return sql`
+      select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades
+      from (${bucketedSql(from, (at) => sql`${at}::date`)}) d
+      order by d.start`;
+}
+
+/** Cumulative realised net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */
 export async function equityCurve(
   deps: Pick<Deps, "db" | "config">,
   user: AuthUser,
   query: StatsQuery & { bucket: "day" | "week" | "month" },
 ) {
   const from = await scope(deps, user, query);
-  const local = sql`(p.closed_at at time zone a.timezone)`;
-  const bucket =
+  const bucket = (local: SQL) =>
     query.bucket === "day"
       ? sql`date_trunc('day', ${local})`
       : query.bucket === "month"
@@ -124,7 +159,7 @@ export async function equityCurve(
     await deps.db.execute(sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,
              sum(b.net) over (order by b.start)::text as equity
-      from (select ${bucket} as start, sum(p.net_pnl) as net, count(*) as trades from ${from} group by 1) b
+      from (${bucketedSql(from, bucket)}) b
       order by b.start`),
   );
   return {
@@ -135,7 +170,10 @@ export async function equityCurve(
 
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-/** Net P&L, trade count and win rate per symbol, tag, weekday or hour of entry (in the account's zone). */
+/**
+ * Realised net P&L per symbol, tag, weekday or hour of entry (in the account's zone), with the number and win
+ * rate of the trades closed in the range (null when none closed).
+ */
 export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: "symbol" | "tag" | "weekday" | "hour" }) {
   const from = await scope(deps, user, query, query.by === "tag" ? sql`cross join lateral unnest(p.tags) as tag(name)` : sql``);
   const key =
@@ -148,10 +186,14 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
           : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
   const rows = rowsOf<{ key: string; net: string; trades: string; wins: string }>(
     await deps.db.execute(sql`
-      select ${key} as key, sum(p.net_pnl)::text as net, count(*)::text as trades,
-             count(*) filter (where p.net_pnl > 0)::text as wins
-      from ${from}
-      group by 1 order by ${query.by === "weekday" || query.by === "hour" ? sql`(${key})::int` : sql`1`}`),
+      select g.key, sum(g.net)::text as net, sum(g.trades)::text as trades, sum(g.wins)::text as wins from (
+        select ${key} as key, sum(pf.realized - pf.fees) as net, 0 as trades, 0 as wins, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
+        from ${from.events} group by 1
+        union all
+        select ${key}, 0, count(*), count(*) filter (where p.net_pnl > 0), true from ${from.closed} group by 1
+      ) g
+      group by g.key having bool_or(g.moved)
+      order by ${query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`1`}`),
   );
   return {
     by: query.by,
@@ -159,7 +201,7 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
       key: query.by === "weekday" ? WEEKDAYS[Number(r.key) - 1]! : r.key,
       netPnl: formatDecimal(r.net),
       trades: Number(r.trades),
-      winRate: (Number(r.wins) / Number(r.trades)).toFixed(4),
+      winRate: Number(r.trades) > 0 ? (Number(r.wins) / Number(r.trades)).toFixed(4) : null,
     })),
   };
 }

@@ -11,12 +11,14 @@ import { measureStats, STATS_TRADES } from "./stats.ts";
 import { measureStartup } from "./startup.ts";
 import { testConfig } from "../../tests/support/env.ts";
 import { measureWorkerBundles, WORKER_GZIP_LIMIT_BYTES } from "./worker-bundles.ts";
+import { measureKeys, ROTATED_KEYS } from "./keys.ts";
+import { CONCURRENT_HOLDS, measureBilling, WEBHOOK_ROUNDS } from "./billing.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "imports", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -101,6 +103,30 @@ if (runs("imports")) {
   );
   console.log(
     `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
+  );
+}
+
+if (runs("keys")) {
+  console.log("\n== Stored keys ==");
+  const keys = await withDatabase((url) => measureKeys(env, url));
+  const rate = (ms: number) => `${Math.round((ROTATED_KEYS / ms) * 1000).toLocaleString("en")} keys/s`;
+  console.log(
+    `rotation of ${ROTATED_KEYS.toLocaleString("en")} keys ${(keys.rotationMs / 1000).toFixed(2)} s (${rate(keys.rotationMs)}) | the same opens and seals alone ${(keys.cryptoMs / 1000).toFixed(2)} s (${rate(keys.cryptoMs)}) | ratio ${(keys.rotationMs / keys.cryptoMs).toFixed(2)}`,
+  );
+  console.log(
+    `provider-key save ${f(keys.saveMs)} | its probe alone (stand-in answering at once) ${f(keys.probeMs)} | overhead ${f(keys.saveMs - keys.probeMs)} (median of 7, in turns)`,
+  );
+}
+
+if (runs("billing")) {
+  console.log("\n== Billing ==");
+  const b = await withDatabase((url) => measureBilling(env, url));
+  console.log(
+    `webhook (paid session credited, ${WEBHOOK_ROUNDS - 5} events) median ${f(b.webhook.median)} p99 ${f(b.webhook.p99)} | the crediting statement bare median ${f(b.webhookBare.median)} p99 ${f(b.webhookBare.p99)} | ratio ${(b.webhook.median / b.webhookBare.median).toFixed(2)}`,
+  );
+  console.log(`hold + settle ${f(b.holdSettle)} | the same two statements bare ${f(b.holdSettleBare)} | ratio ${(b.holdSettle / b.holdSettleBare).toFixed(2)} (median of 200)`);
+  console.log(
+    `${CONCURRENT_HOLDS} concurrent holds on one wallet (pool of 10): ${f(b.concurrentMs)} (${Math.round((CONCURRENT_HOLDS / b.concurrentMs) * 1000)} holds/s) | each waited median ${f(b.holdLatency.median)}, p99 ${f(b.holdLatency.p99)} (the wallet's row lock serialises them)`,
   );
 }
 

@@ -4,10 +4,14 @@ import { buildWebIfStale } from "../../scripts/build-web.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startEntrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
+import { startProviderServer } from "../support/provider-server.ts";
+import { billingEnv, startPaymentServer } from "../support/payment-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The payment provider's stand-in (tests/support/payment-server.ts). */
+    paymentUrl: string;
   }
 }
 
@@ -19,13 +23,23 @@ export default async function setup(project: TestProject) {
   await buildWebIfStale();
   const db = await createMigratedDatabase("journal_e2e_test");
   const { PATH } = await readProcessEnv({ dotenvPath: false });
-  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: db.url }).catch(async (err) => {
+  // The model and market-data providers' stand-in (tests/support/provider-server.ts): a key's text decides its answer.
+  const providers = await startProviderServer();
+  const payments = await startPaymentServer();
+  // Checkout returns to the request's own origin (no WEB_BASE_URL): the port is only known once it listens.
+  const { WEB_BASE_URL: _unset, ...billing } = billingEnv(payments);
+  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...providers.env, ...billing, DATABASE_URL: db.url }).catch(async (err) => {
+    await providers.close();
+    await payments.close();
     await dropDatabase(db.name);
     throw err;
   });
   project.provide("baseUrl", server.url);
+  project.provide("paymentUrl", payments.url);
   return async () => {
     await server.stop();
+    await providers.close();
+    await payments.close();
     await dropDatabase(db.name);
   };
 }

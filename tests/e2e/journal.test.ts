@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "./browser.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/brokers/generic.csv", import.meta.url));
+const IBKR_FIXTURE = fileURLToPath(new URL("../fixtures/brokers/ibkr-activity.csv", import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 // generic.csv: AAPL bought 100 @ 191.50 and sold @ 192.25 (1.00 fees each way) = +73.00 net;
@@ -144,6 +145,35 @@ describe("a new trader's first session", () => {
     await go(accountPath);
     await expect.poll(() => ledger().locator("tbody tr").count()).toBe(2);
     await expect.poll(() => newestBalance().textContent()).toContain("$10,500.05");
+  });
+
+  it("imports an IBKR statement: money to the cent, one precision per instrument's prices, the cash right", async () => {
+    const created = await context.request.post(`${inject("baseUrl")}/api/accounts`, {
+      data: { name: "IBKR", currency: "USD", startingBalance: "500000", timezone: "America/New_York" },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await go(`/import?account=${id}`);
+    await page.getByLabel("CSV file").setInputFiles(IBKR_FIXTURE);
+    await expect.poll(() => page.locator("p.import-detected").textContent()).toMatch(/Activity Statement/i);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    await page.getByRole("heading", { name: "3. Preview of ibkr-activity.csv" }).waitFor();
+    const summary = page.getByLabel("Preview summary");
+    // The ES short moves cash by its fee only; the figures are rounded to the cent.
+    await expect.poll(() => summary.textContent()).toContain("-$396,034.05");
+    await page.getByRole("table", { name: "Rows left out, with the reason" }).getByText(/currency conversion \(forex\)/).waitFor();
+    await page.getByRole("button", { name: "Commit import" }).click();
+    await page.getByRole("heading", { name: "Import complete" }).waitFor();
+
+    await go("/trades");
+    const trades = page.getByRole("table", { name: "Trades, newest opened first" });
+    const aapl = trades.locator("tbody tr").filter({ hasText: "IBKR" }).filter({ has: page.getByRole("link", { name: "AAPL" }) });
+    await expect.poll(() => aapl.textContent()).toContain("+$73.00"); // 75 - 2.0036445 of fees
+    expect(await aapl.textContent()).toContain("191.50");
+    expect(await aapl.textContent()).toContain("192.25");
+    await go(`/accounts/${id}`);
+    await expect.poll(() => newestBalance().textContent()).toContain("$103,965.95");
+    expect(await ledger().textContent()).not.toMatch(/\d\.\d{3}/); // no amount beyond the cent
   });
 
   it("signs out, and signs back in with the keyboard alone", async () => {

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { startNodeServer } from "../../functions/node.ts";
 import { createEmbeddedDb } from "../../lib/db/node.ts";
-import { migrateHandle, rowsOf } from "../../lib/db/migrate.ts";
+import { loadFunctionFiles } from "../../lib/db/functions.ts";
+import { migrateHandle, POST_MIGRATIONS_DIR, rowsOf } from "../../lib/db/migrate.ts";
 import { createLogger } from "../../lib/log.ts";
 import { testConfig } from "../support/env.ts";
 
@@ -23,9 +24,11 @@ describe("the embedded database", () => {
     const url = `pglite:${join(dir, "journal")}`;
     const first = await createEmbeddedDb(url);
     const report = await migrateHandle(first, { skipPost: false });
-    expect(report.postApplied).toEqual(["0001_sessions_expiry_index.sql"]);
+    expect(report.postApplied).toEqual(readdirSync(POST_MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort());
     const counts = await countMigrations(first.db);
     expect(counts.main).toBeGreaterThan(0);
+    const recorded = rowsOf<{ file: string }>(await first.db.execute(sql`select file from drizzle.__functions order by file`));
+    expect(recorded.map((r) => r.file)).toEqual((await loadFunctionFiles()).map((f) => f.file).sort());
     await first.db.execute(sql`insert into users (email, password_hash) values ('persist@example.com', 'x')`);
     await first.close();
 

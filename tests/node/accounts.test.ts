@@ -49,6 +49,7 @@ describe("POST /api/accounts", () => {
       name: "Main",
       currency: "USD",
       startingBalance: "0.00",
+      startingBalanceAt: null,
       timezone: "America/New_York",
       brokerageId: null,
       createdAt: expect.stringMatching(ISO_UTC),
@@ -139,6 +140,7 @@ describe("POST /api/accounts", () => {
     const { client } = await t.signUp();
     const body = await createOk(client, { name: "Funded", currency: "USD", startingBalance: "1000.50" });
     expect(body.startingBalance).toBe("1000.50");
+    expect(body.startingBalanceAt).toBe(body.createdAt);
     expect(body.balance).toBe("1000.50");
     const entries = await entriesOf(t.db, body.id!);
     expect(entries).toHaveLength(1);

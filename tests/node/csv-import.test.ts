@@ -42,6 +42,97 @@ async function fillCount(db: Awaited<ReturnType<typeof setup>>["db"], accountId:
   return (await db.select().from(fills).where(eq(fills.accountId, accountId))).length;
 }
 
+/** Each broker sample imported into an empty account: the cash it moves, added up by hand by the money rules. */
+const FIXTURE_CASH: Record<string, string> = {
+  generic: "506.00", // AAPL -19,151 + 19,224; ES: -2.25, then short covered 8.75 points x 50 = 437.50 - 2.25
+  "ibkr-flex": "-620.3536445", // AAPL -19,151 + 19,223.9963555; call -690 - 1.30; ES short opened: -2.05 (not its notional)
+  "ibkr-activity": "-396034.0536445", // AAPL as above; MSFT -396,105; ES -2.05
+  "schwab-tos": "9683.41", // the statement's own cash change (25,000 -> 34,683.41); the ES short moves nothing (no fee)
+  webull: "4096.20",
+  robinhood: "-12410.04", // the sum of Amount
+  fidelity: "-12005.06", // the sum of Amount ($)
+  etrade: "-11932.51", // the sum of Amount $ over the trades
+  tastytrade: "222.14", // the sum of Total
+  tradestation: "-760.72",
+  tradovate: "321.44", // MES 5.25 x 2 x 5 = 52.50, NQ 13.75 x 20 = 275, fees 6.06
+  ninjatrader: "197.06", // ES 212.50 then -75 (the close realises the rest of 137.50), MNQ 70.50, fees 10.94
+  das: "147.50",
+  tradezero: "146.89",
+};
+
+describe("CSV import: every broker sample moves the cash the money rules give", () => {
+  it.each(Object.entries(FIXTURE_CASH))("%s: %s", async (presetId, cash) => {
+    const { client, db } = await setup();
+    const created = await client.post("/api/accounts", { name: `Empty ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" });
+    const accountId = (await created.json()).id as string;
+    const { readFileSync } = await import("node:fs");
+    const csv = readFileSync(new URL(`../fixtures/brokers/${presetId}.csv`, import.meta.url), "utf8");
+    const res = await upload(client, csv, { accountId, presetId, ...(presetId === "das" ? { options: { tradeDate: "2024-01-19" } } : {}) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const body = await res.json();
+    expect(body.summary.cashEffect).toBe(cash);
+    expect(body.summary.invalid).toBe(0);
+    const skipped = body.rows.filter((r: { status: string }) => r.status === "skipped");
+    expect(skipped).toHaveLength(body.summary.skipped);
+    for (const r of skipped) expect(r.reason).toEqual(expect.any(String));
+    expect((await client.post("/api/csv-import/commit", { importId: body.importId })).status).toBe(200);
+    expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe(cash);
+    expect(await fillCount(db, accountId)).toBe(body.summary.toImport);
+  });
+
+  it("the same executions from two formats, with execution ids and without, are one set of fills", async () => {
+    const { client, accountId, db } = await setup();
+    const { readFileSync } = await import("node:fs");
+    const flex = readFileSync(new URL("../fixtures/brokers/ibkr-flex.csv", import.meta.url), "utf8");
+    const first = await upload(client, flex, { accountId, presetId: "ibkr-flex" });
+    const firstBody = await first.json();
+    await client.post("/api/csv-import/commit", { importId: firstBody.importId });
+    const balance = (await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow;
+
+    // The same four executions in the generic format, without ids (times in New York, as IBKR wrote them).
+    const generic = [
+      HEADER,
+      "2024-01-19T09:30:15,AAPL,BUY,100,191.50,1,",
+      "2024-01-19T10:02:41,AAPL,SELL,100,192.25,1.0036445,",
+      "2024-01-19T10:31:07,AAPL  240216C00195000,BUY,2,3.45,1.30,",
+      "2024-01-19T11:05:00,ESH24,SELL,1,4812.25,2.05,",
+    ].join("\n");
+    const second = await preview(client, accountId, generic);
+    expect(second.summary).toMatchObject({ valid: 4, duplicate: 4, toImport: 0 });
+    await client.post("/api/csv-import/commit", { importId: second.importId });
+    expect(await fillCount(db, accountId)).toBe(4);
+    expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe(balance);
+
+    // The other way round, in a fresh account, and with the commit racing a later arrival: the file with ids
+    // after the one without.
+    const other = await client.post("/api/accounts", { name: `Other ${crypto.randomUUID()}`, currency: "USD" });
+    const otherId = (await other.json()).id as string;
+    const noIds = await preview(client, otherId, generic);
+    const withIds = await (await upload(client, flex, { accountId: otherId, presetId: "ibkr-flex" })).json();
+    expect(withIds.summary).toMatchObject({ duplicate: 0 }); // nothing committed yet
+    await client.post("/api/csv-import/commit", { importId: noIds.importId });
+    // The commit applies the rule again against what arrived since the preview.
+    const commit = await client.post("/api/csv-import/commit", { importId: withIds.importId });
+    expect(await commit.json()).toMatchObject({ status: "committed", fillsCreated: 0 });
+    expect(await fillCount(db, otherId)).toBe(4);
+  });
+
+  it("two executions at the same second with different ids stay two, in either format pairing", async () => {
+    const { client, accountId, db } = await setup();
+    const twins = [HEADER, "2026-03-03T10:00:00Z,MSFT,BUY,10,400,0,X1", "2026-03-03T10:00:00.500Z,MSFT,BUY,10,400,0,X2"].join("\n");
+    const first = await preview(client, accountId, twins);
+    expect(first.summary).toMatchObject({ valid: 2, duplicate: 0 });
+    await client.post("/api/csv-import/commit", { importId: first.importId });
+    // Without ids, the same second, side, quantity and price: already there.
+    const plain = await preview(client, accountId, [HEADER, "2026-03-03T10:00:00.900Z,MSFT,BUY,10,400,0,"].join("\n"));
+    expect(plain.summary).toMatchObject({ duplicate: 1, toImport: 0 });
+    // A third id at that second: a different execution.
+    const third = await preview(client, accountId, [HEADER, "2026-03-03T10:00:00Z,MSFT,BUY,10,400,0,X3"].join("\n"));
+    expect(third.summary).toMatchObject({ duplicate: 0, toImport: 1 });
+    expect(await fillCount(db, accountId)).toBe(2);
+  });
+});
+
 describe("CSV import: preview and commit", () => {
   it("previews the generic preset (naive times in the account's zone), then commits fills, cash and trades", async () => {
     const { client, accountId, db } = await setup();
@@ -234,18 +325,30 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
         from positions where account_id = ${accountId} order by open_fill_id`),
     );
     const shares = rowsOf<Record<string, string>>(
-      await db.execute(sql`select p.open_fill_id::text, pf.fill_id::text, pf.quantity::text, pf.fees::text, pf.role
+      await db.execute(sql`select p.open_fill_id::text, pf.fill_id::text, pf.quantity::text, pf.fees::text, pf.role,
+          pf.executed_at::text, pf.realized::text
         from position_fills pf join positions p on p.id = pf.position_id where p.account_id = ${accountId}
         order by p.open_fill_id, pf.fill_id`),
     );
-    return { positions, shares };
+    // The ledger too: futures fills' cash follows what their shares realised.
+    const ledger = rowsOf<Record<string, string>>(
+      await db.execute(sql`select id::text, type, amount::text, occurred_at::text, rank::text, balance_after::text
+        from ledger_entries where account_id = ${accountId} order by rank`),
+    );
+    return { positions, shares, ledger };
   }
 
-  /** What positions_rebuild (the full replay, migration 0008) makes of the same fills. */
+  /** What positions_rebuild (the full replay) and a whole renumbering make of the same fills. */
   async function fullRebuild(db: Db, accountId: string) {
     await db.execute(sql`select positions_rebuild(${accountId}::uuid, s.symbol) from (select distinct symbol from fills where account_id = ${accountId}) s`);
+    await db.execute(sql`select ledger_renumber(${accountId}::uuid, '-infinity', '00000000-0000-0000-0000-000000000000')`);
     return positionsOf(db, accountId);
   }
+  const INSTRUMENTS: Record<string, { assetClass: string; multiplier: string }> = {
+    AAA: { assetClass: "stock", multiplier: "1" },
+    BBB: { assetClass: "stock", multiplier: "1" },
+    ESM26: { assetClass: "future", multiplier: "50" },
+  };
 
   const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 14, 0) + minute * 60_000).toISOString();
   const price = (f: RandomFill) => (f.cents / 100).toFixed(2);
@@ -256,7 +359,7 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
     const { userId } = await signUp(t, "incremental");
     const db = t.deps.db;
     const fillArb = fc.record({
-      symbol: fc.constantFrom("AAA", "BBB"),
+      symbol: fc.constantFrom("AAA", "BBB", "ESM26"),
       buy: fc.boolean(),
       qty: fc.integer({ min: 1, max: 30 }),
       cents: fc.integer({ min: 1, max: 50_000 }),
@@ -266,17 +369,18 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
     await fc.assert(
       fc.asyncProperty(fc.array(fillArb, { maxLength: 12 }), fc.array(fillArb, { minLength: 1, maxLength: 12 }), async (history, imported) => {
         const [account] = rowsOf<{ id: string }>(
-          await db.execute(sql`select id::text from account_create(${userId}, ${`Inc ${crypto.randomUUID()}`}, 'USD', 0, 'Etc/UTC', null, null)`),
+          await db.execute(sql`select id::text from account_create(${userId}, ${`Inc ${crypto.randomUUID()}`}, 'USD', 100000, 'Etc/UTC', null, null)`),
         );
         const accountId = account!.id;
-        for (const f of history) {
-          await db.execute(sql`select fill_add(${userId}, ${accountId}, ${f.symbol}, 'stock', 1, ${f.buy ? "buy" : "sell"},
-            ${String(f.qty)}::numeric, ${price(f)}::numeric, ${fees(f)}::numeric, ${at(f.minute)}::timestamptz, null, null)`);
+        for (const [i, f] of history.entries()) {
+          const { assetClass, multiplier } = INSTRUMENTS[f.symbol]!;
+          await db.execute(sql`select fill_add(${userId}, ${accountId}, ${f.symbol}, ${assetClass}, ${multiplier}::numeric, ${f.buy ? "buy" : "sell"},
+            ${String(f.qty)}::numeric, ${price(f)}::numeric, ${fees(f)}::numeric, ${at(f.minute)}::timestamptz, ${`H${i}`}, null)`);
         }
         // Journal fields on every existing position: they must survive when the same fill still opens it.
         await db.execute(sql`update positions set notes = 'kept ' || open_fill_id::text where account_id = ${accountId}`);
         const staged = imported.map((f, i) => ({
-          row: i + 2, symbol: f.symbol, asset_class: "stock", multiplier: "1", side: f.buy ? "buy" : "sell",
+          row: i + 2, symbol: f.symbol, asset_class: INSTRUMENTS[f.symbol]!.assetClass, multiplier: INSTRUMENTS[f.symbol]!.multiplier, side: f.buy ? "buy" : "sell",
           quantity: String(f.qty), price: price(f), fees: fees(f), executed_at: at(f.minute), execution_id: `X${i}`, duplicate: false,
         }));
         const [imp] = rowsOf<{ id: string }>(

@@ -13,7 +13,7 @@ import vm from "node:vm";
 import { parse as parseDotenv } from "dotenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ConfigSchema, parseConfig, readProcessEnv, SEAM_VARIABLES } from "../../lib/config/index.ts";
+import { ConfigSchema, DESIGN_VARIABLES, parseConfig, readProcessEnv, SEAM_VARIABLES } from "../../lib/config/index.ts";
 import { browserConfig } from "../../lib/web-config.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
 
@@ -862,7 +862,9 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
 // .env.example and .dev.vars.example
 // ---------------------------------------------------------------------------------------------------------
 
-const SPEC_VARIABLES = (Object.keys(ConfigSchema.shape) as Array<keyof typeof ConfigSchema.shape>).filter((k) => !SEAM_VARIABLES.includes(k));
+const SPEC_VARIABLES = (Object.keys(ConfigSchema.shape) as Array<keyof typeof ConfigSchema.shape>).filter(
+  (k) => !SEAM_VARIABLES.includes(k) && !DESIGN_VARIABLES.includes(k),
+);
 const REQUIRED = ["DBENGINE_PASSWORD", "SESSION_SECRET", "ENCRYPTION_KEY"];
 
 /** `NAME=value` and `# NAME=value` lines, in order. */
@@ -885,11 +887,12 @@ describe(".env.example", () => {
     expect(text).toContain("openssl rand -hex 32");
   });
 
-  it("lists every variable of the specification once, plus APP_SUBNET", () => {
+  it("lists every variable of the specification once, plus APP_SUBNET and DESIGN.md's additions", () => {
     expect(SPEC_VARIABLES).toHaveLength(72);
     const names = lines.map((l) => l.name);
-    for (const name of [...SPEC_VARIABLES, "APP_SUBNET"]) expect(names.filter((n) => n === name), name).toHaveLength(1);
-    expect(names.filter((n) => !(SPEC_VARIABLES as string[]).includes(n) && n !== "APP_SUBNET")).toEqual([]);
+    const listed = [...SPEC_VARIABLES, ...DESIGN_VARIABLES, "APP_SUBNET"] as string[];
+    for (const name of listed) expect(names.filter((n) => n === name), name).toHaveLength(1);
+    expect(names.filter((n) => !listed.includes(n))).toEqual([]);
   });
 
   it("shows each default exactly as the configuration parser applies it", () => {

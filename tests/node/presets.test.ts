@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors.ts";
+import { fromUnits, toUnits } from "../../lib/money.ts";
 import { normalizeBrokerSymbol, normalizeRows, parseCsv, parseTimestamp, sideOf, type StagedFill } from "../../lib/imports/normalize.ts";
 import { PRESETS, type Preset } from "../../lib/imports/presets.ts";
 import { ImportMappingSchema, ImportOptionsSchema, type ImportMapping, type ImportOptions } from "../../lib/imports/schema.ts";
@@ -64,7 +65,7 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     ],
   },
   "ibkr-activity": {
-    skipped: 11, // subtotals, totals, the forex header, trade and total, the instrument information section
+    skipped: 11, // subtotals, totals, the forex header and total, the forex trade, the instrument information section
     fills: [
       stock("AAPL", "buy", "100", "191.5", "1.0000000000", "2024-01-19T14:30:15.000Z"),
       stock("AAPL", "sell", "100", "192.25", "1.0036445000", "2024-01-19T15:02:41.000Z"),
@@ -73,12 +74,14 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     ],
   },
   "schwab-tos": {
-    skipped: 1, // the SPY call, which names only its underlying
+    skipped: 0,
+    // Fees from the Cash Balance section, charged at the fill's second; the call from Symbol, Exp, Strike, Type.
     fills: [
       stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T14:30:15.000Z"),
-      stock("AAPL", "sell", "100", "192.25", "0", "2024-01-19T15:02:41.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0.1600000000", "2024-01-19T15:02:41.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T15:31:07.000Z"),
       future("ESH24", "sell", "1", "4812.25", "0", "2024-01-19T16:05:00.000Z"),
-      stock("TSLA", "sell", "50", "208.80", "0", "2024-01-19T19:12:09.000Z"),
+      stock("TSLA", "sell", "50", "208.80", "0.0900000000", "2024-01-19T19:12:09.000Z"),
     ],
   },
   webull: {
@@ -91,11 +94,13 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     ],
   },
   robinhood: {
-    skipped: 4, // the option (BTO), the deposit, the dividend, the disclaimer
+    skipped: 3, // the deposit, the dividend, the disclaimer
+    // Fees: what separates Amount from the notional (120.00 paid for 119.99950688 of VTI; 7,690 - 7,689.96).
     fills: [
-      stock("VTI", "buy", "0.512468", "234.16", "0", "2024-01-22T05:00:00.000Z"),
-      stock("AAPL", "sell", "40", "192.25", "0", "2024-01-19T05:00:00.000Z"),
-      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T05:00:00.000Z"),
+      stock("VTI", "buy", "0.512468", "234.16", "0.0004931200", "2024-01-22T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100", "191.50", "0.0000000000", "2024-01-19T05:00:00.000Z"),
     ],
   },
   fidelity: {
@@ -108,12 +113,15 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     ],
   },
   etrade: {
-    skipped: 3, // the option bought to open, the transfer, the put sold short (an option)
+    skipped: 1, // the transfer
+    // Options from Description; fees from Amount (Commission leaves out the regulatory fees).
     fills: [
       stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T05:00:00.000Z"),
-      stock("TSLA", "sell", "50", "208.80", "0.0000000000", "2024-01-19T05:00:00.000Z"),
-      stock("AAPL", "sell", "40", "192.25", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("TSLA", "sell", "50", "208.80", "0.0900000000", "2024-01-19T05:00:00.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
       stock("AAPL", "buy", "100", "191.50", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      option("QQQ   240126P00412500", "sell", "1.0", "2.87", "0.5400000000", "2024-01-17T05:00:00.000Z"),
     ],
   },
   tastytrade: {
@@ -173,6 +181,24 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
   },
 };
 
+/** Per sample: the total quantity and fees of the fills it gives, added up by hand from the file. */
+const TOTALS: Record<string, [string, string]> = {
+  generic: ["202.00", "6.50"],
+  "ibkr-flex": ["203.00", "5.3536445"], // 1 + 1.0036445 + 1.30 + 2.05; the EUR.USD conversion is listed as skipped
+  "ibkr-activity": ["1201.00", "9.0536445"], // 1 + 1.0036445 + 5 + 2.05
+  "schwab-tos": ["253.00", "1.59"], // 0.16 + (0.04 + 1.30) + 0.09 from Cash Balance
+  webull: ["212.00", "0.00"],
+  robinhood: ["142.512468", "0.04049312"], // 0.04 (AAPL) + 0.00049312 (VTI: 120.00 - 0.512468 x 234.16)
+  fidelity: ["143.00", "2.06"], // (1.30 + 0.04) + 0.04 + (0.65 + 0.03)
+  etrade: ["243.00", "2.01"], // 0.09 + 1.34 + 0.04 + 0.54
+  tastytrade: ["204.00", "2.86"], // 0.26 + (2.00 + 0.28) + 0.24 + 0.08
+  tradestation: ["203.00", "5.72"],
+  tradovate: ["6.00", "6.06"],
+  ninjatrader: ["10.00", "10.94"],
+  das: ["300.00", "0.00"],
+  tradezero: ["300.00", "0.61"], // 0.33 + (0.21 - 0.20 rebate) + 0.27 + 0 (a 0.10 rebate over 0.02 of fees is no fee)
+};
+
 describe("broker presets", () => {
   it("have unique ids, valid mappings and options, and one expectation each", () => {
     const ids = PRESETS.map((p) => p.id);
@@ -193,7 +219,19 @@ describe("broker presets", () => {
     const result = normalizeRows(parseCsv(fixture(id), options, MAX_ROWS), preset.mapping, options, ZONE);
     expect(result.errors).toEqual([]);
     expect(result.fills.map(compact)).toEqual(EXPECTED[id]!.fills);
-    expect(result.skipped).toBe(EXPECTED[id]!.skipped);
+    expect(result.skipped).toHaveLength(EXPECTED[id]!.skipped);
+  });
+
+  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: every row is imported or listed with its reason; quantities and fees as counted by hand", (id, preset) => {
+    const options = optionsFor(preset);
+    const parsed = parseCsv(fixture(id), options, MAX_ROWS);
+    const result = normalizeRows(parsed, preset.mapping, options, ZONE);
+    const accounted = [...result.fills.map((f) => f.row), ...result.skipped.map((k) => k.row), ...result.errors.map((e) => e.row)].sort((a, b) => a - b);
+    const first = parsed.header ? (parsed.headerRow ?? 1) + 1 : 1;
+    expect(accounted).toEqual(parsed.rows.map((_, i) => first + i));
+    for (const k of result.skipped) expect(k.reason.length, `row ${k.row}`).toBeGreaterThan(5);
+    const sum = (values: string[]) => fromUnits(values.reduce((a, v) => a + toUnits(v), 0n));
+    expect([sum(result.fills.map((f) => f.quantity)), sum(result.fills.map((f) => f.fees))]).toEqual(TOTALS[id]);
   });
 
   it("das: without options.tradeDate the file is refused with a clear message", () => {
@@ -269,6 +307,12 @@ describe("broker symbols", () => {
     ["AAPL240119C00190000", "AAPL240119C00190000"],
     ["/ESH24", "/ESH24"],
     ["brk.b", "BRK.B"],
+    // Contract descriptions: IBKR statements, Robinhood and E*TRADE descriptions.
+    ["AAPL 16FEB24 195 C", "AAPL  240216C00195000"],
+    ["SPY 2/16/2024 Call $480.00", "SPY   240216C00480000"],
+    ["PUT  QQQ    01/26/24   412.500", "QQQ   240126P00412500"],
+    ["CALL SPY 02/16/24 480.000", "SPY   240216C00480000"],
+    ["Apple\nCUSIP: 037833100", "APPLE\nCUSIP: 037833100"],
   ])("%j → %j", (raw, expected) => {
     expect(normalizeBrokerSymbol(raw)).toBe(expected);
   });
@@ -338,16 +382,23 @@ describe("row filters", () => {
   ].join("\n");
 
   it("keeps rows whose cell matches a keep value and none of the drop values; the rest are skipped, not errors", () => {
-    const { fills, errors, skipped } = read(csv, BASIC, { rowFilters: [{ column: "Kind", keep: ["TRADE"] }, { column: "Note", drop: ["PUT *"] }] });
+    const { fills, errors, skipped } = read(csv, BASIC, {
+      rowFilters: [{ column: "Kind", keep: ["TRADE"] }, { column: "Note", drop: ["PUT *"], reason: "an option" }],
+    });
     expect(errors).toEqual([]);
     expect(fills.map((f) => f.row)).toEqual([2]);
-    expect(skipped).toBe(3);
+    // Each skipped row is listed with the filter's reason, or one naming the cell.
+    expect(skipped).toEqual([
+      { row: 3, reason: "an option" },
+      { row: 4, reason: 'Kind "Deposit" is not a trade this format reads' },
+      { row: 5, reason: 'Kind "Trade Correction" is not a trade this format reads' },
+    ]);
   });
 
   it("matches keep values ending in * as prefixes", () => {
     const { fills, skipped } = read(csv, BASIC, { rowFilters: [{ column: "Kind", keep: ["Trade*"] }] });
     expect(fills.map((f) => f.row)).toEqual([2, 3, 5]);
-    expect(skipped).toBe(1);
+    expect(skipped).toEqual([{ row: 4, reason: 'Kind "Deposit" is not a trade this format reads' }]);
   });
 
   it("names a filter column the file lacks", () => {

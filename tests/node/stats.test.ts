@@ -58,7 +58,8 @@ describe("GET /api/stats/summary", () => {
       averageLoss: "-35.00",
       largestWin: "100.00",
       largestLoss: "-50.00",
-      maxDrawdown: "50.00",
+      // On the realised curve: 100, 50, then the 0.50 entry fee of the third trade (49.50) before its exit.
+      maxDrawdown: "50.50",
     });
     const april3 = await get(client, `/api/stats/summary?accountId=${accountId}&from=2026-04-03T00:00:00Z&to=2026-04-04T00:00:00Z`);
     expect(april3).toMatchObject({ trades: 1, netPnl: "29.50" });

@@ -6,7 +6,7 @@ import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { deferWith, type Deps } from "../../lib/deps.ts";
 import type { Mailer } from "../../lib/email/index.ts";
-import { createLogger } from "../../lib/log.ts";
+import { createLogger, type Logger } from "../../lib/log.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
 import { createNodeObjectStore } from "../../lib/storage/node.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "./client.ts";
@@ -36,11 +36,11 @@ export async function testApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
   /** `peer: "per-request"` gives every request its own client address (no shared per-client limits). */
-  extra: { mailer?: Mailer; peer?: string } = {},
+  extra: { mailer?: Mailer; peer?: string; log?: Logger } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const handle = await sharedDb(databaseUrl);
-  const log = createLogger({ silent: true });
+  const log = extra.log ?? createLogger({ silent: true });
   const pending: Promise<unknown>[] = [];
   const deps: Deps = {
     config,

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startProviderServer } from "../support/provider-server.ts";
 import { startS3Server } from "../support/s3-server.ts";
 
 declare module "vitest" {
@@ -10,6 +11,8 @@ declare module "vitest" {
     dbWsProxy: string;
     /** The OBJECT_STORAGE_ variables of the local S3 stand-in. */
     objectStorageEnv: Record<string, string>;
+    /** The base URL seams pointing the model and market-data providers at the local stand-in. */
+    providerEnv: Record<string, string>;
   }
 }
 
@@ -29,7 +32,10 @@ export default async function setup(project: TestProject) {
   project.provide("dbWsProxy", bridge.wsUrl);
   const s3 = await startS3Server();
   project.provide("objectStorageEnv", s3.env);
+  const providers = await startProviderServer();
+  project.provide("providerEnv", providers.env);
   return async () => {
+    await providers.close();
     await s3.close();
     await bridge.close();
     await dropDatabase(db.name);

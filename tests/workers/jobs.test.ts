@@ -61,3 +61,25 @@ it("answers an /api/ path no group serves with the 404 envelope (wrangler.toml r
   expect(body.error.code).toBe("NOT_FOUND");
   expect(res.headers.get("X-Request-Id")).toBe(body.error.requestId);
 });
+
+it("the */5 cron releases credit holds past their time, through the SQL functions over HTTP", async () => {
+  const sql = testSql();
+  const user = await insertUser("holds");
+  await sql`select wallet_apply(${user.id}::uuid, 'admin_grant', 100, 0, null, 'test', null)`;
+  const expired = crypto.randomUUID();
+  const live = crypto.randomUUID();
+  await sql`select * from credit_hold_place(${expired}::uuid, ${user.id}::uuid, 30, 1, now() - interval '1 minute')`;
+  await sql`select * from credit_hold_place(${live}::uuid, ${user.id}::uuid, 20, 1, now() + interval '10 minutes')`;
+
+  const ctx = createExecutionContext();
+  await jobs.scheduled(createScheduledController({ cron: "*/5 * * * *" }), { ...env }, ctx);
+  await waitOnExecutionContext(ctx);
+
+  const holds = await sql`select id, status from credit_holds where user_id = ${user.id} order by amount`;
+  expect(holds.map((h) => [h.id, h.status])).toEqual([
+    [live, "held"],
+    [expired, "expired"],
+  ]);
+  const [wallet] = await sql`select balance::int, reserved::int from wallets where user_id = ${user.id}`;
+  expect(wallet).toEqual({ balance: 100, reserved: 20 });
+});

@@ -44,6 +44,12 @@ describe("trading routes in workerd", () => {
     expect(ledger.hasMore).toBe(true);
 
     const calendar = await (await call(`/api/stats/calendar?accountId=${accountId}`, { cookie })).json();
-    expect(calendar).toEqual({ days: [{ date: "2026-06-11", netPnl: "103.00", trades: 1 }] });
+    // Realised P&L and fees count on the day they happen (Tokyo): the entry's fee on the 10th, the exit on the 11th.
+    expect(calendar).toEqual({
+      days: [
+        { date: "2026-06-10", netPnl: "-1.00", trades: 0 },
+        { date: "2026-06-11", netPnl: "104.00", trades: 1 },
+      ],
+    });
   });
 });

@@ -18,6 +18,7 @@ export default defineProject({
           DB_HTTP_ENDPOINT: inject("dbHttpEndpoint"),
           DB_WS_PROXY: inject("dbWsProxy"),
           ...inject("objectStorageEnv"),
+          ...inject("providerEnv"),
         },
       },
     })),

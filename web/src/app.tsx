@@ -10,6 +10,8 @@ import { RegisterPage } from "./pages/auth/register-page.tsx";
 import { SignInPage } from "./pages/auth/sign-in-page.tsx";
 import { Loading } from "./components/ui.tsx";
 import { NotFoundPage } from "./pages/not-found-page.tsx";
+import { AdvisorKeysPage } from "./pages/settings/advisor-keys-page.tsx";
+import { BillingPage } from "./pages/settings/billing-page.tsx";
 import { SessionsPage } from "./pages/settings/sessions-page.tsx";
 import { NewFillPage } from "./pages/trades/new-fill-page.tsx";
 import { TradePage } from "./pages/trades/trade-page.tsx";
@@ -48,6 +50,8 @@ export const routes: RouteObject[] = [
           { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
           { path: "/settings/sessions", element: <SessionsPage /> },
+          { path: "/settings/keys", element: <AdvisorKeysPage /> },
+          { path: "/settings/billing", element: <BillingPage /> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

@@ -94,6 +94,16 @@ export function AppShell() {
             </ul>
             <ul className="nav__list nav__list--user">
               <li>
+                <NavLink to="/settings/keys" className="nav__link">
+                  Advisor keys
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/settings/billing" className="nav__link">
+                  Billing
+                </NavLink>
+              </li>
+              <li>
                 <NavLink to="/settings/sessions" className="nav__link">
                   Sessions
                 </NavLink>

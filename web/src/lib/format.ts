@@ -1,22 +1,79 @@
-// Display formatting. Decimal strings go to Intl as strings, which formats them exactly (no float
-// rounding on the way).
+// Display formatting. Decimal strings go to Intl as strings, which formats them exactly (no float rounding
+// on the way, even past 2^53) and rounds half away from zero on the decimal digits. Money is shown in its
+// currency's minor unit ("$1,234.50", "¥1,235", "BHD 1.235"); the API and the database keep the exact values.
+import { signOf } from "./decimal.ts";
 
 const LOCALE = undefined; // the reader's own locale
 
 type NumberInput = Parameters<Intl.NumberFormat["format"]>[0];
 
-/** "1234.5" USD -> "$1,234.50"; keeps up to 10 decimals when the value has them. */
-export function formatMoney(value: string, currency: string): string {
-  try {
-    return new Intl.NumberFormat(LOCALE, { style: "currency", currency, maximumFractionDigits: 10 }).format(value as NumberInput);
-  } catch {
-    return `${value} ${currency}`;
-  }
+export type Tone = "positive" | "negative" | "zero";
+
+export function toneOf(value: string): Tone {
+  const s = signOf(value);
+  return s > 0 ? "positive" : s < 0 ? "negative" : "zero";
 }
 
-/** Quantities and prices: grouping, no currency, every significant decimal kept. */
-export function formatNumber(value: string): string {
-  return new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 10 }).format(value as NumberInput);
+/**
+ * A currency format (its own minor unit unless `options` says otherwise), or a plain number with two decimals
+ * when there is no currency (several currencies summed) or Intl does not know the code.
+ */
+function moneyFormat(locale: string | undefined, options: Intl.NumberFormatOptions, currency: string | null): Intl.NumberFormat {
+  if (currency) {
+    try {
+      return new Intl.NumberFormat(locale, { ...options, style: "currency", currency });
+    } catch {
+      // An unknown currency code falls through to a plain number (the code is appended by the caller).
+    }
+  }
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, ...options });
+}
+
+function money(value: string, currency: string | null, options: Intl.NumberFormatOptions, locale: string | undefined): string {
+  const f = moneyFormat(locale, options, currency);
+  const text = f.format(value as NumberInput);
+  return currency && f.resolvedOptions().style !== "currency" ? `${text} ${currency}` : text;
+}
+
+/** "1234.5" USD -> "$1,234.50"; "-126150.0536445" -> "-$126,150.05". */
+export function formatMoney(value: string, currency: string | null, locale: string | undefined = LOCALE): string {
+  return money(value, currency, {}, locale);
+}
+
+/** "+$1,234.50", "-$12.00", "$0.00": the sign always written, so gains and losses read without the colours. */
+export function formatPnl(value: string, currency: string | null, locale: string | undefined = LOCALE): string {
+  return money(value, currency, { signDisplay: "exceptZero" }, locale);
+}
+
+/** Short form for calendar cells on a phone: "+$1.2K". */
+export function formatPnlCompact(value: string, currency: string | null, locale: string | undefined = LOCALE): string {
+  const f = moneyFormat(locale, { signDisplay: "exceptZero", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }, currency);
+  return f.format(value as NumberInput);
+}
+
+/** Quantities: grouping, no currency, every significant decimal kept (0.512468 shares). */
+export function formatNumber(value: string, locale: string | undefined = LOCALE): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 10 }).format(value as NumberInput);
+}
+
+const MAX_PRICE_DECIMALS = 6;
+
+/**
+ * The decimals an instrument's prices are shown with: as many as the most precise of them needs, at least
+ * 2 and at most 6, so one instrument's prices line up ("191.50" beside "192.25", "1.0885" beside "1.0900").
+ */
+export function priceDecimals(prices: ReadonlyArray<string | null | undefined>, max = MAX_PRICE_DECIMALS): number {
+  let decimals = 2;
+  for (const p of prices) {
+    const fraction = p?.split(".")[1]?.replace(/0+$/, "") ?? "";
+    decimals = Math.max(decimals, Math.min(fraction.length, max));
+  }
+  return decimals;
+}
+
+/** A price at a fixed number of decimals (priceDecimals), rounded half away from zero: "4,812.25", "191.50". */
+export function formatPrice(value: string, decimals: number, locale: string | undefined = LOCALE): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value as NumberInput);
 }
 
 export function formatDateTime(iso: string, timeZone?: string): string {

@@ -7,6 +7,7 @@ import { BrokerageSelect } from "../../components/brokerage-select.tsx";
 import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
 import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
 import { CANONICAL_TIME_ZONES } from "../../../../lib/time/zones.ts";
+import { zonedTimeToUtc } from "../../../../lib/time/zoned.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors, type FieldOfCode } from "../../lib/form-errors.ts";
 import { guessTimeZone } from "../../lib/time-zones.ts";
 
@@ -17,17 +18,25 @@ export const ACCOUNT_FIELD_OF_CODE: FieldOfCode = {
   FORBIDDEN: ["brokerageId", "is not one of your brokerages"],
 };
 
-/** New account: name, currency, starting balance, time zone and brokerage. */
+/** "2024-01-19" in the account's zone, as the instant its day starts. */
+export function startOfDay(date: string, timeZone: string): string {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const zone = CANONICAL_TIME_ZONES.has(timeZone) ? timeZone : "Etc/UTC";
+  return zonedTimeToUtc({ year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone).toISOString();
+}
+
+/** New account: name, currency, starting balance (and the day it is as of), time zone and brokerage. */
 export function NewAccountForm({ onCreated }: { onCreated(account: Account): void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [currency, setCurrency] = useState("USD");
   const [startingBalance, setStartingBalance] = useState("");
+  const [balanceAsOf, setBalanceAsOf] = useState("");
   const [timezone, setTimezone] = useState(guessTimeZone);
   const [brokerageId, setBrokerageId] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useMutation({
-    mutationFn: (json: { name: string; currency: string; startingBalance?: string; timezone: string; brokerageId: string | null }) =>
+    mutationFn: (json: { name: string; currency: string; startingBalance?: string; startingBalanceAt?: string; timezone: string; brokerageId: string | null }) =>
       unwrap(api.api.accounts.$post({ json })),
     onSuccess: async (account) => {
       await queryClient.invalidateQueries({ queryKey: keys.accounts });
@@ -42,6 +51,7 @@ export function NewAccountForm({ onCreated }: { onCreated(account: Account): voi
       name,
       currency,
       ...(startingBalance.trim() ? { startingBalance: startingBalance.trim() } : {}),
+      ...(startingBalance.trim() && balanceAsOf ? { startingBalanceAt: startOfDay(balanceAsOf, timezone) } : {}),
       timezone,
       brokerageId: brokerageId || null,
     };
@@ -77,6 +87,15 @@ export function NewAccountForm({ onCreated }: { onCreated(account: Account): voi
           onChange={(e) => setStartingBalance(e.target.value)}
           error={shown.startingBalance}
           hint="Cash in the account when you start the journal, e.g. 10000.00. Optional."
+        />
+        <TextField
+          label="Balance as of"
+          name="startingBalanceAt"
+          type="date"
+          value={balanceAsOf}
+          onChange={(e) => setBalanceAsOf(e.target.value)}
+          error={shown.startingBalanceAt}
+          hint="The day the starting balance was your cash. Optional: it moves earlier by itself when you import older trades."
         />
         <BrokerageSelect value={brokerageId} onChange={setBrokerageId} error={shown.brokerageId} />
       </div>

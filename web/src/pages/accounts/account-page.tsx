@@ -157,7 +157,10 @@ export function AccountPage() {
               </div>
               <div>
                 <dt>Starting balance</dt>
-                <dd>{formatMoney(a.startingBalance, a.currency)}</dd>
+                <dd>
+                  {formatMoney(a.startingBalance, a.currency)}
+                  {a.startingBalanceAt && <span className="muted"> as of {formatDate(a.startingBalanceAt, a.timezone)}</span>}
+                </dd>
               </div>
               <div>
                 <dt>Time zone</dt>

@@ -1,7 +1,6 @@
 import { useId } from "react";
-import { formatDate } from "../../lib/format.ts";
+import { formatDate, formatPnl, toneOf } from "../../lib/format.ts";
 import { scaleEquity, type EquityPoint } from "./equity.ts";
-import { formatPnl, toneOf } from "./format.ts";
 
 const BOX = { width: 640, height: 240, top: 12, right: 8, bottom: 12, left: 8 };
 

@@ -8,7 +8,8 @@ import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.
 import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
-import { formatAmount, formatFactor, formatPnl, formatRate, toneOf } from "./format.ts";
+import { formatMoney, formatPnl, toneOf } from "../../lib/format.ts";
+import { formatFactor, formatRate } from "./format.ts";
 import { PnlCalendar } from "./pnl-calendar.tsx";
 import { PERIODS, monthQuery, periodDays, rangeQuery, todayIn, type Period } from "./range.ts";
 import "./dashboard.css";
@@ -140,7 +141,7 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
   const cards: { label: string; value: string; tone?: string; note?: string }[] = [
     { label: "Net P&L", value: formatPnl(s.netPnl, currency), tone: toneOf(s.netPnl), note: "after fees" },
     { label: "Gross P&L", value: formatPnl(s.grossPnl, currency), tone: toneOf(s.grossPnl), note: "before fees" },
-    { label: "Fees", value: formatAmount(s.fees, currency) },
+    { label: "Fees", value: formatMoney(s.fees, currency) },
     { label: "Trades", value: String(s.trades), note: `${s.wins} won, ${s.losses} lost` },
     { label: "Win rate", value: formatRate(s.winRate) },
     { label: "Profit factor", value: s.profitFactor === null && s.wins > 0 ? "No losses" : formatFactor(s.profitFactor) },
@@ -149,7 +150,7 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
     { label: "Average loss", value: money(s.averageLoss), tone: "negative" },
     { label: "Largest win", value: money(s.largestWin), tone: "positive" },
     { label: "Largest loss", value: money(s.largestLoss), tone: "negative" },
-    { label: "Max drawdown", value: formatAmount(s.maxDrawdown, currency), note: "deepest fall from a peak" },
+    { label: "Max drawdown", value: formatMoney(s.maxDrawdown, currency), note: "deepest fall from a peak" },
   ];
   return (
     <section aria-labelledby="summary-heading">

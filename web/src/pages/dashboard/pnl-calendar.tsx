@@ -1,6 +1,6 @@
 import { addMonths, monthBounds, monthGrid, monthLabel, weekdayHeadings, type Month } from "./calendar.ts";
 import { addDecimals } from "../../lib/decimal.ts";
-import { formatPnl, formatPnlCompact, toneOf } from "./format.ts";
+import { formatPnl, formatPnlCompact, toneOf } from "../../lib/format.ts";
 
 export type CalendarDay = { date: string; netPnl: string; trades: number };
 

@@ -18,7 +18,7 @@ const GENERIC_CSV = [
 const PREVIEW = {
   importId: IMPORT_ID,
   expiresAt: "2026-01-01T00:30:00.000Z",
-  summary: { rows: 3, skipped: 0, valid: 2, invalid: 1, duplicate: 1, toImport: 1, cashEffect: "-19151.00" },
+  summary: { rows: 4, skipped: 1, valid: 2, invalid: 1, duplicate: 1, toImport: 1, cashEffect: "-19151.0036445" },
   errors: [
     { row: 4, column: "Side", message: 'is not a side: "HOLD"' },
     { row: 4, column: "Quantity", message: 'is not a number: "abc"' },
@@ -27,6 +27,12 @@ const PREVIEW = {
   fills: [
     { row: 2, symbol: "AAPL", assetClass: "stock", multiplier: "1", side: "buy", quantity: "100", price: "191.5", fees: "1", executedAt: "2024-01-19T14:30:15.000Z", executionId: "G-1001", duplicate: false },
     { row: 3, symbol: "AAPL", assetClass: "stock", multiplier: "1", side: "sell", quantity: "100", price: "192.25", fees: "1", executedAt: "2024-01-19T15:02:41.000Z", executionId: "G-1002", duplicate: true },
+  ],
+  rows: [
+    { row: 2, status: "valid" },
+    { row: 3, status: "duplicate" },
+    { row: 4, status: "invalid", errors: [] },
+    { row: 5, status: "skipped", reason: "a currency conversion (forex): the journal does not track currency pairs" },
   ],
 };
 
@@ -57,9 +63,14 @@ describe("the preview", () => {
 
     const summary = screen.getByLabelText("Preview summary");
     const counts = Object.fromEntries([...summary.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
-    expect(counts).toMatchObject({ Rows: "3", Valid: "2", Invalid: "1", Duplicates: "1", "To import": "1", "Cash effect": "-$19,151.00" });
+    expect(counts).toMatchObject({ Rows: "4", Valid: "2", Invalid: "1", Duplicates: "1", "To import": "1", "Cash effect": "-$19,151.00" });
     const fills = within(screen.getByRole("region", { name: "Fills" })).getAllByRole("row").slice(1);
     expect(fills.map((r) => r.lastElementChild?.textContent)).toEqual(["New", "Duplicate"]);
+    // One precision for the symbol's prices.
+    expect(fills.map((r) => r.children[5]?.textContent)).toEqual(["191.50", "192.25"]);
+    // Each skipped row with its reason.
+    const skipped = within(screen.getByRole("region", { name: "Rows the format skips" })).getAllByRole("row").slice(1);
+    expect(skipped.map((r) => r.textContent)).toEqual(["5a currency conversion (forex): the journal does not track currency pairs"]);
   });
 });
 

@@ -1,5 +1,4 @@
-import { formatDateTime, formatNumber } from "../../lib/format.ts";
-import { formatAmount, formatPnl, toneOf } from "../dashboard/format.ts";
+import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
 
 /** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
@@ -20,6 +19,10 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
   const { summary, errors, fills, symbols } = preview;
   const grouped = groupErrors(errors);
   const shownErrorRows = grouped.length;
+  const skippedRows = preview.rows.flatMap((r) => (r.status === "skipped" ? [{ row: r.row, reason: r.reason }] : []));
+  // One precision per instrument for its prices.
+  const decimals = new Map<string, number>();
+  for (const symbol of new Set(fills.map((f) => f.symbol))) decimals.set(symbol, priceDecimals(fills.filter((f) => f.symbol === symbol).map((f) => f.price)));
   return (
     <div className="import-preview">
       <dl className="stats" aria-label="Preview summary">
@@ -103,6 +106,39 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         </section>
       )}
 
+      {skippedRows.length > 0 && (
+        <section aria-labelledby="preview-skipped-heading">
+          <h3 id="preview-skipped-heading">Rows the format skips</h3>
+          <p className="muted">
+            These rows are not trades this format imports, so they are left out on purpose.
+            {skippedRows.length < summary.skipped && ` The first ${skippedRows.length} of ${summary.skipped} are listed.`}
+          </p>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Rows left out, with the reason</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Row
+                  </th>
+                  <th scope="col">Why</th>
+                </tr>
+              </thead>
+              <tbody>
+                {skippedRows.map((r) => (
+                  <tr key={r.row}>
+                    <th scope="row" className="num">
+                      {r.row}
+                    </th>
+                    <td>{r.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
       {symbols.length > 0 && (
         <section aria-labelledby="preview-positions-heading">
           <h3 id="preview-positions-heading">Positions this import adds to</h3>
@@ -170,8 +206,8 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                     <td>{f.symbol}</td>
                     <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
                     <td className="num">{formatNumber(f.quantity)}</td>
-                    <td className="num">{formatNumber(f.price)}</td>
-                    <td className="num">{formatAmount(f.fees, currency)}</td>
+                    <td className="num">{formatPrice(f.price, decimals.get(f.symbol) ?? 2)}</td>
+                    <td className="num">{formatMoney(f.fees, currency)}</td>
                     <td>{f.executionId ?? <span className="muted">none</span>}</td>
                     <td>{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
                   </tr>

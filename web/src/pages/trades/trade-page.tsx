@@ -6,7 +6,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber } from "../../lib/format.ts";
+import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -140,6 +140,9 @@ export function TradePage() {
         const currency = account?.currency ?? "USD";
         const zone = account?.timezone;
         const pnlClass = signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : "";
+        // One precision for every price of the instrument: its fills' and the averages.
+        const decimals = priceDecimals(fills.map((f) => f.price));
+        const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
         return (
           <>
             <p className="breadcrumb">
@@ -150,8 +153,8 @@ export function TradePage() {
             </PageHeader>
             <dl className="stats">
               <div>
-                <dt>Net P&amp;L</dt>
-                <dd className={pnlClass}>{formatMoney(t.netPnl, currency)}</dd>
+                <dt>{t.status === "open" ? "Realised so far" : "Net P&L"}</dt>
+                <dd className={pnlClass}>{formatPnl(t.netPnl, currency)}</dd>
               </div>
               <div>
                 <dt>Gross P&amp;L</dt>
@@ -170,11 +173,11 @@ export function TradePage() {
               </div>
               <div>
                 <dt>Average entry</dt>
-                <dd>{t.averageEntryPrice ? formatNumber(t.averageEntryPrice) : "—"}</dd>
+                <dd>{price(t.averageEntryPrice)}</dd>
               </div>
               <div>
                 <dt>Average exit</dt>
-                <dd>{t.averageExitPrice ? formatNumber(t.averageExitPrice) : "—"}</dd>
+                <dd>{price(t.averageExitPrice)}</dd>
               </div>
               <div>
                 <dt>Opened</dt>
@@ -219,7 +222,7 @@ export function TradePage() {
                           {formatNumber(f.quantityInTrade)}
                           {f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>}
                         </td>
-                        <td className="num">{formatNumber(f.price)}</td>
+                        <td className="num">{formatPrice(f.price, decimals)}</td>
                         <td className="num">{formatMoney(f.feesInTrade, currency)}</td>
                         <td>{f.executionId ?? "—"}</td>
                       </tr>

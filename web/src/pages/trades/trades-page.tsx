@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
 
 const PAGE_SIZE = 50;
 const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status"] as const;
@@ -191,6 +191,8 @@ export function TradesPage() {
                 {trades.data.trades.map((t) => {
                   const account = byId.get(t.accountId);
                   const currency = account?.currency ?? "USD";
+                  // Averages of several fills can run to 10 decimals: at most 4 here, the same for entry and exit.
+                  const decimals = priceDecimals([t.averageEntryPrice, t.averageExitPrice], 4);
                   return (
                     <tr key={t.id}>
                       <th scope="row">
@@ -203,10 +205,10 @@ export function TradesPage() {
                       </td>
                       <td className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
                       <td className="num">{formatNumber(t.maxQuantity)}</td>
-                      <td className="num">{t.averageEntryPrice ? formatNumber(t.averageEntryPrice) : "—"}</td>
-                      <td className="num">{t.averageExitPrice ? formatNumber(t.averageExitPrice) : "—"}</td>
+                      <td className="num">{t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "—"}</td>
+                      <td className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
                       <td className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
-                        {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatMoney(t.netPnl, currency)}
+                        {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatPnl(t.netPnl, currency)}
                       </td>
                     </tr>
                   );

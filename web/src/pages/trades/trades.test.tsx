@@ -93,7 +93,7 @@ describe("the trade page", () => {
     renderApp(`/trades/${TRADE.id}`);
     const user = userEvent.setup();
     expect(await screen.findByRole("heading", { name: "AAPL · Long" })).toBeTruthy();
-    expect(screen.getByText("$45.50")).toBeTruthy();
+    expect(screen.getByText("+$45.50")).toBeTruthy(); // the sign written, money to the cent
     expect(within(screen.getByRole("table")).getByText("X1")).toBeTruthy();
     await user.type(screen.getByLabelText("Setup"), "Opening range");
     await user.click(screen.getByLabelText("4 out of 5"));

@@ -1,0 +1,182 @@
+// The advisor's tools over the trader's own journal (DESIGN.md section 9, "Grounding"): each a thin call into
+// the domain functions the API itself uses (statistics, trades, ledger, accounts), with zod-described
+// arguments. Results are compact (capped in size, ids included) so an answer can cite trades, and each comes
+// with a one-line summary the web app shows as the tool's activity ("Read 12 trades").
+import * as z from "zod/mini";
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { getAccount, listAccounts } from "../accounts/accounts.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { ledgerPageSql } from "../ledger/ledger.ts";
+import { breakdown, calendar, summary } from "../stats/stats.ts";
+import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
+import { providerKeyOf } from "./keys.ts";
+import { baseUrlOf, MARKET_DATA } from "./providers.ts";
+
+/** What a tool hands back: data for the model, a line for the trader. */
+export type ToolOutput = { summary: string; data: unknown };
+
+export type AdvisorTool = {
+  description: string;
+  inputSchema: z.ZodMiniType;
+  execute(input: never): Promise<ToolOutput>;
+};
+
+/** A tool result larger than this (as JSON) is cut down: lists lose their tail, with a note saying so. */
+export const MAX_RESULT_CHARS = 8000;
+
+const date = () => z.optional(z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 date-time with Z or an offset")));
+const accountId = () => z.optional(z.uuid().check(z.describe("One account's id; omit for all accounts")));
+const range = { accountId: accountId(), from: date(), to: date() };
+
+/** A trade as the model sees it: what it needs to reason and to cite, nothing more. */
+function compactTrade(t: Trade) {
+  return {
+    id: t.id,
+    accountId: t.accountId,
+    symbol: t.symbol,
+    direction: t.direction,
+    status: t.status,
+    openedAt: t.openedAt,
+    closedAt: t.closedAt,
+    quantity: t.maxQuantity,
+    averageEntryPrice: t.averageEntryPrice,
+    averageExitPrice: t.averageExitPrice,
+    netPnl: t.netPnl,
+    fees: t.fees,
+    ...(t.tags.length ? { tags: t.tags } : {}),
+    ...(t.setup ? { setup: t.setup } : {}),
+    ...(t.rating ? { rating: t.rating } : {}),
+  };
+}
+
+/** Cuts a list so the result stays under MAX_RESULT_CHARS, saying how many items were left out. */
+function capped<T>(items: T[], wrap: (kept: T[]) => Record<string, unknown>): Record<string, unknown> {
+  let kept = items;
+  while (kept.length > 1 && JSON.stringify(wrap(kept)).length > MAX_RESULT_CHARS) kept = kept.slice(0, Math.ceil(kept.length / 2));
+  return kept.length < items.length ? { ...wrap(kept), omitted: items.length - kept.length } : wrap(items);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const span = (q: { from?: string | undefined; to?: string | undefined }) =>
+  q.from || q.to ? ` from ${q.from?.slice(0, 10) ?? "the start"} to ${q.to?.slice(0, 10) ?? "now"}` : "";
+
+/** The tools for one user's turn. `quotes` adds the quote tool (the user has a market-data key). */
+export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, user: AuthUser, options: { quotes: boolean }) {
+  const tools: Record<string, AdvisorTool> = {
+    performance_summary: {
+      description:
+        "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown.",
+      inputSchema: z.object(range),
+      async execute(q: { accountId?: string; from?: string; to?: string }) {
+        const s = await summary(deps, user, q);
+        return { summary: `Read the performance summary${span(q)}: ${plural(s.trades, "closed trade")}, net P&L ${s.netPnl}`, data: { ...q, ...s } };
+      },
+    },
+    breakdown: {
+      description: "Realised net P&L grouped by symbol, tag, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group.",
+      inputSchema: z.object({ ...range, by: z.enum(["symbol", "tag", "weekday", "hour"]).check(z.describe("How to group")) }),
+      async execute(q: { by: "symbol" | "tag" | "weekday" | "hour"; accountId?: string; from?: string; to?: string }) {
+        const b = await breakdown(deps, user, q);
+        return { summary: `Read the breakdown by ${q.by}${span(q)}: ${plural(b.groups.length, "group")}`, data: { ...q, ...capped(b.groups, (groups) => ({ groups })) } };
+      },
+    },
+    list_trades: {
+      description: "Trades (positions from flat to flat) with filters, newest opened first, at most 50: ids, symbol, direction, status, times, quantity, average prices, net P&L, tags and setup.",
+      inputSchema: z.object({
+        ...range,
+        symbol: z.optional(z.string().check(z.maxLength(40), z.describe("Symbol, such as AAPL or ESZ26"))),
+        tag: z.optional(z.string().check(z.maxLength(50), z.describe("Only trades with this tag"))),
+        status: z.optional(z.enum(["open", "closed"])),
+        limit: z.optional(z.int().check(z.minimum(1), z.maximum(50), z.describe("How many, 1 to 50 (default 20)"))),
+      }),
+      async execute(q: { accountId?: string; from?: string; to?: string; symbol?: string; tag?: string; status?: "open" | "closed"; limit?: number }) {
+        const { limit, ...filters } = q;
+        const page = await listTrades(deps, user, { ...filters, page: 1, pageSize: limit ?? 20 });
+        const trades = page.trades.map(compactTrade);
+        return { summary: `Read ${plural(trades.length, "trade")}${q.symbol ? ` of ${q.symbol.toUpperCase()}` : ""}${span(q)}`, data: capped(trades, (kept) => ({ trades: kept, more: page.hasMore })) };
+      },
+    },
+    get_trade: {
+      description: "One trade with its fills (times, sides, quantities, prices, fees) and its journal notes, tags, setup and rating.",
+      inputSchema: z.object({ tradeId: z.uuid().check(z.describe("The trade's id")) }),
+      async execute(q: { tradeId: string }) {
+        const { trade, fills } = await getTrade(deps, user, q.tradeId);
+        const data = {
+          ...compactTrade(trade),
+          notes: trade.notes,
+          fills: fills.map((f) => ({ executedAt: f.executedAt, side: f.side, quantity: f.quantityInTrade, price: f.price, fees: f.feesInTrade, role: f.role })),
+        };
+        return { summary: `Read the ${trade.symbol} trade opened ${trade.openedAt.slice(0, 10)}`, data: capped(data.fills, (kept) => ({ ...data, fills: kept })) };
+      },
+    },
+    ledger: {
+      description: "An account's cash: its current balance and its newest ledger entries (deposits, withdrawals, fills' cash, the opening balance).",
+      inputSchema: z.object({
+        accountId: z.uuid().check(z.describe("The account's id")),
+        limit: z.optional(z.int().check(z.minimum(1), z.maximum(100), z.describe("How many entries, 1 to 100 (default 20)"))),
+      }),
+      async execute(q: { accountId: string; limit?: number }) {
+        const account = await getAccount(deps, user, q.accountId);
+        const [row] = rowsOf<{ body: string }>(await deps.db.execute(ledgerPageSql(user.id, q.accountId, { page: 1, pageSize: q.limit ?? 20 })));
+        const page = JSON.parse(row!.body) as { entries: unknown[] };
+        return {
+          summary: `Read the ${account.name} ledger: balance ${account.balance} ${account.currency}`,
+          data: capped(page.entries, (entries) => ({ accountId: account.id, currency: account.currency, balance: account.balance, entries })),
+        };
+      },
+    },
+    open_positions: {
+      description: "The positions open now (trades not yet flat): symbol, direction, open quantity, average entry, and P&L realised so far.",
+      inputSchema: z.object({ accountId: accountId() }),
+      async execute(q: { accountId?: string }) {
+        const page = await listTrades(deps, user, { ...q, status: "open", page: 1, pageSize: 50 });
+        const positions = page.trades.map((t) => ({ ...compactTrade(t), openQuantity: t.openQuantity, realizedSoFar: t.netPnl }));
+        return { summary: `Read ${plural(positions.length, "open position")}`, data: capped(positions, (kept) => ({ positions: kept })) };
+      },
+    },
+    pnl_calendar: {
+      description: "Realised net P&L per trading day (in each account's time zone) and the trades closed each day.",
+      inputSchema: z.object(range),
+      async execute(q: { accountId?: string; from?: string; to?: string }) {
+        const c = await calendar(deps, user, q);
+        return { summary: `Read the P&L calendar${span(q)}: ${plural(c.days.length, "day")}`, data: capped(c.days, (days) => ({ ...q, days })) };
+      },
+    },
+  };
+  if (options.quotes) {
+    tools.quote = {
+      description: "The latest price of a stock symbol, from the trader's market-data provider (may be delayed).",
+      inputSchema: z.object({ symbol: z.string().check(z.regex(/^[A-Za-z0-9.\-]{1,12}$/), z.describe("Stock ticker, such as AAPL")) }),
+      async execute(q: { symbol: string }) {
+        const key = await providerKeyOf(deps, user.id, MARKET_DATA);
+        if (!key) throw new AppError("NOT_FOUND", "No market-data key is stored.");
+        const symbol = q.symbol.toUpperCase();
+        const res = await deps.fetch(`${baseUrlOf(deps.config, MARKET_DATA)}/quote?symbol=${encodeURIComponent(symbol)}`, {
+          headers: { "X-Finnhub-Token": key, Accept: "application/json" },
+          signal: AbortSignal.timeout(5000),
+        });
+        if (!res.ok) throw new Error(`the market-data provider answered ${res.status}`);
+        const body = (await res.json()) as { c?: number; d?: number; dp?: number; t?: number };
+        if (typeof body.c !== "number" || body.c === 0) return { summary: `No quote for ${symbol}`, data: { symbol, price: null } };
+        return {
+          summary: `Looked up ${symbol}: ${body.c}`,
+          data: { symbol, price: String(body.c), change: body.d ?? null, changePercent: body.dp ?? null, asOf: body.t ? new Date(body.t * 1000).toISOString() : null },
+        };
+      },
+    };
+  }
+  return tools;
+}
+
+/** The accounts the system prompt names (ids, currencies, time zones). */
+export async function accountsForPrompt(deps: Pick<Deps, "db">, user: AuthUser) {
+  return (await listAccounts(deps, user)).map((a) => ({ id: a.id, name: a.name, currency: a.currency, timezone: a.timezone }));
+}
+
+/** Whether the user has a market-data key (the quote tool). */
+export async function hasQuotes(deps: Pick<Deps, "db">, userId: string): Promise<boolean> {
+  return rowsOf(await deps.db.execute(sql`select 1 from stored_keys where user_id = ${userId} and provider = ${MARKET_DATA}`)).length > 0;
+}

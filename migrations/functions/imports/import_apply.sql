@@ -1,0 +1,108 @@
+-- import_apply(import, include_duplicates, staged): writes a claimed ('committing') import's staged fills
+-- into its account: the fills, their ledger entries and the rebuilt positions of each symbol touched, then
+-- marks the import committed. p_staged: the fills read from object storage by the caller (NULL means the
+-- inline csv_imports.staged). Returns the number of fills written, or NULL when the import is not claimed.
+-- Guarantees: exactly once (the row must be 'committing' and is locked; it leaves as 'committed'); a fill
+-- whose execution id the account already has is skipped; so, unless duplicates are included, is one that
+-- matches an existing fill on symbol, time to the second, side, quantity and price, unless both carry
+-- (different) execution ids: the same executions imported from two formats, one with ids and one without,
+-- are recognised. Futures fills' cash settles after the positions are rebuilt, so the ledger is renumbered
+-- from the first futures fill (or the first backdated one). Atomic: one statement for the caller. Locks the
+-- import, then the account.
+
+CREATE OR REPLACE FUNCTION import_apply(p_import uuid, p_include_duplicates boolean, p_staged jsonb DEFAULT NULL) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  imp csv_imports;
+  written integer;
+  first_at timestamptz;
+  last_at timestamptz;
+  base_rank bigint;
+  base_balance numeric;
+  symbols text[];
+  firsts timestamptz[];
+  first_future_at timestamptz;
+  renumber_from timestamptz;
+BEGIN
+  SELECT * INTO imp FROM csv_imports WHERE id = p_import AND status = 'committing' FOR UPDATE;
+  IF imp.id IS NULL THEN
+    RETURN NULL;
+  END IF;
+  -- Committing an object-staged import without its fills would silently write nothing.
+  IF p_staged IS NULL AND imp.staged_key IS NOT NULL THEN
+    RAISE EXCEPTION 'import % is staged in object storage; pass its fills', p_import;
+  END IF;
+  PERFORM 1 FROM accounts WHERE id = imp.account_id FOR UPDATE;
+  SELECT rank, balance_after, occurred_at INTO base_rank, base_balance, last_at
+  FROM ledger_entries WHERE account_id = imp.account_id ORDER BY rank DESC LIMIT 1;
+
+  WITH staged AS (
+    SELECT * FROM jsonb_to_recordset(coalesce(p_staged, imp.staged)) AS x(
+      symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
+      executed_at timestamptz, execution_id text, duplicate boolean)
+  ),
+  todo AS (
+    SELECT s.* FROM staged s
+    WHERE (p_include_duplicates OR NOT coalesce(s.duplicate, false))
+      AND NOT EXISTS (
+        SELECT 1 FROM fills f
+        WHERE f.account_id = imp.account_id AND s.execution_id IS NOT NULL AND f.execution_id = s.execution_id
+      )
+      AND (p_include_duplicates OR NOT EXISTS (
+        SELECT 1 FROM fills f
+        WHERE f.account_id = imp.account_id AND f.symbol = s.symbol
+          AND f.executed_at >= date_trunc('second', s.executed_at) AND f.executed_at < date_trunc('second', s.executed_at) + interval '1 second'
+          AND f.side = s.side AND f.quantity = s.quantity AND f.price = s.price
+          AND (f.execution_id IS NULL OR s.execution_id IS NULL OR f.execution_id = s.execution_id)
+      ))
+  ),
+  inserted AS (
+    INSERT INTO fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, import_id)
+    SELECT imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, p_import FROM todo
+    RETURNING id, symbol, asset_class, side, quantity, price, multiplier, fees, executed_at
+  ),
+  -- A futures fill's realised P&L is known once its positions are rebuilt (below); until then it moves cash
+  -- by its fees.
+  entries AS (
+    SELECT gen_random_uuid() AS entry_id, id, executed_at, fill_cash(asset_class, side, quantity, price, multiplier, fees, 0) AS amount
+    FROM inserted
+  ),
+  -- When every new entry comes after the account's last one (the usual import into a fresh or current
+  -- account) the rank and running balance are computed here and no renumbering pass is needed.
+  appending AS (SELECT last_at IS NULL OR min(executed_at) > last_at AS ok FROM entries),
+  ledger AS (
+    INSERT INTO ledger_entries (id, account_id, type, amount, occurred_at, fill_id, rank, balance_after)
+    SELECT e.entry_id, imp.account_id, 'fill', e.amount, e.executed_at, e.id,
+      CASE WHEN a.ok THEN coalesce(base_rank, 0) + row_number() OVER w ELSE 0 END,
+      CASE WHEN a.ok THEN coalesce(base_balance, 0) + sum(e.amount) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) ELSE 0 END
+    FROM entries e CROSS JOIN appending a
+    WINDOW w AS (ORDER BY e.executed_at, e.entry_id)
+    RETURNING 1
+  ),
+  per_symbol AS (
+    SELECT symbol, min(executed_at) AS first_at, bool_or(asset_class = 'future') AS future FROM inserted GROUP BY symbol
+  )
+  SELECT (SELECT count(*) FROM ledger), array_agg(symbol), array_agg(per_symbol.first_at), min(per_symbol.first_at),
+    min(per_symbol.first_at) FILTER (WHERE per_symbol.future)
+  INTO written, symbols, firsts, first_at, first_future_at
+  FROM per_symbol;
+
+  IF written > 0 THEN
+    FOR i IN 1 .. array_length(symbols, 1) LOOP
+      PERFORM positions_rebuild_from(imp.account_id, symbols[i], firsts[i]);
+    END LOOP;
+    renumber_from := CASE WHEN last_at IS NOT NULL AND first_at <= last_at THEN first_at END;
+    IF first_future_at IS NOT NULL THEN
+      renumber_from := least(renumber_from, first_future_at);
+    END IF;
+    IF renumber_from IS NOT NULL THEN
+      PERFORM ledger_renumber(imp.account_id, renumber_from, '00000000-0000-0000-0000-000000000000'::uuid);
+    END IF;
+  END IF;
+
+  UPDATE csv_imports SET status = 'committed', committed_at = now(), fills_created = written, staged = NULL, staged_bytes = 0,
+    staged_key = NULL
+  WHERE id = p_import;
+  RETURN written;
+END;
+$$;

@@ -1,0 +1,28 @@
+-- fill_add(user, account, ...): adds a fill to an account of the user with its ledger entry, rebuilds the
+-- positions of its symbol (which settles a futures fill's cash) and renumbers the ledger from it. Returns the fill, or no row when the account is
+-- not theirs.
+-- Atomic: one statement for the caller. Locks the account row first, so fills, ledger and positions of an
+-- account change one writer at a time.
+
+CREATE OR REPLACE FUNCTION fill_add(
+  p_user uuid, p_account uuid, p_symbol text, p_asset_class text, p_multiplier numeric, p_side text,
+  p_quantity numeric, p_price numeric, p_fees numeric, p_executed_at timestamptz, p_execution_id text, p_import_id uuid
+) RETURNS SETOF fills
+LANGUAGE plpgsql AS $$
+DECLARE
+  added fills;
+BEGIN
+  PERFORM 1 FROM accounts WHERE id = p_account AND user_id = p_user FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+  INSERT INTO fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, import_id)
+  VALUES (p_account, p_symbol, p_asset_class, p_multiplier, p_side, p_quantity, p_price, p_fees, p_executed_at, p_execution_id, p_import_id)
+  RETURNING * INTO added;
+  INSERT INTO ledger_entries (account_id, type, amount, occurred_at, fill_id)
+  VALUES (p_account, 'fill', fill_cash(p_asset_class, p_side, p_quantity, p_price, p_multiplier, p_fees, 0), p_executed_at, added.id);
+  PERFORM positions_rebuild(p_account, p_symbol);
+  PERFORM ledger_renumber(p_account, p_executed_at, '00000000-0000-0000-0000-000000000000'::uuid);
+  RETURN NEXT added;
+END;
+$$;

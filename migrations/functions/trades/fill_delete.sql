@@ -1,0 +1,25 @@
+-- fill_delete(user, fill): deletes a fill of the user with its ledger entry, renumbers the ledger and
+-- rebuilds the positions of its symbol. Returns the deleted id, or no row when it is not theirs.
+-- Atomic: one statement for the caller. Locks the fill's account row first.
+
+CREATE OR REPLACE FUNCTION fill_delete(p_user uuid, p_fill uuid) RETURNS SETOF uuid
+LANGUAGE plpgsql AS $$
+DECLARE
+  acct uuid;
+  gone fills;
+BEGIN
+  SELECT f.account_id INTO acct FROM fills f JOIN accounts a ON a.id = f.account_id WHERE f.id = p_fill AND a.user_id = p_user;
+  IF acct IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM accounts WHERE id = acct FOR UPDATE;
+  DELETE FROM ledger_entries WHERE fill_id = p_fill AND account_id = acct;
+  DELETE FROM fills WHERE id = p_fill RETURNING * INTO gone;
+  IF gone.id IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM positions_rebuild(acct, gone.symbol);
+  PERFORM ledger_renumber(acct, gone.executed_at, '00000000-0000-0000-0000-000000000000'::uuid);
+  RETURN NEXT gone.id;
+END;
+$$;

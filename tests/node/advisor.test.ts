@@ -1,0 +1,336 @@
+// The advisor's conversations and turns against the providers' stand-in (tests/support/provider-server.ts:
+// each provider's streaming wire format, scripted by directives in the message), on the real Postgres:
+// event order and content, grounding tools fed the trader's real figures, replay, one turn at a time,
+// disconnects, the turn budget, provider failures, and metering.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { creditsFor, priceOf } from "../../lib/advisor/prices.ts";
+import { getWallet } from "../../lib/billing/wallet.ts";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { createLogger } from "../../lib/log.ts";
+import { testApp, signUp, type TestApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+import { billingEnv, startPaymentServer, type PaymentServer } from "../support/payment-server.ts";
+import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { parseSse, readUntil } from "../support/sse.ts";
+
+const url = () => inject("databaseUrl");
+let stand: ProviderServer;
+let payments: PaymentServer;
+let t: TestApp;
+let metered: TestApp;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  stand = await startProviderServer();
+  payments = await startPaymentServer();
+  t = await testApp(url(), { ...stand.env, ADVISOR_TURN_BUDGET_MS: "3000", ADVISOR_KEEPALIVE_MS: "200" }, { peer: "per-request", log: createLogger({ write: (l) => lines.push(l) }) });
+  metered = await testApp(url(), { ...stand.env, ...billingEnv(payments), ADVISOR_TURN_BUDGET_MS: "3000" }, { peer: "per-request" });
+});
+afterAll(async () => {
+  await stand?.close();
+  await payments?.close();
+});
+
+const apiKey = (tag = "good") => `sk-${tag}-${crypto.randomUUID().replaceAll("-", "")}`;
+
+async function trader(app: TestApp, provider = "openai", options: { share?: boolean; key?: string } = {}) {
+  const { client, userId } = await signUp(app, "advisor");
+  const saved = await client.request(`/api/advisor/provider-keys/${provider}`, { method: "PUT", json: { apiKey: options.key ?? apiKey() } });
+  expect(saved.status).toBe(200);
+  if (options.share) expect((await client.request("/api/advisor/settings", { method: "PUT", json: { shareJournal: true } })).status).toBe(200);
+  const created = await client.post("/api/advisor/conversations", {});
+  expect(created.status).toBe(201);
+  return { client, userId, conversation: (await created.json()) as { id: string; provider: string; model: string; title: string } };
+}
+
+const ask = (client: TestClient, conversationId: string, text: string, clientMessageId: string = crypto.randomUUID()) =>
+  client.post(`/api/advisor/conversations/${conversationId}/turns`, { clientMessageId, text });
+
+async function turn(client: TestClient, conversationId: string, text: string, clientMessageId?: string) {
+  const res = await ask(client, conversationId, text, clientMessageId);
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect(res.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+  return parseSse(await res.text());
+}
+
+const names = (events: Array<{ event: string }>) => events.map((e) => e.event).filter((e, i, all) => e !== "delta" || all[i - 1] !== "delta");
+const textOf = (events: Array<{ event: string; data: Record<string, unknown> }>) => events.filter((e) => e.event === "delta").map((e) => e.data.text).join("");
+
+async function messages(client: TestClient, id: string) {
+  return (await (await client.get(`/api/advisor/conversations/${id}`)).json()).messages as Array<Record<string, unknown>>;
+}
+
+describe("conversations", () => {
+  it("are created with the user's key's provider and default model, listed newest first, renamed, deleted; another user's are 404", async () => {
+    const { client, conversation } = await trader(t, "anthropic");
+    expect(conversation).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5-20250929", title: "New conversation" });
+    const second = await (await client.post("/api/advisor/conversations", { title: "Fridays", provider: "anthropic", model: "claude-opus-4-1-20250805" })).json();
+    const list = await (await client.get("/api/advisor/conversations")).json();
+    expect(list.conversations.map((c: { id: string }) => c.id)).toEqual([second.id, conversation.id]);
+    expect(list.nextCursor).toBeNull();
+    const renamed = await client.request(`/api/advisor/conversations/${conversation.id}`, { method: "PATCH", json: { title: "  March review " } });
+    expect(await renamed.json()).toMatchObject({ title: "March review" });
+    const other = await signUp(t, "other");
+    for (const res of [
+      await other.client.get(`/api/advisor/conversations/${conversation.id}`),
+      await other.client.request(`/api/advisor/conversations/${conversation.id}`, { method: "PATCH", json: { title: "x" } }),
+      await other.client.delete(`/api/advisor/conversations/${conversation.id}`),
+      await ask(other.client, conversation.id, "hello"),
+    ]) {
+      expect(res.status).toBe(404);
+    }
+    expect((await client.delete(`/api/advisor/conversations/${conversation.id}`)).status).toBe(204);
+    expect((await client.get(`/api/advisor/conversations/${conversation.id}`)).status).toBe(404);
+    // Without any key, no conversation can start.
+    const keyless = await signUp(t, "keyless");
+    const refused = await keyless.client.post("/api/advisor/conversations", {});
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.code).toBe("PROVIDER_KEY_REQUIRED");
+  });
+
+  it("refuse bad bodies with 400 and a turn for a provider with no stored key with 409 PROVIDER_KEY_REQUIRED, before any stream", async () => {
+    const { client, conversation } = await trader(t);
+    for (const body of [{}, { clientMessageId: "nope", text: "x" }, { clientMessageId: crypto.randomUUID(), text: "" }, { clientMessageId: crypto.randomUUID(), text: "   " }, { clientMessageId: crypto.randomUUID(), text: "x".repeat(20_001) }]) {
+      expect((await client.post(`/api/advisor/conversations/${conversation.id}/turns`, body)).status, JSON.stringify(body).slice(0, 80)).toBe(400);
+    }
+    await client.request(`/api/advisor/conversations/${conversation.id}`, { method: "PATCH", json: { provider: "gemini", model: "gemini-2.5-pro" } }).then(async (r) => {
+      // The conversation may only switch to a provider the user has a key for.
+      expect(r.status).toBe(409);
+    });
+    await client.delete("/api/advisor/provider-keys/openai");
+    const res = await ask(client, conversation.id, "hello");
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.code).toBe("PROVIDER_KEY_REQUIRED");
+    expect(await messages(client, conversation.id)).toEqual([]);
+  });
+});
+
+describe("a turn", () => {
+  it.each(["openai", "anthropic", "gemini", "openrouter"])("%s: streams start, deltas, usage and done, and stores the answer", async (provider) => {
+    const { client, conversation } = await trader(t, provider);
+    const before = stand.streams.length;
+    const { events } = await turn(client, conversation.id, "How do I keep a trading journal?");
+    expect(names(events)).toEqual(["start", "delta", "usage", "done"]);
+    expect(textOf(events)).toBe("Here is my answer.");
+    const start = events[0]!.data;
+    expect(events.at(-1)!.data).toEqual({ messageId: start.messageId, finishReason: "stop" });
+    const usage = events.find((e) => e.event === "usage")!.data;
+    expect(usage).toEqual({ inputTokens: expect.any(Number), outputTokens: 20 });
+    expect(stand.streams.length).toBe(before + 1);
+    const stored = await messages(client, conversation.id);
+    expect(stored).toEqual([
+      expect.objectContaining({ role: "user", text: "How do I keep a trading journal?", status: "complete", toolCalls: [] }),
+      expect.objectContaining({ id: start.messageId, role: "assistant", text: "Here is my answer.", status: "complete", usage }),
+    ]);
+    // The first message titles the conversation.
+    expect((await (await client.get(`/api/advisor/conversations/${conversation.id}`)).json()).conversation.title).toBe("How do I keep a trading journal?");
+  });
+
+  it("reads the journal through a tool: the model gets the trader's real figures, the answer cites them", async () => {
+    const { client, conversation } = await trader(t, "openai", { share: true });
+    const account = await (await client.post("/api/accounts", { name: `A ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" })).json();
+    for (const [side, price, at] of [["buy", "100", "2026-03-02T14:00:00Z"], ["sell", "112.5", "2026-03-02T15:00:00Z"]]) {
+      expect((await client.post("/api/fills", { accountId: account.id, symbol: "AAPL", side, quantity: "10", price, fees: "1", executedAt: at })).status).toBe(201);
+    }
+    const before = stand.streams.length;
+    const { events } = await turn(client, conversation.id, `How did I do in March? #tool:performance_summary:{"accountId":"${account.id}","from":"2026-03-01T00:00:00Z","to":"2026-04-01T00:00:00Z"}`);
+    expect(names(events)).toEqual(["start", "tool_call", "tool_result", "delta", "usage", "done"]);
+    expect(events[1]!.data).toMatchObject({ name: "performance_summary", arguments: { accountId: account.id } });
+    expect(events[2]!.data).toMatchObject({ name: "performance_summary", ok: true, summary: expect.stringContaining("1 closed trade, net P&L 123.00") });
+    // What went back to the model: the figures of the trader's own round trip (125 gross, 2 of fees).
+    const second = stand.streams[before + 1]!;
+    const toolMessage = (second.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === "tool")!;
+    expect(JSON.parse(toolMessage.content)).toMatchObject({ trades: 1, wins: 1, netPnl: "123.00", grossPnl: "125.00", fees: "2.00" });
+    // The model was told today's date, the account's zone, and the rule about figures.
+    const system = (second.body.messages as Array<{ role: string; content: string }>)[0]!;
+    expect(system.content).toContain(`id ${account.id}): currency USD, time zone Etc/UTC`);
+    expect(system.content).toContain("must come from a tool result");
+    expect(textOf(events)).toContain('"netPnl":"123.00"');
+    const [, answer] = await messages(client, conversation.id);
+    expect(answer!.toolCalls).toEqual([{ id: "call_1", name: "performance_summary", arguments: expect.any(Object), summary: expect.stringContaining("net P&L 123.00") }]);
+  });
+
+  it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
+    const { client, conversation } = await trader(t, "anthropic");
+    const before = stand.streams.length;
+    await turn(client, conversation.id, "What is my win rate?");
+    const request = stand.streams[before]!.body;
+    expect(request.tools).toBeUndefined();
+    expect(JSON.stringify(request.system)).toContain("has not allowed their journal data to be sent");
+  });
+
+  it("the same clientMessageId replays the stored answer: no second provider call, the same events", async () => {
+    const { client, conversation } = await trader(t);
+    const id = crypto.randomUUID();
+    const first = await turn(client, conversation.id, "Explain expectancy.", id);
+    const calls = stand.streams.length;
+    const again = await turn(client, conversation.id, "Explain expectancy.", id);
+    expect(stand.streams.length).toBe(calls);
+    expect(textOf(again.events)).toBe(textOf(first.events));
+    expect(again.events.at(-1)).toEqual(first.events.at(-1));
+    expect(await messages(client, conversation.id)).toHaveLength(2);
+  });
+
+  it("one turn per conversation at a time: a second one is 409 TURN_IN_PROGRESS, another conversation is not blocked", async () => {
+    const { client, conversation } = await trader(t);
+    const slow = ask(client, conversation.id, "Tell me slowly #slow:150");
+    await new Promise((r) => setTimeout(r, 100));
+    const blocked = await ask(client, conversation.id, "And now?");
+    expect(blocked.status).toBe(409);
+    expect((await blocked.json()).error.code).toBe("TURN_IN_PROGRESS");
+    const other = await (await client.post("/api/advisor/conversations", {})).json();
+    expect((await ask(client, other.id, "Elsewhere")).status).toBe(200);
+    expect(parseSse(await (await slow).text()).events.at(-1)!.event).toBe("done");
+    // Free again afterwards.
+    expect((await ask(client, conversation.id, "Now?")).status).toBe(200);
+  });
+
+  it("a client that goes away stops the provider call; the partial answer is kept as incomplete", async () => {
+    const { client, conversation } = await trader(t);
+    const aborted = stand.aborted();
+    const res = await ask(client, conversation.id, "Write a lot #slow:100 #chunks:40");
+    await readUntil(res, (text) => (text.match(/event: delta/g) ?? []).length >= 3);
+    await t.settled();
+    await expect.poll(() => stand.aborted(), { timeout: 5000 }).toBeGreaterThan(aborted);
+    const [, answer] = await messages(client, conversation.id);
+    expect(answer).toMatchObject({ status: "incomplete" });
+    expect(String(answer!.text)).toMatch(/^(word ){3,39}$/);
+    // The conversation is free for the next turn.
+    expect((await ask(client, conversation.id, "Still there?")).status).toBe(200);
+  });
+
+  it("a turn that outlives its budget ends with TURN_TIMEOUT and keeps what was written; keepalives flow meanwhile", async () => {
+    const { client, conversation } = await trader(t);
+    const started = Date.now();
+    const { events, comments } = await turn(client, conversation.id, "Think hard #hang-after:2");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(comments).toBeGreaterThan(5);
+    expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "TURN_TIMEOUT" } });
+    expect(textOf(events)).toBe("Here is my ");
+    const [, answer] = await messages(client, conversation.id);
+    expect(answer).toMatchObject({ status: "incomplete", text: "Here is my " });
+  });
+
+  it.each([
+    ["#status:500", "PROVIDER_UNAVAILABLE"],
+    ["#status:429", "PROVIDER_RATE_LIMITED"],
+    ["#status:400", "CONTEXT_TOO_LONG"],
+  ])("a provider answering %s ends the stream with %s and the message failed", async (directive, code) => {
+    const { client, conversation } = await trader(t);
+    const { events } = await turn(client, conversation.id, `Hi ${directive}`);
+    expect(names(events)).toEqual(["start", "usage", "error"]);
+    expect(events.at(-1)!.data).toMatchObject({ code, message: expect.any(String) });
+    const [, answer] = await messages(client, conversation.id);
+    expect(answer).toMatchObject({ status: "failed", text: "" });
+  });
+
+  it("a key the provider now refuses: PROVIDER_KEY_INVALID, and the key is marked unverified; a malformed chunk is skipped", async () => {
+    const { client, conversation } = await trader(t, "openai", { key: apiKey("flaky") });
+    await t.deps.db.execute(sql`update stored_keys set verified = true`);
+    // The stand-in refuses keys containing invalid401 on model calls: store one directly (probes would refuse it).
+    const other = await trader(t, "openai");
+    const bad = apiKey("invalid401");
+    const { additionalData, keyRing, seal } = await import("../../lib/crypto/envelope.ts");
+    await t.deps.db.execute(sql`update stored_keys set ciphertext = ${await seal(await keyRing(t.config), bad, additionalData(other.userId, "openai"))}
+      where user_id = ${other.userId} and provider = 'openai'`);
+    const refused = await turn(other.client, other.conversation.id, "Hi");
+    expect(refused.events.at(-1)!.data).toMatchObject({ code: "PROVIDER_KEY_INVALID" });
+    const [key] = (await (await other.client.get("/api/advisor/provider-keys")).json()).keys;
+    expect(key.verified).toBe(false);
+
+    const { events } = await turn(client, conversation.id, "Hi #malformed");
+    expect(events.at(-1)).toMatchObject({ event: "done" });
+    expect(textOf(events)).toBe("Here is my answer.");
+  });
+
+  it("allows 30 turns a minute per user, then 429", async () => {
+    const { client, conversation } = await trader(t);
+    const answers = [];
+    for (let i = 0; i < 30; i++) answers.push((await ask(client, conversation.id, `n${i}`)).text());
+    await Promise.all(answers);
+    const limited = await ask(client, conversation.id, "one more");
+    expect(limited.status).toBe(429);
+  });
+
+  it("no key and no journal text reach a log line", async () => {
+    const key = apiKey("secretive");
+    const { client, conversation } = await trader(t, "openai", { share: true, key });
+    const account = await (await client.post("/api/accounts", { name: `A ${crypto.randomUUID()}`, currency: "USD" })).json();
+    await client.post("/api/fills", { accountId: account.id, symbol: "TSLA", side: "buy", quantity: "1", price: "200", executedAt: "2026-03-02T14:00:00Z" });
+    const [trade] = (await (await client.get(`/api/trades?accountId=${account.id}`)).json()).trades;
+    await client.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { notes: "PRIVATE-NOTE-7731 revenge trade" } });
+    await turn(client, conversation.id, `Look at it #tool:get_trade:{"tradeId":"${trade.id}"}`);
+    await turn(client, conversation.id, "Break #status:500");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).not.toContain(key.slice(3, -4));
+      expect(line).not.toContain("PRIVATE-NOTE-7731");
+    }
+  });
+});
+
+describe("metering (billing on)", () => {
+  async function funded(credits: number, provider = "openai") {
+    const who = await trader(metered, provider);
+    await metered.deps.db.execute(sql`select wallet_apply(${who.userId}::uuid, 'admin_grant', ${credits}::bigint, 0, null, 'test', null)`);
+    return who;
+  }
+
+  it("charges ceil(raw cost x markup x 100) credits from the reported usage, and releases the rest of the hold", async () => {
+    const { client, userId, conversation } = await funded(5000);
+    const { events } = await turn(client, conversation.id, "Hello");
+    const start = events[0]!.data as { reservedCredits: number };
+    expect(start.reservedCredits).toBeGreaterThan(0);
+    const usage = events.find((e) => e.event === "usage")!.data as { inputTokens: number; outputTokens: number; credits: number };
+    const price = priceOf({}, "openai", conversation.model)!;
+    expect(usage.credits).toBe(creditsFor(price, usage.inputTokens, usage.outputTokens, "1.2"));
+    expect(await getWallet(metered.deps, userId)).toEqual({ balance: 5000 - usage.credits, reserved: 0, available: 5000 - usage.credits });
+  });
+
+  it("refuses a turn before any stream with 402 INSUFFICIENT_CREDITS, and an unpriced model with 409 MODEL_NOT_PRICED", async () => {
+    const broke = await funded(0);
+    const res = await ask(broke.client, broke.conversation.id, "Hello");
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.code).toBe("INSUFFICIENT_CREDITS");
+    const rich = await funded(100);
+    await rich.client.request(`/api/advisor/conversations/${rich.conversation.id}`, { method: "PATCH", json: { model: "text-embedding-3-small" } });
+    const unpriced = await ask(rich.client, rich.conversation.id, "Hello");
+    expect(unpriced.status).toBe(409);
+    expect((await unpriced.json()).error.code).toBe("MODEL_NOT_PRICED");
+    expect(await getWallet(metered.deps, rich.userId)).toMatchObject({ balance: 100, reserved: 0 });
+  });
+
+  it("stops generating when the running cost reaches the hold, charging no more than it", async () => {
+    const { client, userId, conversation } = await funded(1);
+    const { events } = await turn(client, conversation.id, "Write an essay #chunks:400");
+    expect(events[0]!.data).toMatchObject({ reservedCredits: 1 });
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { finishReason: "credit_limit" } });
+    expect(textOf(events).length).toBeLessThan(400 * 5);
+    expect(await getWallet(metered.deps, userId)).toEqual({ balance: 0, reserved: 0, available: 0 });
+  });
+
+  it("a disconnect charges only what was used; 50 concurrent turns on a small wallet never take it below zero", async () => {
+    const { client, userId, conversation } = await funded(1000);
+    const res = await ask(client, conversation.id, "Write a lot #slow:50 #chunks:60");
+    await readUntil(res, (text) => (text.match(/event: delta/g) ?? []).length >= 2);
+    await metered.settled();
+    await expect.poll(async () => (await getWallet(metered.deps, userId)).reserved, { timeout: 5000 }).toBe(0);
+    const [, answer] = await messages(client, conversation.id);
+    const charged = (answer!.usage as { credits: number }).credits;
+    expect(charged).toBeGreaterThan(0);
+    expect((await getWallet(metered.deps, userId)).balance).toBe(1000 - charged);
+
+    const small = await funded(30);
+    const conversations = await Promise.all(Array.from({ length: 50 }, async () => (await (await small.client.post("/api/advisor/conversations", {})).json()).id as string));
+    const results = await Promise.all(conversations.map((id) => ask(small.client, id, "Hi").then(async (r) => ({ status: r.status, body: await r.text() }))));
+    const statuses = new Set(results.map((r) => r.status));
+    expect([...statuses].every((s) => s === 200 || s === 402 || s === 429)).toBe(true);
+    expect(results.some((r) => r.status === 402)).toBe(true);
+    const wallet = await getWallet(metered.deps, small.userId);
+    expect(wallet.balance).toBeGreaterThanOrEqual(0);
+    expect(wallet.reserved).toBe(0);
+    const [sums] = rowsOf<{ spent: string }>(await metered.deps.db.execute(sql`select coalesce(-sum(amount), 0)::text as spent from wallet_movements where user_id = ${small.userId} and kind = 'charge'`));
+    expect(30 - Number(sums!.spent)).toBe(wallet.balance);
+  });
+});
