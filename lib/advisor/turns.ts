@@ -242,6 +242,7 @@ async function summarise(model: Awaited<ReturnType<typeof languageModel>>, messa
     maxOutputTokens: 800,
     maxRetries: 1,
     abortSignal: signal,
+    onError: () => {}, // read from the stream below; the SDK's default would print the request (the journal) to the console
   });
   let text = "";
   for await (const part of result.stream) {
@@ -347,6 +348,7 @@ export async function runTurn(
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       maxRetries: 1,
       abortSignal: stop.signal,
+      onError: () => {}, // the "error" part below handles it; the SDK's default prints the request to the console
     });
     for await (const part of result.stream) {
       switch (part.type) {

@@ -10,6 +10,16 @@ import { parse } from "smol-toml";
 const run = promisify(execFile);
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const WORKER_GZIP_LIMIT_BYTES = 250 * 1024;
+/**
+ * The one Worker over the 250 KB budget, with a ceiling of its own so it cannot grow unnoticed: the advisor
+ * carries the AI SDK with three provider packages and the full zod build they import (about 310 KB gzip on
+ * their own; docs/architecture.md, "The advisor Worker's size").
+ */
+export const WORKER_GZIP_EXCEPTIONS: Readonly<Record<string, number>> = { advisor: 520 * 1024 };
+
+export function budgetOf(worker: string): number {
+  return WORKER_GZIP_EXCEPTIONS[worker] ?? WORKER_GZIP_LIMIT_BYTES;
+}
 const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
 const WRANGLER_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JOBS } from "../../lib/jobs/index.ts";
 import { groups } from "../../functions/groups.ts";
-import { measureWorkerBundles, readWranglerToml, WORKER_GZIP_LIMIT_BYTES } from "../../scripts/bench/worker-bundles.ts";
+import { budgetOf, measureWorkerBundles, readWranglerToml, WORKER_GZIP_EXCEPTIONS } from "../../scripts/bench/worker-bundles.ts";
 
 describe("wrangler.toml", () => {
   const toml = readWranglerToml();
@@ -25,11 +25,12 @@ describe("wrangler.toml", () => {
     for (const job of JOBS) expect(crons).toContain(job.cron);
   });
 
-  it("keeps every Worker bundle at or under 250 KB gzip", { timeout: 120_000 }, async () => {
+  it("keeps every Worker bundle at or under 250 KB gzip (the advisor under its own documented ceiling)", { timeout: 120_000 }, async () => {
     const { workers } = await measureWorkerBundles();
     expect(Object.keys(workers).length).toBeGreaterThan(0);
+    expect(Object.keys(WORKER_GZIP_EXCEPTIONS)).toEqual(["advisor"]);
     for (const [name, bytes] of Object.entries(workers)) {
-      expect(bytes, `${name} is ${bytes} bytes gzip`).toBeLessThanOrEqual(WORKER_GZIP_LIMIT_BYTES);
+      expect(bytes, `${name} is ${bytes} bytes gzip`).toBeLessThanOrEqual(budgetOf(name));
     }
   });
 });

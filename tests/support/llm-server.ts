@@ -13,14 +13,15 @@
 //   #status:<code>       answer that HTTP status (400 says the context is too long)
 //   #hang                never answer          #hang-after:<n>  send n chunks, then nothing more
 //   #malformed           a chunk that is not JSON in the middle of the stream
+//   #cite                with #tool: also link every trade of the result, as the advisor is asked to:
+//                        "[AAPL 2024-01-02](trade:ID)"
 // Otherwise: "Here is my answer." in four chunks. Usage: prompt tokens = request bytes / 4 (rounded down),
 // completion tokens = 5 per chunk; a key containing "invalid401" is refused with 401.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 type Provider = "openai" | "openrouter" | "anthropic" | "gemini";
 
 export type LlmRequest = { provider: Provider; path: string; key: string | null; body: Record<string, unknown>; at: number };
-
 
 type Plan = {
   status?: number;
@@ -69,6 +70,12 @@ function toolResult(provider: Provider, body: Record<string, unknown>): string |
   return null;
 }
 
+/** Markdown links to the trades a tool result lists ({trades: [{id, symbol, openedAt}]}). */
+function citations(result: string): string[] {
+  const trades = (JSON.parse(result) as { trades?: Array<{ id: string; symbol: string; openedAt: string }> }).trades ?? [];
+  return trades.map((t) => `\n\nSee [${t.symbol} ${t.openedAt.slice(0, 10)}](trade:${t.id}).`);
+}
+
 function plan(provider: Provider, body: Record<string, unknown>): Plan {
   const text = lastUserText(provider, body);
   const directive = (name: string) => new RegExp(`#${name}(?::(\\S+))?`).exec(text);
@@ -84,7 +91,10 @@ function plan(provider: Provider, body: Record<string, unknown>): Plan {
   if (tool) {
     const result = toolResult(provider, body);
     if (result === null) p.toolCall = { name: tool[1]!, args: JSON.parse(tool[2]!) };
-    else p.chunks = ["From your journal: ", result.slice(0, 2000)];
+    else {
+      p.chunks = ["From your journal: ", result.slice(0, 2000)];
+      if (directive("cite")) p.chunks.push(...citations(result));
+    }
   }
   return p;
 }

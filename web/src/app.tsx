@@ -17,9 +17,10 @@ import { NewFillPage } from "./pages/trades/new-fill-page.tsx";
 import { TradePage } from "./pages/trades/trade-page.tsx";
 import { TradesPage } from "./pages/trades/trades-page.tsx";
 
-// The import wizard and the dashboard (charts) are the heaviest screens and not on the first page a
-// reader sees, so they load on first visit instead of growing the main bundle.
+// The import wizard, the dashboard (charts) and the advisor (markdown, streaming) are the heaviest screens and
+// not on the first page a reader sees, so they load on first visit instead of growing the main bundle.
 const ImportPage = lazy(() => import("./pages/import/index.tsx").then((m) => ({ default: m.ImportPage })));
+const AdvisorPage = lazy(() => import("./pages/advisor/advisor-page.tsx").then((m) => ({ default: m.AdvisorPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
           { path: "/fills/new", element: <NewFillPage /> },
           { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
+          { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/sessions", element: <SessionsPage /> },
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },

@@ -11,6 +11,7 @@ const NAV = [
   { to: "/trades", label: "Trades" },
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
+  { to: "/advisor", label: "Advisor" },
 ] as const;
 
 function SkipLink() {
