@@ -5,13 +5,16 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { creditsFor, priceOf } from "../../lib/advisor/prices.ts";
-import { getWallet } from "../../lib/billing/wallet.ts";
+import { getWallet, releaseExpiredHolds } from "../../lib/billing/wallet.ts";
+import { readProcessEnv } from "../../lib/config/index.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
 import { testApp, signUp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { billingEnv, startPaymentServer, type PaymentServer } from "../support/payment-server.ts";
-import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { EXPECTED_DEFAULTS, startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { startEntrypoint } from "../support/entrypoint.ts";
+import { baseTestEnv } from "../support/env.ts";
 import { parseSse, readUntil } from "../support/sse.ts";
 
 const url = () => inject("databaseUrl");
@@ -270,6 +273,36 @@ describe("a turn", () => {
   });
 });
 
+describe("a long conversation", () => {
+  it("is summarised once it nears the model's context window: one extra call, then the summary in place of the older messages", async () => {
+    const small = await testApp(url(), { ...stand.env, MODEL_PRICES: JSON.stringify({ [`openai:${EXPECTED_DEFAULTS.openai}`]: { input: "1.25", output: "10", contextTokens: 2000 } }) }, { peer: "per-request" });
+    const key = apiKey();
+    const { client, conversation } = await trader(small, "openai", { key });
+    expect(conversation.model).toBe(EXPECTED_DEFAULTS.openai);
+    const long = (n: number) => `Question ${n}: ${"about my trading ".repeat(120)}`; // ~2,000 characters, ~500 tokens
+    const mine = () => stand.streams.filter((r) => r.key === key);
+    for (let n = 1; n <= 3; n++) await turn(client, conversation.id, long(n));
+    expect(mine()).toHaveLength(3); // under 60% of 2,000 tokens, or too few messages: no summary yet
+    const before = mine().length;
+    const { events } = await turn(client, conversation.id, long(4));
+    const [summaryCall, answerCall] = mine().slice(before).map((r) => JSON.stringify(r.body));
+    expect(mine()).toHaveLength(before + 2);
+    expect(summaryCall).toContain("Summarise this conversation");
+    expect(summaryCall).toContain("Question 1:");
+    expect(answerCall).toContain("Summary of the earlier part of this conversation:");
+    expect(answerCall).not.toContain("Question 1:"); // summarised away
+    for (const kept of ["Question 2:", "Question 3:", "Question 4:"]) expect(answerCall).toContain(kept);
+    expect(names(events)).toEqual(["start", "delta", "usage", "done"]);
+    // The turn's usage counts both calls.
+    const usage = events.find((e) => e.event === "usage")!.data as { inputTokens: number };
+    expect(usage.inputTokens).toBeGreaterThan(Math.floor(answerCall!.length / 4));
+    const [row] = rowsOf<{ summary: string | null }>(await t.deps.db.execute(sql`select summary from advisor_conversations where id = ${conversation.id}`));
+    expect(row!.summary).toBe("Here is my answer.");
+    // Every message is still there for the trader to read.
+    expect(await messages(client, conversation.id)).toHaveLength(8);
+  });
+});
+
 describe("metering (billing on)", () => {
   async function funded(credits: number, provider = "openai") {
     const who = await trader(metered, provider);
@@ -333,4 +366,35 @@ describe("metering (billing on)", () => {
     const [sums] = rowsOf<{ spent: string }>(await metered.deps.db.execute(sql`select coalesce(-sum(amount), 0)::text as spent from wallet_movements where user_id = ${small.userId} and kind = 'charge'`));
     expect(30 - Number(sums!.spent)).toBe(wallet.balance);
   });
+
+  it("a process killed (kill -9) mid-turn: the hold comes back through the expiry job, the answer stays incomplete, the conversation frees itself", async () => {
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...stand.env, ...billingEnv(payments), DATABASE_URL: url() });
+    try {
+      const { client, userId, conversation } = await funded(500);
+      const res = await fetch(`${server.url}/api/advisor/conversations/${conversation.id}/turns`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+        body: JSON.stringify({ clientMessageId: crypto.randomUUID(), text: "Write slowly #slow:200 #chunks:100" }),
+      });
+      expect(res.status).toBe(200);
+      await readUntil(res, (text) => text.includes("event: delta"));
+      server.child.kill("SIGKILL");
+      await new Promise((resolve) => server.child.once("exit", resolve));
+
+      const held = await getWallet(metered.deps, userId);
+      expect(held.reserved).toBeGreaterThan(0);
+      expect(held.balance).toBe(500);
+      const later = { ...metered.deps, now: () => new Date(Date.now() + metered.config.RESERVATION_TTL_MS + 1000) };
+      expect(await releaseExpiredHolds(later)).toBeGreaterThanOrEqual(1);
+      expect(await getWallet(metered.deps, userId)).toEqual({ balance: 500, reserved: 0, available: 500 });
+      const [, answer] = await messages(client, conversation.id);
+      expect(answer).toMatchObject({ role: "assistant", status: "incomplete" });
+      // The dead process's claim on the conversation lapses after its turn budget (the default 480 s) plus a minute.
+      const [claim] = rowsOf<{ until: string }>(await metered.deps.db.execute(sql`select turn_until::text as until from advisor_conversations where id = ${conversation.id}`));
+      expect(Date.parse(claim!.until) - Date.now()).toBeLessThanOrEqual(480_000 + 60_000);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,66 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import advisorWorker from "../../functions/workers/advisor.ts";
+import { parseSse } from "../support/sse.ts";
+
+// A turn inside workerd through the advisor Worker's own entry (the AI SDK and its provider package as
+// deployed), against the model provider's stand-in: the journal read through a tool, the answer streamed
+// as server-sent events, stored after the response has gone (the Worker's waitUntil).
+const base = "http://journal.test";
+const peer = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+
+function request(path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) {
+  return new Request(`${base}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "CF-Connecting-IP": peer,
+      ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+    },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+}
+
+const call = (path: string, init: Parameters<typeof request>[1] = {}) => exports.default.fetch(request(path, init));
+
+describe("an advisor turn in workerd", () => {
+  it("streams a grounded answer from the advisor Worker and stores it", async () => {
+    const reg = await call("/api/auth/register", { method: "POST", json: { email: `turn-${crypto.randomUUID()}@example.com`, password: "workers password" } });
+    expect(reg.status).toBe(201);
+    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect((await call("/api/advisor/provider-keys/anthropic", { method: "PUT", cookie, json: { apiKey: `sk-ant-good-${crypto.randomUUID()}` } })).status).toBe(200);
+    expect((await call("/api/advisor/settings", { method: "PUT", cookie, json: { shareJournal: true } })).status).toBe(200);
+    const account = (await (await call("/api/accounts", { method: "POST", cookie, json: { name: "Main", currency: "USD", startingBalance: "1000", timezone: "America/New_York" } })).json()) as { id: string };
+    for (const [side, price, at] of [["buy", "10", "2024-03-01T15:00:00Z"], ["sell", "12", "2024-03-01T16:00:00Z"]]) {
+      const fill = await call("/api/fills", { method: "POST", cookie, json: { accountId: account.id, symbol: "MSFT", side, quantity: "100", price, executedAt: at } });
+      expect(fill.status, await fill.clone().text()).toBe(201);
+    }
+    const conversation = (await (await call("/api/advisor/conversations", { method: "POST", cookie, json: {} })).json()) as { id: string; provider: string };
+    expect(conversation.provider).toBe("anthropic");
+
+    const ctx = createExecutionContext();
+    const res = await advisorWorker.fetch(
+      request(`/api/advisor/conversations/${conversation.id}/turns`, {
+        method: "POST",
+        cookie,
+        json: { clientMessageId: crypto.randomUUID(), text: 'How did MSFT go? #tool:performance_summary:{"from":"2024-01-01T00:00:00Z"}' },
+      }),
+      { ...env },
+      ctx,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+    const { events } = parseSse(await res.text());
+    await waitOnExecutionContext(ctx);
+    expect(events.map((e) => e.event)).toEqual(["start", "tool_call", "tool_result", "delta", "delta", "usage", "done"]);
+    expect(events[2]!.data).toMatchObject({ name: "performance_summary", ok: true, summary: expect.stringContaining("1 closed trade, net P&L 200") });
+    const answer = events.filter((e) => e.event === "delta").map((e) => e.data.text).join("");
+    expect(answer).toContain('"netPnl":"200');
+
+    const stored = (await (await call(`/api/advisor/conversations/${conversation.id}`, { cookie })).json()) as { messages: Array<{ role: string; status: string; text: string; toolCalls: unknown[] }> };
+    expect(stored.messages.map((m) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "complete"]]);
+    expect(stored.messages[1]!.text).toBe(answer);
+    expect(stored.messages[1]!.toolCalls).toHaveLength(1);
+  });
+});
