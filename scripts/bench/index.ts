@@ -13,12 +13,13 @@ import { testConfig } from "../../tests/support/env.ts";
 import { budgetOf, measureWorkerBundles } from "./worker-bundles.ts";
 import { measureKeys, ROTATED_KEYS } from "./keys.ts";
 import { CONCURRENT_HOLDS, measureBilling, WEBHOOK_ROUNDS } from "./billing.ts";
+import { measureAdvisor, OPEN_STREAMS, STAND_IN_DELAY_MS, TTFB_ROUNDS } from "./advisor.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "advisor", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -127,6 +128,17 @@ if (runs("billing")) {
   console.log(`hold + settle ${f(b.holdSettle)} | the same two statements bare ${f(b.holdSettleBare)} | ratio ${(b.holdSettle / b.holdSettleBare).toFixed(2)} (median of 200)`);
   console.log(
     `${CONCURRENT_HOLDS} concurrent holds on one wallet (pool of 10): ${f(b.concurrentMs)} (${Math.round((CONCURRENT_HOLDS / b.concurrentMs) * 1000)} holds/s) | each waited median ${f(b.holdLatency.median)}, p99 ${f(b.holdLatency.p99)} (the wallet's row lock serialises them)`,
+  );
+}
+
+if (runs("advisor")) {
+  console.log("\n== Advisor turns (Node entrypoint, model provider stand-in) ==");
+  const a = await withDatabase((url) => measureAdvisor(env, url));
+  console.log(
+    `first answer text: through the server ${f(a.serverMs)} | the stand-in asked directly ${f(a.directMs)} (its ${STAND_IN_DELAY_MS} ms delay included) | server overhead p50 ${f(a.overheadP50)} (goal < 30 ms; median of ${TTFB_ROUNDS}, in turns)`,
+  );
+  console.log(
+    `${OPEN_STREAMS} turns streaming at once: RSS ${(a.busyRss / 1024 / 1024).toFixed(0)} MB against ${(a.idleRss / 1024 / 1024).toFixed(0)} MB at rest | ${(a.perStream / 1024).toFixed(0)} KB per open stream (${((a.busyRss / a.idleRss - 1) * 100).toFixed(0)}% over rest)`,
   );
 }
 
