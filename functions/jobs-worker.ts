@@ -2,14 +2,14 @@ import { seedAdmin } from "../lib/auth/users.ts";
 import { jobsForCron, runJobs } from "../lib/jobs/index.ts";
 import type { Group } from "../lib/http/index.ts";
 import { createEdgeObjectStore } from "../lib/storage/s3-fetch.ts";
-import { createWorker, depsFor, releaseDeps, type Ctx, type WorkerEnv } from "./worker.ts";
+import { createWorker, depsFor, releaseDeps, type Ctx, type WorkerEnv, type WorkerOptions } from "./worker.ts";
 
 /**
  * A Worker that also runs the shared jobs on its cron triggers (wrangler.toml lists the crons). It has an
  * object store: the import jobs remove staged objects.
  */
-export function createJobsWorker(groups: readonly Group[]) {
-  const options = { storage: createEdgeObjectStore };
+export function createJobsWorker(groups: readonly Group[], extra: Pick<WorkerOptions, "model"> = {}) {
+  const options: WorkerOptions = { storage: createEdgeObjectStore, ...extra };
   return {
     ...createWorker(groups, options),
     async scheduled(controller: { cron: string }, env: WorkerEnv, ctx: Ctx): Promise<void> {

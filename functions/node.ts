@@ -1,5 +1,6 @@
 // Node entrypoint (self-host and local runs): every endpoint group in one process.
 // `npm start` runs this file: validate configuration, migrate, bootstrap, listen.
+import { inProcessModel } from "../lib/advisor/language-model.ts";
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -85,6 +86,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     mailer: await createNodeMailer(config),
     storage: await createNodeObjectStore(config),
     defer: deferWith(log),
+    model: inProcessModel(globalThis.fetch),
   };
   // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
   // process stops here, naming the problem, instead of failing every advisor request later.

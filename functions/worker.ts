@@ -8,6 +8,7 @@ import { deferWith, type Deps } from "../lib/deps.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import type { ObjectStore } from "../lib/storage/index.ts";
+import type { ModelRunner } from "../lib/advisor/model.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";
@@ -18,6 +19,8 @@ export type Ctx = { waitUntil(promise: Promise<unknown>): void };
 export type WorkerOptions = {
   /** The object store for Workers that need one (createEdgeObjectStore); others have deps.storage undefined. */
   storage?: (config: Config, outbound: typeof fetch) => ObjectStore | undefined;
+  /** The advisor's model call: in this Worker (`wrangler dev`) or through the model Workers' bindings. */
+  model?: (env: WorkerEnv, outbound: typeof fetch) => ModelRunner;
 };
 
 const log = createLogger();
@@ -53,6 +56,7 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions =
     mailer: createEdgeMailer(config, outbound),
     storage: options.storage?.(config, outbound),
     defer: deferWith(log, (p) => ctx.waitUntil(p)),
+    model: options.model?.(env, outbound),
   };
   closers.set(deps, () => handle.close());
   return deps;

@@ -1,6 +1,7 @@
 import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
+import type { ModelRunner } from "./advisor/model.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
 import type { ObjectStore } from "./storage/index.ts";
@@ -30,6 +31,11 @@ export type Deps = {
    * Failures are logged, never thrown at the caller.
    */
   readonly defer: (task: () => Promise<unknown>) => void;
+  /**
+   * The advisor's model call (lib/advisor/model.ts): in this process on Node and in `wrangler dev`, a model
+   * Worker behind a service binding in the deployed advisor Worker. Absent where no turn runs.
+   */
+  readonly model?: ModelRunner;
 };
 
 /** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */

@@ -6,8 +6,8 @@
 // the provider call, the partial answer is kept as incomplete and only what was used is charged; the whole
 // turn has ADVISOR_TURN_BUDGET_MS (480 s). Metering, when billing is on: a hold of the turn's worst case before
 // the call, generation stopped when the running cost reaches it, the cost charged and the rest released.
-import { isStepCount, streamText, tool, type ModelMessage } from "ai";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { toJSONSchema } from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
 import { releaseHold, settleHold, placeHold, type Hold } from "../billing/wallet.ts";
 import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
@@ -18,10 +18,11 @@ import { AppError } from "../errors.ts";
 import { EnvelopeError } from "../crypto/envelope.ts";
 import { DEFAULT_TITLE, findConversation, getSettings, type ToolCallRecord, type Usage } from "./conversations.ts";
 import { providerKeyOf } from "./keys.ts";
-import { languageModel } from "./language-model.ts";
+import { providerFailure, type CallTool, type ModelCall, type ModelPart } from "./model.ts";
 import { creditsFor, priceOf, type ModelPrice } from "./prices.ts";
 import { PROVIDER_NAMES, type TurnInput } from "./schema.ts";
-import { accountsForPrompt, hasQuotes, journalTools, MAX_RESULT_CHARS, type ToolOutput } from "./tools.ts";
+import { accountsForPrompt, hasQuotes, journalTools, MAX_RESULT_CHARS } from "./tools.ts";
+import { baseUrlOf } from "./providers.ts";
 import type { ModelProvider } from "./providers.ts";
 
 /** Model calls in one turn (tool rounds included), and the output tokens allowed per call. */
@@ -213,46 +214,43 @@ function systemPrompt(today: Date, accounts: Array<{ id: string; name: string; c
   return lines.join("\n\n");
 }
 
-/** A provider failure as the code and words the trader sees (never the provider's request or the key). */
-export function providerFailure(err: unknown): { code: string; message: string; keyRefused?: boolean } {
-  const e = err as { name?: string; statusCode?: number; message?: string; responseBody?: string; lastError?: unknown };
-  if (e?.lastError) return providerFailure(e.lastError);
-  const status = e?.statusCode;
-  const text = `${e?.message ?? ""} ${e?.responseBody ?? ""}`;
-  if (status === 401 || status === 403) {
-    return { code: "PROVIDER_KEY_INVALID", message: "The provider refused your key. Replace it in Settings > Advisor keys.", keyRefused: true };
-  }
-  if (status === 429) return { code: "PROVIDER_RATE_LIMITED", message: "The provider is limiting requests on your key. Wait a minute and try again." };
-  if ((status === 400 || status === 413) && /context|too long|maximum|tokens/i.test(text)) {
-    return { code: "CONTEXT_TOO_LONG", message: "The conversation is too long for this model. Start a new conversation or pick a model with a larger context." };
-  }
-  if (status === undefined || status >= 500) return { code: "PROVIDER_UNAVAILABLE", message: "The provider did not answer. Try again in a moment." };
-  return { code: "PROVIDER_ERROR", message: `The provider could not answer (HTTP ${status}).` };
-}
+export { providerFailure };
 
 type Tally = { input: number; output: number };
 
-/** One streamed model call without tools (the summary of a long conversation); its usage is the turn's. */
-async function summarise(model: Awaited<ReturnType<typeof languageModel>>, messages: Message[], signal: AbortSignal, tally: Tally): Promise<string> {
+/** One model call without tools (the summary of a long conversation); its usage is the turn's. */
+async function summarise(deps: Pick<Deps, "model">, base: Omit<ModelCall, "instructions" | "messages" | "tools">, messages: Message[], signal: AbortSignal, tally: Tally): Promise<string> {
   const transcript = messages.map((m) => `${m.role === "user" ? "Trader" : "Advisor"}: ${m.text}`).join("\n\n");
-  const result = streamText({
-    model,
+  const call: ModelCall = {
+    ...base,
     instructions: "Summarise this conversation between a trader and their journal advisor in under 300 words. Keep every figure, date, symbol and trade id that was mentioned.",
     messages: [{ role: "user", content: transcript }],
     maxOutputTokens: 800,
-    maxRetries: 1,
-    abortSignal: signal,
-    onError: () => {}, // read from the stream below; the SDK's default would print the request (the journal) to the console
-  });
+  };
   let text = "";
-  for await (const part of result.stream) {
-    if (part.type === "text-delta") text += part.text;
-    else if (part.type === "finish-step") {
-      tally.input += part.usage.inputTokens ?? 0;
-      tally.output += part.usage.outputTokens ?? 0;
-    } else if (part.type === "error") throw part.error;
+  for await (const part of modelOf(deps)(call, noTools, signal)) {
+    if (part.type === "text") text += part.text;
+    else if (part.type === "step") {
+      tally.input += part.inputTokens;
+      tally.output += part.outputTokens;
+    } else if (part.type === "error") throw new ProviderError(part.failure);
   }
   return text.trim();
+}
+
+class ProviderError extends Error {
+  readonly failure: ReturnType<typeof providerFailure>;
+  constructor(failure: ReturnType<typeof providerFailure>) {
+    super(failure.message);
+    this.failure = failure;
+  }
+}
+
+const noTools: CallTool = async () => ({ ok: false, message: "No tools in this call." });
+
+function modelOf(deps: Pick<Deps, "model">) {
+  if (!deps.model) throw new AppError("SERVICE_UNAVAILABLE", "The advisor is not available on this server.");
+  return deps.model;
 }
 
 /**
@@ -260,7 +258,7 @@ async function summarise(model: Awaited<ReturnType<typeof languageModel>>, messa
  * the turn: the answer stored (complete, incomplete or failed), the hold settled, the claim released.
  */
 export async function runTurn(
-  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch">,
+  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch" | "model">,
   turn: Extract<PreparedTurn, { kind: "run" }>,
   emit: (e: TurnEvent) => Promise<void>,
   clientGone: AbortSignal,
@@ -297,7 +295,7 @@ export async function runTurn(
 
   try {
     await send({ event: "start", data: { messageId: replyId, ...(hold ? { reservedCredits: hold.amount } : {}) } });
-    const model = await languageModel(deps.config, deps.fetch, provider, conversation.model, turn.apiKey);
+    const base = { provider, model: conversation.model, baseURL: baseUrlOf(deps.config, provider), apiKey: turn.apiKey, maxSteps: MAX_STEPS, maxOutputTokens: MAX_OUTPUT_TOKENS };
 
     // A long conversation is summarised (one more call, metered like the rest) instead of failing.
     let history = turn.history;
@@ -308,7 +306,7 @@ export async function runTurn(
       const older = history.slice(0, -KEEP_AFTER_SUMMARY);
       const kept = history.slice(-KEEP_AFTER_SUMMARY);
       const earlier = summary ? [{ role: "assistant", text: `(Earlier summary) ${summary}` } as Message, ...older] : older;
-      summary = await summarise(model, earlier, stop.signal, tally);
+      summary = await summarise(deps, base, earlier, stop.signal, tally);
       await deps.db
         .update(advisorConversations)
         .set({ summary, summaryUntil: older.at(-1)!.createdAt })
@@ -318,69 +316,63 @@ export async function runTurn(
 
     const accounts = await accountsForPrompt(deps, user);
     const instructions = systemPrompt(deps.now(), accounts, turn.share, summary);
-    const messages: ModelMessage[] = [
-      ...history.filter((m) => m.text.trim() !== "").map((m) => ({ role: m.role, content: m.text }) as ModelMessage),
+    const messages: ModelCall["messages"] = [
+      ...history.filter((m) => m.text.trim() !== "").map((m) => ({ role: m.role, content: m.text })),
       { role: "user", content: turn.text },
     ];
-    const tools = turn.share
-      ? Object.fromEntries(
-          Object.entries(journalTools(deps, user, { quotes: await hasQuotes(deps, user.id) })).map(([name, t]) => [
-            name,
-            tool({
-              description: t.description,
-              inputSchema: t.inputSchema,
-              execute: async (args: unknown) => t.execute(args as never),
-              // What the model reads of a result: the data only; the summary is for the trader.
-              toModelOutput: ({ output }: { output: ToolOutput }) => ({ type: "json" as const, value: output.data as never }),
-            } as never),
-          ]),
-        )
-      : undefined;
+    const tools = turn.share ? journalTools(deps, user, { quotes: await hasQuotes(deps, user.id) }) : undefined;
+    const call: ModelCall = {
+      ...base,
+      instructions,
+      messages,
+      ...(tools ? { tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, inputSchema: toJSONSchema(t.inputSchema) as Record<string, unknown> })) } : {}),
+    };
+    // Each tool runs here, on the journal, its arguments checked by its own schema.
+    const callTool: CallTool = async (name, input) => {
+      const t = tools?.[name];
+      const args = t?.inputSchema.safeParse(input);
+      if (!t || !args?.success) return { ok: false, message: `Could not read that: the arguments of ${name} are not valid.` };
+      try {
+        return { ok: true, output: await t.execute(args.data as never) };
+      } catch (err) {
+        if (err instanceof AppError) return { ok: false, message: `Could not read that: ${err.message}` };
+        deps.log.error("advisor tool failed", { tool: name, error: err instanceof Error ? err.name : "unknown" });
+        return { ok: false, message: "The journal could not be read for this." };
+      }
+    };
     const promptChars = instructions.length + JSON.stringify(messages).length + (tools ? 6000 : 0);
     stepPromptChars = promptChars;
     if (metered && running() >= hold!.amount) halt("credits");
 
-    const result = streamText({
-      model,
-      instructions,
-      messages,
-      ...(tools ? { tools, stopWhen: isStepCount(MAX_STEPS) } : {}),
-      maxOutputTokens: MAX_OUTPUT_TOKENS,
-      maxRetries: 1,
-      abortSignal: stop.signal,
-      onError: () => {}, // the "error" part below handles it; the SDK's default prints the request to the console
-    });
-    for await (const part of result.stream) {
+    const parts: AsyncIterable<ModelPart> | ModelPart[] = stopReason ? [] : modelOf(deps)(call, callTool, stop.signal);
+    for await (const part of parts) {
       switch (part.type) {
-        case "text-delta":
+        case "text":
           text += part.text;
           stepText += part.text.length;
           await send({ event: "delta", data: { text: part.text } });
           if (metered && running() >= hold!.amount) halt("credits");
           break;
         case "tool-call":
-          calls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input, summary: "", ok: false });
-          await send({ event: "tool_call", data: { id: part.toolCallId, name: part.toolName, arguments: part.input } });
+          calls.push({ id: part.id, name: part.name, arguments: part.input, summary: "", ok: false });
+          await send({ event: "tool_call", data: { id: part.id, name: part.name, arguments: part.input } });
           break;
         case "tool-result": {
-          const output = part.output as ToolOutput;
-          const call = calls.find((c) => c.id === part.toolCallId);
-          if (call) Object.assign(call, { summary: output.summary, ok: true });
-          stepPromptChars += JSON.stringify(output.data).length;
-          await send({ event: "tool_result", data: { id: part.toolCallId, name: part.toolName, ok: true, summary: output.summary } });
+          const record = calls.find((c) => c.id === part.id);
+          if (record) Object.assign(record, { summary: part.summary, ok: true });
+          stepPromptChars += part.dataChars;
+          await send({ event: "tool_result", data: { id: part.id, name: part.name, ok: true, summary: part.summary } });
           break;
         }
         case "tool-error": {
-          const error = part.error as { code?: string; message?: string };
-          const summary = error instanceof AppError || error?.code === "NOT_FOUND" ? `Could not read that: ${error.message}` : "The journal could not be read for this.";
-          const call = calls.find((c) => c.id === part.toolCallId);
-          if (call) Object.assign(call, { summary, ok: false });
-          await send({ event: "tool_result", data: { id: part.toolCallId, name: part.toolName, ok: false, summary } });
+          const record = calls.find((c) => c.id === part.id);
+          if (record) Object.assign(record, { summary: part.message, ok: false });
+          await send({ event: "tool_result", data: { id: part.id, name: part.name, ok: false, summary: part.message } });
           break;
         }
-        case "finish-step":
-          tally.input += part.usage.inputTokens ?? 0;
-          tally.output += part.usage.outputTokens ?? 0;
+        case "step":
+          tally.input += part.inputTokens;
+          tally.output += part.outputTokens;
           stepText = 0;
           stepPromptChars = promptChars + calls.length * 1000;
           break;
@@ -388,18 +380,15 @@ export async function runTurn(
           finishReason = part.finishReason;
           break;
         case "error":
-          // Some errors are survivable (a malformed chunk the SDK skipped); the turn fails only without a finish.
-          failure = providerFailure(part.error);
-          deps.log.warn("provider stream error", { provider, error: (part.error as { name?: string })?.name, code: failure.code });
-          break;
-        default:
+          failure = part.failure;
+          deps.log.warn("provider stream error", { provider, code: failure.code });
           break;
       }
       if (stopReason) break;
     }
   } catch (err) {
     if (!stopReason) {
-      failure = err instanceof AppError ? { code: err.code, message: err.message } : providerFailure(err);
+      failure = err instanceof ProviderError ? err.failure : err instanceof AppError ? { code: err.code, message: err.message } : providerFailure(err);
       deps.log.warn("advisor turn failed", { provider, error: err instanceof Error ? err.name : "unknown", code: failure.code });
     }
   } finally {

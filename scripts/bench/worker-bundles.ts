@@ -10,16 +10,8 @@ import { parse } from "smol-toml";
 const run = promisify(execFile);
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const WORKER_GZIP_LIMIT_BYTES = 250 * 1024;
-/**
- * The one Worker over the 250 KB budget, with a ceiling of its own so it cannot grow unnoticed: the advisor
- * carries the AI SDK with three provider packages and the full zod build they import (about 310 KB gzip on
- * their own; docs/architecture.md, "The advisor Worker's size").
- */
-export const WORKER_GZIP_EXCEPTIONS: Readonly<Record<string, number>> = { advisor: 520 * 1024 };
-
-export function budgetOf(worker: string): number {
-  return WORKER_GZIP_EXCEPTIONS[worker] ?? WORKER_GZIP_LIMIT_BYTES;
-}
+/** The advisor's model Workers (functions/workers/model-*.ts): reached through bindings only, no endpoint group. */
+export const MODEL_WORKERS = ["model-openai", "model-anthropic", "model-gemini"] as const;
 const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
 const WRANGLER_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 
@@ -45,6 +37,14 @@ async function dryRun(args: string[], outdir: string): Promise<number> {
     maxBuffer: 16 * 1024 * 1024,
   });
   return gzipOf(outdir);
+}
+
+/** Builds one Worker of wrangler.toml as a deploy would, into `outdir`; the path of its module. */
+export async function buildWorker(env: string, outdir: string): Promise<string> {
+  await dryRun(["--env", env], outdir);
+  const js = readdirSync(outdir).filter((f) => f.endsWith(".js"));
+  if (js.length !== 1) throw new Error(`${env}: expected one module in ${outdir}, found ${js.join(", ")}`);
+  return join(outdir, js[0]!);
 }
 
 /** gzip bytes of each Worker (one per wrangler environment) and of a bare Hono Worker as the baseline. */

@@ -1,5 +1,6 @@
 // The whole API in-process over the real test database, with a fresh rate limiter per app so tests do
 // not share limit counts.
+import { inProcessModel } from "../../lib/advisor/language-model.ts";
 import { buildFullApp } from "../../functions/groups.ts";
 import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
@@ -54,6 +55,7 @@ export async function testApp(
     // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
     storage: await createNodeObjectStore(config),
     defer: deferWith(log, (p) => pending.push(p)),
+    model: inProcessModel(globalThis.fetch),
   };
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
   const peer = extra.peer ?? randomPeer();

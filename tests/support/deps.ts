@@ -1,3 +1,4 @@
+import { inProcessModel } from "../../lib/advisor/language-model.ts";
 import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { deferWith, type Deps } from "../../lib/deps.ts";
@@ -23,6 +24,7 @@ export function testDeps(config: Config, handle: DbHandle, overrides: Partial<De
     mailer: undefined,
     storage: undefined,
     defer: deferWith(log),
+    model: inProcessModel(globalThis.fetch),
     ...overrides,
   };
 }

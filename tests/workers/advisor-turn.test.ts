@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 import advisorWorker from "../../functions/workers/advisor.ts";
 import { parseSse } from "../support/sse.ts";
 
-// A turn inside workerd through the advisor Worker's own entry (the AI SDK and its provider package as
-// deployed), against the model provider's stand-in: the journal read through a tool, the answer streamed
-// as server-sent events, stored after the response has gone (the Worker's waitUntil).
+// A turn inside workerd through the advisor Worker's own entry as deployed: the model call over its service
+// binding to the Anthropic model Worker (the AI SDK there, built by the global setup), the tool called back
+// over RPC, against the model provider's stand-in; the answer streamed as server-sent events and stored after
+// the response has gone (the Worker's waitUntil).
 const base = "http://journal.test";
 const peer = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 
@@ -62,5 +63,28 @@ describe("an advisor turn in workerd", () => {
     expect(stored.messages.map((m) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "complete"]]);
     expect(stored.messages[1]!.text).toBe(answer);
     expect(stored.messages[1]!.toolCalls).toHaveLength(1);
+  });
+
+  it("a client that goes away mid-answer cancels the model Worker's stream; the partial answer is stored as incomplete", async () => {
+    const reg = await call("/api/auth/register", { method: "POST", json: { email: `gone-${crypto.randomUUID()}@example.com`, password: "workers password" } });
+    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect((await call("/api/advisor/provider-keys/anthropic", { method: "PUT", cookie, json: { apiKey: `sk-ant-good-${crypto.randomUUID()}` } })).status).toBe(200);
+    const conversation = (await (await call("/api/advisor/conversations", { method: "POST", cookie, json: {} })).json()) as { id: string };
+    const ctx = createExecutionContext();
+    const res = await advisorWorker.fetch(
+      request(`/api/advisor/conversations/${conversation.id}/turns`, { method: "POST", cookie, json: { clientMessageId: crypto.randomUUID(), text: "Slowly #slow:300 #chunks:20" } }),
+      { ...env },
+      ctx,
+    );
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("event: delta")) text += decoder.decode((await reader.read()).value, { stream: true });
+    await reader.cancel();
+    await waitOnExecutionContext(ctx);
+    const stored = (await (await call(`/api/advisor/conversations/${conversation.id}`, { cookie })).json()) as { messages: Array<{ role: string; status: string; text: string }> };
+    expect(stored.messages[1]).toMatchObject({ role: "assistant", status: "incomplete" });
+    expect(stored.messages[1]!.text.length).toBeGreaterThan(0);
+    expect(stored.messages[1]!.text.length).toBeLessThan(20 * 5);
   });
 });

@@ -1,5 +1,7 @@
 import type { TestProject } from "vitest/node";
+import { join } from "node:path";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
+import { buildWorker, ROOT } from "../../scripts/bench/worker-bundles.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { startS3Server } from "../support/s3-server.ts";
@@ -13,15 +15,18 @@ declare module "vitest" {
     objectStorageEnv: Record<string, string>;
     /** The base URL seams pointing the model and market-data providers at the local stand-in. */
     providerEnv: Record<string, string>;
+    /** The Anthropic model Worker built as deployed (functions/workers/model-anthropic.ts), bound as MODEL_ANTHROPIC. */
+    modelWorkerScript: string;
   }
 }
 
 /**
  * One fresh, migrated database on the real Postgres, the bridge the Worker's serverless driver reaches it
- * through (HTTP for queries, WebSocket for interactive transactions), and the local S3 stand-in that
- * object storage points at.
+ * through (HTTP for queries, WebSocket for interactive transactions), the local S3 stand-in that object
+ * storage points at, the providers' stand-in, and a model Worker for the advisor Worker's binding.
  */
 export default async function setup(project: TestProject) {
+  project.provide("modelWorkerScript", await buildWorker("model-anthropic", join(ROOT, "dist/test-workers/model-anthropic")));
   const bridge = await startDbBridge();
   const db = await createMigratedDatabase("journal_workers_test").catch(async (err: unknown) => {
     await bridge.close();

@@ -20,6 +20,17 @@ export default defineProject({
           ...inject("objectStorageEnv"),
           ...inject("providerEnv"),
         },
+        // The advisor Worker's model call goes over this binding to a model Worker as deployed (built by the global setup).
+        serviceBindings: { MODEL_ANTHROPIC: { name: "journal-model-anthropic", entrypoint: "Model" } },
+        workers: [
+          {
+            name: "journal-model-anthropic",
+            modules: true,
+            scriptPath: inject("modelWorkerScript"),
+            compatibilityDate: "2026-10-01",
+            compatibilityFlags: ["nodejs_compat"],
+          },
+        ],
       },
     })),
   ],

@@ -1,0 +1,2 @@
+// zod locales: never used by the model Workers (the SDK sets its own English messages).
+export {};
