@@ -17,3 +17,4 @@ export function inProcessModel(fetcher: typeof fetch): ModelRunner {
     yield* runModel(factory, fetcher)(call, callTool, signal);
   };
 }
+

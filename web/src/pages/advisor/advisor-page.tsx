@@ -187,14 +187,20 @@ function ShareSwitch() {
     onSuccess: (data) => queryClient.setQueryData(["advisor", "settings"], data),
   });
   const id = useId();
+  // The switch shows the choice at once (a controlled checkbox must change in the click's own render).
+  const [choice, setChoice] = useState<boolean | null>(null);
   return (
     <div className="share-switch">
       <input
         id={id}
         type="checkbox"
-        checked={save.isPending ? save.variables : (settings.data?.shareJournal ?? false)}
+        checked={choice ?? settings.data?.shareJournal ?? false}
         disabled={!settings.data || save.isPending}
-        onChange={(e) => save.mutate(e.currentTarget.checked)}
+        onChange={(e) => {
+          const next = e.currentTarget.checked;
+          setChoice(next);
+          save.mutate(next, { onSettled: () => setChoice(null) });
+        }}
         aria-describedby={`${id}-hint`}
       />
       <label htmlFor={id}>Share my journal with the advisor</label>
