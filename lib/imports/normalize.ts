@@ -5,19 +5,13 @@ import { AppError } from "../errors.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, multiplyUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
+import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
 import type { ImportMapping, ImportOptions } from "./schema.ts";
 
-export type StagedFill = {
+/** A fill as staged for the commit: what its cash effect needs (lib/trades/cash.ts), and where it came from. */
+export type StagedFill = CashFill & {
   row: number;
-  symbol: string;
-  asset_class: AssetClass;
-  multiplier: string;
-  side: "buy" | "sell";
-  quantity: string;
-  price: string;
-  fees: string;
-  executed_at: string;
   execution_id: string | null;
   duplicate?: boolean;
 };

@@ -2,27 +2,17 @@
 // (verified), replace it with one the provider refuses (the old one stays), then one the provider cannot
 // check (saved unverified), pick a default model, remove it.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
+import { signedInTrader, type TraderPage } from "./browser.ts";
 
 describe("Settings > Advisor keys", () => {
-  let browser: Browser;
-  let page: Page;
-  const errors: string[] = [];
+  let t: TraderPage;
   beforeAll(async () => {
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on("pageerror", (e) => errors.push(e.message));
-    const reg = await context.request.post(`${inject("baseUrl")}/api/auth/register`, {
-      data: { email: `keys-${Date.now()}@example.com`, password: "correct horse battery" },
-    });
-    expect(reg.status()).toBe(201);
+    t = await signedInTrader(inject("baseUrl"), "keys");
   });
-  afterAll(() => browser?.close());
+  afterAll(() => t?.browser.close());
 
   it("saves, replaces and removes a key, showing each answer inline and never the key itself", async () => {
+    const { page, errors } = t;
     await page.goto(`${inject("baseUrl")}/settings/keys`);
     const card = page.getByRole("region", { name: "Anthropic" });
     await card.getByText("Not set").waitFor();

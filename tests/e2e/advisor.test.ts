@@ -3,45 +3,28 @@
 // share the journal, ask, watch the answer stream with the tool it used, follow the trade it cites; Stop a slow
 // answer and keep what was written; a provider failure says so and offers Retry. (Safe markdown: answer-markdown.test.tsx.)
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
-import { signedEvent } from "../support/payment-server.ts";
+import type { APIRequestContext } from "playwright-core";
+import { signedInTrader, type TraderPage } from "./browser.ts";
+import { confirmCheckout } from "../support/payment-server.ts";
 
 async function buyCredits(request: APIRequestContext): Promise<void> {
   const checkout = await request.post(`${inject("baseUrl")}/api/billing/checkout`, { data: { packId: "starter" } });
   expect(checkout.status()).toBe(200);
   const sessionId = new URL(((await checkout.json()) as { url: string }).url).pathname.split("/").pop()!;
-  const session = await (await fetch(`${inject("paymentUrl")}/__sessions/${sessionId}`)).json();
-  const event = await signedEvent("checkout.session.completed", session);
-  const delivered = await fetch(`${inject("baseUrl")}/api/billing/webhook`, {
-    method: "POST",
-    body: event.body,
-    headers: { "Content-Type": "application/json", "Stripe-Signature": event.signature },
-  });
-  expect(delivered.status).toBe(200);
+  expect((await confirmCheckout(inject("baseUrl"), inject("paymentUrl"), sessionId)).status).toBe(200);
 }
 
 describe("the advisor", () => {
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const errors: string[] = [];
-  const go = (path: string) => page.goto(`${inject("baseUrl")}${path}`);
+  let t: TraderPage;
+  const go = (path: string) => t.page.goto(`${inject("baseUrl")}${path}`);
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on("pageerror", (e) => errors.push(e.message));
-    const reg = await context.request.post(`${inject("baseUrl")}/api/auth/register`, {
-      data: { email: `advisor-${Date.now()}@example.com`, password: "correct horse battery" },
-    });
-    expect(reg.status()).toBe(201);
+    t = await signedInTrader(inject("baseUrl"), "advisor");
   });
-  afterAll(() => browser?.close());
+  afterAll(() => t?.browser.close());
 
   it("without a key, says how to add one", async () => {
+    const { page } = t;
     await go("/advisor");
     await page.getByRole("heading", { name: "Add a model key to start" }).waitFor();
     await page.getByRole("link", { name: "Add a key" }).click();
@@ -49,6 +32,7 @@ describe("the advisor", () => {
   });
 
   it("streams a grounded answer with the tool it used and a link to the trade it cites, and shows the credits", async () => {
+    const { page, context } = t;
     const { request } = context;
     expect((await request.put(`${inject("baseUrl")}/api/advisor/provider-keys/openai`, { data: { apiKey: `sk-good-${Date.now()}` } })).status()).toBe(200);
     await buyCredits(request);
@@ -85,6 +69,7 @@ describe("the advisor", () => {
   });
 
   it("Stop keeps what was written; a provider failure says so and Retry asks again", async () => {
+    const { page, errors } = t;
     await go("/advisor");
     await page.getByLabel("Your question").fill("Tell me a long story #chunks:200 #slow:100");
     await page.getByRole("button", { name: "Ask" }).click();

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (`npx playwright install` cannot download browsers here;
 // .ci/run installs the `chromium` package).
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -12,4 +12,24 @@ const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+export type TraderPage = { browser: Browser; context: BrowserContext; page: Page; errors: string[] };
+
+/**
+ * A browser with one signed-in trader (registered through the API, `tag` in the email) at desktop width; the
+ * page's uncaught errors are collected in `errors`.
+ */
+export async function signedInTrader(baseUrl: string, tag: string): Promise<TraderPage> {
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const reg = await context.request.post(`${baseUrl}/api/auth/register`, {
+    data: { email: `${tag}-${Date.now()}@example.com`, password: "correct horse battery" },
+  });
+  if (reg.status() !== 201) throw new Error(`register answered ${reg.status()}`);
+  return { browser, context, page, errors };
 }

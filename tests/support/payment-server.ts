@@ -164,3 +164,14 @@ export function paidSession(server: PaymentServer, sessionId: string, overrides:
     ...overrides,
   };
 }
+
+/** The payment provider confirming a checkout session (by id) to the journal's webhook, as after the card is charged. */
+export async function confirmCheckout(journalUrl: string, paymentUrl: string, sessionId: string): Promise<Response> {
+  const session = (await (await fetch(`${paymentUrl}/__sessions/${sessionId}`)).json()) as Record<string, unknown>;
+  const event = await signedEvent("checkout.session.completed", session);
+  return fetch(`${journalUrl}/api/billing/webhook`, {
+    method: "POST",
+    body: event.body,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": event.signature },
+  });
+}
