@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema } from "../money.ts";
+import { dateTimeSchema } from "../time/range.ts";
 
 const required = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`),
@@ -25,7 +26,7 @@ export const TimezoneSchema = z.string(required("a string")).check(z.maxLength(1
 const Uuid = z.uuid("must be a uuid");
 
 /** When the starting balance was the account's cash ("balance as of"): the opening entry's date. */
-const StartingBalanceAtSchema = z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
+const StartingBalanceAtSchema = dateTimeSchema();
 
 export const NewAccountSchema = z.object({
   name: NameSchema,

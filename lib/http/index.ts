@@ -11,6 +11,8 @@ import type { AuthUser, SessionClaim, SessionInfo } from "../auth/session.ts";
 import type { JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
+import { textProblems } from "../text.ts";
+import { databaseErrorForLog, isDatabaseUnavailable } from "../db/errors.ts";
 import { clientIp } from "../net/client-ip.ts";
 import { corsMiddleware, sessionMiddleware } from "./auth.ts";
 
@@ -78,6 +80,9 @@ export function toAppError(err: unknown, onUnknown: (err: unknown) => void): App
     if (code) return new AppError(code, code === "VALIDATION_ERROR" ? "The request body is not valid JSON." : err.message || code);
   }
   onUnknown(err);
+  if (isDatabaseUnavailable(err)) {
+    return new AppError("SERVICE_UNAVAILABLE", "The database is not reachable right now. Try again in a moment.", { headers: { "Retry-After": "5" } });
+  }
   return new AppError("INTERNAL", "Something went wrong on our side. The request id identifies it in our logs.");
 }
 
@@ -155,8 +160,8 @@ export function createApp(options: AppOptions) {
   app.onError((err, c) => {
     const appError = toAppError(err, (unknown) => {
       const log = c.var.deps?.log;
-      const detail = unknown instanceof Error ? { name: unknown.name, stack: unknown.stack } : { value: String(unknown) };
-      if (log) log.error("unhandled error", { requestId: c.var.requestId, path: c.req.path, ...detail });
+      const detail = databaseErrorForLog(unknown) ?? (unknown instanceof Error ? { name: unknown.name, stack: unknown.stack } : { value: String(unknown) });
+      if (log) log.error(isDatabaseUnavailable(unknown) ? "database unavailable" : "unhandled error", { requestId: c.var.requestId, path: c.req.path, ...detail });
       else console.error(unknown);
     });
     return respondWithError(c, appError);
@@ -180,15 +185,18 @@ type Target = "json" | "query" | "param";
  */
 export function validate<T extends zc.$ZodType, G extends Target>(target: G, schema: T) {
   const check = validator(target, async (value) => {
+    const unstorable = textProblems(value);
+    if (unstorable.length) throw validationError(unstorable);
     const result = await safeParseAsync(schema, value);
     if (!result.success) throw validationError(result.error.issues);
     return result.data as zc.output<T>;
   });
   if (target !== "json") return check;
   const requireJson: MiddlewareHandler = async (c, next) => {
-    const type = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
-    if (!JSON_MEDIA_TYPE.test(type)) {
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "This route accepts only Content-Type: application/json.");
+    const [type = "", ...params] = (c.req.header("Content-Type") ?? "").split(";");
+    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset="))?.slice(8).replaceAll('"', "");
+    if (!JSON_MEDIA_TYPE.test(type.trim()) || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "This route accepts only Content-Type: application/json, in UTF-8.");
     }
     await next();
   };

@@ -7,6 +7,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { csvImports } from "../db/schema.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
+import { pgError } from "../db/errors.ts";
 import { AppError } from "../errors.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { stagedImportKey, StorageUnavailableError } from "../storage/index.ts";
@@ -282,11 +283,33 @@ export async function commitImport(
   includeDuplicates = false,
 ) {
   const { stagedKey } = await claimImport(deps, user, importId);
-  const fills = stagedKey ? await readStagedObject(deps, importId, stagedKey) : null;
-  await applyImport(deps, importId, includeDuplicates, fills);
+  try {
+    const fills = stagedKey ? await readStagedObject(deps, importId, stagedKey) : null;
+    await applyImport(deps, importId, includeDuplicates, fills);
+  } catch (err) {
+    // Nothing was written (import_apply is one statement): give the claim back at once, so the import can be
+    // retried or discarded instead of waiting for the recovery job.
+    if (!(err instanceof AppError && err.code === "CONFLICT")) await releaseImportClaim(deps, importId);
+    const pg = pgError(err);
+    if (pg?.code.startsWith("22")) {
+      deps.log.warn("import could not be written", { importId, code: pg.code });
+      throw new AppError("VALIDATION_ERROR", "This import holds a value the database cannot store, so nothing was written. It is still staged: discard it, fix the file and preview it again.", {
+        fields: [{ path: "file", message: "holds a value the database cannot store" }],
+      });
+    }
+    throw err;
+  }
   // import_apply cleared staged_key, which queued the object for removal; remove it now.
   if (stagedKey) await drainObjectDeletions(deps, [stagedKey]);
   return getImport(deps, user, importId);
+}
+
+/** A failed commit's claim given back: committing -> staged (only while it is still this commit's). */
+async function releaseImportClaim(deps: Pick<Deps, "db">, importId: string): Promise<void> {
+  await deps.db
+    .update(csvImports)
+    .set({ status: "staged", claimedAt: null })
+    .where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
 }
 
 /** Step 1 of a commit: staged -> committing, for exactly one caller. */

@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { AppError } from "../errors.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, multiplyUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
+import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
@@ -23,13 +24,21 @@ const SELL_WORDS = ["SELL", "SLD", "S", "SOLD", "SS", "SHORT", "SELL SHORT", "ST
 
 /** Decodes the upload as UTF-8 (a BOM is dropped); anything else is refused with a clear message. */
 export function decodeCsv(bytes: Uint8Array): string {
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw new AppError("VALIDATION_ERROR", "The file is not UTF-8 text. Export it as CSV (UTF-8) and try again.", {
       fields: [{ path: "file", message: "is not UTF-8 text" }],
     });
   }
+  // NUL characters: a UTF-16 export or a binary file, and nothing Postgres can store.
+  if (text.includes("\u0000")) {
+    throw new AppError("VALIDATION_ERROR", "The file contains NUL characters: it is not CSV text. Export it as CSV (UTF-8) and try again.", {
+      fields: [{ path: "file", message: "contains NUL characters" }],
+    });
+  }
+  return text;
 }
 
 export type ParsedCsv = {
@@ -362,7 +371,9 @@ export function normalizeRows(
     const when = mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
     // A given trade date is YYYY-MM-DD whatever dateFormat says about the file's own dates.
     const executedAt = timeOnly ? parseTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : parseTimestamp(when, options.dateFormat, timeZone);
-    if (!executedAt) {
+    if (executedAt && !inStoredRange(executedAt.getTime())) {
+      fail(mapping.executedAt ? "executedAt" : "date", `"${when}" ${RANGE_MESSAGE}`);
+    } else if (!executedAt) {
       fail(mapping.executedAt ? "executedAt" : timeOnly ? "time" : "date", `"${when}" is not a ${timeOnly ? "time" : `${options.dateFormat ?? "iso"} date-time`}`);
     }
     let quantity = parseNumber(cell("quantity"), options.numberFormat);

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema, toUnits } from "../money.ts";
+import { dateTimeSchema } from "../time/range.ts";
 
 const digits = (name: string) => z.string().check(z.regex(/^\d{1,9}$/, `${name} must be a whole number`));
 
@@ -31,7 +32,7 @@ export const NewLedgerEntrySchema = z
     type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
     /** Deposits and withdrawals: a positive amount. Adjustments: a signed, non-zero amount. */
     amount: DecimalStringSchema,
-    occurredAt: z.optional(z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" })),
+    occurredAt: z.optional(dateTimeSchema()),
     note: z.optional(z.string().check(z.maxLength(500, "must be at most 500 characters"))),
   })
   .check(

@@ -9,8 +9,9 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
+import { dateTimeSchema } from "../time/range.ts";
 
-const isoDateTime = () => z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
+const isoDateTime = dateTimeSchema;
 
 export const StatsQuerySchema = z.object({
   accountId: z.optional(z.uuid("must be a uuid")),

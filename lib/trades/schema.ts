@@ -1,10 +1,11 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema } from "../money.ts";
+import { dateTimeSchema } from "../time/range.ts";
 
 const positiveDecimal = (what: string) =>
   DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
 const nonNegativeDecimal = () => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-"), "must not be negative"));
-const isoDateTime = () => z.iso.datetime({ offset: true, error: "must be an ISO-8601 date-time with Z or an offset" });
+const isoDateTime = dateTimeSchema;
 const assetClass = () => z.enum(["stock", "option", "future"], { error: "must be stock, option or future" });
 
 export const NewFillSchema = z.object({
