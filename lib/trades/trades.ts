@@ -102,25 +102,28 @@ export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: 
       where p.id = ${tradeId} and a.user_id = ${user.id}`),
   );
   if (!row) throw NO_TRADE();
+  return { trade: toTrade(row), fills: await tradeFills(deps, tradeId) };
+}
+
+/** A trade's fills with the share of each that belongs to it. */
+async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
   const fills = rowsOf<Parameters<typeof toFill>[0] & { part_quantity: string; part_fees: string; role: string }>(
     await deps.db.execute(sql`select ${fillColumns}, pf.quantity::text as part_quantity, pf.fees::text as part_fees, pf.role
       from position_fills pf join fills f on f.id = pf.fill_id where pf.position_id = ${tradeId}
       order by f.executed_at, f.id`),
   );
-  return {
-    trade: toTrade(row),
-    fills: fills.map((f) => ({
-      ...toFill(f),
-      role: f.role,
-      quantityInTrade: formatDecimal(f.part_quantity),
-      feesInTrade: formatDecimal(f.part_fees),
-    })),
-  };
+  return fills.map((f) => ({
+    ...toFill(f),
+    role: f.role,
+    quantityInTrade: formatDecimal(f.part_quantity),
+    feesInTrade: formatDecimal(f.part_fees),
+  }));
 }
 
 export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
   const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
-  const rows = rowsOf<{ id: string }>(
+  // The answer's trade comes from the write itself, so a concurrent PATCH cannot show through it.
+  const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     await deps.db.execute(sql`
       update positions p set
         notes = ${patch.notes === undefined ? sql`p.notes` : sql`${patch.notes}`},
@@ -130,8 +133,8 @@ export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, trade
         updated_at = now()
       from accounts a
       where a.id = p.account_id and p.id = ${tradeId} and a.user_id = ${user.id}
-      returning p.id::text as id`),
+      returning ${tradeColumns}, ${averages}`),
   );
   if (!rows[0]) throw NO_TRADE();
-  return getTrade(deps, user, tradeId);
+  return { trade: toTrade(rows[0]), fills: await tradeFills(deps, tradeId) };
 }

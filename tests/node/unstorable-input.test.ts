@@ -2,7 +2,7 @@
 // NUL characters and lone UTF-16 surrogates in any text (400 VALIDATION_ERROR, checked once for every request
 // value), date-times outside 1900-01-01..9999-12-31 UTC (400, and a row error in a CSV preview), JSON in
 // another charset than UTF-8 (415), and a commit whose write fails: its claim given back at once, the import
-// still staged, a clear error. Each refusal leaves the database as it was.
+// still staged, a clear error; and a trade PATCH answering from its own write. Each refusal leaves the database as it was.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
@@ -154,5 +154,15 @@ describe("a commit whose write fails", () => {
     expect(row!.status).toBe("staged");
     expect(await snapshot(t)).toBe(before);
     expect((await t.client.delete(`/api/csv-import/${importId}`)).status).toBe(204);
+  });
+});
+
+describe("concurrent journal edits of one trade", () => {
+  it("each PATCH answers with its own write, never another writer's (30 at once)", async () => {
+    const t = await trader();
+    const notes = Array.from({ length: 30 }, (_, i) => `note ${i}`);
+    const answers = await Promise.all(notes.map((n) => t.client.request(`/api/trades/${t.tradeId}`, { method: "PATCH", json: { notes: n } }).then((r) => r.json())));
+    expect(answers.map((a: { trade: { notes: string } }) => a.trade.notes)).toEqual(notes);
+    expect(answers[0].fills).toHaveLength(1);
   });
 });
