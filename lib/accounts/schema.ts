@@ -6,10 +6,18 @@ const required = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`),
 });
 
-/** Account and brokerage names: trimmed, 1 to 100 characters; unique per user whatever the case. */
+/** Characters that show nothing: white space, zero-width spaces and joiners, the byte-order mark. */
+const INVISIBLE = /^[\s\u200B-\u200D\u2060\uFEFF]*$/u;
+
+/** Account and brokerage names: trimmed, 1 to 100 characters, something visible; unique per user whatever the case. */
 export const NameSchema = z
   .string(required("a string"))
-  .check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(100, "must be at most 100 characters"));
+  .check(
+    z.trim(),
+    z.minLength(1, "must not be empty"),
+    z.maxLength(100, "must be at most 100 characters"),
+    z.refine((v: string) => !INVISIBLE.test(v), "must contain a visible character"),
+  );
 
 /** Three letters, ISO 4217 style ("usd" is read as "USD"). */
 export const CurrencySchema = z.pipe(

@@ -77,6 +77,8 @@ describe("text Postgres cannot store", () => {
       const body = await expectRefused(await send(), 400, "VALIDATION_ERROR", path);
       expect(body.error.fields!.find((f) => f.path === path)!.message, what).toMatch(/NUL character|lone UTF-16 surrogate/);
     }
+    // A name of only invisible characters is empty.
+    await expectRefused(await client.post("/api/accounts", { name: "\u200B\u200D", currency: "USD" }), 400, "VALIDATION_ERROR", "name");
     // A pasted emoji (a well-formed surrogate pair) is still fine.
     expect((await client.request(`/api/trades/${tradeId}`, { method: "PATCH", json: { tags: ["🚀"] } })).status).toBe(200);
     await client.request(`/api/trades/${tradeId}`, { method: "PATCH", json: { tags: [] } });
