@@ -16,7 +16,7 @@ export const NameSchema = z
     z.trim(),
     z.minLength(1, "must not be empty"),
     z.maxLength(100, "must be at most 100 characters"),
-    z.refine((v: string) => !INVISIBLE.test(v), "must contain a visible character"),
+    z.refine((v: string) => v === "" || !INVISIBLE.test(v), "must contain a visible character"),
   );
 
 /** Three letters, ISO 4217 style ("usd" is read as "USD"). */
