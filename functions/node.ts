@@ -129,7 +129,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve(
-      { fetch: app.fetch, port: options.port ?? config.PORT, hostname: options.hostname ?? "0.0.0.0" },
+      { fetch: closeWhenBodyUnread(app.fetch), port: options.port ?? config.PORT, hostname: options.hostname ?? "0.0.0.0" },
       () => resolve(s),
     );
   });
@@ -151,6 +151,26 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
       deps.storage?.close();
       await handle.close();
     },
+  };
+}
+
+/**
+ * A keep-alive connection whose request body was not read to the end (a 413, or a refusal before the body
+ * mattered) cannot carry another request: say `Connection: close`, so the client opens a new one instead of
+ * losing its next request to a socket the server then closes.
+ */
+function closeWhenBodyUnread<A extends unknown[]>(fetch: (request: Request, ...rest: A) => Response | Promise<Response>) {
+  return async (request: Request, ...rest: A): Promise<Response> => {
+    const response = await fetch(request, ...rest);
+    const hasBody = Number(request.headers.get("content-length") ?? 0) > 0 || request.headers.has("transfer-encoding");
+    if (hasBody && (response.status === 413 || !request.bodyUsed)) {
+      try {
+        response.headers.set("Connection", "close");
+      } catch {
+        return new Response(response.body, { status: response.status, statusText: response.statusText, headers: [...response.headers, ["Connection", "close"]] });
+      }
+    }
+    return response;
   };
 }
 
