@@ -10,7 +10,7 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ledgerPageSql } from "../ledger/ledger.ts";
-import { breakdown, calendar, summary } from "../stats/stats.ts";
+import { breakdown, calendar, summary, type BreakdownBy } from "../stats/stats.ts";
 import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
@@ -76,9 +76,9 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
       },
     },
     breakdown: {
-      description: "Realised net P&L grouped by symbol, tag, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group.",
-      inputSchema: z.object({ ...range, by: z.enum(["symbol", "tag", "weekday", "hour"]).check(z.describe("How to group")) }),
-      async execute(q: { by: "symbol" | "tag" | "weekday" | "hour"; accountId?: string; from?: string; to?: string }) {
+      description: "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group.",
+      inputSchema: z.object({ ...range, by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]).check(z.describe("How to group")) }),
+      async execute(q: { by: BreakdownBy; accountId?: string; from?: string; to?: string }) {
         const b = await breakdown(deps, user, q);
         return { summary: `Read the breakdown by ${q.by}${span(q)}: ${plural(b.groups.length, "group")}`, data: { ...q, ...capped(b.groups, (groups) => ({ groups })) } };
       },

@@ -151,7 +151,7 @@ describe("GET /api/stats/equity", () => {
 });
 
 describe("GET /api/stats/breakdown", () => {
-  it("groups by symbol, tag, weekday and hour of entry", async () => {
+  it("groups by symbol, tag, setup, weekday and hour of entry", async () => {
     const t = await testApp(url());
     const client = await trader(t);
     const accountId = await account(client, "America/New_York");
@@ -160,7 +160,7 @@ describe("GET /api/stats/breakdown", () => {
     await roundTrip(client, accountId, "2026-04-06T15:00:00Z", 3, { symbol: "MSFT", openedAt: "2026-04-06T13:50:00Z" }); // Mon 09:50
     const trades = (await get(client, `/api/trades?accountId=${accountId}`)).trades as Array<{ id: string; symbol: string; netPnl: string }>;
     const win = trades.find((x) => x.symbol === "AAPL" && x.netPnl === "10.00")!;
-    await client.request(`/api/trades/${win.id}`, { method: "PATCH", json: { tags: ["orb", "a+"] } });
+    await client.request(`/api/trades/${win.id}`, { method: "PATCH", json: { tags: ["orb", "a+"], setup: "Opening range" } });
 
     const q = `/api/stats/breakdown?accountId=${accountId}&by=`;
     expect((await get(client, `${q}symbol`)).groups).toEqual([
@@ -170,6 +170,10 @@ describe("GET /api/stats/breakdown", () => {
     expect((await get(client, `${q}tag`)).groups).toEqual([
       { key: "a+", netPnl: "10.00", trades: 1, winRate: "1.0000" },
       { key: "orb", netPnl: "10.00", trades: 1, winRate: "1.0000" },
+    ]);
+    expect((await get(client, `${q}setup`)).groups).toEqual([
+      { key: "No setup", netPnl: "-2.00", trades: 2, winRate: "0.5000" },
+      { key: "Opening range", netPnl: "10.00", trades: 1, winRate: "1.0000" },
     ]);
     expect((await get(client, `${q}weekday`)).groups.map((g: { key: string; trades: number }) => [g.key, g.trades])).toEqual([
       ["Monday", 2],
