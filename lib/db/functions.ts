@@ -4,15 +4,15 @@
 // order, in one transaction under the migrator's lock. Whatever the files no longer define is dropped, so a
 // database migrated from empty and one upgraded from any earlier state end with the same catalogue.
 // docs/architecture.md ("Two kinds of schema change") says when to use which.
+import { ROOT } from "../paths.ts";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { rowsOf } from "./rows.ts";
 
-export const FUNCTIONS_DIR = fileURLToPath(new URL("../../migrations/functions", import.meta.url));
+export const FUNCTIONS_DIR = join(ROOT, "migrations/functions");
 
 export const STATEMENT_BREAKPOINT = "--> statement-breakpoint";
 

@@ -1,5 +1,6 @@
+import { ROOT } from "../paths.ts";
+import { join } from "node:path";
 import { readdir, readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { isEmbeddedUrl, type DbHandle } from "./client.ts";
 import { rowsOf } from "./rows.ts";
@@ -8,8 +9,8 @@ import { applyFunctionFiles, type FunctionsReport } from "./functions.ts";
 export { rowsOf } from "./rows.ts";
 import { createNodeDb } from "./node.ts";
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));
-export const POST_MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations/post", import.meta.url));
+export const MIGRATIONS_DIR = join(ROOT, "migrations");
+export const POST_MIGRATIONS_DIR = join(ROOT, "migrations/post");
 
 /** Any fixed 64-bit number; every migrator on the same database takes this lock first. */
 const MIGRATION_LOCK_ID = 7_233_841_019;

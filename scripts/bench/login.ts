@@ -1,6 +1,6 @@
 // POST /api/auth/login latency through the real Node server (median of 20), beside a bare scrypt verify
 // of the same password (the floor: hashing is the cost by design) and GET /api/health (the HTTP floor).
-import { startNodeServer } from "../../functions/node.ts";
+import { startNodeServer } from "../../functions/node-server.ts";
 import { hashPassword, verifyPassword } from "../../lib/auth/password.ts";
 import type { Config } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";

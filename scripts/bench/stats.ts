@@ -2,7 +2,7 @@
 // through the API on the real Node server, and the same aggregate as bare SQL over a pg connection, in one run.
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { startNodeServer } from "../../functions/node.ts";
+import { startNodeServer } from "../../functions/node-server.ts";
 import type { Config } from "../../lib/config/index.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { createLogger } from "../../lib/log.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { startNodeServer } from "../../functions/node.ts";
+import { startNodeServer } from "../../functions/node-server.ts";
 import { createEmbeddedDb } from "../../lib/db/node.ts";
 import { loadFunctionFiles } from "../../lib/db/functions.ts";
 import { migrateHandle, POST_MIGRATIONS_DIR, rowsOf } from "../../lib/db/migrate.ts";

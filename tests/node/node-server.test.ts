@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startNodeServer, type NodeServer } from "../../functions/node.ts";
+import { bundleIsFresh } from "../../functions/node.ts";
+import { startNodeServer, type NodeServer } from "../../functions/node-server.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
@@ -51,10 +52,13 @@ describe("the Node server", () => {
 });
 
 describe("npm start (the entrypoint as a process)", () => {
-  it("migrates, answers /api/health, and exits 0 on SIGTERM", async () => {
+  it.each([
+    ["from its bundle (.server/, built when stale)", []],
+    ["from source (--from-source)", ["--from-source"]],
+  ])("%s: migrates, answers /api/health, and exits 0 on SIGTERM", async (_how, args: string[]) => {
     const { PATH } = await readProcessEnv({ dotenvPath: false });
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url))], {
+    const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url)), ...args], {
       env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl"), PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -69,6 +73,7 @@ describe("npm start (the entrypoint as a process)", () => {
         })
         .toBe(200);
       expect(output).toContain('"message":"listening"');
+      if (!args.length) expect(bundleIsFresh()).toBe(true);
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     } finally {

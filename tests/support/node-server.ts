@@ -1,7 +1,7 @@
-// The real Node server (functions/node.ts startNodeServer) for tests: on a free port of 127.0.0.1, silent,
+// The real Node server (functions/node-server.ts startNodeServer) for tests: on a free port of 127.0.0.1, silent,
 // without the scheduler, on the test database unless `env` names another.
 import { inject } from "vitest";
-import { startNodeServer, type NodeServer, type StartOptions } from "../../functions/node.ts";
+import { startNodeServer, type NodeServer, type StartOptions } from "../../functions/node-server.ts";
 import { createLogger } from "../../lib/log.ts";
 import { testConfig } from "./env.ts";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";

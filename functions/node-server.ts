@@ -1,0 +1,206 @@
+// The Node server (self-host and local runs): every endpoint group in one process. functions/node.ts
+// (`npm start`) runs main() from source or from this file's bundle: validate configuration, migrate,
+// bootstrap, listen.
+import { ROOT } from "../lib/paths.ts";
+import { join } from "node:path";
+import { inProcessModel } from "../lib/advisor/language-model.ts";
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
+import type { DbHandle } from "../lib/db/client.ts";
+import { createNodeDb } from "../lib/db/node.ts";
+import { migrateUrl } from "../lib/db/migrate.ts";
+import { checkStoredKeys } from "../lib/advisor/keys.ts";
+import { seedAdmin } from "../lib/auth/users.ts";
+import { deferWith, type Deps } from "../lib/deps.ts";
+import { createNodeMailer } from "../lib/email/index.ts";
+import { createRateLimiter } from "../lib/ratelimit/index.ts";
+import { createNodeObjectStore } from "../lib/storage/node.ts";
+import { startScheduler } from "../lib/jobs/index.ts";
+import { createLogger, type Logger } from "../lib/log.ts";
+import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
+import type { RunningMetrics } from "../lib/metrics/index.ts";
+import { browserConfigScript } from "../lib/web-config.ts";
+import { buildFullApp } from "./groups.ts";
+
+// The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
+const WEB_ROOT = join(ROOT, "web/dist");
+
+// Served for every page when web/dist has not been built, so the API still answers and the reader
+// learns the one command that fixes it.
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trading Journal</title></head>
+<body><main><h1>Trading Journal</h1><p>The API is running, but the browser app has not been built.
+Run <code>npm run build:web</code> (or start with <code>npm run dev</code>, which builds it).</p></main></body></html>
+`;
+
+export type NodeServer = {
+  url: string;
+  /** The metrics listener's base URL when METRICS_ENABLED is true. */
+  metricsUrl?: string;
+  deps: Deps;
+  handle: DbHandle;
+  close(): Promise<void>;
+};
+
+export type StartOptions = {
+  log?: Logger;
+  /** 0 picks a free port (tests). Defaults to PORT. */
+  port?: number;
+  /** 0 picks a free port for the metrics listener (tests). Defaults to METRICS_PORT. */
+  metricsPort?: number;
+  hostname?: string;
+  scheduler?: boolean;
+};
+
+export async function startNodeServer(config: Config, options: StartOptions = {}): Promise<NodeServer> {
+  const log = options.log ?? createLogger();
+  const handle = await createNodeDb(config.DATABASE_URL, {
+    poolSize: config.DB_POOL_SIZE,
+    transactionPooler: config.DB_TRANSACTION_POOLER,
+    onError: (err) => log.warn("database connection lost", { error: err.message }),
+  });
+  try {
+    const report = await migrateUrl(
+      config.migrationDatabaseUrl,
+      {
+        skipPost: config.SKIP_POST_MIGRATIONS,
+        onFunctions: (r) => log.info("function files applied", { applied: r.applied.length, dropped: r.dropped.length }),
+      },
+      handle,
+    );
+    log.info("migrations applied", { postApplied: report.postApplied.length, postSkipped: report.postSkipped });
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+
+  const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log });
+  const deps: Deps = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    log,
+    now: () => new Date(),
+    fetch: globalThis.fetch,
+    rateLimiter,
+    mailer: await createNodeMailer(config),
+    storage: await createNodeObjectStore(config),
+    defer: deferWith(log),
+    model: inProcessModel(globalThis.fetch),
+  };
+  // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
+  // process stops here, naming the problem, instead of failing every advisor request later.
+  const keyProblems = await checkStoredKeys(deps);
+  if (keyProblems.length) {
+    await handle.close();
+    throw new Error(`ENCRYPTION_KEY: ${keyProblems.join("; ")}. Load the key they were sealed with (or keep it as ENCRYPTION_KEY_PREVIOUS).`);
+  }
+  await seedAdmin(deps);
+  // METRICS_ENABLED: GET /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), not on PORT.
+  // prom-client is loaded only then.
+  let metrics: RunningMetrics | undefined;
+  if (config.features.metrics) {
+    const { startMetrics } = await import("../lib/metrics/index.ts");
+    const sources = { probe: () => probeDatabase(deps), connections: handle.connections, version: resolveVersion(config.APP_VERSION), databaseKind: handle.kind };
+    try {
+      metrics = await startMetrics(sources, { host: config.METRICS_HOST, port: options.metricsPort ?? config.METRICS_PORT, log });
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    log.info("metrics listening", { url: metrics.url });
+  }
+  const app = buildFullApp({
+    deps: () => deps,
+    peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
+    ...(metrics ? { observe: metrics.observe } : {}),
+  });
+  app.get("/config.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    return c.body(browserConfigScript(config));
+  });
+  if (existsSync(`${WEB_ROOT}/index.html`)) {
+    app.use("/*", serveStatic({ root: WEB_ROOT }));
+    // Client-side routes fall back to the app shell; /api/* keeps its JSON 404.
+    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: WEB_ROOT, path: "index.html" })(c, next)));
+  } else {
+    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : c.html(NOT_BUILT_PAGE)));
+  }
+
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve(
+      { fetch: closeWhenBodyUnread(app.fetch), port: options.port ?? config.PORT, hostname: options.hostname ?? "0.0.0.0" },
+      () => resolve(s),
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${address.port}`;
+  const scheduler = options.scheduler === false ? undefined : startScheduler(deps);
+  log.info("listening", { port: address.port, database: handle.kind });
+
+  return {
+    url,
+    metricsUrl: metrics?.url,
+    deps,
+    handle,
+    async close() {
+      scheduler?.stop();
+      await metrics?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rateLimiter.close();
+      deps.storage?.close();
+      await handle.close();
+    },
+  };
+}
+
+/**
+ * A keep-alive connection whose request body was not read to the end (a 413, or a refusal before the body
+ * mattered) cannot carry another request: say `Connection: close`, so the client opens a new one instead of
+ * losing its next request to a socket the server then closes.
+ */
+function closeWhenBodyUnread<A extends unknown[]>(fetch: (request: Request, ...rest: A) => Response | Promise<Response>) {
+  return async (request: Request, ...rest: A): Promise<Response> => {
+    const response = await fetch(request, ...rest);
+    const hasBody = Number(request.headers.get("content-length") ?? 0) > 0 || request.headers.has("transfer-encoding");
+    if (hasBody && (response.status === 413 || !request.bodyUsed)) {
+      try {
+        response.headers.set("Connection", "close");
+      } catch {
+        return new Response(response.body, { status: response.status, statusText: response.statusText, headers: [...response.headers, ["Connection", "close"]] });
+      }
+    }
+    return response;
+  };
+}
+
+export async function main(): Promise<void> {
+  const config = await loadNodeConfigOrExit();
+  const log = createLogger();
+  let server: NodeServer;
+  try {
+    server = await startNodeServer(config, { log });
+  } catch (err) {
+    log.error("startup failed", { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info("shutting down", { signal });
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    server.close().then(
+      () => {
+        clearTimeout(force);
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
