@@ -12,18 +12,35 @@ export function textProblem(value: string): string | null {
   return null;
 }
 
-/** Every string (keys included) in a parsed JSON, query or path value that cannot be stored, with its path. */
-export function textProblems(value: unknown, path: PropertyKey[] = [], found: Array<{ path: PropertyKey[]; message: string }> = []) {
-  if (typeof value === "string") {
-    const problem = textProblem(value);
-    if (problem) found.push({ path, message: problem });
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => textProblems(v, [...path, i], found));
-  } else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const problem = textProblem(k);
-      if (problem) found.push({ path: [...path, k], message: `has a field name that ${problem}` });
-      textProblems(v, [...path, k], found);
+/** Deeper JSON than any route takes: refused, so no check (or schema) walks a pathological document. */
+export const MAX_DEPTH = 32;
+
+/**
+ * Every string (keys included) in a parsed JSON, query or path value that cannot be stored, with its path,
+ * and any value nested deeper than MAX_DEPTH. Walked with an explicit stack: a deep document cannot
+ * exhaust the call stack.
+ */
+export function textProblems(value: unknown): Array<{ path: PropertyKey[]; message: string }> {
+  const found: Array<{ path: PropertyKey[]; message: string }> = [];
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+  while (stack.length && found.length < 20) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === "string") {
+      const problem = textProblem(v);
+      if (problem) found.push({ path, message: problem });
+    } else if (v !== null && typeof v === "object") {
+      if (path.length >= MAX_DEPTH) {
+        found.push({ path, message: `is nested more than ${MAX_DEPTH} levels deep` });
+        continue;
+      }
+      const entries: Array<[PropertyKey, unknown]> = Array.isArray(v) ? v.map((item, i) => [i, item]) : Object.entries(v);
+      for (const [k, item] of entries.reverse()) {
+        if (typeof k === "string") {
+          const problem = textProblem(k);
+          if (problem) found.push({ path: [...path, k], message: `has a field name that ${problem}` });
+        }
+        stack.push({ value: item, path: [...path, k] });
+      }
     }
   }
   return found;

@@ -93,6 +93,15 @@ describe("text Postgres cannot store", () => {
     expect((await t.db.select().from(csvImports).where(eq(csvImports.accountId, t.accountId))).length).toBe(0);
   });
 
+  it("JSON nested deeper than 32 levels is 400, however deep (a recursive check once overflowed at 3,000)", async () => {
+    const t = await trader();
+    for (const depth of [33, 3000, 100_000]) {
+      const res = await t.client.request("/api/accounts", { method: "POST", body: "[".repeat(depth) + "]".repeat(depth), headers: { "Content-Type": "application/json" } });
+      const body = await expectRefused(res, 400, "VALIDATION_ERROR");
+      expect(body.error.fields?.[0]?.message).toMatch(/nested more than 32 levels deep/);
+    }
+  });
+
   it("JSON in another charset than UTF-8 is 415", async () => {
     const t = await trader();
     const res = await t.client.request("/api/accounts", {
