@@ -3,7 +3,9 @@
 // surrogates, "NaN"/"Infinity"/"1e400"/"-0", bad and foreign ids, wrong content types, empty bodies, far dates,
 // unknown enum values. For every request: no 5xx, the error envelope with a named code, nothing internal in the
 // body (stack, SQL, file path), and no change to any user-data table when the answer is an error. A failure
-// prints fast-check's seed and path: `ROBUST_SEED=<seed>` replays it.
+// prints fast-check's seed and path: `ROBUST_SEED=<seed>` replays it. Then the cross-user sweep: every route
+// that takes an id, called by a second user with the first user's ids, answers exactly as for ids that do not
+// exist and changes nothing (generated from the route table, so a new route is covered without a new test).
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +14,7 @@ import { createLogger } from "../../lib/log.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 
 const RUNS = Number(process.env.ROBUST_RUNS ?? 12); // eslint-disable-line no-restricted-properties
 const SEED = process.env.ROBUST_SEED === undefined ? undefined : Number(process.env.ROBUST_SEED); // eslint-disable-line no-restricted-properties
@@ -31,24 +34,48 @@ const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bf
 let db: { name: string; url: string };
 let t: TestApp;
 let client: TestClient;
+let stand: ProviderServer;
 const ids: Record<string, string> = {};
 /** Error lines the server logged: printed with a failure, to say what went wrong inside. */
 const errors: string[] = [];
 
 beforeAll(async () => {
   db = await createMigratedDatabase("journal_robust");
-  t = await testApp(db.url, {}, { peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && errors.push(line) }) });
+  stand = await startProviderServer();
+  t = await testApp(db.url, stand.env, { peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && errors.push(line) }) });
   ({ client } = await signUp(t, "robust"));
-  const account = await (await client.post("/api/accounts", { name: "Main", currency: "USD", startingBalance: "1000", timezone: "America/New_York" })).json();
-  ids.account = account.id;
-  const fill = await (await client.post("/api/fills", { accountId: account.id, symbol: "AAPL", side: "buy", quantity: "1", price: "10", executedAt: "2024-01-02T14:30:00Z" })).json();
-  ids.fill = fill.id ?? fill.fill?.id;
-  ids.trade = ((await (await client.get("/api/trades")).json()).trades as Array<{ id: string }>)[0]!.id;
-  ids.brokerage = (await (await client.post("/api/brokerages", { name: "Broker" })).json()).id;
+  Object.assign(ids, await ownData(client));
 });
 afterAll(async () => {
+  await stand?.close();
   if (db) await dropDatabase(db.name);
 });
+
+/** One of everything a route can name by id, owned by the client's user. */
+async function ownData(owner: TestClient): Promise<Record<string, string>> {
+  const json = async (res: Response | Promise<Response>) => (await res).json();
+  const account = await json(owner.post("/api/accounts", { name: "Main", currency: "USD", startingBalance: "1000", timezone: "America/New_York" }));
+  const fill = await json(owner.post("/api/fills", { accountId: account.id, symbol: "AAPL", side: "buy", quantity: "1", price: "10", executedAt: "2024-01-02T14:30:00Z" }));
+  const trade = (await json(owner.get(`/api/trades?accountId=${account.id}`))).trades[0];
+  const brokerage = await json(owner.post("/api/brokerages", { name: `Broker ${crypto.randomUUID()}` }));
+  const entry = await json(owner.post(`/api/ledger/${account.id}/entries`, { type: "deposit", amount: "5" }));
+  const form = new FormData();
+  form.set("file", new Blob(["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID\n2024-01-03T14:30:00Z,MSFT,BUY,1,10,0,r1\n"]), "t.csv");
+  form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+  const preview = await json(owner.request("/api/csv-import/preview", { method: "POST", body: form }));
+  expect((await owner.request("/api/advisor/provider-keys/openai", { method: "PUT", json: { apiKey: `sk-good-${crypto.randomUUID()}` } })).status).toBe(200);
+  const conversation = await json(owner.post("/api/advisor/conversations", {}));
+  return { account: account.id, fill: fill.id ?? fill.fill?.id, trade: trade.id, brokerage: brokerage.id, entry: entry.id ?? entry.entry?.id, import: preview.importId, conversation: conversation.id };
+}
+
+/** The owned id a route's parameter names: by the parameter, else by the route's group. */
+function ownIdFor(template: string, param: string, owned: Record<string, string>): string | undefined {
+  if (param === "accountId") return owned.account;
+  if (param === "entryId") return owned.entry;
+  if (param === "importId") return owned.import;
+  const group = /^\/api\/(accounts|brokerages|fills|trades|advisor\/conversations)\//.exec(template)?.[1];
+  return group ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", "advisor/conversations": "conversation" }[group]!] : undefined;
+}
 
 async function checksum(): Promise<string> {
   const parts = await Promise.all(
@@ -103,7 +130,7 @@ const encodeSegment = (raw: string) => {
 
 function pathFor(template: string, pick: number, raw: string): string {
   return template.replace(/:(\w+)/g, (_m, name: string) => {
-    const own = ids[name.replace(/Id$/, "")] ?? ids[name];
+    const own = ownIdFor(template, name, ids) ?? (name === "provider" ? "openai" : undefined);
     const choices = [own ?? crypto.randomUUID(), crypto.randomUUID(), encodeSegment(raw), "not-a-uuid", "%00", "0"];
     return choices[pick % choices.length]!;
   });
@@ -147,5 +174,52 @@ describe("every mounted route under generated bad input", () => {
         { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
       );
     }
+  });
+});
+
+/** A body each id-taking route accepts, so a cross-user request reaches the ownership check. */
+const PLAUSIBLE: Record<string, unknown> = {
+  "PATCH /api/accounts/:id": { name: "Taken over" },
+  "PATCH /api/brokerages/:id": { name: "Taken over" },
+  "POST /api/ledger/:accountId/entries": { type: "deposit", amount: "1" },
+  "PATCH /api/fills/:id": { price: "11" },
+  "PATCH /api/trades/:id": { notes: "taken over" },
+  "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
+  "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },
+};
+
+describe("another user's ids, on every id-taking route", () => {
+  it("answer exactly as ids that do not exist, with a 4xx, and change nothing", async () => {
+    // A fresh owner: the bad-input sweep above may have deleted what the first one had (valid requests pass).
+    const owner = (await signUp(t, "owner")).client;
+    const owned = await ownData(owner);
+    const intruder = (await signUp(t, "intruder")).client;
+    const templates = routes().filter((r) => /:(?!provider\b)\w+/.test(r));
+    expect(templates.length).toBeGreaterThanOrEqual(20);
+    for (const route of templates) {
+      const [method, template] = route.split(" ") as [string, string];
+      const fill = (theirs: boolean) => template.replace(/:(\w+)/g, (_m, name: string) => (theirs ? ownIdFor(template, name, owned)! : crypto.randomUUID()));
+      for (const payload of [PLAUSIBLE[route], {}]) {
+        const send = (path: string) =>
+          intruder.request(`${path}${method === "DELETE" && template === "/api/accounts/:id" ? "?confirm=delete-history" : ""}`, {
+            method,
+            ...(method === "GET" || method === "DELETE" ? {} : { json: payload }),
+          });
+        const before = await checksum();
+        const theirs = await send(fill(true));
+        const nobodys = await send(fill(false));
+        type Body = { error?: { code: string; message: string } };
+        const a = (await theirs.json()) as Body;
+        const b = (await nobodys.json()) as Body;
+        const where = `${route} ${JSON.stringify(payload)}: ${theirs.status} ${JSON.stringify(a)} vs ${nobodys.status} ${JSON.stringify(b)}`;
+        expect(theirs.status, where).toBeGreaterThanOrEqual(400);
+        expect(theirs.status, where).toBeLessThan(500);
+        expect([theirs.status, a.error?.code, a.error?.message], where).toEqual([nobodys.status, b.error?.code, b.error?.message]);
+        expect(await checksum(), where).toBe(before);
+      }
+    }
+    // The owner still has it all.
+    expect((await owner.get(`/api/trades/${owned.trade}`)).status).toBe(200);
+    expect((await owner.get(`/api/advisor/conversations/${owned.conversation}`)).status).toBe(200);
   });
 });
