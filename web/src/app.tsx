@@ -7,9 +7,11 @@ import { RequireSignedIn, RedirectHome } from "./components/guards.tsx";
 import { AccountPage } from "./pages/accounts/account-page.tsx";
 import { AccountsPage } from "./pages/accounts/accounts-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from "./pages/auth/password-pages.tsx";
 import { SignInPage } from "./pages/auth/sign-in-page.tsx";
 import { Loading } from "./components/ui.tsx";
 import { NotFoundPage } from "./pages/not-found-page.tsx";
+import { AccountSettingsPage } from "./pages/settings/account-page.tsx";
 import { AdvisorKeysPage } from "./pages/settings/advisor-keys-page.tsx";
 import { BillingPage } from "./pages/settings/billing-page.tsx";
 import { SessionsPage } from "./pages/settings/sessions-page.tsx";
@@ -34,6 +36,9 @@ export const routes: RouteObject[] = [
     children: [
       { path: "/sign-in", element: <SignInPage /> },
       { path: "/register", element: <RegisterPage /> },
+      { path: "/forgot-password", element: <ForgotPasswordPage /> },
+      { path: "/reset-password", element: <ResetPasswordPage /> },
+      { path: "/verify-email", element: <VerifyEmailPage /> },
     ],
   },
   {
@@ -51,6 +56,7 @@ export const routes: RouteObject[] = [
           { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
+          { path: "/settings/account", element: <AccountSettingsPage /> },
           { path: "/settings/sessions", element: <SessionsPage /> },
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },

@@ -95,6 +95,11 @@ export function AppShell() {
             </ul>
             <ul className="nav__list nav__list--user">
               <li>
+                <NavLink to="/settings/account" className="nav__link">
+                  Account
+                </NavLink>
+              </li>
+              <li>
                 <NavLink to="/settings/keys" className="nav__link">
                   Advisor keys
                 </NavLink>

@@ -18,3 +18,8 @@ export function validateCredentials(email: string, password: string): FieldError
   else if (length > PASSWORD_MAX) errors.password = `must be at most ${PASSWORD_MAX} characters`;
   return errors;
 }
+
+/** A new password alone (change and reset forms): the same rule as validateCredentials' password. */
+export function passwordProblem(password: string): string | undefined {
+  return validateCredentials("someone@example.com", password).password;
+}

@@ -35,6 +35,9 @@ export function SignInPage() {
         onSubmit={(c) => signIn.mutate(c)}
       />
       <p className="card__footer">
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p className="card__footer">
         New here? <Link to="/register">Create an account</Link>
       </p>
     </section>
