@@ -1,20 +1,7 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { call } from "./http.ts";
 
 // A provider key saved (sealed with WebCrypto) and opened again inside workerd, against the local stand-in.
-const base = "http://journal.test";
-
-async function call(path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) {
-  return exports.default.fetch(`${base}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "CF-Connecting-IP": `203.0.113.${Math.floor(Math.random() * 250) + 1}`,
-      ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-}
 
 describe("provider keys in workerd", () => {
   it("seals a key on save and opens it for the model list", async () => {

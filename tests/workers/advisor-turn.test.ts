@@ -1,35 +1,18 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import advisorWorker from "../../functions/workers/advisor.ts";
 import { parseSse } from "../support/sse.ts";
+import { apiRequest as request, call, registered } from "./http.ts";
 
 // A turn inside workerd through the advisor Worker's own entry as deployed: the model call over its service
 // binding to the Anthropic model Worker (the AI SDK there, built by the global setup), the tool called back
 // over RPC, against the model provider's stand-in; the answer streamed as server-sent events and stored after
 // the response has gone (the Worker's waitUntil).
-const base = "http://journal.test";
-const peer = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
-
-function request(path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) {
-  return new Request(`${base}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "CF-Connecting-IP": peer,
-      ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-}
-
-const call = (path: string, init: Parameters<typeof request>[1] = {}) => exports.default.fetch(request(path, init));
 
 describe("an advisor turn in workerd", () => {
   it("streams a grounded answer from the advisor Worker and stores it", async () => {
-    const reg = await call("/api/auth/register", { method: "POST", json: { email: `turn-${crypto.randomUUID()}@example.com`, password: "workers password" } });
-    expect(reg.status).toBe(201);
-    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    const cookie = await registered("turn");
     expect((await call("/api/advisor/provider-keys/anthropic", { method: "PUT", cookie, json: { apiKey: `sk-ant-good-${crypto.randomUUID()}` } })).status).toBe(200);
     expect((await call("/api/advisor/settings", { method: "PUT", cookie, json: { shareJournal: true } })).status).toBe(200);
     const account = (await (await call("/api/accounts", { method: "POST", cookie, json: { name: "Main", currency: "USD", startingBalance: "1000", timezone: "America/New_York" } })).json()) as { id: string };
@@ -66,8 +49,7 @@ describe("an advisor turn in workerd", () => {
   });
 
   it("a client that goes away mid-answer cancels the model Worker's stream; the partial answer is stored as incomplete", async () => {
-    const reg = await call("/api/auth/register", { method: "POST", json: { email: `gone-${crypto.randomUUID()}@example.com`, password: "workers password" } });
-    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    const cookie = await registered("gone");
     expect((await call("/api/advisor/provider-keys/anthropic", { method: "PUT", cookie, json: { apiKey: `sk-ant-good-${crypto.randomUUID()}` } })).status).toBe(200);
     const conversation = (await (await call("/api/advisor/conversations", { method: "POST", cookie, json: {} })).json()) as { id: string };
     const ctx = createExecutionContext();

@@ -1,21 +1,8 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { call } from "./http.ts";
 
 // Accounts, fills, trades, the ledger and stats inside workerd: the SQL functions run over the
 // serverless driver's HTTP transport, one statement each.
-const base = "http://journal.test";
-
-async function call(path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) {
-  return exports.default.fetch(`${base}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "CF-Connecting-IP": `203.0.113.${Math.floor(Math.random() * 250) + 1}`,
-      ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-    },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-}
 
 describe("trading routes in workerd", () => {
   it("account -> deposit -> round trip -> trade, ledger and stats", async () => {
