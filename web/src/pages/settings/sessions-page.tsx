@@ -43,7 +43,7 @@ export function SessionsPage() {
               </p>
             )}
             <div className="table-wrap">
-              <table>
+              <table className="stack-table">
                 <caption className="visually-hidden">Your sessions, newest first</caption>
                 <thead>
                   <tr>
@@ -62,8 +62,8 @@ export function SessionsPage() {
                         {describeUserAgent(s.userAgent)}
                         {s.current && <span className="badge badge--open"> This device</span>}
                       </td>
-                      <td>{formatDateTime(s.createdAt)}</td>
-                      <td>{formatDateTime(s.lastSeenAt)}</td>
+                      <td data-label="Signed in">{formatDateTime(s.createdAt)}</td>
+                      <td data-label="Last active">{formatDateTime(s.lastSeenAt)}</td>
                       <td>
                         {s.current ? (
                           <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
