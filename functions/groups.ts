@@ -10,6 +10,7 @@ import { csvImportGroup } from "./csv-import.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
+import { quotesGroup, symbolsGroup } from "./market.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
@@ -30,6 +31,8 @@ export const groups = {
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
+  symbols: symbolsGroup,
+  quotes: quotesGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
@@ -53,6 +56,8 @@ export function typedRoutes() {
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
-    .route(billingGroup.prefix, billingGroup.app);
+    .route(billingGroup.prefix, billingGroup.app)
+    .route(symbolsGroup.prefix, symbolsGroup.app)
+    .route(quotesGroup.prefix, quotesGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

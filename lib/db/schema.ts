@@ -495,6 +495,42 @@ export const advisorSettings = pgTable("advisor_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The regulator's ticker file, one generation per load (lib/market/tickers.ts). Search reads only the
+ * generation `symbol_loads` names, so a load is swapped in by one statement and a failed one is never seen.
+ */
+export const symbols = pgTable(
+  "symbols",
+  {
+    generation: integer("generation").notNull(),
+    ticker: text("ticker").notNull(),
+    name: text("name").notNull(),
+    exchange: text("exchange"),
+    /** The name lower-cased with a leading space, so a word prefix is `like '% word%'`. */
+    words: text("words").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.generation, t.ticker] }),
+    index("symbols_ticker_prefix_idx").using("btree", t.generation, sql`${t.ticker} text_pattern_ops`),
+  ],
+);
+
+/** The one row that says which symbol generation is live, when it was loaded, and who is loading now. */
+export const symbolLoads = pgTable(
+  "symbol_loads",
+  {
+    id: smallint("id").primaryKey().default(1),
+    generation: integer("generation").notNull().default(0),
+    rows: integer("rows").notNull().default(0),
+    loadedAt: timestamp("loaded_at", { withTimezone: true }),
+    claimToken: uuid("claim_token"),
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    lastError: text("last_error"),
+  },
+  (t) => [check("symbol_loads_single_row", sql`${t.id} = 1`)],
+);
+
 export const schema = {
   users,
   sessions,
@@ -518,4 +554,6 @@ export const schema = {
   advisorConversations,
   advisorMessages,
   advisorSettings,
+  symbols,
+  symbolLoads,
 };

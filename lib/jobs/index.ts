@@ -4,6 +4,7 @@ import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.ts";
 import { releaseExpiredHolds } from "../billing/wallet.ts";
+import { loadTickers } from "../market/tickers.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -59,7 +60,28 @@ export const releaseExpiredHoldsJob: Job = {
   run: async (deps) => ({ affected: await releaseExpiredHolds(deps) }),
 };
 
-export const JOBS: readonly Job[] = [purgeExpiredSessions, purgeEmailTokensJob, purgeStagedImportsJob, recoverImportsJob, releaseExpiredHoldsJob];
+/**
+ * The regulator's ticker file: every tick asks whether the table is empty or older than 24 h (one cheap
+ * UPDATE), so it loads shortly after start and then daily, on Node and on the jobs Worker's cron alike.
+ */
+export const loadTickersJob: Job = {
+  name: "load-tickers",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  async run(deps) {
+    const outcome = await loadTickers(deps);
+    return { affected: outcome.status === "loaded" ? outcome.rows : 0 };
+  },
+};
+
+export const JOBS: readonly Job[] = [
+  purgeExpiredSessions,
+  purgeEmailTokensJob,
+  purgeStagedImportsJob,
+  recoverImportsJob,
+  releaseExpiredHoldsJob,
+  loadTickersJob,
+];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */
 export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<string, number | "failed">> {

@@ -65,6 +65,7 @@ export const LIMITS = {
   marketDataKeySave: { name: "marketDataKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   checkout: { name: "checkout", limit: 10, windowSeconds: 60, fallbackLimit: 5 },
   advisorTurn: { name: "advisorTurn", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
+  quote: { name: "quote", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
   emailResend: { name: "emailResend", limit: 3, windowSeconds: 3600, fallbackLimit: 2 },
   passwordResetRequest: { name: "passwordResetRequest", limit: 5, windowSeconds: 3600, fallbackLimit: 3 },
 } satisfies Record<string, LimitRule>;

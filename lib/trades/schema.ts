@@ -52,6 +52,8 @@ export const TradeListQuerySchema = z.object({
   symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
   tag: z.optional(z.string().check(z.minLength(1), z.maxLength(50))),
   status: z.optional(z.enum(["open", "closed"], { error: "must be open or closed" })),
+  /** "true": open stock positions carry a `valuation` at the delayed quote (when quotes are configured). */
+  quotes: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
   page: pageField(1_000_000, 1),
   pageSize: pageField(200, 50),
 });
