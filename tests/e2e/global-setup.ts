@@ -6,6 +6,7 @@ import { startEntrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { billingEnv, startPaymentServer } from "../support/payment-server.ts";
+import { startMarketServer } from "../support/market-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,11 +27,14 @@ export default async function setup(project: TestProject) {
   // The model and market-data providers' stand-in (tests/support/provider-server.ts): a key's text decides its answer.
   const providers = await startProviderServer();
   const payments = await startPaymentServer();
+  // The ticker file and quote provider's stand-in: the server's scheduler loads the file shortly after start.
+  const market = await startMarketServer();
   // Checkout returns to the request's own origin (no WEB_BASE_URL): the port is only known once it listens.
   const { WEB_BASE_URL: _unset, ...billing } = billingEnv(payments);
-  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...providers.env, ...billing, DATABASE_URL: db.url }).catch(async (err) => {
+  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...providers.env, ...market.env, ...billing, DATABASE_URL: db.url }).catch(async (err) => {
     await providers.close();
     await payments.close();
+    await market.close();
     await dropDatabase(db.name);
     throw err;
   });
@@ -38,6 +42,7 @@ export default async function setup(project: TestProject) {
   project.provide("paymentUrl", payments.url);
   return async () => {
     await server.stop();
+    await market.close();
     await providers.close();
     await payments.close();
     await dropDatabase(db.name);

@@ -8,7 +8,9 @@ import { createEmbeddedDb } from "../../lib/db/node.ts";
 import { loadFunctionFiles } from "../../lib/db/functions.ts";
 import { migrateHandle, POST_MIGRATIONS_DIR, rowsOf } from "../../lib/db/migrate.ts";
 import { createLogger } from "../../lib/log.ts";
+import { loadTickers } from "../../lib/market/tickers.ts";
 import { testConfig } from "../support/env.ts";
+import { startMarketServer } from "../support/market-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "journal-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +59,39 @@ describe("the embedded database", () => {
       expect(server.handle.kind).toBe("pglite");
     } finally {
       await server.close();
+    }
+  });
+
+  it("loads the ticker file, searches it and answers a quote on the embedded database", async () => {
+    const market = await startMarketServer();
+    const config = testConfig({ DATABASE_URL: "pglite:memory", ...market.env });
+    const log = createLogger({ silent: true });
+    const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log });
+    try {
+      expect(await loadTickers({ db: server.handle.db, config, fetch, log })).toEqual({ status: "loaded", rows: 18 });
+      // Fresh: a second (unforced) load is skipped; a forced one swaps in the plain shape.
+      expect(await loadTickers({ db: server.handle.db, config, fetch, log })).toEqual({ status: "skipped" });
+      const plain = { ...config, REGULATOR_TICKERS_URL: market.tickersUrl("plain.json") };
+      expect(await loadTickers({ db: server.handle.db, config: plain, fetch, log }, { force: true })).toEqual({ status: "loaded", rows: 18 });
+      await expect(loadTickers({ db: server.handle.db, config: { ...config, REGULATOR_TICKERS_URL: market.tickersUrl("malformed.json") }, fetch, log }, { force: true })).rejects.toThrow();
+
+      const register = await fetch(`${server.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "pglite-market@example.com", password: "embedded password" }),
+      });
+      expect(register.status).toBe(201);
+      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
+      const get = (path: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
+      const found = await get("/api/symbols?q=hathaway");
+      expect(found.status).toBe(200);
+      expect((await found.json()).symbols.map((s: { ticker: string }) => s.ticker)).toEqual(["BRK-A", "BRK-B"]);
+      expect(((await (await get("/api/symbols?q=F")).json()).symbols as Array<{ ticker: string }>)[0]!.ticker).toBe("F");
+      const quote = await get("/api/quotes/AAPL");
+      expect(await quote.json()).toMatchObject({ symbol: "AAPL", price: "190.12", stale: false });
+    } finally {
+      await server.close();
+      await market.close();
     }
   });
 });

@@ -10,6 +10,8 @@ export function baseTestEnv(): Record<string, string> {
     SESSION_SECRET: "test-session-secret-that-is-long-enough-0123",
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     NODE_ENV: "test",
+    // Nothing in a test reaches the regulator: a server that runs its scheduler tries a closed local port.
+    REGULATOR_TICKERS_URL: "http://127.0.0.1:9/company_tickers_exchange.json",
   };
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
 import { buildWorker, ROOT } from "../../scripts/bench/worker-bundles.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startMarketServer } from "../support/market-server.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { startS3Server } from "../support/s3-server.ts";
 
@@ -15,6 +16,8 @@ declare module "vitest" {
     objectStorageEnv: Record<string, string>;
     /** The base URL seams pointing the model and market-data providers at the local stand-in. */
     providerEnv: Record<string, string>;
+    /** The ticker file and quote provider seams (and the platform quote key), pointing at the local stand-in. */
+    marketEnv: Record<string, string>;
     /** The Anthropic model Worker built as deployed (functions/workers/model-anthropic.ts), bound as MODEL_ANTHROPIC. */
     modelWorkerScript: string;
   }
@@ -39,7 +42,10 @@ export default async function setup(project: TestProject) {
   project.provide("objectStorageEnv", s3.env);
   const providers = await startProviderServer();
   project.provide("providerEnv", providers.env);
+  const market = await startMarketServer();
+  project.provide("marketEnv", market.env);
   return async () => {
+    await market.close();
     await providers.close();
     await s3.close();
     await bridge.close();

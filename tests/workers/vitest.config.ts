@@ -19,6 +19,7 @@ export default defineProject({
           DB_WS_PROXY: inject("dbWsProxy"),
           ...inject("objectStorageEnv"),
           ...inject("providerEnv"),
+          ...inject("marketEnv"),
         },
         // The advisor Worker's model call goes over this binding to a model Worker as deployed (built by the global setup).
         serviceBindings: { MODEL_ANTHROPIC: { name: "journal-model-anthropic", entrypoint: "Model" } },

@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { NewFillSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
+import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
@@ -99,12 +100,11 @@ export function NewFillPage() {
                       </option>
                     ))}
                   </SelectField>
-                  <TextField
+                  <SymbolField
                     label="Symbol"
                     value={symbol}
                     maxLength={40}
-                    autoCapitalize="characters"
-                    onChange={(e) => setSymbol(e.target.value)}
+                    onChange={setSymbol}
                     error={shown.symbol}
                     hint="A stock ticker (AAPL), an OCC option symbol or a futures contract (ESZ24)."
                     required

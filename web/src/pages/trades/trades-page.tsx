@@ -2,7 +2,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { keys, useAccounts, type Account } from "../../api/queries.ts";
+import { keys, useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
@@ -47,7 +48,7 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
       </SelectField>
       <TextField label="Opened from" type="date" value={f.from ?? ""} onChange={set("from")} />
       <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} />
-      <TextField label="Symbol" value={f.symbol ?? ""} maxLength={40} autoCapitalize="characters" onChange={set("symbol")} />
+      <SymbolField label="Symbol" value={f.symbol ?? ""} maxLength={40} onChange={(symbol) => setF((prev) => ({ ...prev, symbol }))} />
       <TextField label="Tag" value={f.tag ?? ""} maxLength={50} onChange={set("tag")} />
       <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
         <option value="">Open and closed</option>
@@ -73,11 +74,41 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
   );
 }
 
+type Valuation = { price: string; asOf: string; stale: boolean; marketValue: string; unrealizedPnl: string };
+
+/** The last price (with its time, and "stale" when the provider could not refresh it) and the unrealised P&L. */
+function QuoteCells({ valuation, currency, timezone }: { valuation: Valuation | null; currency: string; timezone: string | undefined }) {
+  if (!valuation)
+    return (
+      <>
+        <td className="num muted">Not priced</td>
+        <td className="num">—</td>
+      </>
+    );
+  const sign = signOf(valuation.unrealizedPnl);
+  return (
+    <>
+      <td className="num">
+        {formatPrice(valuation.price, priceDecimals([valuation.price], 4))}
+        <br />
+        <small className="muted">
+          {valuation.stale ? "stale, " : ""}
+          {formatDateTime(valuation.asOf, timezone)}
+        </small>
+      </td>
+      <td className={`num ${sign < 0 ? "negative" : sign > 0 ? "positive" : ""}`}>{formatPnl(valuation.unrealizedPnl, currency)}</td>
+    </>
+  );
+}
+
 export function TradesPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
   const accounts = useAccounts();
+  const config = useInstanceConfig();
+  // Open positions are valued at the delayed quote when the instance has a quote provider.
+  const priced = filters.status === "open" && config.data?.quotes === true;
   const query = {
     ...(filters.accountId ? { accountId: filters.accountId } : {}),
     ...(filters.symbol ? { symbol: filters.symbol } : {}),
@@ -85,6 +116,7 @@ export function TradesPage() {
     ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
     ...(filters.from && dateToIso(filters.from) ? { from: dateToIso(filters.from)! } : {}),
     ...(filters.to && dateToIso(filters.to, true) ? { to: dateToIso(filters.to, true)! } : {}),
+    ...(priced ? { quotes: "true" as const } : {}),
     page: String(page),
     pageSize: String(PAGE_SIZE),
   };
@@ -161,10 +193,19 @@ export function TradesPage() {
         )
       ) : (
         <>
+          {priced && (
+            <div className="button-row quote-note">
+              <p className="muted">Last prices are delayed quotes; unrealised P&amp;L is before the fees of closing. Options and futures are not priced.</p>
+              <button type="button" className="button button--secondary" disabled={trades.isFetching} onClick={() => void trades.refetch()}>
+                Refresh prices
+              </button>
+            </div>
+          )}
           <div className="table-wrap">
             <table>
               <caption>
-                Trades, newest opened first{trades.isFetching && <span className="muted"> (updating…)</span>}
+                {priced ? "Open positions, newest first" : "Trades, newest opened first"}
+                {trades.isFetching && <span className="muted"> (updating…)</span>}
               </caption>
               <thead>
                 <tr>
@@ -185,6 +226,16 @@ export function TradesPage() {
                   <th scope="col" className="num">
                     Net P&amp;L
                   </th>
+                  {priced && (
+                    <>
+                      <th scope="col" className="num">
+                        Last price
+                      </th>
+                      <th scope="col" className="num">
+                        Unrealised P&amp;L
+                      </th>
+                    </>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -210,6 +261,7 @@ export function TradesPage() {
                       <td className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
                         {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatPnl(t.netPnl, currency)}
                       </td>
+                      {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={account?.timezone} />}
                     </tr>
                   );
                 })}
