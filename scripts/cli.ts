@@ -12,6 +12,8 @@ import { createUser, findUserByEmail, setAdmin, setPassword } from "../lib/auth/
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { AppError } from "../lib/errors.ts";
+import { createLogger } from "../lib/log.ts";
+import { loadTickers, TickerFileError } from "../lib/market/tickers.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [<email>]
 
@@ -23,6 +25,7 @@ Commands:
   revoke-sessions <email>         end every session of the user
   rotate-encryption-key           seal every stored provider and market-data key under ENCRYPTION_KEY again
                                   (the old key in ENCRYPTION_KEY_PREVIOUS; see docs/operations.md)
+  load-tickers                    load the regulator's ticker file now (REGULATOR_TICKERS_URL), even if fresh
 `;
 
 class CliError extends Error {}
@@ -90,6 +93,19 @@ export async function runCli(args: string[], handle: DbHandle, config: Config): 
         );
       } catch (err) {
         if (err instanceof RotationRefused) throw new CliError(err.message);
+        throw err;
+      }
+    }
+    case "load-tickers": {
+      const log = createLogger({ write: (line) => process.stderr.write(`${line}\n`) });
+      try {
+        const outcome = await loadTickers({ db: handle.db, config, fetch, log }, { force: true });
+        if (outcome.status === "skipped") return "Another process is loading the ticker file right now; nothing done.";
+        if (outcome.status === "refused")
+          throw new CliError("REGULATOR_TICKERS_USER_AGENT names a code-hosting site: nothing was fetched and symbol search is empty.");
+        return `Loaded ${outcome.rows} tickers.`;
+      } catch (err) {
+        if (err instanceof TickerFileError) throw new CliError(`The ticker file could not be loaded: ${err.message}. The previous table is kept.`);
         throw err;
       }
     }

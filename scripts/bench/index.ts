@@ -14,12 +14,13 @@ import { measureWorkerBundles, WORKER_GZIP_LIMIT_BYTES } from "./worker-bundles.
 import { measureKeys, ROTATED_KEYS } from "./keys.ts";
 import { CONCURRENT_HOLDS, measureBilling, WEBHOOK_ROUNDS } from "./billing.ts";
 import { measureAdvisor, OPEN_STREAMS, STAND_IN_DELAY_MS, TTFB_ROUNDS } from "./advisor.ts";
+import { LOAD_ROUNDS, measureMarket, SEARCH_ROUNDS } from "./market.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "advisor", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -142,6 +143,15 @@ if (runs("advisor")) {
   console.log(
     `${OPEN_STREAMS} turns streaming at once: RSS ${(a.busyRss / 1024 / 1024).toFixed(0)} MB against ${(a.idleRss / 1024 / 1024).toFixed(0)} MB at rest | ${(a.perStream / 1024).toFixed(0)} KB per open stream (${((a.busyRss / a.idleRss - 1) * 100).toFixed(0)}% over rest)`,
   );
+}
+
+if (runs("market")) {
+  console.log("\n== Market data ==");
+  const m = await withDatabase((url) => measureMarket(env, url));
+  console.log(
+    `10,000-ticker file loaded ${f(m.loadMs)} | its download + parse alone ${f(m.fetchParseMs)} + one bare insert of the rows ${f(m.insertMs)} = ${f(m.fetchParseMs + m.insertMs)} | ratio ${(m.loadMs / (m.fetchParseMs + m.insertMs)).toFixed(2)} (median of ${LOAD_ROUNDS})`,
+  );
+  console.log(`symbol search p50 through the API ${f(m.apiSearch)} | the bare statement ${f(m.sqlSearch)} | ratio ${(m.apiSearch / m.sqlSearch).toFixed(2)} (${SEARCH_ROUNDS} rounds, in turns)`);
 }
 
 if (runs("bundles")) {

@@ -1,31 +1,11 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { readProcessEnv } from "../../lib/config/index.ts";
 import { sessions, users } from "../../lib/db/schema.ts";
 import { testApp } from "../support/app.ts";
 import { PASSWORD, uniqueEmail } from "../support/client.ts";
-import { baseTestEnv } from "../support/env.ts";
+import { runCliProcess } from "../support/cli.ts";
 
-const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
-const { PATH } = await readProcessEnv({ dotenvPath: false });
-
-function cli(args: string[], stdin = ""): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: "/tmp",
-      env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl") },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, out }));
-    child.stdin.end(stdin);
-  });
-}
+const cli = (args: string[], stdin = "") => runCliProcess(inject("databaseUrl"), args, stdin);
 
 describe("operator CLI", () => {
   it("create-user, then reset-password from stdin ends every session; the password is never echoed", async () => {

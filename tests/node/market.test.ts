@@ -12,6 +12,7 @@ import { getQuote, MAX_ENTRIES, QUOTE_TTL_MS } from "../../lib/market/quotes.ts"
 import { searchSymbols } from "../../lib/market/symbols.ts";
 import { loadTickers, namesCodeHost, tickerState, TickerFileError } from "../../lib/market/tickers.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
+import { runCliProcess } from "../support/cli.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { testConfig } from "../support/env.ts";
@@ -151,8 +152,19 @@ describe("the ticker file", () => {
     expect(await loadTickers(loaderDeps("exchange.json"))).toEqual({ status: "loaded", rows: 18 });
   });
 
+  it("npm run cli -- load-tickers loads now, and says why when it cannot", async () => {
+    await t.deps.db.execute(sql`update symbol_loads set loaded_at = now()`);
+    const ok = await runCliProcess(db.url, ["load-tickers"], "", { REGULATOR_TICKERS_URL: stand.tickersUrl("plain.json") });
+    expect(ok).toMatchObject({ code: 0 });
+    expect(ok.out).toContain("Loaded 18 tickers.");
+    const failed = await runCliProcess(db.url, ["load-tickers"], "", { REGULATOR_TICKERS_URL: stand.tickersUrl("malformed.json") });
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain("The ticker file could not be loaded: the file is not valid JSON. The previous table is kept.");
+    expect(await liveTickers()).toHaveLength(18);
+  });
+
   it("after a failure, the next scheduled try waits 10 minutes (a forced load does not)", async () => {
-    await t.deps.db.execute(sql`update symbol_loads set loaded_at = null`);
+    await t.deps.db.execute(sql`update symbol_loads set loaded_at = null, last_error = null`);
     await expect(loadTickers(loaderDeps("down.json"))).rejects.toThrow(/503/);
     expect(await loadTickers(loaderDeps("exchange.json"))).toEqual({ status: "skipped" });
     await t.deps.db.execute(sql`update symbol_loads set last_attempt_at = now() - interval '11 minutes'`);
