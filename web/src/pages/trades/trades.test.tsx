@@ -77,6 +77,89 @@ describe("the trades list", () => {
   });
 });
 
+describe("open positions at the delayed quote", () => {
+  const OPEN = { ...TRADE, id: "44444444-4444-4444-8444-444444444444", status: "open", closedAt: null, openQuantity: "10.00", averageExitPrice: null, grossPnl: "0.00", netPnl: "-1.00" };
+  const OPTION = { ...OPEN, id: "55555555-5555-4555-8555-555555555555", symbol: "AAPL  270119C00150000", assetClass: "option", multiplier: "100.00" };
+  const VALUATION = { price: "190.12", asOf: "2026-01-07T15:00:00.000Z", stale: false, marketValue: "1901.20", unrealizedPnl: "398.70" };
+
+  it("quotes on: asks for valuations, shows the last price, its time and the unrealised P&L; options are not priced; Refresh asks again", async () => {
+    const queries: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/config": { quotes: true, billing: false, pro: false, email: false, objectStorage: false, analytics: false, weekStartDay: 1 },
+      "GET /api/trades": ({ query }) => {
+        queries.push(query.toString());
+        return json({ trades: [{ ...OPEN, valuation: VALUATION }, { ...OPTION, valuation: null }], hasMore: false, page: 1, pageSize: 50 });
+      },
+    });
+    renderApp("/trades?status=open");
+    const table = await screen.findByRole("table", { name: /Open positions/ });
+    expect(within(table).getByRole("columnheader", { name: "Last price" })).toBeTruthy();
+    const row = within(table).getByRole("row", { name: /^AAPL Main/ });
+    expect(row.textContent).toContain("190.12");
+    expect(row.textContent).toContain("+$398.70");
+    expect(within(table).getByRole("row", { name: /270119C/ }).textContent).toContain("Not priced");
+    expect(new URLSearchParams(queries.at(-1)).get("quotes")).toBe("true");
+    const before = queries.length;
+    await userEvent.setup().click(screen.getByRole("button", { name: "Refresh prices" }));
+    await waitFor(() => expect(queries.length).toBe(before + 1));
+  });
+
+  it("quotes off: no valuation asked for, no price columns, no refresh button", async () => {
+    const queries: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/config": { quotes: false, billing: false, pro: false, email: false, objectStorage: false, analytics: false, weekStartDay: 1 },
+      "GET /api/trades": ({ query }) => {
+        queries.push(query.toString());
+        return json({ trades: [OPEN], hasMore: false, page: 1, pageSize: 50 });
+      },
+    });
+    renderApp("/trades?status=open");
+    const table = await screen.findByRole("table", { name: /Trades/ });
+    expect(within(table).queryByRole("columnheader", { name: "Last price" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Refresh prices" })).toBeNull();
+    expect(queries.every((q) => !new URLSearchParams(q).has("quotes"))).toBe(true);
+  });
+});
+
+describe("symbol suggestions", () => {
+  it("typing suggests tickers; arrow keys and Enter pick one; Escape closes the list", async () => {
+    const asked: string[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/symbols": ({ query }) => {
+        asked.push(query.get("q") ?? "");
+        return json({
+          symbols: [
+            { ticker: "KO", name: "COCA COLA CO", exchange: "NYSE" },
+            { ticker: "COKE", name: "Coca-Cola Consolidated, Inc.", exchange: "Nasdaq" },
+          ],
+        });
+      },
+    });
+    renderApp(`/fills/new?accountId=${ACCOUNT.id}`);
+    const user = userEvent.setup();
+    const box = await screen.findByRole("combobox", { name: "Symbol" });
+    await user.type(box, "coca");
+    const list = await screen.findByRole("listbox", { name: "Symbol suggestions" });
+    expect(within(list).getAllByRole("option").map((o) => o.textContent)).toEqual(["KO COCA COLA CO · NYSE", "COKE Coca-Cola Consolidated, Inc. · Nasdaq"]);
+    // Debounced: one request for the whole word, not one per letter.
+    expect(asked).toEqual(["coca"]);
+    await user.keyboard("{ArrowDown}{ArrowDown}");
+    expect(box.getAttribute("aria-activedescendant")).toBe(within(list).getAllByRole("option")[1]!.id);
+    await user.keyboard("{Enter}");
+    expect((box as HTMLInputElement).value).toBe("COKE");
+    expect(screen.queryByRole("listbox", { hidden: false })).toBeNull();
+    await user.clear(box);
+    await user.type(box, "co");
+    await screen.findByRole("listbox", { name: "Symbol suggestions" });
+    await user.keyboard("{Escape}");
+    expect(box.getAttribute("aria-expanded")).toBe("false");
+    expect((box as HTMLInputElement).value).toBe("co");
+  });
+});
+
 describe("the trade page", () => {
   it("shows the trade and its fills, and saves the journal fields", async () => {
     const patches: unknown[] = [];
