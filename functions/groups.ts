@@ -1,6 +1,7 @@
 import { createApp, type AppOptions } from "../lib/http/index.ts";
 import { buildApp } from "./app.ts";
 import { accountsGroup } from "./accounts.ts";
+import { adminGroup } from "./admin.ts";
 import { advisorGroup } from "./advisor.ts";
 import { billingGroup } from "./billing.ts";
 import { authGroup } from "./auth.ts";
@@ -33,6 +34,7 @@ export const groups = {
   billing: billingGroup,
   symbols: symbolsGroup,
   quotes: quotesGroup,
+  admin: adminGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
@@ -58,6 +60,7 @@ export function typedRoutes() {
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)
     .route(symbolsGroup.prefix, symbolsGroup.app)
-    .route(quotesGroup.prefix, quotesGroup.app);
+    .route(quotesGroup.prefix, quotesGroup.app)
+    .route(adminGroup.prefix, adminGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -8,7 +8,7 @@ import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
 import { rotateStoredKeys, RotationRefused } from "../lib/advisor/rotation.ts";
 import { EmailSchema, PasswordSchema } from "../lib/auth/schema.ts";
 import { endUserSessions } from "../lib/auth/session.ts";
-import { createUser, findUserByEmail, setAdmin, setPassword } from "../lib/auth/users.ts";
+import { createUser, findUserByEmail, listAdmins, setAdmin, setPassword } from "../lib/auth/users.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { AppError } from "../lib/errors.ts";
@@ -23,6 +23,7 @@ Commands:
   promote-admin <email>           make the user an administrator
   demote-admin <email>            remove administrator rights
   revoke-sessions <email>         end every session of the user
+  list-admins                     print the email of every administrator, one per line
   rotate-encryption-key           seal every stored provider and market-data key under ENCRYPTION_KEY again
                                   (the old key in ENCRYPTION_KEY_PREVIOUS; see docs/operations.md)
   load-tickers                    load the regulator's ticker file now (REGULATOR_TICKERS_URL), even if fresh
@@ -128,6 +129,10 @@ export async function runCli(args: string[], handle: DbHandle, config: Config): 
       const user = await setAdmin(handle, email, command === "promote-admin");
       if (!user) throw new CliError(`No user with the email ${email}.`);
       return `${user.email} is ${user.isAdmin ? "now an administrator" : "no longer an administrator"}.`;
+    }
+    case "list-admins": {
+      const admins = await listAdmins(handle);
+      return admins.length ? admins.map((a) => a.email).join("\n") : "No administrator. Make one with promote-admin <email>.";
     }
     case "revoke-sessions": {
       const user = await requireUserByEmail(handle, parseEmail(rest[0]));

@@ -4,7 +4,7 @@
 // runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
 // round trip either way.
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { isoUtc, preparedStatement } from "../db/rows.ts";
 import { sessions, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -55,13 +55,13 @@ export async function createSession(
   // A separate statement after the insert is what makes racing sign-ins safe: every insert commits
   // before its own trim starts, so the last trim to run sees every new session and keeps the newest five.
   // Only live sessions are held: an expired one never takes the place of a live one, and goes too.
-  const newest = deps.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
-    .orderBy(desc(sessions.createdAt), desc(sessions.id))
-    .limit(MAX_SESSIONS_PER_USER);
-  await deps.db.delete(sessions).where(and(eq(sessions.userId, userId), notInArray(sessions.id, newest)));
+  // The same statement stamps the user's last sign-in as "last seen" (the admin view).
+  const at = now.toISOString();
+  await deps.db.execute(sql`
+    with seen as (update users set last_seen_at = ${at}::timestamptz where id = ${userId})
+    delete from sessions where user_id = ${userId} and id not in (
+      select id from sessions where user_id = ${userId} and expires_at > ${at}::timestamptz and absolute_expires_at > ${at}::timestamptz
+      order by created_at desc, id desc limit ${MAX_SESSIONS_PER_USER})`);
   return { token: `${id}.${secret}`, session: { id, userId, createdAt: now, expiresAt, absoluteExpiresAt } };
 }
 
@@ -137,9 +137,12 @@ async function deleteIfExpired(deps: Pick<Deps, "db">, claim: SessionClaim, now:
 async function touchSession(deps: Pick<Deps, "db">, claim: SessionClaim, now: Date): Promise<void> {
   const at = now.toISOString();
   await deps.db.execute(sql`
-    update sessions set last_seen_at = ${at}::timestamptz,
-      expires_at = least(${at}::timestamptz + ${`${SESSION_IDLE_MS} milliseconds`}::interval, absolute_expires_at)
-    where id = ${claim.id}`);
+    with touched as (
+      update sessions set last_seen_at = ${at}::timestamptz,
+        expires_at = least(${at}::timestamptz + ${`${SESSION_IDLE_MS} milliseconds`}::interval, absolute_expires_at)
+      where id = ${claim.id}
+      returning user_id)
+    update users set last_seen_at = ${at}::timestamptz where id = (select user_id from touched)`);
 }
 
 export type ValidSession = { user: AuthUser; session: SessionInfo };

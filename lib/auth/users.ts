@@ -97,6 +97,11 @@ export async function setAdmin(deps: Pick<Deps, "db">, email: string, isAdmin: b
   return user;
 }
 
+/** Every administrator, oldest first (the CLI's list-admins). */
+export async function listAdmins(deps: Pick<Deps, "db">): Promise<AuthUser[]> {
+  return deps.db.select(userColumns).from(users).where(eq(users.isAdmin, true)).orderBy(users.createdAt, users.id);
+}
+
 /**
  * SEED_ADMIN_EMAIL at startup (Node) or on every cron run (Workers, which have no start step): promotes
  * that user only while the instance has no admin at all, in one statement so two starting processes cannot

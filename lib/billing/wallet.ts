@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 
@@ -29,20 +30,6 @@ export type Movement = {
   note: string | null;
   createdAt: string;
 };
-
-type Cursor = { at: string; id: string };
-
-const encodeCursor = (c: Cursor) => btoa(JSON.stringify(c)).replace(/=+$/, "");
-
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(atob(raw)) as Cursor;
-    if (typeof c.at === "string" && !Number.isNaN(Date.parse(c.at)) && /^[0-9a-f-]{36}$/.test(c.id)) return c;
-  } catch {
-    // falls through
-  }
-  throw new AppError("VALIDATION_ERROR", "The cursor is not one this list gave.", { fields: [{ path: "cursor", message: "is not a valid cursor" }] });
-}
 
 /** GET /api/billing/transactions: the wallet's movements, newest first, `limit` at a time. */
 export async function listMovements(deps: Pick<Deps, "db">, user: AuthUser, query: { cursor?: string | undefined; limit: number }) {

@@ -16,8 +16,13 @@ export const users = pgTable(
     plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When a session of the user was last used (moved with the session's idle expiry), for the admin view. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** When the user last opened the in-app changelog ("What's new"): releases after it are unread. */
+    changelogViewedAt: timestamp("changelog_viewed_at", { withTimezone: true }),
   },
   (t) => [
+    index("users_created_idx").on(t.createdAt, t.id),
     check("users_email_lowercase", sql`${t.email} = lower(${t.email})`),
     check("users_plan_known", sql`${t.plan} in ('free', 'pro')`),
   ],
@@ -531,6 +536,41 @@ export const symbolLoads = pgTable(
   (t) => [check("symbol_loads_single_row", sql`${t.id} = 1`)],
 );
 
+/** Every administrator action: who did what to whom, when and why. Written in the action's own statement. */
+export const adminAudit = pgTable(
+  "admin_audit",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** The actor's email at the time, so the entry still says who after the account is gone. */
+    actorEmail: text("actor_email").notNull(),
+    action: text("action", { enum: ["promote", "demote", "set_plan", "credit_grant", "end_sessions"] }).notNull(),
+    targetUserId: uuid("target_user_id").references(() => users.id, { onDelete: "set null" }),
+    targetEmail: text("target_email").notNull(),
+    reason: text("reason"),
+    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("admin_audit_at_idx").on(t.at, t.id),
+    check("admin_audit_action_known", sql`${t.action} in ('promote', 'demote', 'set_plan', 'credit_grant', 'end_sessions')`),
+  ],
+);
+
+/** The cached releases of CHANGELOG_RELEASES_REPO (one row: the last good copy and when it was fetched). */
+export const changelogCache = pgTable(
+  "changelog_cache",
+  {
+    id: smallint("id").primaryKey().default(1),
+    repo: text("repo").notNull(),
+    releases: jsonb("releases").notNull(),
+    fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull(),
+    /** A refresh in progress (single flight across processes): its lease. */
+    refreshingUntil: timestamp("refreshing_until", { withTimezone: true }),
+  },
+  (t) => [check("changelog_cache_single_row", sql`${t.id} = 1`)],
+);
+
 export const schema = {
   users,
   sessions,
@@ -556,4 +596,6 @@ export const schema = {
   advisorSettings,
   symbols,
   symbolLoads,
+  adminAudit,
+  changelogCache,
 };

@@ -1,0 +1,25 @@
+-- admin_end_sessions(actor, target, reason): an administrator ends every session of a user and writes the
+-- audit entry in this same statement. Returns how many sessions ended; NULL when the target does not exist.
+-- The actor must be an admin (FORBIDDEN). Atomic: one statement for the caller.
+CREATE OR REPLACE FUNCTION admin_end_sessions(p_actor uuid, p_target uuid, p_reason text) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  actor_email text;
+  target_email text;
+  ended integer;
+BEGIN
+  SELECT email INTO actor_email FROM users WHERE id = p_actor AND is_admin;
+  IF actor_email IS NULL THEN
+    RAISE EXCEPTION 'FORBIDDEN' USING ERRCODE = 'P0001';
+  END IF;
+  SELECT email INTO target_email FROM users WHERE id = p_target;
+  IF target_email IS NULL THEN
+    RETURN NULL;
+  END IF;
+  DELETE FROM sessions WHERE user_id = p_target;
+  GET DIAGNOSTICS ended = ROW_COUNT;
+  INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details)
+  VALUES (p_actor, actor_email, 'end_sessions', p_target, target_email, p_reason, jsonb_build_object('sessions', ended));
+  RETURN ended;
+END;
+$$;
