@@ -6,6 +6,7 @@ import { advisorGroup } from "./advisor.ts";
 import { billingGroup } from "./billing.ts";
 import { authGroup } from "./auth.ts";
 import { brokeragesGroup } from "./brokerages.ts";
+import { changelogGroup } from "./changelog.ts";
 import { configGroup } from "./config.ts";
 import { csvImportGroup } from "./csv-import.ts";
 import { fillsGroup } from "./fills.ts";
@@ -35,6 +36,7 @@ export const groups = {
   symbols: symbolsGroup,
   quotes: quotesGroup,
   admin: adminGroup,
+  changelog: changelogGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
@@ -61,6 +63,7 @@ export function typedRoutes() {
     .route(billingGroup.prefix, billingGroup.app)
     .route(symbolsGroup.prefix, symbolsGroup.app)
     .route(quotesGroup.prefix, quotesGroup.app)
-    .route(adminGroup.prefix, adminGroup.app);
+    .route(adminGroup.prefix, adminGroup.app)
+    .route(changelogGroup.prefix, changelogGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

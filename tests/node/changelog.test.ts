@@ -1,0 +1,124 @@
+// The in-app changelog against a local stand-in of the releases API, on the real Postgres (a database of this
+// file's own: the cached copy is instance-wide).
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signUp, testApp, type TestApp } from "../support/app.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { release, startReleasesServer, type ReleasesServer } from "../support/releases-server.ts";
+
+let db: { name: string; url: string };
+let stand: ReleasesServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  stand = await startReleasesServer();
+  db = await createMigratedDatabase("journal_changelog_test");
+  t = await testApp(db.url, { CHANGELOG_RELEASES_BASE_URL: stand.url, CHANGELOG_RELEASES_REPO: "acme/journal" }, { peer: "per-request" });
+});
+afterAll(async () => {
+  await stand?.close();
+  if (db) await dropDatabase(db.name);
+});
+beforeEach(async () => {
+  await t.deps.db.execute(sql`delete from changelog_cache`);
+  stand.status = undefined;
+  stand.hang = false;
+  stand.releases = [
+    release("v1.2.0", "2026-11-20T10:00:00Z", "## New\n\n- Symbol search.\n\n<script>alert(1)</script>"),
+    release("v1.1.0", "2026-10-01T10:00:00Z"),
+    { ...release("v1.3.0-draft", "2026-11-22T10:00:00Z"), draft: true },
+    release("v1.0.0", "2026-09-01T10:00:00Z"),
+  ];
+});
+
+const age = (minutes: number) => t.deps.db.execute(sql`update changelog_cache set fetched_at = now() - make_interval(mins => ${minutes})`);
+
+describe("GET /api/changelog", () => {
+  it("fetches the releases of the configured repository, newest first, drafts left out", async () => {
+    const { client } = await signUp(t, "log");
+    const res = await client.get("/api/changelog");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.stale).toBe(false);
+    expect(body.releases.map((r: { tag: string }) => r.tag)).toEqual(["v1.2.0", "v1.1.0", "v1.0.0"]);
+    expect(body.releases[0]).toEqual({
+      name: "Release v1.2.0",
+      tag: "v1.2.0",
+      publishedAt: "2026-11-20T10:00:00.000Z",
+      url: "https://example.com/releases/v1.2.0",
+      body: "## New\n\n- Symbol search.\n\n<script>alert(1)</script>",
+    });
+    expect(stand.requests.at(-1)).toBe("/repos/acme/journal/releases?per_page=30");
+  });
+
+  it("serves the copy for 15 minutes, then fetches again", async () => {
+    const { client } = await signUp(t, "cache");
+    const before = stand.requests.length;
+    await client.get("/api/changelog");
+    await client.get("/api/changelog");
+    expect(stand.requests.length - before).toBe(1);
+    await age(14);
+    await client.get("/api/changelog");
+    expect(stand.requests.length - before).toBe(1);
+    await age(16);
+    stand.releases = [release("v2.0.0", "2026-11-23T10:00:00Z"), ...stand.releases];
+    const fresh = await (await client.get("/api/changelog")).json();
+    expect(fresh.releases[0].tag).toBe("v2.0.0");
+    expect(stand.requests.length - before).toBe(2);
+  });
+
+  it("20 readers at once with no copy: one call to the source", async () => {
+    const { client } = await signUp(t, "flight");
+    const before = stand.requests.length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.get("/api/changelog")));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(stand.requests.length - before).toBe(1);
+  });
+
+  it("the source failing: the last copy, marked stale; never fetched: 503 CHANGELOG_UNAVAILABLE", async () => {
+    const { client } = await signUp(t, "stale");
+    stand.status = 500;
+    const none = await client.get("/api/changelog");
+    expect(none.status).toBe(503);
+    expect((await none.json()).error).toMatchObject({ code: "CHANGELOG_UNAVAILABLE", message: "The release notes cannot be fetched right now. Try again later." });
+
+    stand.status = undefined;
+    expect((await (await client.get("/api/changelog")).json()).stale).toBe(false);
+    await age(20);
+    stand.status = 502;
+    const old = await client.get("/api/changelog");
+    expect(old.status).toBe(200);
+    const body = await old.json();
+    expect(body.stale).toBe(true);
+    expect(body.releases).toHaveLength(3);
+    // Recovered: fresh again.
+    stand.status = undefined;
+    expect((await (await client.get("/api/changelog")).json()).stale).toBe(false);
+  });
+
+  it("a source that is not the releases API (not a list, not JSON) counts as failing", async () => {
+    const { client } = await signUp(t, "garbage");
+    stand.releases = { message: "rate limited" } as never;
+    expect((await client.get("/api/changelog")).status).toBe(503);
+  });
+
+  it("401 without a session", async () => {
+    expect((await t.client().get("/api/changelog")).status).toBe(401);
+    expect((await t.client().post("/api/changelog/viewed")).status).toBe(401);
+  });
+});
+
+describe("unread", () => {
+  it("counts releases since sign-up until the user looks, then since they looked", async () => {
+    const { client, userId } = await signUp(t, "unread");
+    // Signed up before v1.1.0 and v1.2.0 were published.
+    await t.deps.db.execute(sql`update users set created_at = '2026-09-15T00:00:00Z' where id = ${userId}`);
+    expect((await (await client.get("/api/changelog")).json()).unread).toBe(2);
+    expect((await client.post("/api/changelog/viewed")).status).toBe(204);
+    expect((await (await client.get("/api/changelog")).json()).unread).toBe(0);
+    // A newer release arrives.
+    await age(16);
+    stand.releases = [release("v9.0.0", new Date(Date.now() + 60_000).toISOString()), ...stand.releases];
+    expect((await (await client.get("/api/changelog")).json()).unread).toBe(1);
+  });
+});
