@@ -897,7 +897,7 @@ describe(".env.example", () => {
 
   it("shows each default exactly as the configuration parser applies it", () => {
     // The email trio keeps SMTP_PORT and friends legal on their own.
-    const { NODE_ENV: _mode, REGULATOR_TICKERS_URL: _seam, ...required } = baseTestEnv();
+    const { NODE_ENV: _mode, REGULATOR_TICKERS_URL: _seam, CHANGELOG_RELEASES_BASE_URL: _releases, ...required } = baseTestEnv();
     const base = { ...required, SMTP_HOST: "smtp.example.com", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "https://journal.example.com" };
     const defaults = parseConfig(base) as unknown as Record<string, unknown>;
     let checked = 0;

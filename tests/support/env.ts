@@ -12,6 +12,8 @@ export function baseTestEnv(): Record<string, string> {
     NODE_ENV: "test",
     // Nothing in a test reaches the regulator: a server that runs its scheduler tries a closed local port.
     REGULATOR_TICKERS_URL: "http://127.0.0.1:9/company_tickers_exchange.json",
+    // Nor the releases API: a page of the app asks for the changelog.
+    CHANGELOG_RELEASES_BASE_URL: "http://127.0.0.1:9",
   };
 }
 

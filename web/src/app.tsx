@@ -23,6 +23,12 @@ import { TradesPage } from "./pages/trades/trades-page.tsx";
 // not on the first page a reader sees, so they load on first visit instead of growing the main bundle.
 const ImportPage = lazy(() => import("./pages/import/index.tsx").then((m) => ({ default: m.ImportPage })));
 const AdvisorPage = lazy(() => import("./pages/advisor/advisor-page.tsx").then((m) => ({ default: m.AdvisorPage })));
+const WhatsNewPage = lazy(() => import("./pages/whats-new/whats-new-page.tsx").then((m) => ({ default: m.WhatsNewPage })));
+const admin = () => import("./pages/admin/admin-pages.tsx");
+const AdminUsersPage = lazy(() => admin().then((m) => ({ default: m.AdminUsersPage })));
+const AdminUserPage = lazy(() => admin().then((m) => ({ default: m.AdminUserPage })));
+const AdminStatsPage = lazy(() => admin().then((m) => ({ default: m.AdminStatsPage })));
+const AdminAuditPage = lazy(() => admin().then((m) => ({ default: m.AdminAuditPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -60,6 +66,11 @@ export const routes: RouteObject[] = [
           { path: "/settings/sessions", element: <SessionsPage /> },
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },
+          { path: "/whats-new", element: <Lazy><WhatsNewPage /></Lazy> },
+          { path: "/admin", element: <Lazy><AdminUsersPage /></Lazy> },
+          { path: "/admin/users/:userId", element: <Lazy><AdminUserPage /></Lazy> },
+          { path: "/admin/stats", element: <Lazy><AdminStatsPage /></Lazy> },
+          { path: "/admin/audit", element: <Lazy><AdminAuditPage /></Lazy> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

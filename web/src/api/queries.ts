@@ -14,6 +14,7 @@ export const keys = {
   trade: (id: string) => ["trades", id] as const,
   instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
+  changelog: ["changelog"] as const,
 };
 
 export type Account = Awaited<ReturnType<typeof fetchAccounts>>["accounts"][number];
@@ -43,4 +44,9 @@ export function useBrokerages() {
 /** The signed-in view of the instance's settings (GET /api/config): optional features, week start. */
 export function useInstanceConfig() {
   return useQuery({ queryKey: keys.instanceConfig, queryFn: () => unwrap(api.api.config.$get()), staleTime: Infinity });
+}
+
+/** The release notes and how many the user has not seen ("What's new"); quiet when the source is down. */
+export function useChangelog() {
+  return useQuery({ queryKey: keys.changelog, queryFn: () => unwrap(api.api.changelog.$get()), staleTime: 15 * 60_000, retry: false });
 }

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, setCsrfToken, unwrap } from "../api/client.ts";
 import { ME_KEY } from "../api/query-client.ts";
+import { useChangelog } from "../api/queries.ts";
 import { useMe } from "../api/session.ts";
 import { ErrorAlert } from "./ui.tsx";
 
@@ -61,6 +62,8 @@ export function useSignOut() {
 /** The signed-in layout: header with navigation (a menu button at phone width), then the page. */
 export function AppShell() {
   const me = useMe();
+  const changelog = useChangelog();
+  const unread = changelog.data?.unread ?? 0;
   const signOut = useSignOut();
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
@@ -92,8 +95,25 @@ export function AppShell() {
                   </NavLink>
                 </li>
               ))}
+              {me.data?.isAdmin && (
+                <li>
+                  <NavLink to="/admin" className="nav__link">
+                    Admin
+                  </NavLink>
+                </li>
+              )}
             </ul>
             <ul className="nav__list nav__list--user">
+              <li>
+                <NavLink to="/whats-new" className="nav__link">
+                  What's new
+                  {unread > 0 && (
+                    <span className="count-badge" aria-label={`${unread} unread`}>
+                      {unread}
+                    </span>
+                  )}
+                </NavLink>
+              </li>
               <li>
                 <NavLink to="/settings/account" className="nav__link">
                   Account
