@@ -9,6 +9,7 @@ import { brokeragesGroup } from "./brokerages.ts";
 import { changelogGroup } from "./changelog.ts";
 import { configGroup } from "./config.ts";
 import { csvImportGroup } from "./csv-import.ts";
+import { docsGroup } from "./docs.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { ledgerGroup } from "./ledger.ts";
@@ -37,6 +38,7 @@ export const groups = {
   quotes: quotesGroup,
   admin: adminGroup,
   changelog: changelogGroup,
+  docs: docsGroup,
 } as const;
 
 export type GroupName = keyof typeof groups;
@@ -64,6 +66,7 @@ export function typedRoutes() {
     .route(symbolsGroup.prefix, symbolsGroup.app)
     .route(quotesGroup.prefix, quotesGroup.app)
     .route(adminGroup.prefix, adminGroup.app)
-    .route(changelogGroup.prefix, changelogGroup.app);
+    .route(changelogGroup.prefix, changelogGroup.app)
+    .route(docsGroup.prefix, docsGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -1,17 +1,29 @@
 import { rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
+import { QuoteSchema, SymbolListSchema } from "../lib/http/responses.ts";
+import { describeRoute } from "../lib/http/route-docs.ts";
 import { getQuote, quotesConfigured } from "../lib/market/quotes.ts";
 import { QuoteParamSchema, SymbolSearchQuerySchema } from "../lib/market/schema.ts";
 import { searchSymbols } from "../lib/market/symbols.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 
-export const symbols = createRouter().get("/", requireUser, validate("query", SymbolSearchQuerySchema), async (c) =>
+export const symbols = createRouter().get(
+  "/",
+  describeRoute({ tag: "symbols", summary: "Search tickers by prefix or company-name words (at most 20, exact ticker first)", responses: { 200: { description: "The matches.", schema: SymbolListSchema } } }),
+  requireUser,
+  validate("query", SymbolSearchQuerySchema), async (c) =>
   c.json(await searchSymbols(c.var.deps, c.req.valid("query").q)),
 );
 
 // Without STOCK_QUOTE_API_KEY the route is absent for everyone: 404 before anything is counted or sent.
 export const quotes = createRouter().get(
   "/:symbol",
+  describeRoute({
+    tag: "quotes",
+    summary: "The delayed last price of a stock (404 for everyone when the instance has no quote provider)",
+    responses: { 200: { description: "The quote; `stale` when the provider failed and an older value is served.", schema: QuoteSchema } },
+    errors: ["QUOTE_PROVIDER_REJECTED", "QUOTE_PROVIDER_UNAVAILABLE", "QUOTE_PROVIDER_BUSY"],
+  }),
   requireUser,
   async (c, next) => {
     quotesConfigured(c.var.deps.config);

@@ -11,8 +11,9 @@ import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
 import type { LimitRule } from "../ratelimit/index.ts";
 import type { AppEnv } from "./index.ts";
+import { mark } from "./route-docs.ts";
 
-const COOKIE_BASE = "journal_session";
+const SESSION_COOKIE_BASE = "journal_session";
 
 type CookieMode = { secure: boolean; sameSite: "Lax" | "None" };
 
@@ -24,7 +25,7 @@ export function cookieMode(config: Config): CookieMode {
 
 /** `__Host-` pins a Secure cookie to this exact host and path (no Domain attribute can widen it). */
 export function sessionCookieName(config: Config): string {
-  return cookieMode(config).secure ? `__Host-${COOKIE_BASE}` : COOKIE_BASE;
+  return cookieMode(config).secure ? `__Host-${SESSION_COOKIE_BASE}` : SESSION_COOKIE_BASE;
 }
 
 export async function setSessionCookie(c: Context<AppEnv>, token: string, session: SessionInfo): Promise<void> {
@@ -129,23 +130,32 @@ function adoptSession(c: Context<AppEnv>, found: ValidSession | null): void {
 const unauthorized = () => new AppError("UNAUTHORIZED", "Sign in to continue.");
 
 /** For routes that answer signed-in and signed-out callers alike: `c.var.user` is set when the session is live. */
-export const optionalUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await resolveSession(c);
-  await next();
-};
+export const optionalUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
+  async (c, next) => {
+    await resolveSession(c);
+    await next();
+  },
+  { kind: "auth", level: "optional" },
+);
 
-export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await resolveSession(c);
-  if (!c.var.user) throw unauthorized();
-  await next();
-};
+export const requireUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
+  async (c, next) => {
+    await resolveSession(c);
+    if (!c.var.user) throw unauthorized();
+    await next();
+  },
+  { kind: "auth", level: "user" },
+);
 
-export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await resolveSession(c);
-  if (!c.var.user) throw unauthorized();
-  if (!c.var.user.isAdmin) throw new AppError("FORBIDDEN", "Administrators only.");
-  await next();
-};
+export const requireAdmin: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
+  async (c, next) => {
+    await resolveSession(c);
+    if (!c.var.user) throw unauthorized();
+    if (!c.var.user.isAdmin) throw new AppError("FORBIDDEN", "Administrators only.");
+    await next();
+  },
+  { kind: "auth", level: "admin" },
+);
 
 /**
  * For a read whose statement checks the session itself (SESSION_CTE), saving the round trip of a separate
@@ -155,16 +165,19 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
  * ordinary way before that answer goes out (one more round trip, on failures only), so a request without a
  * live session always answers 401, as behind requireUser.
  */
-export const requireUserInStatement: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.sessionClaim) throw unauthorized();
-  await next();
-  // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
-  const failed = c.error;
-  if (failed && !(failed instanceof AppError && failed.code === "UNAUTHORIZED")) {
-    await resolveSession(c);
-    if (!c.var.user) throw unauthorized();
-  }
-};
+export const requireUserInStatement: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
+  async (c, next) => {
+    if (!c.var.sessionClaim) throw unauthorized();
+    await next();
+    // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
+    const failed = c.error;
+    if (failed && !(failed instanceof AppError && failed.code === "UNAUTHORIZED")) {
+      await resolveSession(c);
+      if (!c.var.user) throw unauthorized();
+    }
+  },
+  { kind: "auth", level: "statement" },
+);
 
 /** The session claim of the request; only valid behind requireUserInStatement. */
 export function sessionClaim(c: Context<AppEnv>): SessionClaim {
@@ -191,7 +204,7 @@ export function currentSession(c: Context<AppEnv>): SessionInfo {
  * 429 RATE_LIMITED with Retry-After in seconds.
  */
 export function rateLimit(rule: LimitRule, by: "client" | "user"): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return mark<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const identifier = by === "user" ? `user:${currentUser(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
     const result = await c.var.deps.rateLimiter.check(rule, identifier);
     if (!result.success) {
@@ -200,7 +213,7 @@ export function rateLimit(rule: LimitRule, by: "client" | "user"): MiddlewareHan
       });
     }
     await next();
-  };
+  }, { kind: "rateLimit", name: rule.name, limit: rule.limit, windowSeconds: rule.windowSeconds });
 }
 
 /** Cross-origin mode only: exact origins, credentials allowed. Unset: no CORS headers at all. */

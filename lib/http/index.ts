@@ -15,6 +15,7 @@ import { textProblems } from "../text.ts";
 import { databaseErrorForLog, isDatabaseUnavailable } from "../db/errors.ts";
 import { clientIp } from "../net/client-ip.ts";
 import { corsMiddleware, sessionMiddleware } from "./auth.ts";
+import { mark } from "./route-docs.ts";
 
 export { AppError } from "../errors.ts";
 
@@ -191,7 +192,7 @@ export function validate<T extends zc.$ZodType, G extends Target>(target: G, sch
     if (!result.success) throw validationError(result.error.issues);
     return result.data as zc.output<T>;
   });
-  if (target !== "json") return check;
+  if (target !== "json") return mark(check, { kind: "validate", target, schema });
   const requireJson: MiddlewareHandler = async (c, next) => {
     const [type = "", ...params] = (c.req.header("Content-Type") ?? "").split(";");
     const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset="))?.slice(8).replaceAll('"', "");
@@ -200,11 +201,14 @@ export function validate<T extends zc.$ZodType, G extends Target>(target: G, sch
     }
     await next();
   };
-  return (async (c, next) => {
-    await requireJson(c, async () => {
-      await check(c, next);
-    });
-  }) as typeof check;
+  return mark(
+    (async (c, next) => {
+      await requireJson(c, async () => {
+        await check(c, next);
+      });
+    }) as typeof check,
+    { kind: "validate", target, schema },
+  );
 }
 
 /**

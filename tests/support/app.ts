@@ -11,7 +11,10 @@ import { createLogger, type Logger } from "../../lib/log.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
 import { createNodeObjectStore } from "../../lib/storage/node.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "./client.ts";
+import { contractProblems } from "./contract.ts";
 import { testConfig } from "./env.ts";
+
+
 
 const shared = new Map<string, Promise<DbHandle>>();
 /** One pool per database per test file. */
@@ -60,11 +63,20 @@ export async function testApp(
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
   const peer = extra.peer ?? randomPeer();
   const app = buildFullApp({ deps: () => deps, peerAddress: () => (peer === "per-request" ? randomPeer() : peer) });
+  // Every response is held against the published OpenAPI document (tests/support/contract.ts).
+  const checked = {
+    request: async (path: string, init: RequestInit) => {
+      const res = await app.request(path, init);
+      const problems = await contractProblems((init.method ?? "GET").toUpperCase(), path, res.clone());
+      if (problems.length) throw new Error(`The response breaks the API document:\n${problems.join("\n")}`);
+      return res;
+    },
+  };
   return {
     app,
     deps,
     config,
-    client: () => new TestClient(app),
+    client: () => new TestClient(checked),
     settled: async () => {
       while (pending.length) await Promise.all(pending.splice(0));
     },

@@ -1,0 +1,103 @@
+// Response bodies as zod schemas, for the OpenAPI document (describeRoute) and so for the contract test that
+// holds real responses to it. The domain code builds these bodies; these schemas say what they are.
+import * as z from "zod/mini";
+
+const iso = () => z.string().check(z.describe("An instant, ISO 8601 in UTC"));
+const decimal = () => z.string().check(z.regex(/^-?\d+\.\d{2,10}$/), z.describe("A decimal as a string, at least two decimals"));
+const id = () => z.uuid();
+
+export const HealthSchema = z.object({
+  status: z.enum(["ok", "degraded"]),
+  version: z.optional(z.string()),
+  database: z.enum(["up", "down"]),
+});
+
+export const PublicConfigSchema = z.object({ registrationOpen: z.boolean(), newsletterUrl: z.nullable(z.string()) });
+
+export const PackSchema = z.object({ id: z.string(), name: z.string(), credits: z.number(), priceCents: z.number(), currency: z.string() });
+
+export const ConfigSchema = z.object({
+  weekStartDay: z.number().check(z.int(), z.minimum(0), z.maximum(6)),
+  quotes: z.boolean(),
+  billing: z.boolean(),
+  pro: z.boolean(),
+  email: z.boolean(),
+  objectStorage: z.boolean(),
+  analytics: z.boolean(),
+  packs: z.optional(z.array(PackSchema)),
+  proPrice: z.optional(
+    z.nullable(z.object({ id: z.string(), amountCents: z.nullable(z.number()), currency: z.nullable(z.string()), interval: z.nullable(z.string()) })),
+  ),
+});
+
+export const AccountSchema = z.object({
+  id: id(),
+  name: z.string(),
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/)),
+  startingBalance: decimal(),
+  startingBalanceAt: z.nullable(iso()),
+  timezone: z.string(),
+  brokerageId: z.nullable(id()),
+  createdAt: iso(),
+  balance: decimal(),
+});
+export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
+
+export const BrokerageSchema = z.object({ id: id(), name: z.string(), createdAt: iso(), updatedAt: iso() });
+export const BrokerageListSchema = z.object({ brokerages: z.array(BrokerageSchema) });
+
+export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
+export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
+
+const AdminUserFields = {
+  id: id(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  plan: z.enum(["free", "pro"]),
+  emailVerified: z.boolean(),
+  createdAt: iso(),
+  lastSeenAt: z.nullable(iso()),
+  accounts: z.number(),
+  fills: z.number(),
+};
+export const AdminUserListSchema = z.object({ users: z.array(z.object(AdminUserFields)), nextCursor: z.nullable(z.string()) });
+export const AdminUserSchema = z.object({
+  user: z.object({
+    ...AdminUserFields,
+    trades: z.number(),
+    sessions: z.number(),
+    wallet: z.object({ balance: z.number(), reserved: z.number(), available: z.number() }),
+  }),
+});
+export const AdminCreditSchema = z.object({
+  movement: z.object({ id: id(), kind: z.literal("admin_grant"), amount: z.number(), balanceAfter: z.number(), reference: z.string(), createdAt: iso() }),
+});
+export const AdminStatsSchema = z.object({
+  users: z.object({ total: z.number(), admins: z.number(), pro: z.number(), active7Days: z.number(), active30Days: z.number() }),
+  accounts: z.number(),
+  fills: z.number(),
+  imports: z.number(),
+  advisor: z.object({ from: iso(), to: iso(), turns: z.number(), creditsCharged: z.number() }),
+});
+export const AuditListSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: id(),
+      actorId: z.nullable(id()),
+      actorEmail: z.string(),
+      action: z.enum(["promote", "demote", "set_plan", "credit_grant", "end_sessions"]),
+      targetUserId: z.nullable(id()),
+      targetEmail: z.string(),
+      reason: z.nullable(z.string()),
+      details: z.record(z.string(), z.unknown()),
+      at: iso(),
+    }),
+  ),
+  nextCursor: z.nullable(z.string()),
+});
+
+export const ChangelogSchema = z.object({
+  releases: z.array(z.object({ name: z.string(), tag: z.string(), publishedAt: iso(), url: z.string(), body: z.string() })),
+  unread: z.number(),
+  stale: z.boolean(),
+});
