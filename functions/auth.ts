@@ -24,6 +24,8 @@ import {
 } from "../lib/http/auth.ts";
 import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
+import { CsrfSchema, MaybeUserSchema, SessionListSchema, SignedInSchema, UserSchema } from "../lib/http/responses.ts";
+import { describeRoute } from "../lib/http/route-docs.ts";
 import type { Context, MiddlewareHandler } from "hono";
 
 /** Signs the user in on this response: a new session (never a reused id) and its cookie. */
@@ -50,54 +52,54 @@ function sendVerification(deps: Deps, user: { id: string; email: string }) {
 
 export const auth = createRouter()
   // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.
-  .post("/register", registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
+  .post("/register", describeRoute({ tag: "auth", summary: "Create an account and sign in (sets the session cookie)", public: true, responses: { 201: { description: "Signed in as the new user.", schema: SignedInSchema } }, errors: ["REGISTRATION_DISABLED", "CONFLICT"] }), registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await registerUser(c.var.deps, c.req.valid("json"));
     const extra = await startSession(c, user.id);
     sendVerification(c.var.deps, user);
     return c.json({ user: publicUser(user), ...extra }, 201);
   })
-  .post("/login", rateLimit(LIMITS.login, "client"), validate("json", CredentialsSchema), async (c) => {
+  .post("/login", describeRoute({ tag: "auth", summary: "Sign in (sets the session cookie)", public: true, responses: { 200: { description: "Signed in.", schema: SignedInSchema } }, errors: ["UNAUTHORIZED"] }), rateLimit(LIMITS.login, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await authenticate(c.var.deps, c.req.valid("json"));
     // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
     // adds one session (SPEC section 3), and the five-session cap ends the oldest.
     const extra = await startSession(c, user.id);
     return c.json({ user: publicUser(user), ...extra });
   })
-  .post("/logout", requireUser, async (c) => {
+  .post("/logout", describeRoute({ tag: "auth", summary: "Sign out: end this session", responses: { 204: { description: "Signed out; the cookie is cleared." } } }), requireUser, async (c) => {
     await endSession(c.var.deps, currentSession(c).id);
     clearSessionCookie(c);
     return c.body(null, 204);
   })
-  .get("/me", requireUser, (c) => c.json({ user: publicUser(currentUser(c)) }))
+  .get("/me", describeRoute({ tag: "auth", summary: "The signed-in user", responses: { 200: { description: "The user.", schema: UserSchema } } }), requireUser, (c) => c.json({ user: publicUser(currentUser(c)) }))
   // The browser app's "am I signed in?" check: 200 with or without a session, so a signed-out visitor's
   // first page load logs no failed request.
-  .get("/session", optionalUser, (c) => c.json({ user: c.var.user ? publicUser(c.var.user) : null }))
-  .get("/csrf", requireUser, (c) => c.json({ csrfToken: csrfTokenFor(c.var.deps.config, currentSession(c).id) }))
-  .get("/sessions", requireUser, async (c) =>
+  .get("/session", describeRoute({ tag: "auth", summary: "The signed-in user, or null (200 either way)", responses: { 200: { description: "The user or null.", schema: MaybeUserSchema } } }), optionalUser, (c) => c.json({ user: c.var.user ? publicUser(c.var.user) : null }))
+  .get("/csrf", describeRoute({ tag: "auth", summary: "The anti-CSRF token of this session (cross-origin mode)", responses: { 200: { description: "The token.", schema: CsrfSchema } } }), requireUser, (c) => c.json({ csrfToken: csrfTokenFor(c.var.deps.config, currentSession(c).id) }))
+  .get("/sessions", describeRoute({ tag: "auth", summary: "Your live sessions, newest first", responses: { 200: { description: "The sessions; `current` marks this one.", schema: SessionListSchema } } }), requireUser, async (c) =>
     c.json({ sessions: await listSessions(c.var.deps, currentUser(c).id, currentSession(c).id) }),
   )
   // "Sign out everywhere else": every session of the user but this one.
-  .delete("/sessions", requireUser, async (c) => {
+  .delete("/sessions", describeRoute({ tag: "auth", summary: "Sign out everywhere else", responses: { 204: { description: "Every other session ended." } } }), requireUser, async (c) => {
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
     return c.body(null, 204);
   })
-  .delete("/sessions/:id", requireUser, validate("param", SessionIdParamSchema), async (c) => {
+  .delete("/sessions/:id", describeRoute({ tag: "auth", summary: "End one of your sessions", responses: { 204: { description: "Ended (this one too: the cookie is cleared)." } } }), requireUser, validate("param", SessionIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
     if (!(await endOwnSession(c.var.deps, currentUser(c).id, id))) throw new AppError("NOT_FOUND", "No such session.");
     if (id === currentSession(c).id) clearSessionCookie(c);
     return c.body(null, 204);
   })
-  .post("/password", requireUser, validate("json", ChangePasswordSchema), async (c) => {
+  .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions)", responses: { 204: { description: "Changed." } } }), requireUser, validate("json", ChangePasswordSchema), async (c) => {
     const { currentPassword, newPassword } = c.req.valid("json");
     await changePassword(c.var.deps, currentUser(c).id, currentPassword, newPassword);
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
     return c.body(null, 204);
   })
-  .post("/verify-email", validate("json", TokenSchema), async (c) => {
+  .post("/verify-email", describeRoute({ tag: "auth", summary: "Confirm an email address with the mailed token", public: true, responses: { 200: { description: "Confirmed.", schema: UserSchema } } }), validate("json", TokenSchema), async (c) => {
     const user = await consumeVerifyEmailToken(c.var.deps, c.req.valid("json").token);
     return c.json({ user: publicUser(user) });
   })
-  .post("/verify-email/resend", requireUser, rateLimit(LIMITS.emailResend, "user"), (c) => {
+  .post("/verify-email/resend", describeRoute({ tag: "auth", summary: "Mail a new confirmation link (404 when email is off)", responses: { 202: { description: "Sent, unless already confirmed." } }, errors: ["NOT_FOUND"] }), requireUser, rateLimit(LIMITS.emailResend, "user"), (c) => {
     const user = currentUser(c);
     if (!c.var.deps.mailer) throw new AppError("NOT_FOUND", "Email is not configured on this instance.");
     if (!user.emailVerified) sendVerification(c.var.deps, user);
@@ -105,6 +107,7 @@ export const auth = createRouter()
   })
   .post(
     "/password-reset/request",
+    describeRoute({ tag: "auth", summary: "Mail a password reset link (202 whatever the address)", public: true, responses: { 202: { description: "Accepted." } } }), 
     rateLimit(LIMITS.passwordResetRequest, "client"),
     validate("json", ResetRequestSchema),
     async (c) => {
@@ -124,7 +127,7 @@ export const auth = createRouter()
       return c.body(null, 202);
     },
   )
-  .post("/password-reset/confirm", validate("json", ResetConfirmSchema), async (c) => {
+  .post("/password-reset/confirm", describeRoute({ tag: "auth", summary: "Set a new password with the mailed token (ends every session)", public: true, responses: { 204: { description: "Changed." } } }), validate("json", ResetConfirmSchema), async (c) => {
     const { token, password } = c.req.valid("json");
     await consumeResetPasswordToken(c.var.deps, token, password);
     return c.body(null, 204);

@@ -30,6 +30,16 @@ export const ConfigSchema = z.object({
   ),
 });
 
+export const PublicUserSchema = z.object({ id: id(), email: z.string(), emailVerified: z.boolean(), isAdmin: z.boolean() });
+/** Register and login: the user, and in cross-origin mode the anti-CSRF token for the new session. */
+export const SignedInSchema = z.object({ user: PublicUserSchema, csrfToken: z.optional(z.string()) });
+export const UserSchema = z.object({ user: PublicUserSchema });
+export const MaybeUserSchema = z.object({ user: z.nullable(PublicUserSchema) });
+export const CsrfSchema = z.object({ csrfToken: z.string() });
+export const SessionListSchema = z.object({
+  sessions: z.array(z.object({ id: z.string(), createdAt: iso(), lastSeenAt: iso(), expiresAt: iso(), userAgent: z.nullable(z.string()), current: z.boolean() })),
+});
+
 export const AccountSchema = z.object({
   id: id(),
   name: z.string(),

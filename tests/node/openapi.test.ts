@@ -17,20 +17,6 @@ const url = () => inject("databaseUrl");
  * no schema and their own error codes are missing. This list only shrinks: a new route must be described.
  */
 const NOT_YET_DESCRIBED = [
-  "GET /api/auth/me",
-  "GET /api/auth/session",
-  "GET /api/auth/csrf",
-  "GET /api/auth/sessions",
-  "DELETE /api/auth/sessions",
-  "DELETE /api/auth/sessions/:id",
-  "POST /api/auth/password",
-  "POST /api/auth/verify-email",
-  "POST /api/auth/verify-email/resend",
-  "POST /api/auth/password-reset/request",
-  "POST /api/auth/password-reset/confirm",
-  "POST /api/auth/register",
-  "POST /api/auth/login",
-  "POST /api/auth/logout",
   "GET /api/ledger/:accountId",
   "POST /api/ledger/:accountId/entries",
   "DELETE /api/ledger/:accountId/entries/:entryId",
