@@ -1,22 +1,28 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { FillListSchema, FillSchema } from "../lib/http/responses.ts";
+import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { addFill, deleteFill, getFill, listFills, updateFill } from "../lib/trades/fills.ts";
 import { FillListQuerySchema, FillPatchSchema, IdParamSchema, NewFillSchema } from "../lib/trades/schema.ts";
 
 export const fills = createRouter()
-  .get("/", requireUser, validate("query", FillListQuerySchema), async (c) =>
+  .get("/", describeRoute({ tag: "fills", summary: "An account's fills, newest first", responses: { 200: { description: "A page of fills.", schema: FillListSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", FillListQuerySchema), async (c) =>
     c.json(await listFills(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
-  .post("/", requireUser, validate("json", NewFillSchema), async (c) =>
+  .post(
+    "/",
+    describeRoute({ tag: "fills", summary: "Record a fill by hand (its trade and cash follow)", responses: { 201: { description: "The fill.", schema: FillSchema } }, errors: ["NOT_FOUND", "CONFLICT"] }),
+    requireUser,
+    validate("json", NewFillSchema), async (c) =>
     c.json(await addFill(c.var.deps, currentUser(c), c.req.valid("json")), 201),
   )
-  .get("/:id", requireUser, validate("param", IdParamSchema), async (c) =>
+  .get("/:id", describeRoute({ tag: "fills", summary: "One fill", responses: { 200: { description: "The fill.", schema: FillSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getFill(c.var.deps, currentUser(c), c.req.valid("param").id)),
   )
-  .patch("/:id", requireUser, validate("param", IdParamSchema), validate("json", FillPatchSchema), async (c) =>
+  .patch("/:id", describeRoute({ tag: "fills", summary: "Correct a fill", responses: { 200: { description: "The fill after the change.", schema: FillSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", IdParamSchema), validate("json", FillPatchSchema), async (c) =>
     c.json(await updateFill(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/:id", requireUser, validate("param", IdParamSchema), async (c) => {
+  .delete("/:id", describeRoute({ tag: "fills", summary: "Delete a fill (its trade and cash follow)", responses: { 204: { description: "Deleted." } } }), requireUser, validate("param", IdParamSchema), async (c) => {
     await deleteFill(c.var.deps, currentUser(c), c.req.valid("param").id);
     return c.body(null, 204);
   });

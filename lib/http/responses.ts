@@ -56,6 +56,74 @@ export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
 export const BrokerageSchema = z.object({ id: id(), name: z.string(), createdAt: iso(), updatedAt: iso() });
 export const BrokerageListSchema = z.object({ brokerages: z.array(BrokerageSchema) });
 
+export const LedgerEntrySchema = z.object({
+  id: id(),
+  type: z.enum(["opening", "deposit", "withdrawal", "fill", "adjustment"]),
+  amount: decimal(),
+  occurredAt: iso(),
+  note: z.nullable(z.string()),
+  fillId: z.optional(id()),
+});
+export const LedgerPageSchema = z.object({
+  entries: z.array(LedgerEntrySchema),
+  hasMore: z.boolean(),
+  page: z.number(),
+  pageSize: z.number(),
+  runningBalanceAtFirstRow: decimal(),
+});
+
+const assetClass = () => z.enum(["stock", "option", "future"]);
+const FillFields = {
+  id: id(),
+  accountId: id(),
+  symbol: z.string(),
+  assetClass: assetClass(),
+  multiplier: decimal(),
+  side: z.enum(["buy", "sell"]),
+  quantity: decimal(),
+  price: decimal(),
+  fees: decimal(),
+  executedAt: iso(),
+  executionId: z.nullable(z.string()),
+  importId: z.nullable(id()),
+};
+export const FillSchema = z.object(FillFields);
+export const FillListSchema = z.object({ fills: z.array(FillSchema), hasMore: z.boolean(), page: z.number(), pageSize: z.number() });
+
+const TradeFields = {
+  id: id(),
+  accountId: id(),
+  symbol: z.string(),
+  assetClass: assetClass(),
+  multiplier: decimal(),
+  direction: z.enum(["long", "short"]),
+  status: z.enum(["open", "closed"]),
+  openedAt: iso(),
+  closedAt: z.nullable(iso()),
+  openQuantity: decimal(),
+  maxQuantity: decimal(),
+  averageEntryPrice: z.nullable(decimal()),
+  averageExitPrice: z.nullable(decimal()),
+  fees: decimal(),
+  grossPnl: decimal(),
+  netPnl: decimal(),
+  notes: z.nullable(z.string()),
+  tags: z.array(z.string()),
+  setup: z.nullable(z.string()),
+  rating: z.nullable(z.number()),
+};
+export const ValuationSchema = z.object({ price: decimal(), asOf: iso(), stale: z.boolean(), marketValue: decimal(), unrealizedPnl: decimal() });
+export const TradeListSchema = z.object({
+  trades: z.array(z.object({ ...TradeFields, valuation: z.optional(z.nullable(ValuationSchema)) })),
+  hasMore: z.boolean(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export const TradeDetailSchema = z.object({
+  trade: z.object(TradeFields),
+  fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal() })),
+});
+
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
 export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 
