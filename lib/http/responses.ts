@@ -124,6 +124,33 @@ export const TradeDetailSchema = z.object({
   fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal() })),
 });
 
+const ratio = () => z.nullable(z.string().check(z.regex(/^\d+(\.\d+)?$/), z.describe("A ratio as a decimal string, 4 decimals; null when undefined")));
+export const StatsSummarySchema = z.object({
+  trades: z.number(),
+  wins: z.number(),
+  losses: z.number(),
+  netPnl: decimal(),
+  grossPnl: decimal(),
+  fees: decimal(),
+  winRate: ratio(),
+  profitFactor: ratio(),
+  expectancy: z.nullable(decimal()),
+  averageWin: z.nullable(decimal()),
+  averageLoss: z.nullable(decimal()),
+  largestWin: z.nullable(decimal()),
+  largestLoss: z.nullable(decimal()),
+  maxDrawdown: decimal(),
+});
+export const CalendarSchema = z.object({ days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number() })) });
+export const EquitySchema = z.object({
+  bucket: z.enum(["day", "week", "month"]),
+  points: z.array(z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number() })),
+});
+export const BreakdownSchema = z.object({
+  by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]),
+  groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio() })),
+});
+
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
 export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 
