@@ -13,16 +13,16 @@ import {
 } from "../lib/stats/stats.ts";
 
 export const stats = createRouter()
-  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } } }), requireUser, validate("query", StatsQuerySchema), async (c) =>
+  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
     c.json(await summary(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
-  .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } } }), requireUser, validate("query", StatsQuerySchema), async (c) =>
+  .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
     c.json(await calendar(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
-  .get("/equity", describeRoute({ tag: "stats", summary: "The equity curve by day, week or month", responses: { 200: { description: "The figures.", schema: EquitySchema } } }), requireUser, validate("query", EquityQuerySchema), async (c) =>
+  .get("/equity", describeRoute({ tag: "stats", summary: "The equity curve by day, week or month", responses: { 200: { description: "The figures.", schema: EquitySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", EquityQuerySchema), async (c) =>
     c.json(await equityCurve(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
-  .get("/breakdown", describeRoute({ tag: "stats", summary: "P&L by symbol, tag, setup, weekday or hour", responses: { 200: { description: "The figures.", schema: BreakdownSchema } } }), requireUser, validate("query", BreakdownQuerySchema), async (c) =>
+  .get("/breakdown", describeRoute({ tag: "stats", summary: "P&L by symbol, tag, setup, weekday or hour", responses: { 200: { description: "The figures.", schema: BreakdownSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", BreakdownQuerySchema), async (c) =>
     c.json(await breakdown(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
