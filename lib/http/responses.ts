@@ -151,6 +151,30 @@ export const BreakdownSchema = z.object({
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio() })),
 });
 
+export const PackListSchema = z.object({ packs: z.array(PackSchema) });
+export const WalletSchema = z.object({ balance: z.number(), reserved: z.number(), available: z.number() });
+export const MovementListSchema = z.object({
+  transactions: z.array(
+    z.object({
+      id: id(),
+      kind: z.enum(["purchase", "hold", "charge", "release", "refund", "dispute", "admin_grant"]),
+      amount: z.number(),
+      reservedChange: z.number(),
+      balanceAfter: z.number(),
+      reservedAfter: z.number(),
+      reference: z.nullable(z.string()),
+      note: z.nullable(z.string()),
+      createdAt: iso(),
+    }),
+  ),
+  nextCursor: z.nullable(z.string()),
+});
+export const RedirectSchema = z.object({ url: z.string().check(z.describe("The payment provider's page to send the browser to")) });
+export const SubscriptionSchema = z.object({ plan: z.enum(["free", "pro"]), status: z.nullable(z.string()), portal: z.boolean() });
+export const WebhookAckSchema = z.object({ received: z.literal(true), outcome: z.string() });
+/** The payment provider's event, as it sent it (Stripe's Event object); only its signature is checked here. */
+export const WebhookBodySchema = z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) });
+
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
 export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 
