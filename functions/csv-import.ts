@@ -1,6 +1,8 @@
 import { safeParse } from "zod/mini";
 import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema } from "../lib/http/responses.ts";
+import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, readCappedForm, validate, type Group } from "../lib/http/index.ts";
 import {
   commitImport,
@@ -17,8 +19,11 @@ import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSch
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 
 export const csvImport = createRouter()
-  .get("/presets", requireUser, (c) => c.json({ presets: PRESETS }))
-  .post("/preview", requireUser, async (c) => {
+  .get("/presets", describeRoute({ tag: "csv-import", summary: "The broker formats the importer knows", responses: { 200: { description: "The presets.", schema: PresetListSchema } } }), requireUser, (c) => c.json({ presets: PRESETS }))
+  .post(
+    "/preview",
+    describeRoute({ tag: "csv-import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 
+    requireUser, async (c) => {
     const { config } = c.var.deps;
     const form = await readCappedForm(
       c,
@@ -53,21 +58,21 @@ export const csvImport = createRouter()
     const bytes = new Uint8Array(await file.arrayBuffer());
     return c.json(await previewImport(c.var.deps, currentUser(c), { fileName: file.name || null, bytes, request: parsed.data }), 201);
   })
-  .post("/commit", requireUser, validate("json", CommitSchema), async (c) => {
+  .post("/commit", describeRoute({ tag: "csv-import", summary: "Commit a staged preview: its fills, trades and cash, all at once", responses: { 200: { description: "The committed import.", schema: ImportSchema } }, errors: ["NOT_FOUND", "CONFLICT", "GONE"] }), requireUser, validate("json", CommitSchema), async (c) => {
     const { importId, includeDuplicates } = c.req.valid("json");
     return c.json(await commitImport(c.var.deps, currentUser(c), importId, includeDuplicates ?? false));
   })
-  .get("/history", requireUser, validate("query", HistoryQuerySchema), async (c) =>
+  .get("/history", describeRoute({ tag: "csv-import", summary: "The imports of an account, newest first", responses: { 200: { description: "The imports.", schema: ImportHistorySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", HistoryQuerySchema), async (c) =>
     c.json(await importHistory(c.var.deps, currentUser(c), c.req.valid("query").accountId)),
   )
-  .get("/:importId", requireUser, validate("param", ImportIdParamSchema), async (c) =>
+  .get("/:importId", describeRoute({ tag: "csv-import", summary: "One import", responses: { 200: { description: "The import.", schema: ImportSchema } } }), requireUser, validate("param", ImportIdParamSchema), async (c) =>
     c.json(await getImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
   )
-  .delete("/:importId", requireUser, validate("param", ImportIdParamSchema), async (c) => {
+  .delete("/:importId", describeRoute({ tag: "csv-import", summary: "Discard a staged preview", responses: { 204: { description: "Discarded." } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) => {
     await discardImport(c.var.deps, currentUser(c), c.req.valid("param").importId);
     return c.body(null, 204);
   })
-  .post("/:importId/undo", requireUser, validate("param", ImportIdParamSchema), async (c) =>
+  .post("/:importId/undo", describeRoute({ tag: "csv-import", summary: "Undo a committed import: its fills, trades and cash go", responses: { 200: { description: "The import, now undone.", schema: ImportSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) =>
     c.json(await undoImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
   );
 

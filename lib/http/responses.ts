@@ -175,6 +175,37 @@ export const WebhookAckSchema = z.object({ received: z.literal(true), outcome: z
 /** The payment provider's event, as it sent it (Stripe's Event object); only its signature is checked here. */
 export const WebhookBodySchema = z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) });
 
+const loose = () => z.record(z.string(), z.unknown());
+export const PresetListSchema = z.object({ presets: z.array(loose()) });
+export const ImportSchema = z.object({
+  importId: id(),
+  accountId: id(),
+  status: z.enum(["staged", "committing", "committed", "undone"]),
+  fileName: z.nullable(z.string()),
+  presetId: z.nullable(z.string()),
+  createdAt: iso(),
+  expiresAt: iso(),
+  committedAt: z.nullable(iso()),
+  undoneAt: z.nullable(iso()),
+  summary: z.unknown(),
+  fillsCreated: z.nullable(z.number()),
+});
+export const ImportHistorySchema = z.object({ imports: z.array(ImportSchema) });
+export const PreviewSchema = z.object({
+  importId: id(),
+  expiresAt: iso(),
+  summary: loose(),
+  errors: z.array(loose()),
+  symbols: z.array(z.object({ symbol: z.string(), fills: z.number(), netQuantity: decimal() })),
+  fills: z.array(loose()),
+  rows: z.array(loose()),
+});
+/** POST /api/csv-import/preview: a multipart form. */
+export const PreviewBodySchema = z.object({
+  file: z.string().check(z.describe("The broker's CSV file (at most CSV_IMPORT_MAX_FILE_BYTES)")),
+  request: z.string().check(z.describe("JSON {accountId, presetId?, mapping?, options?} (at most CSV_IMPORT_MAX_REQUEST_BYTES)")),
+});
+
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
 export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 
