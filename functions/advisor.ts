@@ -33,14 +33,27 @@ import {
   TurnSchema,
 } from "../lib/advisor/schema.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
+import {
+  AdvisorSettingsSchema,
+  ConversationDetailSchema,
+  ConversationListSchema,
+  ConversationSchema,
+  MarketDataKeySchema,
+  ModelListSchema,
+  ProviderKeyListSchema,
+  ProviderKeySchema,
+  TurnEventSchema,
+} from "../lib/http/responses.ts";
+import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 
 // The provider is checked (404 for an unknown one) before the rate limit and the body.
 export const advisor = createRouter()
-  .get("/provider-keys", requireUser, async (c) => c.json(await listProviderKeys(c.var.deps, currentUser(c))))
+  .get("/provider-keys", describeRoute({ tag: "advisor", summary: "Your model provider keys (never the key itself)", responses: { 200: { description: "The keys: last four characters, default model, whether verified.", schema: ProviderKeyListSchema } } }), requireUser, async (c) => c.json(await listProviderKeys(c.var.deps, currentUser(c))))
   .put(
     "/provider-keys/:provider",
+    describeRoute({ tag: "advisor", summary: "Save a provider key (probed first; stored sealed)", responses: { 200: { description: "The saved key.", schema: ProviderKeySchema } }, errors: ["PROVIDER_KEY_INVALID"] }), 
     requireUser,
     validate("param", ProviderParamSchema),
     async (c, next) => (modelProvider(c.req.valid("param").provider), next()),
@@ -49,43 +62,44 @@ export const advisor = createRouter()
     async (c) =>
       c.json(await saveProviderKey(c.var.deps, currentUser(c), modelProvider(c.req.valid("param").provider), c.req.valid("json"))),
   )
-  .patch("/provider-keys/:provider", requireUser, validate("param", ProviderParamSchema), validate("json", ProviderKeyPatchSchema), async (c) =>
+  .patch("/provider-keys/:provider", describeRoute({ tag: "advisor", summary: "Choose the default model of a provider key", responses: { 200: { description: "The key after the change.", schema: ProviderKeySchema } } }), requireUser, validate("param", ProviderParamSchema), validate("json", ProviderKeyPatchSchema), async (c) =>
     c.json(await updateProviderKey(c.var.deps, currentUser(c), modelProvider(c.req.valid("param").provider), c.req.valid("json"))),
   )
-  .delete("/provider-keys/:provider", requireUser, validate("param", ProviderParamSchema), async (c) => {
+  .delete("/provider-keys/:provider", describeRoute({ tag: "advisor", summary: "Delete a provider key", responses: { 204: { description: "Deleted." } } }), requireUser, validate("param", ProviderParamSchema), async (c) => {
     await deleteStoredKey(c.var.deps, currentUser(c), modelProvider(c.req.valid("param").provider));
     return c.body(null, 204);
   })
-  .get("/models", requireUser, async (c) => c.json(await listAvailableModels(c.var.deps, currentUser(c))))
-  .get("/market-data-key", requireUser, async (c) => c.json(await getMarketDataKey(c.var.deps, currentUser(c))))
-  .put("/market-data-key", requireUser, rateLimit(LIMITS.marketDataKeySave, "user"), validate("json", MarketDataKeySaveSchema), async (c) =>
+  .get("/models", describeRoute({ tag: "advisor", summary: "The models each of your keys can use", responses: { 200: { description: "Per provider: the listing, or null when it cannot be fetched now.", schema: ModelListSchema } } }), requireUser, async (c) => c.json(await listAvailableModels(c.var.deps, currentUser(c))))
+  .get("/market-data-key", describeRoute({ tag: "advisor", summary: "Whether you have a market-data key", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) => c.json(await getMarketDataKey(c.var.deps, currentUser(c))))
+  .put("/market-data-key", describeRoute({ tag: "advisor", summary: "Save a market-data key (probed first; stored sealed)", responses: { 200: { description: "The saved key.", schema: MarketDataKeySchema } }, errors: ["MARKET_DATA_KEY_INVALID"] }), requireUser, rateLimit(LIMITS.marketDataKeySave, "user"), validate("json", MarketDataKeySaveSchema), async (c) =>
     c.json(await saveMarketDataKey(c.var.deps, currentUser(c), c.req.valid("json"))),
   )
-  .delete("/market-data-key", requireUser, async (c) => {
+  .delete("/market-data-key", describeRoute({ tag: "advisor", summary: "Delete your market-data key", responses: { 204: { description: "Deleted." } }, errors: ["NOT_FOUND"] }), requireUser, async (c) => {
     await deleteStoredKey(c.var.deps, currentUser(c), MARKET_DATA);
     return c.body(null, 204);
   })
-  .get("/settings", requireUser, async (c) => c.json(await getSettings(c.var.deps, currentUser(c))))
-  .put("/settings", requireUser, validate("json", SettingsSchema), async (c) => c.json(await saveSettings(c.var.deps, currentUser(c), c.req.valid("json"))))
-  .post("/conversations", requireUser, validate("json", NewConversationSchema), async (c) =>
+  .get("/settings", describeRoute({ tag: "advisor", summary: "Whether the advisor may send your journal data to your model provider", responses: { 200: { description: "The settings.", schema: AdvisorSettingsSchema } } }), requireUser, async (c) => c.json(await getSettings(c.var.deps, currentUser(c))))
+  .put("/settings", describeRoute({ tag: "advisor", summary: "Allow or refuse sending your journal data to your model provider", responses: { 200: { description: "The settings.", schema: AdvisorSettingsSchema } } }), requireUser, validate("json", SettingsSchema), async (c) => c.json(await saveSettings(c.var.deps, currentUser(c), c.req.valid("json"))))
+  .post("/conversations", describeRoute({ tag: "advisor", summary: "Start a conversation with a provider and model", responses: { 201: { description: "The conversation.", schema: ConversationSchema } }, errors: ["PROVIDER_KEY_REQUIRED", "MODEL_NOT_PRICED"] }), requireUser, validate("json", NewConversationSchema), async (c) =>
     c.json(await createConversation(c.var.deps, currentUser(c), c.req.valid("json")), 201),
   )
-  .get("/conversations", requireUser, validate("query", ConversationListQuerySchema), async (c) =>
+  .get("/conversations", describeRoute({ tag: "advisor", summary: "Your conversations, most recent first", responses: { 200: { description: "A page of conversations.", schema: ConversationListSchema } } }), requireUser, validate("query", ConversationListQuerySchema), async (c) =>
     c.json(await listConversations(c.var.deps, currentUser(c), c.req.valid("query").cursor)),
   )
-  .get("/conversations/:id", requireUser, validate("param", ConversationIdSchema), async (c) =>
+  .get("/conversations/:id", describeRoute({ tag: "advisor", summary: "A conversation and its messages", responses: { 200: { description: "The conversation.", schema: ConversationDetailSchema } } }), requireUser, validate("param", ConversationIdSchema), async (c) =>
     c.json(await getConversation(c.var.deps, currentUser(c), c.req.valid("param").id)),
   )
-  .patch("/conversations/:id", requireUser, validate("param", ConversationIdSchema), validate("json", ConversationPatchSchema), async (c) =>
+  .patch("/conversations/:id", describeRoute({ tag: "advisor", summary: "Rename a conversation or change its model", responses: { 200: { description: "The conversation.", schema: ConversationSchema } }, errors: ["PROVIDER_KEY_REQUIRED", "MODEL_NOT_PRICED"] }), requireUser, validate("param", ConversationIdSchema), validate("json", ConversationPatchSchema), async (c) =>
     c.json(await updateConversation(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/conversations/:id", requireUser, validate("param", ConversationIdSchema), async (c) => {
+  .delete("/conversations/:id", describeRoute({ tag: "advisor", summary: "Delete a conversation", responses: { 204: { description: "Deleted." } } }), requireUser, validate("param", ConversationIdSchema), async (c) => {
     await deleteConversation(c.var.deps, currentUser(c), c.req.valid("param").id);
     return c.body(null, 204);
   })
   // A turn: refusals are ordinary JSON errors; after them, the answer as server-sent events (DESIGN.md section 9).
   .post(
     "/conversations/:id/turns",
+    describeRoute({ tag: "advisor", summary: "Ask: the answer streams back as server-sent events (credits are held first, then charged)", description: "Refusals (no credits, no key, a turn already running) are ordinary JSON errors before the stream starts. The stream: start, delta (answer text), tool_call and tool_result, usage, then done or error. A clientMessageId already answered replays its events.", responses: { 200: { description: "The stream of events (each as `event:` and a JSON `data:` line).", contentType: "text/event-stream", schema: TurnEventSchema } }, errors: ["INSUFFICIENT_CREDITS", "PROVIDER_KEY_REQUIRED", "TURN_IN_PROGRESS", "MODEL_NOT_PRICED", "CONFLICT"] }), 
     requireUser,
     validate("param", ConversationIdSchema),
     rateLimit(LIMITS.advisorTurn, "user"),

@@ -206,6 +206,47 @@ export const PreviewBodySchema = z.object({
   request: z.string().check(z.describe("JSON {accountId, presetId?, mapping?, options?} (at most CSV_IMPORT_MAX_REQUEST_BYTES)")),
 });
 
+const modelProvider = () => z.enum(["openai", "anthropic", "gemini", "openrouter"]);
+export const ProviderKeySchema = z.object({
+  provider: modelProvider(),
+  keyHintTail: z.string(),
+  defaultModel: z.string(),
+  verified: z.boolean(),
+  createdAt: iso(),
+  updatedAt: iso(),
+});
+export const ProviderKeyListSchema = z.object({ keys: z.array(ProviderKeySchema) });
+export const ModelListSchema = z.object({
+  providers: z.array(z.object({ provider: modelProvider(), defaultModel: z.string(), verified: z.boolean(), models: z.nullable(z.array(z.string())) })),
+});
+export const MarketDataKeySchema = z.object({ configured: z.boolean(), keyHintTail: z.optional(z.string()), verified: z.optional(z.boolean()) });
+export const AdvisorSettingsSchema = z.object({ shareJournal: z.boolean() });
+export const ConversationSchema = z.object({ id: id(), title: z.string(), provider: modelProvider(), model: z.string(), createdAt: iso(), updatedAt: iso() });
+export const ConversationListSchema = z.object({ conversations: z.array(ConversationSchema), nextCursor: z.nullable(z.string()) });
+export const ConversationDetailSchema = z.object({
+  conversation: ConversationSchema,
+  messages: z.array(
+    z.object({
+      id: id(),
+      role: z.enum(["user", "assistant"]),
+      text: z.string(),
+      toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.unknown(), summary: z.nullable(z.optional(z.string())) })),
+      usage: z.optional(loose()),
+      status: z.enum(["complete", "incomplete", "failed"]),
+      createdAt: iso(),
+    }),
+  ),
+});
+/**
+ * POST /api/advisor/conversations/:id/turns answers text/event-stream: one `event:` line and one JSON `data:`
+ * line per event, in this order: start, then delta (answer text), tool_call and tool_result (the journal
+ * lookups), usage, and finally done or error. Comment lines keep the connection alive.
+ */
+export const TurnEventSchema = z.object({
+  event: z.enum(["start", "delta", "tool_call", "tool_result", "usage", "done", "error"]),
+  data: loose(),
+});
+
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
 export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 

@@ -2,7 +2,7 @@
 // the entry in the audit log; a trader sees no Admin entry. "What's new" lists the release notes.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runCliProcess } from "../support/cli.ts";
-import { signedInTrader, type TraderPage } from "./browser.ts";
+import { signedInTrader, testClientAddress, type TraderPage } from "./browser.ts";
 
 describe("the admin console", () => {
   let admin: TraderPage;
@@ -17,7 +17,7 @@ describe("the admin console", () => {
     expect(promoted.code, promoted.out).toBe(0);
     const reg = await fetch(`${base()}/api/auth/register`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": testClientAddress() },
       body: JSON.stringify({ email: targetEmail, password: "correct horse battery" }),
     });
     expect(reg.status).toBe(201);

@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
   ];
   // Checkout returns to the request's own origin (no WEB_BASE_URL): the port is only known once it listens.
   const { WEB_BASE_URL: _unset, ...billing } = billingEnv(payments);
-  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...providers.env, ...market.env, CHANGELOG_RELEASES_BASE_URL: releases.url, ...billing, DATABASE_URL: db.url }).catch(async (err) => {
+  const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...providers.env, ...market.env, CHANGELOG_RELEASES_BASE_URL: releases.url, TRUSTED_PROXIES: "127.0.0.1/32,::1/128", ...billing, DATABASE_URL: db.url }).catch(async (err) => {
     await providers.close();
     await payments.close();
     await market.close();

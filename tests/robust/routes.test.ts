@@ -15,6 +15,7 @@ import { signUp, testApp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { release, startReleasesServer, type ReleasesServer } from "../support/releases-server.ts";
 
 const RUNS = Number(process.env.ROBUST_RUNS ?? 12); // eslint-disable-line no-restricted-properties
 const SEED = process.env.ROBUST_SEED === undefined ? undefined : Number(process.env.ROBUST_SEED); // eslint-disable-line no-restricted-properties
@@ -35,6 +36,7 @@ let db: { name: string; url: string };
 let t: TestApp;
 let client: TestClient;
 let stand: ProviderServer;
+let releases: ReleasesServer;
 const ids: Record<string, string> = {};
 /** Error lines the server logged: printed with a failure, to say what went wrong inside. */
 const errors: string[] = [];
@@ -42,12 +44,16 @@ const errors: string[] = [];
 beforeAll(async () => {
   db = await createMigratedDatabase("journal_robust");
   stand = await startProviderServer();
-  t = await testApp(db.url, stand.env, { peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && errors.push(line) }) });
+  // The changelog's source answers (its 503 when it never could is a designed answer, tested in the node project).
+  releases = await startReleasesServer();
+  releases.releases = [release("v1.0.0", "2026-01-01T00:00:00Z")];
+  t = await testApp(db.url, { ...stand.env, CHANGELOG_RELEASES_BASE_URL: releases.url }, { peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && errors.push(line) }) });
   ({ client } = await signUp(t, "robust"));
   Object.assign(ids, await ownData(client));
 });
 afterAll(async () => {
   await stand?.close();
+  await releases?.close();
   if (db) await dropDatabase(db.name);
 });
 

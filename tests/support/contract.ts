@@ -53,22 +53,39 @@ function validatorFor(key: string, schema: Record<string, unknown>): ValidateFun
 /** What is wrong with this response according to the document (empty when nothing is). */
 export async function contractProblems(method: string, url: string, res: Response): Promise<string[]> {
   const path = new URL(url, "http://localhost").pathname;
-  if (!path.startsWith("/api/")) return [];
+  if (!path.startsWith("/api/")) {
+    void res.body?.cancel().catch(() => undefined);
+    return [];
+  }
   const route = state().matchers.find((m) => m.method === method && m.regex.test(path));
   // An unknown path or method answers 404/405 from the router, outside any route's contract.
-  if (!route) return res.status === 404 || res.status === 405 ? [] : [`${method} ${path}: no route in the document, answered ${res.status}`];
+  if (!route) {
+    void res.body?.cancel().catch(() => undefined);
+    return res.status === 404 || res.status === 405 ? [] : [`${method} ${path}: no route in the document, answered ${res.status}`];
+  }
   const op = (state().doc.paths as Record<string, Record<string, { responses: Responses; "x-undescribed"?: boolean }>>)[route.template]![method.toLowerCase()]!;
   // Routes not yet described (tests/node/openapi.test.ts lists them) are not held to a contract they lack.
-  if (op["x-undescribed"]) return [];
+  if (op["x-undescribed"]) {
+    void res.body?.cancel().catch(() => undefined);
+    return [];
+  }
   const responses = op.responses;
   const where = `${method} ${route.template} -> ${res.status}`;
   const documented = responses[String(res.status)];
-  if (!documented) return [`${where}: status not in the document (documented: ${Object.keys(responses).join(", ")})`];
+  if (!documented) {
+    void res.body?.cancel().catch(() => undefined);
+    return [`${where}: status not in the document (documented: ${Object.keys(responses).join(", ")})`];
+  }
   const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
-  if (type === "text/event-stream" || !documented.content) return [];
+  // A copy not read must be let go of: an event stream's client leaving is seen only when every copy is cancelled.
+  const skip = async (problems: string[] = []) => {
+    void res.body?.cancel().catch(() => undefined);
+    return problems;
+  };
+  if (!documented.content) return skip();
   const media = documented.content[type];
-  if (!media) return [`${where}: content type ${type || "(none)"} not documented (${Object.keys(documented.content).join(", ")})`];
-  if (!media.schema || type !== "application/json") return [];
+  if (!media) return skip([`${where}: content type ${type || "(none)"} not documented (${Object.keys(documented.content).join(", ")})`]);
+  if (!media.schema || type !== "application/json") return skip();
   let body: unknown;
   try {
     body = await res.json();

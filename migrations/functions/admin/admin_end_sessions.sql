@@ -18,8 +18,8 @@ BEGIN
   END IF;
   DELETE FROM sessions WHERE user_id = p_target;
   GET DIAGNOSTICS ended = ROW_COUNT;
-  INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details)
-  VALUES (p_actor, actor_email, 'end_sessions', p_target, target_email, p_reason, jsonb_build_object('sessions', ended));
+  INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details, at)
+  VALUES (p_actor, actor_email, 'end_sessions', p_target, target_email, p_reason, jsonb_build_object('sessions', ended), clock_timestamp());
   RETURN ended;
 END;
 $$;

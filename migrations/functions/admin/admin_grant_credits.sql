@@ -27,9 +27,9 @@ BEGIN
     RAISE EXCEPTION 'INSUFFICIENT_CREDITS' USING ERRCODE = 'P0001', DETAIL = (w.balance - w.reserved)::text;
   END IF;
   m := wallet_apply(p_target, 'admin_grant', p_amount, 0, NULL, p_reason, 'admin: ' || actor_email);
-  INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details)
+  INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details, at)
   VALUES (p_actor, actor_email, 'credit_grant', p_target, target_email, p_reason,
-          jsonb_build_object('amount', p_amount, 'balanceAfter', m.balance_after, 'movementId', m.id));
+          jsonb_build_object('amount', p_amount, 'balanceAfter', m.balance_after, 'movementId', m.id), clock_timestamp());
   RETURN NEXT m;
 END;
 $$;

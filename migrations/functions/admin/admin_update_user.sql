@@ -4,6 +4,7 @@
 -- Guarantees: the instance never loses its last admin, even when admins demote each other at the same time
 -- (every admin row is locked first, then counted: LAST_ADMIN); the actor must still be an admin when the
 -- change is made (FORBIDDEN). Returns the user after the change; no row when the target does not exist.
+-- Entries are stamped with clock_timestamp(), so those of one action keep the order they were written in.
 -- Atomic: one statement for the caller.
 CREATE OR REPLACE FUNCTION admin_update_user(
   p_actor uuid, p_target uuid, p_is_admin boolean, p_plan text, p_reason text
@@ -30,12 +31,12 @@ BEGIN
   WHERE id = p_target
   RETURNING * INTO after;
   IF after.is_admin <> before.is_admin THEN
-    INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason)
-    VALUES (p_actor, actor_email, CASE WHEN after.is_admin THEN 'promote' ELSE 'demote' END, p_target, after.email, p_reason);
+    INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, at)
+    VALUES (p_actor, actor_email, CASE WHEN after.is_admin THEN 'promote' ELSE 'demote' END, p_target, after.email, p_reason, clock_timestamp());
   END IF;
   IF after.plan <> before.plan THEN
-    INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details)
-    VALUES (p_actor, actor_email, 'set_plan', p_target, after.email, p_reason, jsonb_build_object('from', before.plan, 'to', after.plan));
+    INSERT INTO admin_audit (actor_id, actor_email, action, target_user_id, target_email, reason, details, at)
+    VALUES (p_actor, actor_email, 'set_plan', p_target, after.email, p_reason, jsonb_build_object('from', before.plan, 'to', after.plan), clock_timestamp());
   END IF;
   RETURN NEXT after;
 END;
