@@ -148,6 +148,9 @@ export function AppShell() {
         <ErrorAlert error={signOut.error} title="Could not sign out." />
         <Outlet />
       </main>
+      <footer className="footer">
+        <a href="/api/docs">API reference</a>
+      </footer>
     </div>
   );
 }
