@@ -23,6 +23,7 @@ type UserRow = {
   last_seen_at: string | null;
   accounts: number;
   fills: number;
+  trades: number;
   at: string;
 };
 
@@ -30,6 +31,7 @@ const userColumns = sql.raw(`u.id::text as id, u.email, u.is_admin, u.plan, u.em
   ${isoUtc("u.created_at")} as created_at, ${isoUtc("u.last_seen_at")} as last_seen_at,
   (select count(*)::int from accounts a where a.user_id = u.id) as accounts,
   (select count(*)::int from fills f join accounts a on a.id = f.account_id where a.user_id = u.id) as fills,
+  (select count(*)::int from positions p join accounts a on a.id = p.account_id where a.user_id = u.id) as trades,
   u.created_at::text as at`);
 
 function toUser(r: UserRow) {
@@ -43,6 +45,7 @@ function toUser(r: UserRow) {
     lastSeenAt: r.last_seen_at,
     accounts: r.accounts,
     fills: r.fills,
+    trades: r.trades,
   };
 }
 export type AdminUser = ReturnType<typeof toUser>;
@@ -69,9 +72,8 @@ export async function listUsers(deps: Pick<Deps, "db">, query: UserListQuery) {
 
 /** GET /api/admin/users/:id: the list's fields plus trades, live sessions and the wallet. */
 export async function getUser(deps: Pick<Deps, "db">, id: string) {
-  const [row] = rowsOf<UserRow & { trades: number; sessions: number; balance: string | null; reserved: string | null }>(
+  const [row] = rowsOf<UserRow & { sessions: number; balance: string | null; reserved: string | null }>(
     await deps.db.execute(sql`select ${userColumns},
-        (select count(*)::int from positions p join accounts a on a.id = p.account_id where a.user_id = u.id) as trades,
         (select count(*)::int from sessions s where s.user_id = u.id and s.expires_at > now() and s.absolute_expires_at > now()) as sessions,
         w.balance::text as balance, w.reserved::text as reserved
       from users u left join wallets w on w.user_id = u.id
@@ -80,7 +82,7 @@ export async function getUser(deps: Pick<Deps, "db">, id: string) {
   if (!row) throw NO_USER();
   const balance = Number(row.balance ?? 0);
   const reserved = Number(row.reserved ?? 0);
-  return { user: { ...toUser(row), trades: row.trades, sessions: row.sessions, wallet: { balance, reserved, available: balance - reserved } } };
+  return { user: { ...toUser(row), sessions: row.sessions, wallet: { balance, reserved, available: balance - reserved } } };
 }
 
 /** Maps the admin functions' raised exceptions to the API's errors. */

@@ -260,12 +260,12 @@ const AdminUserFields = {
   lastSeenAt: z.nullable(iso()),
   accounts: z.number(),
   fills: z.number(),
+  trades: z.number(),
 };
 export const AdminUserListSchema = z.object({ users: z.array(z.object(AdminUserFields)), nextCursor: z.nullable(z.string()) });
 export const AdminUserSchema = z.object({
   user: z.object({
     ...AdminUserFields,
-    trades: z.number(),
     sessions: z.number(),
     wallet: z.object({ balance: z.number(), reserved: z.number(), available: z.number() }),
   }),

@@ -80,6 +80,7 @@ describe("users", () => {
       lastSeenAt: expect.any(String),
       accounts: 1,
       fills: 1,
+      trades: 1,
     });
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = await (await admin.get(`/api/admin/users?q=${tag}&limit=4&cursor=${encodeURIComponent(first.nextCursor)}`)).json();

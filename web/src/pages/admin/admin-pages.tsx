@@ -118,6 +118,9 @@ export function AdminUsersPage() {
                       <th scope="col" className="num">
                         Fills
                       </th>
+                      <th scope="col" className="num">
+                        Trades
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -132,6 +135,7 @@ export function AdminUsersPage() {
                         <td>{when(u.lastSeenAt)}</td>
                         <td className="num">{formatNumber(String(u.accounts))}</td>
                         <td className="num">{formatNumber(String(u.fills))}</td>
+                        <td className="num">{formatNumber(String(u.trades))}</td>
                       </tr>
                     ))}
                   </tbody>
