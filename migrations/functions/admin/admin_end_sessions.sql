@@ -8,10 +8,7 @@ DECLARE
   target_email text;
   ended integer;
 BEGIN
-  SELECT email INTO actor_email FROM users WHERE id = p_actor AND is_admin;
-  IF actor_email IS NULL THEN
-    RAISE EXCEPTION 'FORBIDDEN' USING ERRCODE = 'P0001';
-  END IF;
+  actor_email := admin_actor(p_actor);
   SELECT email INTO target_email FROM users WHERE id = p_target;
   IF target_email IS NULL THEN
     RETURN NULL;

@@ -23,10 +23,7 @@ BEGIN
   IF p_is_admin = false AND before.is_admin AND (SELECT count(*) FROM users WHERE is_admin) <= 1 THEN
     RAISE EXCEPTION 'LAST_ADMIN' USING ERRCODE = 'P0001';
   END IF;
-  SELECT email INTO actor_email FROM users WHERE id = p_actor AND is_admin;
-  IF actor_email IS NULL THEN
-    RAISE EXCEPTION 'FORBIDDEN' USING ERRCODE = 'P0001';
-  END IF;
+  actor_email := admin_actor(p_actor);
   UPDATE users SET is_admin = coalesce(p_is_admin, is_admin), plan = coalesce(p_plan, plan), updated_at = now()
   WHERE id = p_target
   RETURNING * INTO after;

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { api, unwrap } from "../api/client.ts";
-import { fieldMessage } from "./ui.tsx";
+import { Field } from "./ui.tsx";
 
 type Props = {
   label: string;
@@ -29,7 +29,6 @@ function useDebounced<T>(value: T, ms: number): T {
  * the list; typing anything else (an option symbol, a future) is still accepted as it is.
  */
 export function SymbolField({ label, value, onChange, error, hint, required, maxLength = 40 }: Props) {
-  const id = useId();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const q = useDebounced(value.trim(), 200);
@@ -41,9 +40,6 @@ export function SymbolField({ label, value, onChange, error, hint, required, max
   });
   const options = open && q.length > 0 ? (search.data?.symbols ?? []) : [];
   const expanded = options.length > 0;
-  const listId = `${id}-list`;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
 
   function pick(ticker: string) {
     onChange(ticker);
@@ -70,62 +66,51 @@ export function SymbolField({ label, value, onChange, error, hint, required, max
   }
 
   return (
-    <div className={`field combobox${error ? " field--invalid" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      <div className="combobox__anchor">
-      <input
-        id={id}
-        role="combobox"
-        autoComplete="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        maxLength={maxLength}
-        required={required}
-        value={value}
-        aria-autocomplete="list"
-        aria-expanded={expanded}
-        aria-controls={listId}
-        aria-activedescendant={expanded && active >= 0 ? `${id}-opt-${active}` : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
-        onChange={(e) => {
-          onChange(e.target.value);
-          setOpen(true);
-          setActive(-1);
-        }}
-        onKeyDown={onKeyDown}
-        onBlur={() => setOpen(false)}
-      />
-      <ul id={listId} role="listbox" aria-label={`${label} suggestions`} className="combobox__list" hidden={!expanded}>
-        {options.map((s, i) => (
-          <li
-            key={s.ticker}
-            id={`${id}-opt-${i}`}
-            role="option"
-            aria-selected={i === active}
-            className={i === active ? "combobox__option combobox__option--active" : "combobox__option"}
-            // mousedown, not click: it comes before the input's blur closes the list.
-            onMouseDown={(e) => {
-              e.preventDefault();
-              pick(s.ticker);
+    <Field label={label} error={error} hint={hint}>
+      {(ids) => (
+        <div className="combobox__anchor">
+          <input
+            {...ids}
+            role="combobox"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={maxLength}
+            required={required}
+            value={value}
+            aria-autocomplete="list"
+            aria-expanded={expanded}
+            aria-controls={`${ids.id}-list`}
+            aria-activedescendant={expanded && active >= 0 ? `${ids.id}-opt-${active}` : undefined}
+            onChange={(e) => {
+              onChange(e.target.value);
+              setOpen(true);
+              setActive(-1);
             }}
-          >
-            <strong>{s.ticker}</strong> <span>{s.name}</span>
-            {s.exchange && <span className="combobox__meta"> · {s.exchange}</span>}
-          </li>
-        ))}
-      </ul>
-      </div>
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
+            onKeyDown={onKeyDown}
+            onBlur={() => setOpen(false)}
+          />
+          <ul id={`${ids.id}-list`} role="listbox" aria-label={`${label} suggestions`} className="combobox__list" hidden={!expanded}>
+            {options.map((s, i) => (
+              <li
+                key={s.ticker}
+                id={`${ids.id}-opt-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? "combobox__option combobox__option--active" : "combobox__option"}
+                // mousedown, not click: it comes before the input's blur closes the list.
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  pick(s.ticker);
+                }}
+              >
+                <strong>{s.ticker}</strong> <span>{s.name}</span>
+                {s.exchange && <span className="combobox__meta"> · {s.exchange}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {fieldMessage(label, error)}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
