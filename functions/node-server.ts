@@ -24,6 +24,8 @@ import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
 import type { RunningMetrics } from "../lib/metrics/index.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
+import { isDatabaseUnavailable } from "../lib/db/errors.ts";
+import { portHolder, portIsFree } from "../lib/net/port-check.ts";
 
 // The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
 const WEB_ROOT = join(ROOT, "web/dist");
@@ -176,13 +178,40 @@ function closeWhenBodyUnread<A extends unknown[]>(fetch: (request: Request, ...r
   };
 }
 
+/** Which database could not be reached (host and port only, never the credentials) and what to do about it. */
+export function unreachableDatabase(config: Config, err: unknown): string {
+  const variable = config.DIRECT_DATABASE_URL ? "DIRECT_DATABASE_URL" : "DATABASE_URL";
+  let where = "";
+  try {
+    const url = new URL(config.migrationDatabaseUrl);
+    where = ` at ${url.hostname}:${url.port || "5432"}`;
+  } catch {
+    // not a URL: say nothing of it
+  }
+  const reason = (err instanceof Error ? err.message : String(err)).replace(/postgres(ql)?:\/\/\S+/g, "(the URL)");
+  return (
+    `The database of ${variable}${where} cannot be reached (${reason}). Check that it is running and that ${variable} is right, ` +
+    "or leave DATABASE_URL unset to use the embedded database (nothing to install)."
+  );
+}
+
 export async function main(): Promise<void> {
   const config = await loadNodeConfigOrExit();
   const log = createLogger();
+  // A port already taken is said before anything touches the database (a second `npm run dev`, say).
+  if (!(await portIsFree(config.PORT))) {
+    const holder = await portHolder(config.PORT);
+    process.stderr.write(`Port ${config.PORT} is already in use${holder ? ` by ${holder}` : ""}. Stop it, or set PORT to another port.\n`);
+    process.exit(1);
+  }
   let server: NodeServer;
   try {
     server = await startNodeServer(config, { log });
   } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      process.stderr.write(`${unreachableDatabase(config, err)}\n`);
+      process.exit(1);
+    }
     log.error("startup failed", { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }

@@ -229,7 +229,9 @@ export async function loadNodeConfigOrExit(): Promise<Config> {
     return parseConfig(await readProcessEnv());
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee docs/configuration.md for every variable.\n`);
+      process.stderr.write(
+        `${err.message}\nSee docs/configuration.md for every variable. For a journal on this machine with nothing to set up, run \`npm run dev\` (it writes .env with fresh secrets and uses the embedded database), or \`npm run setup\` to write .env first.\n`,
+      );
       process.exit(78); // EX_CONFIG
     }
     throw err;

@@ -18,6 +18,24 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Runs functions/node.ts (from source) with exactly `env` in /tmp (no .env) until it exits: its code and output. */
+export function runEntrypointToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY, "--from-source"], { cwd: "/tmp", env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the entrypoint was still running after ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
 /** Starts functions/node.ts with exactly `env` (plus PORT) and resolves once /api/health answers 200. */
 export async function startEntrypoint(env: Record<string, string>, timeoutMs = 30_000): Promise<Entrypoint> {
   const port = await freePort();
