@@ -2,13 +2,14 @@ import { consumeResetPasswordToken, consumeVerifyEmailToken, issueEmailToken } f
 import {
   ChangePasswordSchema,
   CredentialsSchema,
+  DeleteAccountSchema,
   ResetConfirmSchema,
   ResetRequestSchema,
   SessionIdParamSchema,
   TokenSchema,
 } from "../lib/auth/schema.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
-import { assertRegistrationOpen, authenticate, changePassword, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
+import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
 import type { Deps } from "../lib/deps.ts";
 import { passwordResetEmail, verificationEmail } from "../lib/email/index.ts";
 import { AppError } from "../lib/errors.ts";
@@ -95,6 +96,22 @@ export const auth = createRouter()
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
     return c.body(null, 204);
   })
+  .delete(
+    "/account",
+    describeRoute({
+      tag: "auth",
+      summary: "Delete your account and everything in it (your password, and confirm: \"delete my account\")",
+      responses: { 204: { description: "Deleted; every session ended and the cookie cleared." } },
+      errors: ["LAST_ADMIN"],
+    }),
+    requireUser,
+    validate("json", DeleteAccountSchema),
+    async (c) => {
+      await deleteOwnAccount(c.var.deps, currentUser(c).id, c.req.valid("json").password);
+      clearSessionCookie(c);
+      return c.body(null, 204);
+    },
+  )
   .post("/verify-email", describeRoute({ tag: "auth", summary: "Confirm an email address with the mailed token", public: true, responses: { 200: { description: "Confirmed.", schema: UserSchema } } }), validate("json", TokenSchema), async (c) => {
     const user = await consumeVerifyEmailToken(c.var.deps, c.req.valid("json").token);
     return c.json({ user: publicUser(user) });

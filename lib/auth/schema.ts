@@ -24,6 +24,11 @@ export const ChangePasswordSchema = z.object({
   currentPassword: z.string().check(z.minLength(1, "is required"), z.maxLength(1024, "is too long")),
   newPassword: PasswordSchema,
 });
+/** DELETE /api/auth/account: the password again, and the words typed, so nothing deletes an account by accident. */
+export const DeleteAccountSchema = z.strictObject({
+  password: z.string().check(z.minLength(1, "is required"), z.maxLength(1024, "is too long")),
+  confirm: z.literal("delete my account", { error: 'must be exactly "delete my account"' }),
+});
 export const TokenSchema = z.object({ token: token() });
 export const ResetRequestSchema = z.object({ email: EmailSchema });
 export const ResetConfirmSchema = z.object({ token: token(), password: PasswordSchema });

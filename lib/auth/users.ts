@@ -5,6 +5,8 @@ import { AppError } from "../errors.ts";
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password.ts";
 import type { Credentials } from "./schema.ts";
 import { userColumns, type AuthUser } from "./session.ts";
+import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
+import { drainObjectDeletions } from "../storage/deletions.ts";
 
 const INVALID_CREDENTIALS = "Invalid email or password.";
 
@@ -76,6 +78,28 @@ export async function changePassword(
     });
   }
   await setPassword(deps, userId, newPassword);
+}
+
+/**
+ * Deletes the user and everything of theirs after checking their password (one statement: user_delete).
+ * 409 LAST_ADMIN for the instance's only administrator. Queued object deletions (staged imports) are drained
+ * after the response.
+ */
+export async function deleteOwnAccount(deps: Pick<Deps, "db" | "storage" | "log" | "defer">, userId: string, password: string): Promise<void> {
+  const [row] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  if (!row || !(await verifyPassword(password, row.passwordHash))) {
+    throw new AppError("VALIDATION_ERROR", "The password is wrong.", { fields: [{ path: "password", message: "is wrong" }] });
+  }
+  try {
+    await deps.db.execute(sql`select user_delete(${userId})`);
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "LAST_ADMIN") {
+      throw new AppError("LAST_ADMIN", "You are the only administrator: promote someone else before deleting your account.");
+    }
+    throw err;
+  }
+  deps.defer(() => drainObjectDeletions(deps));
 }
 
 export async function setPassword(deps: Pick<Deps, "db">, userId: string, password: string): Promise<void> {
