@@ -37,4 +37,21 @@ describe("Settings at phone width", () => {
     await t.page.getByText("Password changed. Every other session is signed out.").waitFor();
     expect(t.errors).toEqual([]);
   });
+
+  it("account: deleting the account needs the password and the words, then signs out for good", async () => {
+    await t.page.goto(`${inject("baseUrl")}/settings/account`);
+    await t.page.getByRole("heading", { name: "Delete your account" }).waitFor();
+    await onScreen("Delete my account");
+    await noSidewaysScroll();
+    await t.page.getByRole("button", { name: "Delete my account" }).click();
+    await t.page.getByText('Type "delete my account" must be exactly "delete my account".').waitFor();
+    await t.page.getByLabel("Your password", { exact: true }).fill("a new horse battery");
+    await t.page.getByLabel('Type "delete my account"').fill("delete my account");
+    await t.page.getByRole("button", { name: "Delete my account" }).click();
+    await t.page.waitForURL(/\/sign-in\?deleted=1$/);
+    await t.page.getByText("Your account and everything in it have been deleted.").waitFor();
+    const me = await t.context.request.get(`${inject("baseUrl")}/api/auth/me`);
+    expect(me.status()).toBe(401);
+    expect(t.errors).toEqual([]);
+  });
 });

@@ -26,6 +26,11 @@ export function SignInPage() {
   return (
     <section className="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in</h1>
+      {params.get("deleted") === "1" && (
+        <p className="alert" role="status">
+          Your account and everything in it have been deleted.
+        </p>
+      )}
       <CredentialsForm
         submitLabel="Sign in"
         pendingLabel="Signing in…"

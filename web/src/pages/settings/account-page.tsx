@@ -3,7 +3,8 @@
 // every other session.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, unwrap } from "../../api/client.ts";
+import { useNavigate } from "react-router";
+import { api, setCsrfToken, unwrap } from "../../api/client.ts";
 import { useInstanceConfig } from "../../api/queries.ts";
 import { ME_KEY } from "../../api/query-client.ts";
 import { useMe } from "../../api/session.ts";
@@ -101,6 +102,53 @@ export function AccountSettingsPage() {
         )}
       </section>
       <ChangePassword />
+      <DeleteAccount />
     </>
+  );
+}
+
+const CONFIRM_WORDS = "delete my account";
+
+/** Deletes the account and everything in it, after the password and the typed words; then signs out. */
+function DeleteAccount() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [problems, setProblems] = useState<{ password?: string; confirm?: string }>({});
+  const remove = useMutation({
+    mutationFn: (json: { password: string; confirm: typeof CONFIRM_WORDS }) => unwrap(api.api.auth.account.$delete({ json })),
+    onSuccess: () => {
+      setCsrfToken(null);
+      queryClient.clear();
+      queryClient.setQueryData(ME_KEY, null);
+      void navigate("/sign-in?deleted=1", { replace: true });
+    },
+  });
+  const server = serverFieldErrors(remove.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = { password: password ? undefined : "is required", confirm: confirm.trim() === CONFIRM_WORDS ? undefined : `must be exactly "${CONFIRM_WORDS}"` };
+    setProblems(found);
+    if (!found.password && !found.confirm) remove.mutate({ password, confirm: CONFIRM_WORDS });
+  };
+  return (
+    <section className="panel" aria-labelledby="delete-title">
+      <h2 id="delete-title">Delete your account</h2>
+      <p>
+        This deletes your accounts, ledgers, fills, trades, imports, keys, credits and advisor conversations, and signs you out everywhere. It
+        cannot be undone. A Pro subscription is not cancelled by this: cancel it from the billing page first.
+      </p>
+      <form className="form" onSubmit={submit} noValidate aria-label="Delete your account">
+        <ErrorAlert error={remove.error && !server.password ? remove.error : null} title="Could not delete the account." />
+        <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={problems.password ?? server.password} />
+        <TextField label={`Type "${CONFIRM_WORDS}"`} value={confirm} onChange={(e) => setConfirm(e.target.value)} error={problems.confirm} autoComplete="off" />
+        <div className="button-row">
+          <button type="submit" className="button button--danger" disabled={remove.isPending}>
+            Delete my account
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
