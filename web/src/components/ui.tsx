@@ -80,8 +80,21 @@ export function ErrorAlert({ error, title }: { error: unknown; title?: string })
     <div className="alert alert--error" role="alert">
       {title && <p className="alert__title">{title}</p>}
       <p>{message}</p>
-      {e.requestId && <p className="alert__meta">Reference: {e.requestId}</p>}
+      <ErrorReference requestId={e.requestId} />
     </div>
+  );
+}
+
+/** The request id of a failed request, behind a "Details" disclosure: for a report, not in the reader's way. */
+export function ErrorReference({ requestId }: { requestId: string | null | undefined }) {
+  if (!requestId) return null;
+  return (
+    <details className="alert__meta">
+      <summary>Details</summary>
+      <p>
+        Reference for a problem report: <code>{requestId}</code>
+      </p>
+    </details>
   );
 }
 

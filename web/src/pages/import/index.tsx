@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { ImportMapping, ImportOptions, ImportRequest } from "../../../../lib/imports/schema.ts";
 import { api, apiFetch, unwrap } from "../../api/client.ts";
 import { ApiError, asApiError } from "../../api/errors.ts";
-import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, fieldMessage } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, fieldMessage, ErrorReference } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { useAccountParam } from "./accounts.ts";
 import { useAccounts, type Account } from "../../api/queries.ts";
@@ -171,7 +171,7 @@ function PreviewErrorAlert({ error }: { error: unknown }) {
           ))}
         </ul>
       )}
-      {e.requestId && <p className="alert__meta">Reference: {e.requestId}</p>}
+      <ErrorReference requestId={e.requestId} />
     </div>
   );
 }
