@@ -178,7 +178,7 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
   return (
     <>
       <div className="table-wrap">
-        <table>
+        <table className="stack-table">
           <caption>
             Cash ledger, newest first{page > 1 ? `, page ${page}` : ""}
             {ledger.isFetching && <span className="muted"> (updating…)</span>}
@@ -202,11 +202,11 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
           <tbody>
             {entries.map((entry, i) => (
               <tr key={entry.id}>
-                <td className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
-                <td>{TYPE_LABELS[entry.type] ?? entry.type}</td>
-                <td>{entry.note}</td>
-                <td className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
-                <td className="num">{formatMoney(balances[i]!, account.currency)}</td>
+                <td data-label="Date" className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
+                <td data-label="Type">{TYPE_LABELS[entry.type] ?? entry.type}</td>
+                <td data-label="Note">{entry.note}</td>
+                <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
+                <td data-label="Balance" className="num">{formatMoney(balances[i]!, account.currency)}</td>
                 <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
               </tr>
             ))}

@@ -195,7 +195,7 @@ export function TradePage() {
             <section aria-labelledby="fills-title">
               <h2 id="fills-title">Fills</h2>
               <div className="table-wrap">
-                <table>
+                <table className="stack-table">
                   <caption className="visually-hidden">Fills of this trade, oldest first</caption>
                   <thead>
                     <tr>
@@ -216,15 +216,15 @@ export function TradePage() {
                   <tbody>
                     {fills.map((f) => (
                       <tr key={`${f.id}-${f.role}`}>
-                        <td className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
-                        <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
-                        <td className="num">
+                        <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
+                        <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
+                        <td data-label="Quantity" className="num">
                           {formatNumber(f.quantityInTrade)}
                           {f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>}
                         </td>
-                        <td className="num">{formatPrice(f.price, decimals)}</td>
-                        <td className="num">{formatMoney(f.feesInTrade, currency)}</td>
-                        <td>{f.executionId ?? "—"}</td>
+                        <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
+                        <td data-label="Fees" className="num">{formatMoney(f.feesInTrade, currency)}</td>
+                        <td data-label="Execution ID">{f.executionId ?? "—"}</td>
                       </tr>
                     ))}
                   </tbody>

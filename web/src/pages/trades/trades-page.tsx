@@ -81,14 +81,14 @@ function QuoteCells({ valuation, currency, timezone }: { valuation: Valuation | 
   if (!valuation)
     return (
       <>
-        <td className="num muted">Not priced</td>
-        <td className="num">—</td>
+        <td data-label="Last price" className="num muted">Not priced</td>
+        <td data-label="Unrealised P&L" className="num">—</td>
       </>
     );
   const sign = signOf(valuation.unrealizedPnl);
   return (
     <>
-      <td className="num">
+      <td data-label="Last price" className="num">
         {formatPrice(valuation.price, priceDecimals([valuation.price], 4))}
         <br />
         <small className="muted">
@@ -96,7 +96,7 @@ function QuoteCells({ valuation, currency, timezone }: { valuation: Valuation | 
           {formatDateTime(valuation.asOf, timezone)}
         </small>
       </td>
-      <td className={`num ${sign < 0 ? "negative" : sign > 0 ? "positive" : ""}`}>{formatPnl(valuation.unrealizedPnl, currency)}</td>
+      <td data-label="Unrealised P&L" className={`num ${sign < 0 ? "negative" : sign > 0 ? "positive" : ""}`}>{formatPnl(valuation.unrealizedPnl, currency)}</td>
     </>
   );
 }
@@ -202,7 +202,7 @@ export function TradesPage() {
             </div>
           )}
           <div className="table-wrap">
-            <table>
+            <table className="stack-table">
               <caption>
                 {priced ? "Open positions, newest first" : "Trades, newest opened first"}
                 {trades.isFetching && <span className="muted"> (updating…)</span>}
@@ -249,16 +249,16 @@ export function TradesPage() {
                       <th scope="row">
                         <Link to={`/trades/${t.id}`}>{t.symbol}</Link>
                       </th>
-                      <td>{account?.name ?? "—"}</td>
-                      <td>{t.direction === "long" ? "Long" : "Short"}</td>
-                      <td>
+                      <td data-label="Account">{account?.name ?? "—"}</td>
+                      <td data-label="Side">{t.direction === "long" ? "Long" : "Short"}</td>
+                      <td data-label="Status">
                         <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
                       </td>
-                      <td className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
-                      <td className="num">{formatNumber(t.maxQuantity)}</td>
-                      <td className="num">{t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "—"}</td>
-                      <td className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
-                      <td className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
+                      <td data-label="Opened" className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
+                      <td data-label="Quantity" className="num">{formatNumber(t.maxQuantity)}</td>
+                      <td data-label="Avg entry" className="num">{t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "—"}</td>
+                      <td data-label="Avg exit" className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
+                      <td data-label="Net P&L" className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
                         {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatPnl(t.netPnl, currency)}
                       </td>
                       {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={account?.timezone} />}
