@@ -1,5 +1,7 @@
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from "../lib/accounts/accounts.ts";
 import { AccountPatchSchema, DeleteAccountQuerySchema, IdParamSchema, NewAccountSchema } from "../lib/accounts/schema.ts";
+import * as z from "zod/mini";
+import { exportAccountCsv } from "../lib/accounts/export.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { AccountListSchema, AccountSchema } from "../lib/http/responses.ts";
@@ -44,5 +46,30 @@ export const accounts = createRouter()
     await deleteAccount(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query"));
     return c.body(null, 204);
   });
+
+const ExportParamSchema = z.object({
+  id: z.uuid("must be a uuid"),
+  kind: z.enum(["fills", "trades", "ledger"], { error: "must be fills, trades or ledger" }),
+});
+
+export const accountExports = createRouter().get(
+  "/:id/export/:kind",
+  describeRoute({
+    tag: "accounts",
+    summary: "An account's fills (the generic import format), trades with journal fields, or ledger, as CSV",
+    responses: { 200: { description: "The CSV file (RFC 4180, UTF-8, a header row).", contentType: "text/csv", schema: z.string() } },
+  }),
+  requireUser,
+  validate("param", ExportParamSchema),
+  async (c) => {
+    const { id, kind } = c.req.valid("param");
+    const { csv, fileName } = await exportAccountCsv(c.var.deps, currentUser(c), id, kind);
+    c.header("Content-Type", "text/csv; charset=utf-8");
+    c.header("Content-Disposition", `attachment; filename="${fileName}"`);
+    c.header("Cache-Control", "no-store");
+    return c.body(csv);
+  },
+);
+accounts.route("/", accountExports);
 
 export const accountsGroup = { prefix: "/api/accounts", app: accounts } as const satisfies Group;

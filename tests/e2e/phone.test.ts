@@ -67,4 +67,15 @@ describe("phone width", () => {
     await noSidewaysScroll();
     expect(t.errors).toEqual([]);
   });
+
+  it("the account page offers the CSV exports, and the fills file downloads", async () => {
+    await t.page.setViewportSize({ width: 1280, height: 900 });
+    await t.page.goto(`${base()}/accounts/${accountId}`);
+    const [download] = await Promise.all([t.page.waitForEvent("download"), t.page.getByRole("link", { name: "Fills (CSV)" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^fills-[0-9a-f]{8}\.csv$/);
+    const text = await (await download.createReadStream()).toArray();
+    const csv = Buffer.concat(text as Buffer[]).toString("utf8");
+    expect(csv.split("\r\n")[0]).toBe("Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID,Asset Class,Multiplier");
+    expect(csv).toContain(",AAPL,SELL,10.00,1234.56,");
+  });
 });

@@ -191,6 +191,29 @@ export function AccountPage() {
                 <CashEntryForm account={a} />
               </section>
             </div>
+            <section className="panel" aria-labelledby="export-title">
+              <h2 id="export-title">Export</h2>
+              <p>
+                Your data as CSV files. The fills file is in the generic import format: it imports again, here or on another instance.
+              </p>
+              <ul className="export-links">
+                <li>
+                  <a href={`/api/accounts/${a.id}/export/fills`} download>
+                    Fills (CSV)
+                  </a>
+                </li>
+                <li>
+                  <a href={`/api/accounts/${a.id}/export/trades`} download>
+                    Trades with notes, tags, setup and rating (CSV)
+                  </a>
+                </li>
+                <li>
+                  <a href={`/api/accounts/${a.id}/export/ledger`} download>
+                    Cash ledger (CSV)
+                  </a>
+                </li>
+              </ul>
+            </section>
             <section aria-labelledby="danger-title" className="danger-zone">
               <h2 id="danger-title">Delete this account</h2>
               <DeleteAccount account={a} />

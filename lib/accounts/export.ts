@@ -1,0 +1,83 @@
+// An account's data as CSV (docs/accounts.md, "Export"): its fills in the generic import format (so the file
+// imports again, into this instance or another), its trades with their journal fields, and its ledger.
+// Text a trader typed (notes, tags, setup) is kept from being read as a spreadsheet formula.
+import Papa from "papaparse";
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { formatDecimal } from "../money.ts";
+import { requireOwnAccount } from "./accounts.ts";
+
+export type ExportKind = "fills" | "trades" | "ledger";
+
+/** A cell of free text starting like a formula (= + - @, tab, carriage return) gets a leading apostrophe (OWASP's CSV injection advice). */
+export function textCell(value: string | null): string {
+  if (value === null) return "";
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+async function fillsCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
+  const rows = rowsOf<{ at: string; symbol: string; side: string; quantity: string; price: string; fees: string; execution_id: string | null; asset_class: string; multiplier: string }>(
+    await deps.db.execute(sql`select ${sql.raw(isoUtc("executed_at"))} as at, symbol, side, quantity::text as quantity, price::text as price,
+        fees::text as fees, execution_id, asset_class, multiplier::text as multiplier
+      from fills where account_id = ${accountId} order by executed_at, id`),
+  );
+  return Papa.unparse({
+    fields: ["Date/Time", "Symbol", "Side", "Quantity", "Price", "Fees", "Execution ID", "Asset Class", "Multiplier"],
+    data: rows.map((r) => [r.at, r.symbol, r.side.toUpperCase(), formatDecimal(r.quantity), formatDecimal(r.price), formatDecimal(r.fees), textCell(r.execution_id), r.asset_class, formatDecimal(r.multiplier)]),
+  });
+}
+
+async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
+  const rows = rowsOf<Record<"id" | "symbol" | "asset_class" | "direction" | "opened_at" | "closed_at" | "max_quantity" | "open_quantity" | "avg_entry" | "avg_exit" | "fees" | "gross_pnl" | "net_pnl" | "setup" | "rating" | "tags" | "notes", string | null>>(
+    await deps.db.execute(sql`select id::text as id, symbol, asset_class, direction, ${sql.raw(isoUtc("opened_at"))} as opened_at, ${sql.raw(isoUtc("closed_at"))} as closed_at,
+        max_quantity::text as max_quantity, open_quantity::text as open_quantity,
+        case when entry_quantity = 0 then null else round(entry_value / entry_quantity, 10)::text end as avg_entry,
+        case when exit_quantity = 0 then null else round(exit_value / exit_quantity, 10)::text end as avg_exit,
+        fees::text as fees, gross_pnl::text as gross_pnl, net_pnl::text as net_pnl, setup, rating::text as rating,
+        array_to_string(tags, ';') as tags, notes
+      from positions where account_id = ${accountId} order by opened_at, id`),
+  );
+  const dec = (v: string | null) => (v === null ? "" : formatDecimal(v));
+  return Papa.unparse({
+    fields: ["Trade ID", "Symbol", "Asset Class", "Direction", "Opened", "Closed", "Max Quantity", "Open Quantity", "Avg Entry", "Avg Exit", "Fees", "Gross P&L", "Net P&L", "Setup", "Rating", "Tags", "Notes"],
+    data: rows.map((r) => [
+      r.id,
+      r.symbol,
+      r.asset_class,
+      r.direction,
+      r.opened_at,
+      r.closed_at ?? "",
+      dec(r.max_quantity),
+      dec(r.open_quantity),
+      dec(r.avg_entry),
+      dec(r.avg_exit),
+      dec(r.fees),
+      dec(r.gross_pnl),
+      dec(r.net_pnl),
+      textCell(r.setup),
+      r.rating ?? "",
+      textCell(r.tags),
+      textCell(r.notes),
+    ]),
+  });
+}
+
+async function ledgerCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
+  const rows = rowsOf<{ at: string; type: string; amount: string; balance_after: string; note: string | null; fill_id: string | null }>(
+    await deps.db.execute(sql`select ${sql.raw(isoUtc("occurred_at"))} as at, type, amount::text as amount, balance_after::text as balance_after, note, fill_id::text as fill_id
+      from ledger_entries where account_id = ${accountId} order by rank`),
+  );
+  return Papa.unparse({
+    fields: ["Date/Time", "Type", "Amount", "Balance", "Note", "Fill ID"],
+    data: rows.map((r) => [r.at, r.type, formatDecimal(r.amount), formatDecimal(r.balance_after), textCell(r.note), r.fill_id ?? ""]),
+  });
+}
+
+/** GET /api/accounts/:id/export/:kind: the CSV text and the file name to offer. */
+export async function exportAccountCsv(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, kind: ExportKind): Promise<{ csv: string; fileName: string }> {
+  await requireOwnAccount(deps, user, accountId);
+  const csv = kind === "fills" ? await fillsCsv(deps, accountId) : kind === "trades" ? await tradesCsv(deps, accountId) : await ledgerCsv(deps, accountId);
+  return { csv: `${csv}\r\n`, fileName: `${kind}-${accountId.slice(0, 8)}.csv` };
+}
