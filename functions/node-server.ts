@@ -15,6 +15,7 @@ import { migrateUrl } from "../lib/db/migrate.ts";
 import { checkStoredKeys } from "../lib/advisor/keys.ts";
 import { seedAdmin } from "../lib/auth/users.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
+import { CLOSE_TIMEOUT_MS, createAnalytics } from "../lib/analytics/index.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
 import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { createNodeObjectStore } from "../lib/storage/node.ts";
@@ -79,6 +80,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   }
 
   const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log });
+  const analytics = createAnalytics(config, { fetch: globalThis.fetch, log, now: () => new Date() });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -91,6 +93,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     storage: await createNodeObjectStore(config),
     defer: deferWith(log),
     model: inProcessModel(globalThis.fetch),
+    ...(analytics ? { analytics } : {}),
   };
   // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
   // process stops here, naming the problem, instead of failing every advisor request later.
@@ -151,6 +154,8 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
       scheduler?.stop();
       await metrics?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Events still queued get at most 3 s (SPEC.md: ANALYTICS_API_KEY), so a stop is never held up by them.
+      await analytics?.close(CLOSE_TIMEOUT_MS);
       await rateLimiter.close();
       deps.storage?.close();
       await handle.close();

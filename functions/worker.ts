@@ -5,6 +5,7 @@
 import { ConfigError, parseConfig, type Config } from "../lib/config/index.ts";
 import { createNeonHttpDb } from "../lib/db/neon.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
+import { createAnalytics } from "../lib/analytics/index.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import type { ObjectStore } from "../lib/storage/index.ts";
@@ -45,6 +46,9 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions =
   const { config, rateLimiter } = isolateState(env);
   const handle = await createNeonHttpDb(config.DATABASE_URL, { httpEndpoint: config.DB_HTTP_ENDPOINT });
   const outbound: typeof fetch = (...a) => fetch(...a);
+  const defer = deferWith(log, (p) => ctx.waitUntil(p));
+  // Events of this request are sent in one batch after the response (waitUntil), never before it.
+  const analytics = createAnalytics(config, { fetch: outbound, log, now: () => new Date(), schedule: (flush) => defer(flush) });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -55,8 +59,9 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions =
     rateLimiter,
     mailer: createEdgeMailer(config, outbound),
     storage: options.storage?.(config, outbound),
-    defer: deferWith(log, (p) => ctx.waitUntil(p)),
+    defer,
     model: options.model?.(env, outbound),
+    ...(analytics ? { analytics } : {}),
   };
   closers.set(deps, () => handle.close());
   return deps;

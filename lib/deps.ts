@@ -1,3 +1,4 @@
+import type { Analytics } from "./analytics/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
@@ -36,6 +37,8 @@ export type Deps = {
    * Worker behind a service binding in the deployed advisor Worker. Absent where no turn runs.
    */
   readonly model?: ModelRunner;
+  /** Backend product analytics (lib/analytics), present only when ANALYTICS_API_KEY is set. */
+  readonly analytics?: Analytics;
 };
 
 /** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */

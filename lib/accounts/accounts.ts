@@ -3,6 +3,7 @@
 // entry in the same statement. Every other change is one statement too, so it is atomic on every
 // transport (HTTP included). Another user's account is answered exactly like a missing one.
 import { sql, type SQL } from "drizzle-orm";
+import { track } from "../analytics/index.ts";
 import { FREE_PLAN_LIMITS, isPlanCapped } from "../auth/plan.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, RAISED_EXCEPTION, UNIQUE_VIOLATION } from "../db/errors.ts";
@@ -103,7 +104,7 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 }
 
 /** POST /api/accounts. The Free-plan cap applies only with FEATURE_GATING on, to non-admin Free users. */
-export async function createAccount(deps: Pick<Deps, "db" | "config">, user: AuthUser, input: NewAccount): Promise<Account> {
+export async function createAccount(deps: Pick<Deps, "db" | "config" | "analytics">, user: AuthUser, input: NewAccount): Promise<Account> {
   const timezone = checkTimezone(input.timezone ?? DEFAULT_TIMEZONE);
   const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
   const openingAt = input.startingBalanceAt ? new Date(input.startingBalanceAt).toISOString() : null;
@@ -119,6 +120,7 @@ export async function createAccount(deps: Pick<Deps, "db" | "config">, user: Aut
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
+      track(deps, "tier limit hit", user.id, { limit: "accounts" });
       throw new AppError(
         "TIER_LIMIT_ACCOUNTS",
         `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}. Upgrade to Pro for more.`,
@@ -133,6 +135,7 @@ export async function createAccount(deps: Pick<Deps, "db" | "config">, user: Aut
   // A new account's balance is its starting balance (the opening entry, when there is one). The statement
   // cannot read the opening entry it writes: its date is the one account_create gave it.
   const row = rows[0]!;
+  track(deps, "account created", user.id, { currency: input.currency, hasBrokerage: Boolean(input.brokerageId) });
   return toAccount({ ...row, starting_balance_at: /^[+-]?0*(\.0*)?$/.test(row.starting_balance) ? null : (openingAt ?? row.created_at) });
 }
 

@@ -2,6 +2,7 @@
 // before they reach the database, checked by a probe before they are kept. The plaintext never leaves this
 // module except to the provider it belongs to: no response, log line, error message or analytics carries it.
 import { and, eq, ne, sql } from "drizzle-orm";
+import { track } from "../analytics/index.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { storedKeys } from "../db/schema.ts";
 import { rowsOf } from "../db/rows.ts";
@@ -129,7 +130,7 @@ export async function listProviderKeys(deps: Pick<Deps, "db">, user: AuthUser): 
  * previous choice stays when the new key can use it, else the listing's preferred model.
  */
 export async function saveProviderKey(
-  deps: Pick<Deps, "db" | "config" | "now" | "fetch" | "log">,
+  deps: Pick<Deps, "db" | "config" | "now" | "fetch" | "log" | "analytics">,
   user: AuthUser,
   provider: ModelProvider,
   input: ProviderKeySave,
@@ -149,6 +150,7 @@ export async function saveProviderKey(
   }
   const row = await upsertKey(deps, user.id, provider, input.apiKey, { verified: probe.kind === "ok", defaultModel });
   if (listed) remember(cacheKey(row), listed, deps.now().getTime());
+  track(deps, "provider key saved", user.id, { provider, verified: row.verified });
   return toItem(row);
 }
 
@@ -244,7 +246,7 @@ export async function getMarketDataKey(deps: Pick<Deps, "db">, user: AuthUser): 
 
 /** PUT market-data-key: the same rules as a provider key, with the market-data probe. */
 export async function saveMarketDataKey(
-  deps: Pick<Deps, "db" | "config" | "now" | "fetch" | "log">,
+  deps: Pick<Deps, "db" | "config" | "now" | "fetch" | "log" | "analytics">,
   user: AuthUser,
   input: MarketDataKeySave,
 ): Promise<MarketDataKeyStatus> {
@@ -257,6 +259,7 @@ export async function saveMarketDataKey(
   }
   if (probe.kind === "unavailable") deps.log.warn("market-data key stored unverified", { reason: probe.reason });
   const row = await upsertKey(deps, user.id, MARKET_DATA, input.apiKey, { verified: probe.kind === "ok", defaultModel: null });
+  track(deps, "provider key saved", user.id, { provider: MARKET_DATA, verified: row.verified });
   return { configured: true, keyHintTail: row.keyHint, verified: row.verified };
 }
 

@@ -7,6 +7,7 @@
 // turn has ADVISOR_TURN_BUDGET_MS (480 s). Metering, when billing is on: a hold of the turn's worst case before
 // the call, generation stopped when the running cost reaches it, the cost charged and the rest released.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { track } from "../analytics/index.ts";
 import { toJSONSchema } from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
 import { releaseHold, settleHold, placeHold, type Hold } from "../billing/wallet.ts";
@@ -258,7 +259,7 @@ function modelOf(deps: Pick<Deps, "model">) {
  * the turn: the answer stored (complete, incomplete or failed), the hold settled, the claim released.
  */
 export async function runTurn(
-  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch" | "model">,
+  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch" | "model" | "analytics">,
   turn: Extract<PreparedTurn, { kind: "run" }>,
   emit: (e: TurnEvent) => Promise<void>,
   clientGone: AbortSignal,
@@ -424,6 +425,15 @@ export async function runTurn(
   } finally {
     await releaseClaim(deps, conversation.id, replyId);
   }
+  track(deps, "advisor turn", user.id, {
+    provider,
+    model: conversation.model,
+    status,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    credits: used ?? null,
+    toolCalls: calls.length,
+  });
 
   await send({ event: "usage", data: usage });
   if (stopReason === "budget") {

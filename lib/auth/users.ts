@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { users } from "../db/schema.ts";
+import { track } from "../analytics/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password.ts";
@@ -36,16 +37,18 @@ export function assertRegistrationOpen(config: Pick<Deps["config"], "DISABLE_REG
 }
 
 /** Self-service sign-up (POST /api/auth/register). */
-export async function registerUser(deps: Pick<Deps, "db" | "config">, credentials: Credentials): Promise<AuthUser> {
+export async function registerUser(deps: Pick<Deps, "db" | "config" | "analytics">, credentials: Credentials): Promise<AuthUser> {
   assertRegistrationOpen(deps.config);
-  return createUser(deps, credentials);
+  const user = await createUser(deps, credentials);
+  track(deps, "user signed up", user.id, { verified: user.emailVerified });
+  return user;
 }
 
 /**
  * Checks email and password. An unknown email and a wrong password fail identically and take the same
  * time (a dummy hash is verified). A hash made with older parameters is replaced on success.
  */
-export async function authenticate(deps: Pick<Deps, "db">, credentials: Credentials): Promise<AuthUser> {
+export async function authenticate(deps: Pick<Deps, "db" | "analytics">, credentials: Credentials): Promise<AuthUser> {
   const [row] = await deps.db
     .select({ ...userColumns, passwordHash: users.passwordHash })
     .from(users)
@@ -61,6 +64,7 @@ export async function authenticate(deps: Pick<Deps, "db">, credentials: Credenti
       .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
   }
   const { passwordHash: _hash, ...user } = row;
+  track(deps, "user signed in", user.id, {});
   return user;
 }
 

@@ -2,6 +2,7 @@
 // subscription, the customer portal, and the webhook that credits what was paid (DESIGN.md section 9). The
 // SDK is loaded only when billing is configured and used. PAYMENT_API_BASE_URL points it elsewhere (tests).
 import type Stripe from "stripe";
+import { track } from "../analytics/index.ts";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import type { Config } from "../config/index.ts";
@@ -75,7 +76,7 @@ async function customerOf(deps: Pick<Deps, "db" | "log">, stripe: Stripe, user: 
  * webhook checks in its metadata. No wallet write here: the webhook credits what was paid.
  */
 export async function createPackCheckout(
-  deps: Pick<Deps, "db" | "config" | "log" | "now">,
+  deps: Pick<Deps, "db" | "config" | "log" | "now" | "analytics">,
   user: AuthUser,
   packId: string,
   requestOrigin: string,
@@ -111,12 +112,13 @@ export async function createPackCheckout(
     ),
   );
   if (!session.url) throw new AppError("PAYMENT_PROVIDER_ERROR", "The payment provider gave no checkout page. Nothing was charged; try again.");
+  track(deps, "checkout started", user.id, { kind: "credits", pack: pack.id, credits: pack.credits });
   return { url: session.url };
 }
 
 /** POST /api/billing/subscription/checkout: the Pro subscription's hosted page (PAYMENT_PRO_PRICE_ID). */
 export async function createProCheckout(
-  deps: Pick<Deps, "db" | "config" | "log" | "now">,
+  deps: Pick<Deps, "db" | "config" | "log" | "now" | "analytics">,
   user: AuthUser,
   requestOrigin: string,
 ): Promise<{ url: string }> {
@@ -142,6 +144,7 @@ export async function createProCheckout(
     ),
   );
   if (!session.url) throw new AppError("PAYMENT_PROVIDER_ERROR", "The payment provider gave no checkout page. Nothing was charged; try again.");
+  track(deps, "checkout started", user.id, { kind: "pro", pack: null, credits: null });
   return { url: session.url };
 }
 

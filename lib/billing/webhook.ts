@@ -5,6 +5,7 @@
 // session, only when paid in the amount and currency the checkout asked for; refunds and disputes take
 // credits back in proportion; subscription events move users.plan, newest event first.
 import type Stripe from "stripe";
+import { track } from "../analytics/index.ts";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
@@ -30,7 +31,7 @@ function record(deps: Pick<Deps, "db">, event: Stripe.Event, outcome: string, de
 const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === "string" ? value : (value?.id ?? null));
 
 /** A paid checkout session of a credit pack: credited when it matches what the checkout asked for. */
-async function creditSession(deps: Pick<Deps, "db" | "log">, event: Stripe.Event, session: Stripe.Checkout.Session): Promise<string> {
+async function creditSession(deps: Pick<Deps, "db" | "log" | "analytics">, event: Stripe.Event, session: Stripe.Checkout.Session): Promise<string> {
   if (session.mode === "subscription") return record(deps, event, "subscription_checkout", { session: session.id });
   if (session.payment_status !== "paid") return record(deps, event, "awaiting_payment", { session: session.id });
   const m = session.metadata ?? {};
@@ -48,11 +49,13 @@ async function creditSession(deps: Pick<Deps, "db" | "log">, event: Stripe.Event
     deps.log.warn("payment does not match its checkout; not credited", { event: event.id, session: session.id, problems });
     return record(deps, event, "mismatch", { session: session.id, problems, amount: session.amount_total, currency: session.currency });
   }
-  return one(
+  const outcome = await one(
     deps,
     sql`select billing_credit_purchase(${event.id}, ${event.type}, ${session.id}, ${m.userId}::uuid, ${m.packId}, ${credits}::bigint,
       ${expected}::bigint, ${session.currency!.toLowerCase()}, ${idOf(session.payment_intent)}) as outcome`,
   );
+  if (outcome === "credited") track(deps, "credits purchased", m.userId!, { pack: m.packId ?? null, credits });
+  return outcome;
 }
 
 async function reverse(deps: Pick<Deps, "db">, event: Stripe.Event, paymentIntent: string | null, cents: number, kind: "refund" | "dispute", reference: string) {
@@ -71,13 +74,23 @@ async function subscriber(deps: Pick<Deps, "db">, userId: string | undefined, cu
   return row?.user_id ?? null;
 }
 
-async function applySubscription(deps: Pick<Deps, "db">, event: Stripe.Event, subscriptionId: string | null, userId: string | null, status: string) {
+async function applySubscription(
+  deps: Pick<Deps, "db" | "analytics">,
+  event: Stripe.Event,
+  subscriptionId: string | null,
+  userId: string | null,
+  status: string,
+) {
   if (!subscriptionId || !userId) return record(deps, event, "unknown_subscriber", { subscription: subscriptionId });
-  return one(
+  // The plan before, only to tell analytics whether it moved (the function returns the plan after).
+  const [before] = deps.analytics ? rowsOf<{ plan: string }>(await deps.db.execute(sql`select plan from users where id = ${userId}::uuid`)) : [];
+  const outcome = await one(
     deps,
     sql`select billing_apply_subscription(${event.id}, ${event.type}, ${subscriptionId}, ${userId}::uuid, ${status},
       to_timestamp(${event.created})) as outcome`,
   );
+  if (before && (outcome === "pro" || outcome === "free") && outcome !== before.plan) track(deps, "plan changed", userId, { plan: outcome });
+  return outcome;
 }
 
 /** The subscription an invoice is for, in the API's older and newer shapes. */
@@ -88,7 +101,7 @@ function invoiceSubscription(invoice: Stripe.Invoice): string | null {
 }
 
 export async function handlePaymentWebhook(
-  deps: Pick<Deps, "db" | "config" | "log">,
+  deps: Pick<Deps, "db" | "config" | "log" | "analytics">,
   payload: string,
   signature: string | undefined,
 ): Promise<WebhookOutcome> {

@@ -2,6 +2,7 @@
 // one statement), undo, history. Staging lives in object storage when deps.storage is present (the row keeps
 // the key in staged_key), else inline in Postgres (csv_imports.staged).
 import { and, desc, eq, sql } from "drizzle-orm";
+import { track } from "../analytics/index.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { csvImports } from "../db/schema.ts";
@@ -99,7 +100,7 @@ async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: string, f
 
 export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
 
-export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "storage" | "log">, user: AuthUser, input: PreviewInput) {
+export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "storage" | "log" | "analytics">, user: AuthUser, input: PreviewInput) {
   const { request } = input;
   const account = await requireOwnAccount(deps, user, request.accountId);
   const preset = request.presetId ? findPreset(request.presetId) : undefined;
@@ -170,6 +171,13 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
       throw storageFailure(deps, err);
     }
   }
+  track(deps, "import previewed", user.id, {
+    format: preset?.id ?? "custom",
+    rows: summary.rows,
+    fills: summary.valid,
+    duplicates: summary.duplicate,
+    errors: summary.invalid,
+  });
   return {
     importId,
     expiresAt: expiresAt.toISOString(),
@@ -277,7 +285,7 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
  * concurrent commits exactly one proceeds; then applies it in one statement (all or nothing).
  */
 export async function commitImport(
-  deps: Pick<Deps, "db" | "now" | "storage" | "log">,
+  deps: Pick<Deps, "db" | "now" | "storage" | "log" | "analytics">,
   user: AuthUser,
   importId: string,
   includeDuplicates = false,
@@ -301,7 +309,9 @@ export async function commitImport(
   }
   // import_apply cleared staged_key, which queued the object for removal; remove it now.
   if (stagedKey) await drainObjectDeletions(deps, [stagedKey]);
-  return getImport(deps, user, importId);
+  const committed = await getImport(deps, user, importId);
+  track(deps, "import committed", user.id, { fills: committed.fillsCreated ?? 0 });
+  return committed;
 }
 
 /** A failed commit's claim given back: committing -> staged (only while it is still this commit's). */
@@ -380,12 +390,13 @@ export async function discardImport(deps: Pick<Deps, "db" | "storage" | "log">, 
   if (gone[0].stagedKey) await drainObjectDeletions(deps, [gone[0].stagedKey]);
 }
 
-export async function undoImport(deps: Pick<Deps, "db">, user: AuthUser, importId: string) {
+export async function undoImport(deps: Pick<Deps, "db" | "analytics">, user: AuthUser, importId: string) {
   const [row] = rowsOf<{ removed: number | null }>(await deps.db.execute(sql`select import_undo(${user.id}, ${importId}) as removed`));
   if (row?.removed === null || row?.removed === undefined) {
     const current = await getImport(deps, user, importId);
     throw new AppError("CONFLICT", `Only a committed import can be undone (this one is ${current.status}).`);
   }
+  track(deps, "import undone", user.id, { fills: row.removed });
   return getImport(deps, user, importId);
 }
 

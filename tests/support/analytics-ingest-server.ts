@@ -1,5 +1,5 @@
-// A local HTTP server standing in for the browser analytics ingestion host (ANALYTICS_PUBLIC_HOST), for
-// the end-to-end analytics test. It records every request, decodes the event batches the browser
+// A local HTTP server standing in for the analytics ingestion host (ANALYTICS_PUBLIC_HOST for the browser,
+// ANALYTICS_HOST for the server's batches), for the analytics tests. It records every request, decodes the event batches the browser
 // library sends (gzip, base64 or plain JSON; one event, a list, or a {batch} envelope) and answers the
 // way the real host does, with CORS headers since the app runs on another origin.
 //
@@ -28,6 +28,8 @@ export type AnalyticsIngestServer = {
   events: IngestedEvent[];
   /** A page on this (foreign) origin whose link `#go` leads to `target` carrying its full URL as referrer. */
   landingUrl(target: string, host?: string): string;
+  /** While on, requests are recorded but never answered (a host that accepts and then hangs). */
+  stall(on: boolean): void;
   close(): Promise<void>;
 };
 
@@ -57,6 +59,7 @@ export function eventsIn(body: string): IngestedEvent[] {
 export async function startAnalyticsIngestServer(): Promise<AnalyticsIngestServer> {
   const requests: IngestRequest[] = [];
   const events: IngestedEvent[] = [];
+  let stalled = false;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -81,6 +84,7 @@ export async function startAnalyticsIngestServer(): Promise<AnalyticsIngestServe
         // Kept in `requests` with an empty decoded body: a test asserting on events then fails visibly.
       }
       requests.push({ method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, rawBody, decoded });
+      if (stalled) return;
       res.writeHead(req.method === "OPTIONS" ? 204 : 200, {
         "Access-Control-Allow-Origin": req.headers.origin ?? "*",
         "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
@@ -98,6 +102,13 @@ export async function startAnalyticsIngestServer(): Promise<AnalyticsIngestServe
     requests,
     events,
     landingUrl: (target, host = "127.0.0.1") => `http://${host}:${port}/landing?to=${encodeURIComponent(target)}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    stall: (on) => {
+      stalled = on;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

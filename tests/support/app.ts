@@ -1,5 +1,6 @@
 // The whole API in-process over the real test database, with a fresh rate limiter per app so tests do
 // not share limit counts.
+import { createAnalytics } from "../../lib/analytics/index.ts";
 import { inProcessModel } from "../../lib/advisor/language-model.ts";
 import { buildFullApp } from "../../functions/groups.ts";
 import type { Config } from "../../lib/config/index.ts";
@@ -46,6 +47,9 @@ export async function testApp(
   const handle = await sharedDb(databaseUrl);
   const log = extra.log ?? createLogger({ silent: true });
   const pending: Promise<unknown>[] = [];
+  const defer = deferWith(log, (p) => pending.push(p));
+  // As a Worker: a request's events are sent after it, so settled() also waits for them.
+  const analytics = createAnalytics(config, { fetch: globalThis.fetch, log, now: () => new Date(), schedule: (flush) => defer(flush) });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -57,8 +61,9 @@ export async function testApp(
     mailer: extra.mailer,
     // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
     storage: await createNodeObjectStore(config),
-    defer: deferWith(log, (p) => pending.push(p)),
+    defer,
     model: inProcessModel(globalThis.fetch),
+    ...(analytics ? { analytics } : {}),
   };
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
   const peer = extra.peer ?? randomPeer();
