@@ -1,7 +1,10 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { TradeDetailSchema, TradeListSchema } from "../lib/http/responses.ts";
+import { z } from "zod/mini";
+import { AppError } from "../lib/errors.ts";
+import { TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, readCappedForm, validate, type Group } from "../lib/http/index.ts";
+import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages, readTradeImage } from "../lib/trades/images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
 import { valueOpenPositions } from "../lib/market/quotes.ts";
 import { getTrade, journalTrade, listTrades } from "../lib/trades/trades.ts";
@@ -29,5 +32,85 @@ export const trades = createRouter()
   .patch("/:id", describeRoute({ tag: "trades", summary: "Journal a trade: notes, tags, setup, rating", responses: { 200: { description: "The trade after the change.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), validate("json", TradeJournalSchema), async (c) =>
     c.json(await journalTrade(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   );
+
+const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
+/** Room for the multipart boundary and part headers on top of the image cap. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+
+export const tradeImages = createRouter()
+  .post(
+    "/:id/images",
+    describeRoute({
+      tag: "trades",
+      summary: "Add a screenshot to a trade (PNG, JPEG or WebP by content; at most 5 MB and 10 per trade; metadata removed)",
+      body: { contentType: "multipart/form-data", schema: TradeImageUploadSchema },
+      responses: { 201: { description: "The image as stored.", schema: TradeImageSchema } },
+      errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "SERVICE_UNAVAILABLE"],
+    }),
+    requireUser,
+    validate("param", IdParamSchema),
+    async (c) => {
+      const form = await readCappedForm(c, IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES, "the 5 MB limit for one image");
+      const file = form.get("file");
+      if (!(file instanceof File)) {
+        throw new AppError("VALIDATION_ERROR", "Attach the image as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
+      }
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      return c.json(await addTradeImage(c.var.deps, currentUser(c), c.req.valid("param").id, bytes), 201);
+    },
+  )
+  .get(
+    "/:id/images",
+    describeRoute({ tag: "trades", summary: "A trade's screenshots, oldest first", responses: { 200: { description: "The images.", schema: TradeImageListSchema } } }),
+    requireUser,
+    validate("param", IdParamSchema),
+    async (c) => c.json(await listTradeImages(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .get(
+    "/:id/images/:imageId",
+    describeRoute({
+      tag: "trades",
+      summary: "One screenshot's bytes (cacheable: an image never changes under its id)",
+      responses: {
+        200: { description: "The image.", contentType: "image/*", schema: z.string().check(z.describe("The image bytes")) },
+        304: { description: "Not modified (If-None-Match matched)." },
+      },
+      errors: ["SERVICE_UNAVAILABLE"],
+    }),
+    requireUser,
+    validate("param", ImageParamSchema),
+    async (c) => {
+      const { id, imageId } = c.req.valid("param");
+      const etag = `"${imageId}"`;
+      const headers = { ETag: etag, "Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" };
+      // The id names the bytes for good, so a matching tag needs no read; ownership is still checked first.
+      if (c.req.header("If-None-Match")?.split(",").some((t) => t.trim() === etag)) {
+        await listTradeImages(c.var.deps, currentUser(c), id).then((l) => {
+          if (!l.images.some((i) => i.id === imageId)) throw new AppError("NOT_FOUND", "No such image.");
+        });
+        return c.body(null, 304, headers);
+      }
+      const image = await readTradeImage(c.var.deps, currentUser(c), id, imageId);
+      return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        "Content-Type": image.contentType,
+        "Content-Length": String(image.bytes.byteLength),
+        "Content-Disposition": `inline; filename="${imageId}.${image.contentType.slice("image/".length)}"`,
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+      });
+    },
+  )
+  .delete(
+    "/:id/images/:imageId",
+    describeRoute({ tag: "trades", summary: "Delete a screenshot", responses: { 204: { description: "Deleted." } } }),
+    requireUser,
+    validate("param", ImageParamSchema),
+    async (c) => {
+      const { id, imageId } = c.req.valid("param");
+      await deleteTradeImage(c.var.deps, currentUser(c), id, imageId);
+      return c.body(null, 204);
+    },
+  );
+trades.route("/", tradeImages);
 
 export const tradesGroup = { prefix: "/api/trades", app: trades } as const satisfies Group;

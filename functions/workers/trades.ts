@@ -1,5 +1,7 @@
 import { tradesGroup } from "../trades.ts";
+import { createEdgeObjectStore } from "../../lib/storage/s3-fetch.ts";
 import { createWorker } from "../worker.ts";
 
-// Worker entry (default export required by the Workers runtime) for the trades group.
-export default createWorker([tradesGroup]);
+// Worker entry (default export required by the Workers runtime) for the trades group, which keeps trade
+// screenshots in object storage when it is configured.
+export default createWorker([tradesGroup], { storage: createEdgeObjectStore });

@@ -4,6 +4,7 @@
 // transport (HTTP included). Another user's account is answered exactly like a missing one.
 import { sql, type SQL } from "drizzle-orm";
 import { track } from "../analytics/index.ts";
+import { drainObjectDeletions } from "../storage/deletions.ts";
 import { FREE_PLAN_LIMITS, isPlanCapped } from "../auth/plan.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, RAISED_EXCEPTION, UNIQUE_VIOLATION } from "../db/errors.ts";
@@ -231,7 +232,7 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
  * together (ON DELETE CASCADE).
  */
 export async function deleteAccount(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "storage" | "log" | "defer">,
   user: AuthUser,
   id: string,
   options: { confirm?: string | undefined } = {},
@@ -246,7 +247,12 @@ export async function deleteAccount(
         ))
       returning a.id`),
   );
-  if (rows.length > 0) return;
+  if (rows.length > 0) {
+    // Its screenshots and staged previews in object storage were queued by the cascade; remove them now
+    // (the purge job retries what fails).
+    if (deps.storage) deps.defer(() => drainObjectDeletions(deps));
+    return;
+  }
   if (!(await accountExists(deps, user, id))) throw notFound();
   throw new AppError(
     "CONFLICT",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -282,6 +282,43 @@ export const objectDeletions = pgTable("object_deletions", {
   key: text("key").primaryKey(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Bytes in Postgres. Read and written only through encode()/decode() in SQL (lib/trades/images.ts), so every
+ * driver (node-postgres, PGlite, the HTTP driver) sees the same base64 text.
+ */
+const bytea = customType<{ data: string }>({ dataType: () => "bytea" });
+
+/**
+ * Screenshots of a trade (a position): the bytes inline (`data`) or in object storage (`storage_key`),
+ * exactly one of the two. Deleted with their trade, account or user; a trigger queues a stored object's key
+ * in object_deletions whenever its row goes (migrations/functions/trades/trade_images_queue_object_deletion.sql).
+ */
+export const tradeImages = pgTable(
+  "trade_images",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    positionId: uuid("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    contentType: text("content_type", { enum: ["image/png", "image/jpeg", "image/webp"] }).notNull(),
+    bytes: integer("bytes").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: bytea("data"),
+    storageKey: text("storage_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("trade_images_position_idx").on(t.positionId, t.createdAt),
+    check("trade_images_one_place", sql`(${t.data} is null) <> (${t.storageKey} is null)`),
+    check("trade_images_type", sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/webp')`),
+    check("trade_images_bytes", sql`${t.bytes} > 0`),
+  ],
+);
 
 /**
  * A user's own keys (bring-your-own-key): one per language-model provider and one market-data key
@@ -583,6 +620,7 @@ export const schema = {
   positionFills,
   csvImports,
   objectDeletions,
+  tradeImages,
   storedKeys,
   wallets,
   walletMovements,

@@ -124,6 +124,18 @@ export const TradeDetailSchema = z.object({
   fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal() })),
 });
 
+export const TradeImageSchema = z.object({
+  id: id(),
+  contentType: z.enum(["image/png", "image/jpeg", "image/webp"]),
+  bytes: z.number().check(z.describe("Size after metadata was removed")),
+  createdAt: iso(),
+});
+export const TradeImageListSchema = z.object({ images: z.array(TradeImageSchema) });
+/** POST /api/trades/:id/images: a multipart form. */
+export const TradeImageUploadSchema = z.object({
+  file: z.string().check(z.describe("A PNG, JPEG or WebP image (checked by its content), at most 5 MB")),
+});
+
 const ratio = () => z.nullable(z.string().check(z.regex(/^\d+(\.\d+)?$/), z.describe("A ratio as a decimal string, 4 decimals; null when undefined")));
 export const StatsSummarySchema = z.object({
   trades: z.number(),

@@ -6,9 +6,11 @@ import type { Config } from "../config/index.ts";
 import { AppError } from "../errors.ts";
 
 export type ObjectStore = {
-  put(key: string, body: string, contentType?: string): Promise<void>;
+  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
   /** The object's text, or null when there is no such object. */
   get(key: string): Promise<string | null>;
+  /** The object's bytes, or null when there is no such object. */
+  getBytes(key: string): Promise<Uint8Array | null>;
   /** Removing a missing object is not an error (S3 answers 204 either way). */
   delete(key: string): Promise<void>;
   /** Releases connections (the SDK keeps sockets open); a no-op for fetch. */
@@ -66,4 +68,9 @@ export const STORAGE_TIMEOUT_MS = 15_000;
 /** Key of a staged CSV preview: one object per import, grouped by user for an operator's listing. */
 export function stagedImportKey(userId: string, importId: string): string {
   return `csv-imports/${userId}/${importId}.json`;
+}
+
+/** Key of a trade screenshot: one object per image, grouped by user. */
+export function tradeImageKey(userId: string, imageId: string): string {
+  return `trade-images/${userId}/${imageId}`;
 }

@@ -43,25 +43,36 @@ export function createFetchObjectStore(settings: ObjectStorageSettings, outbound
     }
   };
 
+  /** The object's response, or null when there is no such object. */
+  const fetchObject = async (key: string): Promise<Response | null> => {
+    const res = await call("get", key, { method: "GET" });
+    if (res.ok) return res;
+    const detail = await errorCode(res);
+    // A missing object is an answer; a missing bucket is a misconfigured store.
+    if (res.status === 404 && !detail.includes("NoSuchBucket")) return null;
+    throw new StorageUnavailableError("get", detail);
+  };
+  const read = async <T,>(body: () => Promise<T>): Promise<T> => {
+    try {
+      return await body();
+    } catch (err) {
+      throw new StorageUnavailableError("get", err instanceof Error ? err.name : "unknown");
+    }
+  };
+
   return {
     async put(key, body, contentType = "application/json") {
-      const res = await call("put", key, { method: "PUT", body, headers: { "Content-Type": contentType } });
+      const res = await call("put", key, { method: "PUT", body: body as BodyInit, headers: { "Content-Type": contentType } });
       if (!res.ok) throw new StorageUnavailableError("put", await errorCode(res));
       await res.body?.cancel().catch(() => {});
     },
     async get(key) {
-      const res = await call("get", key, { method: "GET" });
-      if (!res.ok) {
-        const detail = await errorCode(res);
-        // A missing object is an answer; a missing bucket is a misconfigured store.
-        if (res.status === 404 && !detail.includes("NoSuchBucket")) return null;
-        throw new StorageUnavailableError("get", detail);
-      }
-      try {
-        return await res.text();
-      } catch (err) {
-        throw new StorageUnavailableError("get", err instanceof Error ? err.name : "unknown");
-      }
+      const res = await fetchObject(key);
+      return res && read(() => res.text());
+    },
+    async getBytes(key) {
+      const res = await fetchObject(key);
+      return res && read(async () => new Uint8Array(await res.arrayBuffer()));
     },
     async delete(key) {
       const res = await call("delete", key, { method: "DELETE" });

@@ -42,6 +42,15 @@ export function createSdkObjectStore(settings: ObjectStorageSettings): ObjectSto
         throw new StorageUnavailableError("get", detailOf(err));
       }
     },
+    async getBytes(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        return (await res.Body?.transformToByteArray()) ?? new Uint8Array();
+      } catch (err) {
+        if (isMissingObject(err)) return null;
+        throw new StorageUnavailableError("get", detailOf(err));
+      }
+    },
     async delete(key) {
       try {
         await client.send(new DeleteObjectCommand({ Bucket, Key: key }));

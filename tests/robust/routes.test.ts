@@ -15,6 +15,7 @@ import { signUp, testApp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { pngImage } from "../support/images.ts";
 import { release, startReleasesServer, type ReleasesServer } from "../support/releases-server.ts";
 
 const RUNS = Number(process.env.ROBUST_RUNS ?? 12); // eslint-disable-line no-restricted-properties
@@ -27,7 +28,7 @@ const SKIP = new Set(["POST /api/auth/logout", "DELETE /api/auth/sessions", "DEL
 const TABLES = [
   "users", "email_tokens", "brokerages", "accounts", "ledger_entries", "fills", "positions", "position_fills", "csv_imports",
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
-  "advisor_messages", "advisor_settings", "payment_events", "billing_customers",
+  "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -71,7 +72,19 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const preview = await json(owner.request("/api/csv-import/preview", { method: "POST", body: form }));
   expect((await owner.request("/api/advisor/provider-keys/openai", { method: "PUT", json: { apiKey: `sk-good-${crypto.randomUUID()}` } })).status).toBe(200);
   const conversation = await json(owner.post("/api/advisor/conversations", {}));
-  return { account: account.id, fill: fill.id ?? fill.fill?.id, trade: trade.id, brokerage: brokerage.id, entry: entry.id ?? entry.entry?.id, import: preview.importId, conversation: conversation.id };
+  const shot = new FormData();
+  shot.set("file", new Blob([pngImage() as BlobPart]), "shot.png");
+  const image = await json(owner.request(`/api/trades/${trade.id}/images`, { method: "POST", body: shot }));
+  return {
+    account: account.id,
+    fill: fill.id ?? fill.fill?.id,
+    trade: trade.id,
+    brokerage: brokerage.id,
+    entry: entry.id ?? entry.entry?.id,
+    import: preview.importId,
+    conversation: conversation.id,
+    image: image.id,
+  };
 }
 
 /** The owned id a route's parameter names: by the parameter, else by the route's group. */
@@ -79,6 +92,7 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "accountId") return owned.account;
   if (param === "entryId") return owned.entry;
   if (param === "importId") return owned.import;
+  if (param === "imageId") return owned.image;
   const group = /^\/api\/(accounts|brokerages|fills|trades|advisor\/conversations)\//.exec(template)?.[1];
   return group ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", "advisor/conversations": "conversation" }[group]!] : undefined;
 }

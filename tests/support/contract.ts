@@ -83,7 +83,7 @@ export async function contractProblems(method: string, url: string, res: Respons
     return problems;
   };
   if (!documented.content) return skip();
-  const media = documented.content[type];
+  const media = documented.content[type] ?? documented.content[`${type.split("/")[0]}/*`];
   if (!media) return skip([`${where}: content type ${type || "(none)"} not documented (${Object.keys(documented.content).join(", ")})`]);
   if (!media.schema || type !== "application/json") return skip();
   let body: unknown;

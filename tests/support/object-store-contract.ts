@@ -36,6 +36,17 @@ export function describeObjectStoreContract(name: string, make: StoreFactory, se
       store.close();
     });
 
+    it("carries bytes intact (every byte value, as images are stored) and reads a missing one as null", async () => {
+      const store = make(settings());
+      const k = key("image");
+      const bytes = new Uint8Array(70_000).map((_, i) => (i * 131) % 256);
+      await store.put(k, bytes, "image/png");
+      expect(Buffer.from((await store.getBytes(k))!).equals(Buffer.from(bytes))).toBe(true);
+      await store.delete(k);
+      expect(await store.getBytes(k)).toBeNull();
+      store.close();
+    });
+
     it("carries a large body intact", async () => {
       const store = make(settings());
       const k = key();
