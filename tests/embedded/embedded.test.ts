@@ -11,6 +11,7 @@ import { createLogger } from "../../lib/log.ts";
 import { loadTickers } from "../../lib/market/tickers.ts";
 import { testConfig } from "../support/env.ts";
 import { startMarketServer } from "../support/market-server.ts";
+import { GPS_MARK, pngImage } from "../support/images.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "journal-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,6 +93,34 @@ describe("the embedded database", () => {
     } finally {
       await server.close();
       await market.close();
+    }
+  });
+
+  it("keeps a trade screenshot inline (bytea) and serves it back byte for byte", async () => {
+    const server = await startNodeServer(testConfig({ DATABASE_URL: "pglite:memory" }), { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+    try {
+      const register = await fetch(`${server.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "pglite-images@example.com", password: "embedded password" }),
+      });
+      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
+      const send = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Cookie: cookie, ...(init.headers as Record<string, string>) } });
+      const post = (path: string, body: unknown) => send(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+      const account = await (await post("/api/accounts", { name: "Embedded", currency: "USD" })).json();
+      await post("/api/fills", { accountId: account.id, symbol: "AAPL", side: "buy", quantity: "1", price: "10", executedAt: "2026-03-02T15:00:00Z" });
+      const tradeId = (await (await send(`/api/trades?accountId=${account.id}`)).json()).trades[0].id as string;
+      const form = new FormData();
+      form.set("file", new Blob([pngImage({ metadata: true }) as BlobPart]), "shot.png");
+      const added = await send(`/api/trades/${tradeId}/images`, { method: "POST", body: form });
+      expect(added.status).toBe(201);
+      const image = await added.json();
+      const back = Buffer.from(await (await send(`/api/trades/${tradeId}/images/${image.id}`)).arrayBuffer());
+      expect(back.length).toBe(image.bytes);
+      expect(back.subarray(0, 8).equals(pngImage().subarray(0, 8))).toBe(true);
+      expect(back.includes(GPS_MARK)).toBe(false);
+    } finally {
+      await server.close();
     }
   });
 });
