@@ -7,6 +7,7 @@ import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { TradeImages } from "./trade-images.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -235,6 +236,7 @@ export function TradePage() {
               <h2 id="journal-title">Journal</h2>
               <JournalForm key={t.id} trade={t} />
             </section>
+            <TradeImages key={`images-${t.id}`} tradeId={t.id} zone={zone} />
           </>
         );
       }}
