@@ -7,7 +7,9 @@ export const MAX_INTEGER_DIGITS = 18;
 export const MAX_FRACTION_DIGITS = 10;
 
 const DECIMAL = /^[+-]?(\d+)(?:\.(\d+))?$/;
-const SHAPE_MESSAGE = 'must be a decimal number written as a string, such as "1234.50"';
+// Plain words for a person typing into a form; an API client sending a JSON number is told to send text.
+const SHAPE_MESSAGE = 'must be a number like 1234.50: digits, an optional "-" and "." for decimals, no commas or spaces';
+const NOT_TEXT_MESSAGE = 'must be sent as a string, such as "1234.50" (a JSON number can lose digits)';
 
 function digits(value: string): { integer: number; fraction: number } | undefined {
   const match = DECIMAL.exec(value);
@@ -19,7 +21,7 @@ function digits(value: string): { integer: number; fraction: number } | undefine
  * A decimal as a string: optional sign, digits, optional `.` and digits. No exponent, spaces or
  * thousands separators; at most 18 digits before the point and 10 after (what the columns hold exactly).
  */
-export const DecimalStringSchema = z.string({ error: (iss) => (iss.input === undefined ? "is required" : SHAPE_MESSAGE) }).check(
+export const DecimalStringSchema = z.string({ error: (iss) => (iss.input === undefined ? "is required" : typeof iss.input === "number" ? NOT_TEXT_MESSAGE : SHAPE_MESSAGE) }).check(
   z.regex(DECIMAL, SHAPE_MESSAGE),
   z.refine((v: string) => (digits(v)?.integer ?? 0) <= MAX_INTEGER_DIGITS, `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`),
   z.refine((v: string) => (digits(v)?.fraction ?? 0) <= MAX_FRACTION_DIGITS, `must have at most ${MAX_FRACTION_DIGITS} digits after the decimal point`),

@@ -3,7 +3,7 @@
 // (docs/architecture.md, "Start-up").
 // functions/node.ts builds it when it is missing or older than a source file, and runs it;
 // `npm run build:server` builds it ahead (a deploy step, or to see the figures). Packages that load files
-// next to their own code (PGlite's WebAssembly) or that the server loads only when first needed (the AI SDK,
+// next to their own code (PGlite's WebAssembly, argon2's native addon) or that the server loads only when first needed (the AI SDK,
 // the S3 and payment SDKs, metrics) stay outside and are imported from node_modules as before.
 import { randomBytes } from "node:crypto";
 import { existsSync, renameSync, rmSync } from "node:fs";
@@ -16,7 +16,7 @@ export const SERVER_ENTRY = join(ROOT, "functions/node-server.ts");
 export const SERVER_DIR = join(ROOT, ".server");
 export const SERVER_BUNDLE = join(SERVER_DIR, "server.mjs");
 
-const EXTERNAL = ["@electric-sql/pglite", "@electric-sql/pglite/*", "pg-native", "ai", "@ai-sdk/*", "@aws-sdk/*", "prom-client", "stripe", "resend", "nodemailer", "esbuild"];
+const EXTERNAL = ["argon2", "@electric-sql/pglite", "@electric-sql/pglite/*", "pg-native", "ai", "@ai-sdk/*", "@aws-sdk/*", "prom-client", "stripe", "resend", "nodemailer", "esbuild"];
 
 /**
  * Builds into a folder of its own, then swaps it into place, so a concurrent start never reads half a build.

@@ -7,3 +7,9 @@ declare module "cloudflare:workers" {
     constructor(ctx: unknown, env: Env);
   }
 }
+
+// WebAssembly imported as a module (wrangler and the Workers test pool compile it at build time).
+declare module "*.wasm" {
+  const module: WebAssembly.Module;
+  export default module;
+}

@@ -400,13 +400,14 @@ export async function undoImport(deps: Pick<Deps, "db" | "analytics">, user: Aut
   return getImport(deps, user, importId);
 }
 
-/** Import history of one account, newest first. */
+/** Import history of one account, newest first, without previews that expired uncommitted. */
 export async function importHistory(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
   await requireOwnAccount(deps, user, accountId);
   const rows = await deps.db
     .select()
     .from(csvImports)
-    .where(and(eq(csvImports.accountId, accountId), eq(csvImports.userId, user.id)))
+    // A preview never committed leaves the history when it expires (the purge job deletes it soon after).
+    .where(and(eq(csvImports.accountId, accountId), eq(csvImports.userId, user.id), sql`not (${csvImports.status} = 'staged' and ${csvImports.expiresAt} <= now())`))
     .orderBy(desc(csvImports.createdAt))
     .limit(200);
   return { imports: rows.map(toImport) };

@@ -1,6 +1,6 @@
 import { desc, eq, inArray } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { hashPassword, verifyPassword, CURRENT_PARAMS } from "../../lib/auth/password.ts";
+import { dummyHash, hashPassword, hashPasswordScrypt, needsRehash, verifyPassword } from "../../lib/auth/password.ts";
 import { sessions, users } from "../../lib/db/schema.ts";
 import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
 import { testApp, type TestApp } from "../support/app.ts";
@@ -35,7 +35,7 @@ describe("POST /api/auth/register", () => {
     expect(cookie).not.toMatch(/Secure/);
     const [row] = await t.deps.db.select().from(users).where(eq(users.id, body.user.id));
     expect(row!.email).toBe(email.toLowerCase());
-    expect(row!.passwordHash).toMatch(/^\$scrypt\$/);
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect((await client.get("/api/auth/me")).status).toBe(200);
   });
 
@@ -106,6 +106,9 @@ describe("POST /api/auth/login", () => {
     const strip = (b: { error: { requestId?: string } }) => ({ ...b, error: { ...b.error, requestId: undefined } });
     expect(strip(await wrong.json())).toEqual(strip(await unknown.json()));
     expect(wrong.headers.getSetCookie()).toEqual([]);
+    // And at the same cost: the unknown email is checked against a hash at the current parameters, so both
+    // paths run one Argon2id of the same size (the figures: `npm run bench -- login`).
+    expect(needsRehash(await dummyHash())).toBe(false);
   });
 
   it("enforces 8 to 72 characters on the login body too", async () => {
@@ -116,16 +119,48 @@ describe("POST /api/auth/login", () => {
     }
   });
 
-  it("rehashes a password stored with older parameters on the next sign-in", async () => {
+  it.each([
+    ["a scrypt hash of an earlier version", () => hashPasswordScrypt(PASSWORD)],
+    ["a weaker scrypt hash", () => hashPasswordScrypt(PASSWORD, { logN: 10, r: 8, p: 1 })],
+    ["an Argon2id hash at a lower cost", () => hashPassword(PASSWORD, { m: 8192, t: 1, p: 1 })],
+  ])("%s still signs in, and is replaced by the current Argon2id on that sign-in", async (_name, make) => {
     const t = await testApp(url());
     const email = uniqueEmail("legacy");
-    const old = await hashPassword(PASSWORD, { logN: 10, r: 8, p: 1 });
+    const old = await make();
     await t.deps.db.insert(users).values({ email, passwordHash: old });
+    expect((await t.client().post("/api/auth/login", { email, password: "not the password" })).status).toBe(401);
+    expect((await t.deps.db.select().from(users).where(eq(users.email, email)))[0]!.passwordHash).toBe(old);
     expect((await t.client().post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
     const [row] = await t.deps.db.select().from(users).where(eq(users.email, email));
     expect(row!.passwordHash).not.toBe(old);
-    expect(row!.passwordHash).toContain(`ln=${CURRENT_PARAMS.logN},r=${CURRENT_PARAMS.r},p=${CURRENT_PARAMS.p}`);
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(needsRehash(row!.passwordHash)).toBe(false);
     expect(await verifyPassword(PASSWORD, row!.passwordHash)).toBe(true);
+    // The upgraded hash signs in again.
+    expect((await t.client().post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it("verifies on Node a hash made in workerd by the WebAssembly build (the other way: tests/workers/password.test.ts)", async () => {
+    // hashPassword("correct horse battery") inside workerd (tests/workers/password.test.ts, Argon2id in WebAssembly).
+    const made = "$argon2id$v=19$m=19456,t=2,p=1$50Bg/nzgNVJoe1g22or3Gw$PFSRD2ryfiGyR9DGReEhbCkYNsRtoJelCqc43whBsWE";
+    expect(await verifyPassword("correct horse battery", made)).toBe(true);
+    expect(await verifyPassword("correct horse batterz", made)).toBe(false);
+    expect(needsRehash(made)).toBe(false);
+  });
+
+  it("refuses stored hashes it cannot trust: malformed, or with costs far outside the bounds", async () => {
+    const good = await hashPassword(PASSWORD);
+    for (const bad of [
+      "",
+      "plain text",
+      good.replace("m=19456", "m=99999999"),
+      good.replace("t=2", "t=400"),
+      good.replace("$v=19$", "$v=16$"),
+      good.slice(0, -10),
+    ]) {
+      expect(await verifyPassword(PASSWORD, bad), bad).toBe(false);
+      expect(needsRehash(bad)).toBe(true);
+    }
   });
 
   it("issues a new session id on every sign-in (no fixation); the one presented stays, as one more session", async () => {

@@ -191,16 +191,29 @@ describe("CSV import staged in object storage", () => {
     expect(await allQueuedFor(s)).toEqual([]);
   });
 
-  it("deleting the account queues its staged objects, and the purge job removes them", async () => {
+  it("deleting the account removes its staged objects right after; with the store down, the purge job does later", async () => {
     const s = await setup();
     const { importId } = await preview(s);
     const key = keyOf(s, importId);
     expect((await s.client.delete(`/api/accounts/${s.accountId}`)).status).toBe(204);
-    expect(await queued(s, [key])).toEqual([key]);
-    expect(s3.objects.has(key)).toBe(true);
-    await purgeExpiredImports(s.t.deps);
+    await s.t.settled();
     expect(s3.objects.has(key)).toBe(false);
     expect(await queued(s, [key])).toEqual([]);
+
+    const down = await setup();
+    const staged = keyOf(down, (await preview(down)).importId);
+    s3.unavailable(true);
+    try {
+      expect((await down.client.delete(`/api/accounts/${down.accountId}`)).status).toBe(204);
+      await down.t.settled();
+    } finally {
+      s3.unavailable(false);
+    }
+    expect(await queued(down, [staged])).toEqual([staged]);
+    expect(s3.objects.has(staged)).toBe(true);
+    await purgeExpiredImports(down.t.deps);
+    expect(s3.objects.has(staged)).toBe(false);
+    expect(await queued(down, [staged])).toEqual([]);
   });
 
   it("the staged-size cap answers 413 before anything is written", async () => {

@@ -276,6 +276,15 @@ describe("CSV import: preview and commit", () => {
     const history = await (await client.get(`/api/csv-import/history?accountId=${accountId}`)).json();
     expect(history.imports[0]).toMatchObject({ importId, status: "undone", fileName: "trades.csv", summary: { rows: 4 } });
   });
+
+  it("a preview never committed is in the history until it expires, then out of it", async () => {
+    const { client, accountId, db } = await setup();
+    const { importId } = await preview(client, accountId);
+    const listed = async () => ((await (await client.get(`/api/csv-import/history?accountId=${accountId}`)).json()).imports as Array<{ importId: string; status: string }>).map((i) => [i.importId, i.status]);
+    expect(await listed()).toEqual([[importId, "staged"]]);
+    await db.execute(sql`update csv_imports set expires_at = now() - interval '1 second' where id = ${importId}`);
+    expect(await listed()).toEqual([]);
+  });
 });
 
 describe("CSV import: the ledger after a commit", () => {

@@ -285,13 +285,22 @@ describe("the images", () => {
   it("api: official Node 22, production dependencies only, runs functions/node.ts with the image's node", () => {
     expect(api).toMatch(/^FROM node:22[-\w.]*\s*$/m);
     expect(api).toMatch(/npm ci --omit=dev/);
+    // The server bundle is built in a stage of its own (esbuild is a dev dependency) and copied after the
+    // sources, so the entrypoint finds it fresh and runs it.
+    expect(api).toMatch(/^FROM node:22[-\w.]* AS build$/m);
+    expect(api).toMatch(/^RUN node scripts\/build-server\.ts$/m);
+    const copies = [...api.matchAll(/^COPY (.+)$/gm)].map((m) => m[1]!);
+    const bundle = copies.findIndex((c) => c === "--from=build /app/.server ./.server");
+    expect(bundle).toBeGreaterThan(copies.findIndex((c) => c === "lib ./lib" ) );
+    expect(bundle).toBeGreaterThan(copies.lastIndexOf("functions ./functions"));
     expect(api).toMatch(/^CMD \["node", "functions\/node\.ts"\]$/m);
     expect(api).toMatch(/^ARG APP_VERSION/m);
     // A baked ENV would make "unset" impossible at run time.
     expect(api).not.toMatch(/^ENV\s+APP_VERSION/m);
   });
 
-  it("api: the APP_VERSION build arg stamps lib/build-stamp.json as JSON", () => {
+  it("api: the APP_VERSION build arg stamps lib/build-stamp.json as JSON, before the bundle is built", () => {
+    expect(api.indexOf("build-stamp.json\", JSON.stringify")).toBeLessThan(api.indexOf("RUN node scripts/build-server.ts"));
     const script = /node -e '([^']*build-stamp[^']*)'/.exec(api)?.[1];
     expect(script).toBeDefined();
     const dir = mkdtempSync(join(TMP, "stamp-"));

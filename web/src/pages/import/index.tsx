@@ -270,11 +270,12 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
     setOpts((o) => ({ ...defaultOptions(), timezone: o.timezone }));
     if (match) {
       applyPreset(match.preset);
-      setAnnounce(`Detected format: ${match.preset.name}.`);
+      // Said once, in step 2 ("Detected format: ..."); the live region only says where to look.
+      setAnnounce("File read. Check its format in step 2.");
     } else {
       const first = findHeaderRow(parsed)?.cells ?? [];
       applyManual(guessSelection(first));
-      setAnnounce("No known format matched the header row. Check the column mapping.");
+      setAnnounce("File read. Map its columns in step 2.");
     }
   }
 
@@ -405,6 +406,11 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
           <p id={dropHintId} className="field__hint">
             Drag your broker&apos;s CSV export here, or choose it. UTF-8 text; the format is recognised from its header row.
           </p>
+          {presets.length > 0 && (
+            <p className="field__hint" data-testid="import-formats">
+              Recognised formats: {presets.map((p) => p.name).join(", ")}. Any other CSV can be imported by mapping its columns.
+            </p>
+          )}
           <input
             id={fileInputId}
             type="file"

@@ -112,7 +112,7 @@ export function TradeImages({ tradeId, zone }: { tradeId: string; zone?: string 
     <section className="panel" aria-labelledby="images-title">
       <h2 id="images-title">Screenshots</h2>
       <div
-        className={`dropzone${dragging ? " dropzone--active" : ""}`}
+        className={`shot-drop${dragging ? " shot-drop--active" : ""}`}
         onDragOver={(e) => {
           e.preventDefault();
           setDragging(true);
