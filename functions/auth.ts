@@ -9,6 +9,7 @@ import {
   TokenSchema,
 } from "../lib/auth/schema.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
+import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
 import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
 import type { Deps } from "../lib/deps.ts";
 import { passwordResetEmail, verificationEmail } from "../lib/email/index.ts";
@@ -23,9 +24,9 @@ import {
   requireUser,
   setSessionCookie,
 } from "../lib/http/auth.ts";
-import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import { createRouter, readCappedForm, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
-import { CsrfSchema, MaybeUserSchema, SessionListSchema, SignedInSchema, UserSchema } from "../lib/http/responses.ts";
+import { CsrfSchema, DataImportBodySchema, DataImportSummarySchema, MaybeUserSchema, SessionListSchema, SignedInSchema, UserSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import type { Context, MiddlewareHandler } from "hono";
 
@@ -110,6 +111,40 @@ export const auth = createRouter()
       await deleteOwnAccount(c.var.deps, currentUser(c).id, c.req.valid("json").password);
       clearSessionCookie(c);
       return c.body(null, 204);
+    },
+  )
+  .get(
+    "/account/export",
+    describeRoute({
+      tag: "auth",
+      summary: "Everything you entered, as one JSON file (brokerages, accounts, ledgers, fills, trade journals) that an import restores",
+      responses: { 200: { description: "The export (format trading-journal-export, version 1).", schema: DataExportSchema } },
+    }),
+    requireUser,
+    async (c) => {
+      const { json, fileName } = await exportUserData(c.var.deps, currentUser(c));
+      c.header("Content-Disposition", `attachment; filename="${fileName}"`);
+      c.header("Cache-Control", "no-store");
+      return c.body(json, 200, { "Content-Type": "application/json; charset=utf-8" });
+    },
+  )
+  .post(
+    "/account/import",
+    describeRoute({
+      tag: "auth",
+      summary: "Restore a JSON export into your data: its accounts are added, all or nothing",
+      body: { contentType: "multipart/form-data", schema: DataImportBodySchema },
+      responses: { 201: { description: "What was added.", schema: DataImportSummarySchema } },
+      errors: ["VALIDATION_ERROR", "CONFLICT", "INVALID_TIMEZONE", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "TIER_LIMIT_ACCOUNTS"],
+    }),
+    requireUser,
+    async (c) => {
+      const form = await readCappedForm(c, DATA_IMPORT_MAX_BYTES + 16 * 1024, "the 25 MB limit for an export file");
+      const file = form.get("file");
+      if (!(file instanceof File)) {
+        throw new AppError("VALIDATION_ERROR", "Attach the export as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
+      }
+      return c.json(await importUserData(c.var.deps, currentUser(c), await file.text()), 201);
     },
   )
   .post("/verify-email", describeRoute({ tag: "auth", summary: "Confirm an email address with the mailed token", public: true, responses: { 200: { description: "Confirmed.", schema: UserSchema } } }), validate("json", TokenSchema), async (c) => {

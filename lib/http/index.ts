@@ -141,6 +141,7 @@ export function createApp(options: AppOptions) {
     }
   });
 
+  const UPLOAD_PATHS = new Set(["/api/csv-import/preview", "/api/auth/account/import"]);
   const IMAGE_UPLOAD_PATH = /^\/api\/trades\/[^/]+\/images$/;
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
@@ -151,7 +152,7 @@ export function createApp(options: AppOptions) {
   // Uploads count their own bytes against their own caps (readCappedForm). GET and HEAD carry no body
   // (fetch's Request drops it), and asking for one would make the Node adapter build a full Request.
   app.use("/api/*", (c, next) =>
-    c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/api/csv-import/preview" || IMAGE_UPLOAD_PATH.test(c.req.path)
+    c.req.method === "GET" || c.req.method === "HEAD" || UPLOAD_PATHS.has(c.req.path) || IMAGE_UPLOAD_PATH.test(c.req.path)
       ? next()
       : jsonBodyLimit(c, next),
   );

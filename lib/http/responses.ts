@@ -124,6 +124,12 @@ export const TradeDetailSchema = z.object({
   fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal() })),
 });
 
+/** POST /api/auth/account/import: a multipart form. */
+export const DataImportBodySchema = z.object({
+  file: z.string().check(z.describe("A JSON export (GET /api/auth/account/export), at most 25 MB")),
+});
+export const DataImportSummarySchema = z.object({ accounts: z.number(), fills: z.number(), entries: z.number(), journaled: z.number() });
+
 export const TradeImageSchema = z.object({
   id: id(),
   contentType: z.enum(["image/png", "image/jpeg", "image/webp"]),

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NodeServer } from "../../functions/node.ts";
 import { getWallet } from "../../lib/billing/wallet.ts";
+import { createLogger } from "../../lib/log.ts";
 import { billingEnv, paidSession, signedEvent, startPaymentServer, type PaymentServer } from "../support/payment-server.ts";
 import { GENERIC_SAMPLE } from "../support/csv.ts";
 import { startTestServerBehindProxy } from "../support/node-server.ts";
@@ -13,10 +14,12 @@ let server: NodeServer;
 let proxy: TcpProxy;
 let payments: PaymentServer;
 let close: () => Promise<void>;
+/** What the server logged: shown when an answer is not the expected one. */
+const lines: string[] = [];
 
 beforeAll(async () => {
   payments = await startPaymentServer();
-  ({ server, proxy, close } = await startTestServerBehindProxy(billingEnv(payments)));
+  ({ server, proxy, close } = await startTestServerBehindProxy(billingEnv(payments), { log: createLogger({ write: (line) => lines.push(line) }) }));
 });
 afterAll(async () => {
   await close?.();
@@ -70,7 +73,7 @@ describe("the database cut while money moves", () => {
   it("the payment webhook answers 503 (the provider retries) and credits nothing; redelivered after the cut, it credits once", async () => {
     const { cookie, userId } = await signedIn();
     const checkout = await api("/api/billing/checkout", cookie, { method: "POST", json: { packId: "starter" } });
-    expect(checkout.status).toBe(200);
+    expect(checkout.status, lines.filter((l) => /"level":"(warn|error)"/.test(l)).join("\n")).toBe(200);
     const sessionId = new URL(((await checkout.json()) as { url: string }).url).pathname.split("/").pop()!;
     const event = await signedEvent("checkout.session.completed", paidSession(payments, sessionId));
     const deliver = () =>

@@ -26,6 +26,9 @@ export async function startPaymentServer(): Promise<PaymentServer> {
   const byIdempotencyKey = new Map<string, unknown>();
   const sockets = new Set<Socket>();
   let n = 0;
+  // Ids unique across stand-ins, as the provider's are: test files share a database, and billing_customers
+  // refuses a customer id twice.
+  const run = crypto.randomUUID().slice(0, 8);
   const state: PaymentServer = {
     url: "",
     requests,
@@ -65,9 +68,9 @@ export async function startPaymentServer(): Promise<PaymentServer> {
     if (replay) return send(200, replay);
     let answer: unknown;
     if (req.method === "POST" && path === "/v1/customers") {
-      answer = { id: `cus_${++n}`, object: "customer", email: form.email ?? null, metadata: { userId: form["metadata[userId]"] } };
+      answer = { id: `cus_${run}${++n}`, object: "customer", email: form.email ?? null, metadata: { userId: form["metadata[userId]"] } };
     } else if (req.method === "POST" && path === "/v1/checkout/sessions") {
-      const id = `cs_test_${++n}`;
+      const id = `cs_test_${run}${++n}`;
       sessions.set(id, form);
       const amount = form["line_items[0][price_data][unit_amount]"];
       answer = {

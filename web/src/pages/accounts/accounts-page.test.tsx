@@ -17,7 +17,7 @@ describe("the accounts page", () => {
     await user.click(screen.getByRole("button", { name: "Create account" }));
     expect(screen.getByText("Account name must not be empty.")).toBeTruthy();
     expect(screen.getByText("Currency must be a 3-letter ISO 4217 currency code such as USD.")).toBeTruthy();
-    expect(screen.getByText(/Starting balance must be a decimal number/)).toBeTruthy();
+    expect(screen.getByText(/Starting balance must be a number like 1234.50/)).toBeTruthy();
     expect(mock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
   });
 

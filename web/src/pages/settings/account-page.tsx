@@ -1,10 +1,11 @@
 // Settings > Account (/settings/account): the email the trader signs in with and whether it is confirmed
-// (with a new confirmation link when the instance sends email), and changing the password, which signs out
-// every other session.
+// (with a new confirmation link when the instance sends email), changing the password, which signs out
+// every other session, exporting and importing all of one's data as JSON, and deleting the account.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { api, setCsrfToken, unwrap } from "../../api/client.ts";
+import { api, apiFetch, setCsrfToken, unwrap } from "../../api/client.ts";
+import { ApiError, errorFromResponse } from "../../api/errors.ts";
 import { useInstanceConfig } from "../../api/queries.ts";
 import { ME_KEY } from "../../api/query-client.ts";
 import { useMe } from "../../api/session.ts";
@@ -102,8 +103,76 @@ export function AccountSettingsPage() {
         )}
       </section>
       <ChangePassword />
+      <YourData />
       <DeleteAccount />
     </>
+  );
+}
+
+/**
+ * Export everything as one JSON file, and import such a file (from this instance or another): its accounts
+ * are added to this one's, all or nothing.
+ */
+function YourData() {
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const restore = useMutation({
+    mutationFn: async (chosen: File) => {
+      const form = new FormData();
+      form.set("file", chosen);
+      const res = await apiFetch("/api/auth/account/import", { method: "POST", body: form });
+      if (!res.ok) {
+        const err = await errorFromResponse(res);
+        // The message names what is wrong with the file; there is no form field to point at.
+        throw err.fields.length ? new ApiError(err.status, err.code, `${err.message} ${err.fields.slice(0, 3).map((f) => `${f.path} ${f.message}`).join("; ")}.`, err.requestId) : err;
+      }
+      return (await res.json()) as { accounts: number; fills: number; entries: number; journaled: number };
+    },
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+  const done = restore.data;
+  return (
+    <section className="panel" aria-labelledby="data-title">
+      <h2 id="data-title">Your data</h2>
+      <p>
+        Download everything you entered as one JSON file: brokerages, accounts, their ledgers, fills and trade journals (screenshots are
+        not included). Each account&apos;s page also exports its fills, trades and ledger as CSV.
+      </p>
+      <p>
+        <a className="button button--secondary" href="/api/auth/account/export" download>
+          Export (JSON)
+        </a>
+      </p>
+      <form
+        className="form"
+        aria-label="Import an export"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (file) restore.mutate(file);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="data-import-file">Import an export file</label>
+          <p className="field__hint" id="data-import-hint">
+            Its accounts are added to yours, all or nothing; an account whose name you already use stops the import.
+          </p>
+          <input id="data-import-file" type="file" accept="application/json,.json" aria-describedby="data-import-hint" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        </div>
+        <ErrorAlert error={restore.error} title="Nothing was imported." />
+        <StatusMessage>
+          {restore.isPending
+            ? "Importing…"
+            : done
+              ? `Imported ${done.accounts} account${done.accounts === 1 ? "" : "s"}, ${done.fills} fill${done.fills === 1 ? "" : "s"} and ${done.entries} ledger entr${done.entries === 1 ? "y" : "ies"}.`
+              : ""}
+        </StatusMessage>
+        <div className="button-row">
+          <button type="submit" className="button" disabled={!file || restore.isPending}>
+            Import
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
 

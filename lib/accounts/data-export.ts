@@ -1,0 +1,162 @@
+// The whole-account JSON export and its import (docs/accounts.md, "Your data as JSON"): everything a trader
+// entered or imported, in one documented file that a fresh instance (or this one) takes back. Trades are
+// not stored in the file: they are rebuilt from the fills, and their journal fields (notes, tags, setup,
+// rating) are matched to them by the fill that opened them. Screenshots are not included.
+import * as z from "zod/mini";
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, validationError } from "../errors.ts";
+import { DecimalStringSchema } from "../money.ts";
+import { textProblems } from "../text.ts";
+import { dateTimeSchema } from "../time/range.ts";
+import { isPlanCapped, FREE_PLAN_LIMITS } from "../auth/plan.ts";
+import { checkTimezone } from "./accounts.ts";
+import { CurrencySchema, NameSchema } from "./schema.ts";
+
+export const EXPORT_FORMAT = "trading-journal-export";
+export const EXPORT_VERSION = 1;
+/** Largest file the import reads. */
+export const DATA_IMPORT_MAX_BYTES = 25 * 1024 * 1024;
+
+const ref = () => z.string().check(z.minLength(1, "must not be empty"), z.maxLength(64, "is too long"));
+const decimal = () => DecimalStringSchema;
+const positive = (what: string) => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
+const nonNegative = () => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-"), "must not be negative"));
+const note = () => z.nullable(z.string().check(z.maxLength(20_000, "is too long")));
+
+const FillSchema = z.strictObject({
+  ref: ref(),
+  symbol: z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long")),
+  assetClass: z.enum(["stock", "option", "future"], { error: "must be stock, option or future" }),
+  multiplier: positive("multiplier"),
+  side: z.enum(["buy", "sell"], { error: "must be buy or sell" }),
+  quantity: positive("quantity"),
+  price: nonNegative(),
+  fees: nonNegative(),
+  executedAt: dateTimeSchema(),
+  executionId: z.nullable(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long"))),
+});
+
+const EntrySchema = z.strictObject({
+  type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
+  amount: decimal(),
+  occurredAt: dateTimeSchema(),
+  note: note(),
+});
+
+const JournalSchema = z.strictObject({
+  openFill: ref(),
+  notes: note(),
+  tags: z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20, "has more than 20 tags")),
+  setup: z.nullable(z.string().check(z.maxLength(100, "is too long"))),
+  rating: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
+});
+
+const AccountSchema = z.strictObject({
+  name: NameSchema,
+  currency: CurrencySchema,
+  timezone: z.string().check(z.maxLength(100)),
+  brokerage: z.nullable(ref()),
+  startingBalance: decimal(),
+  startingBalanceAt: z.nullable(dateTimeSchema()),
+  ledger: z.array(EntrySchema),
+  fills: z.array(FillSchema),
+  journal: z.array(JournalSchema),
+});
+
+export const DataExportSchema = z.strictObject({
+  format: z.literal(EXPORT_FORMAT, { error: `must be "${EXPORT_FORMAT}"` }),
+  version: z.literal(EXPORT_VERSION, { error: `must be ${EXPORT_VERSION} (this instance reads version ${EXPORT_VERSION} files)` }),
+  exportedAt: z.string(),
+  brokerages: z.array(z.strictObject({ ref: ref(), name: NameSchema })),
+  accounts: z.array(AccountSchema).check(z.maxLength(1000, "has more than 1000 accounts")),
+});
+export type DataExport = z.infer<typeof DataExportSchema>;
+
+/** GET /api/auth/account/export: the user's brokerages and accounts with their ledgers, fills and journals. */
+export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthUser): Promise<{ json: string; fileName: string }> {
+  const iso = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+  const [row] = rowsOf<{ json: string }>(
+    await deps.db.execute(sql`
+      select json_build_object(
+        'format', ${EXPORT_FORMAT}::text, 'version', ${EXPORT_VERSION}::int, 'exportedAt', ${iso("now()")},
+        'brokerages', coalesce((select json_agg(json_build_object('ref', b.id, 'name', b.name) order by b.created_at, b.id)
+          from brokerages b where b.user_id = ${user.id}::uuid), '[]'::json),
+        'accounts', coalesce((select json_agg(json_build_object(
+            'name', a.name, 'currency', a.currency, 'timezone', a.timezone, 'brokerage', a.brokerage_id,
+            'startingBalance', format_decimal(a.starting_balance),
+            'startingBalanceAt', (select ${iso("o.occurred_at")} from ledger_entries o where o.account_id = a.id and o.type = 'opening' limit 1),
+            'ledger', coalesce((select json_agg(json_build_object('type', l.type, 'amount', format_decimal(l.amount),
+                'occurredAt', ${iso("l.occurred_at")}, 'note', l.note) order by l.occurred_at, l.id)
+              from ledger_entries l where l.account_id = a.id and l.type in ('deposit', 'withdrawal', 'adjustment')), '[]'::json),
+            'fills', coalesce((select json_agg(json_build_object('ref', f.id, 'symbol', f.symbol, 'assetClass', f.asset_class,
+                'multiplier', format_decimal(f.multiplier), 'side', f.side, 'quantity', format_decimal(f.quantity),
+                'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
+                'executionId', f.execution_id) order by f.executed_at, f.id)
+              from fills f where f.account_id = a.id), '[]'::json),
+            'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', p.notes, 'tags', p.tags,
+                'setup', p.setup, 'rating', p.rating) order by p.opened_at, p.id)
+              from positions p where p.account_id = a.id
+                and (p.notes is not null or p.setup is not null or p.rating is not null or cardinality(p.tags) > 0)), '[]'::json)
+          ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json)
+      )::text as json`),
+  );
+  return { json: row!.json, fileName: `trading-journal-export-${deps.now().toISOString().slice(0, 10)}.json` };
+}
+
+/** The cross-references of a file the schema cannot see: every brokerage and opening fill named exists. */
+function referenceProblems(data: DataExport): Array<{ path: PropertyKey[]; message: string }> {
+  const problems: Array<{ path: PropertyKey[]; message: string }> = [];
+  const brokerages = new Set(data.brokerages.map((b) => b.ref));
+  if (brokerages.size < data.brokerages.length) problems.push({ path: ["brokerages"], message: "has two brokerages with the same ref" });
+  const names = new Set<string>();
+  data.accounts.forEach((a, i) => {
+    if (names.has(a.name.toLowerCase())) problems.push({ path: ["accounts", i, "name"], message: "is the name of another account in the file" });
+    names.add(a.name.toLowerCase());
+    if (a.brokerage !== null && !brokerages.has(a.brokerage)) problems.push({ path: ["accounts", i, "brokerage"], message: "names no brokerage in the file" });
+    const fills = new Set(a.fills.map((f) => f.ref));
+    if (fills.size < a.fills.length) problems.push({ path: ["accounts", i, "fills"], message: "has two fills with the same ref" });
+    a.journal.forEach((j, k) => {
+      if (!fills.has(j.openFill)) problems.push({ path: ["accounts", i, "journal", k, "openFill"], message: "names no fill of this account" });
+    });
+  });
+  return problems.slice(0, 20);
+}
+
+/** POST /api/auth/account/import: a JSON export written into the user's data, all or nothing. */
+export async function importUserData(deps: Pick<Deps, "db" | "config">, user: AuthUser, text: string) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "This file is not JSON. Choose a file made by Settings > Account > Export (JSON).", {
+      fields: [{ path: "file", message: "is not JSON" }],
+    });
+  }
+  const unstorable = textProblems(raw);
+  if (unstorable.length) throw validationError(unstorable, "The file holds text that cannot be stored.");
+  const parsed = z.safeParse(DataExportSchema, raw);
+  if (!parsed.success) throw validationError(parsed.error.issues, "This file is not a journal export this instance can read; nothing was imported.");
+  const problems = referenceProblems(parsed.data);
+  if (problems.length) throw validationError(problems, "This file's references do not match up; nothing was imported.");
+  for (const a of parsed.data.accounts) checkTimezone(a.timezone);
+  const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
+  try {
+    const [row] = rowsOf<{ summary: { accounts: number; fills: number; entries: number; journaled: number } }>(
+      await deps.db.execute(sql`select account_restore(${user.id}::uuid, ${JSON.stringify(parsed.data)}::jsonb, ${cap}::integer) as summary`),
+    );
+    return row!.summary;
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
+      throw new AppError("TIER_LIMIT_ACCOUNTS", `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}, and this file would go past it. Upgrade to Pro, or import a file with fewer accounts; nothing was imported.`);
+    }
+    if (pg?.code === RAISED_EXCEPTION && pg.message.startsWith("ACCOUNT_EXISTS:")) {
+      throw new AppError("CONFLICT", `You already have an account named "${pg.message.slice("ACCOUNT_EXISTS:".length)}". Rename or delete it, then import again; nothing was imported.`);
+    }
+    throw err;
+  }
+}

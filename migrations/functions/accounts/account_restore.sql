@@ -1,0 +1,96 @@
+-- account_restore(user, data, cap): writes a whole-account JSON export (lib/accounts/data-export.ts, format
+-- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
+-- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
+-- entries), trades rebuilt from the fills, then the trades' journal fields (matched by the fill that opened
+-- them). Returns {accounts, fills, entries, journaled}.
+-- Guarantees: all or nothing; an account name the user already has raises ACCOUNT_EXISTS:<name> before
+-- anything is written, and so does TIER_LIMIT_ACCOUNTS when the user would then have more than `cap` accounts
+-- (NULL: no cap); the user row is locked first, so a racing create cannot slip in.
+-- Atomic: one statement for the caller.
+CREATE OR REPLACE FUNCTION account_restore(p_user uuid, p_data jsonb, p_cap integer) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  b jsonb;
+  a jsonb;
+  bid uuid;
+  brokerage_ids jsonb := '{}'::jsonb;
+  acct_id uuid;
+  fill_ids jsonb;
+  starting numeric;
+  sym text;
+  n_accounts integer := 0;
+  n_fills integer := 0;
+  n_entries integer := 0;
+  n_journal integer := 0;
+  written integer;
+  taken text;
+BEGIN
+  PERFORM 1 FROM users WHERE id = p_user FOR UPDATE;
+  SELECT x->>'name' INTO taken
+  FROM jsonb_array_elements(p_data->'accounts') x
+  JOIN accounts existing ON existing.user_id = p_user AND lower(existing.name) = lower(x->>'name')
+  LIMIT 1;
+  IF taken IS NOT NULL THEN
+    RAISE EXCEPTION 'ACCOUNT_EXISTS:%', taken USING ERRCODE = 'P0001';
+  END IF;
+  IF p_cap IS NOT NULL AND (SELECT count(*) FROM accounts WHERE user_id = p_user) + jsonb_array_length(p_data->'accounts') > p_cap THEN
+    RAISE EXCEPTION 'TIER_LIMIT_ACCOUNTS' USING ERRCODE = 'P0001';
+  END IF;
+
+  FOR b IN SELECT * FROM jsonb_array_elements(p_data->'brokerages') LOOP
+    SELECT id INTO bid FROM brokerages WHERE user_id = p_user AND lower(name) = lower(b->>'name');
+    IF bid IS NULL THEN
+      INSERT INTO brokerages (user_id, name) VALUES (p_user, b->>'name') RETURNING id INTO bid;
+    END IF;
+    brokerage_ids := brokerage_ids || jsonb_build_object(b->>'ref', bid);
+  END LOOP;
+
+  FOR a IN SELECT * FROM jsonb_array_elements(p_data->'accounts') LOOP
+    starting := (a->>'startingBalance')::numeric;
+    -- clock_timestamp(): the accounts keep the file's order (lists are ordered by creation).
+    INSERT INTO accounts (user_id, name, currency, starting_balance, timezone, brokerage_id, created_at)
+    VALUES (p_user, a->>'name', a->>'currency', starting, a->>'timezone', (brokerage_ids->>(a->>'brokerage'))::uuid, clock_timestamp())
+    RETURNING id INTO acct_id;
+    n_accounts := n_accounts + 1;
+    IF starting <> 0 THEN
+      INSERT INTO ledger_entries (account_id, type, amount, occurred_at)
+      VALUES (acct_id, 'opening', starting, coalesce((a->>'startingBalanceAt')::timestamptz, now()));
+    END IF;
+
+    INSERT INTO ledger_entries (account_id, type, amount, occurred_at, note)
+    SELECT acct_id, x.type, x.amount, x."occurredAt", x.note
+    FROM jsonb_to_recordset(a->'ledger') AS x(type text, amount numeric, "occurredAt" timestamptz, note text);
+    GET DIAGNOSTICS written = ROW_COUNT;
+    n_entries := n_entries + written;
+
+    -- The new id of each exported fill, by its reference in the file (journal entries name the opening fill).
+    SELECT coalesce(jsonb_object_agg(x.ref, gen_random_uuid()), '{}'::jsonb) INTO fill_ids
+    FROM jsonb_to_recordset(a->'fills') AS x(ref text);
+
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id)
+    SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId"
+    FROM jsonb_to_recordset(a->'fills') AS x(ref text, symbol text, "assetClass" text, multiplier numeric, side text, quantity numeric,
+      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text);
+    GET DIAGNOSTICS written = ROW_COUNT;
+    n_fills := n_fills + written;
+
+    INSERT INTO ledger_entries (account_id, type, amount, occurred_at, fill_id)
+    SELECT acct_id, 'fill', fill_cash(f.asset_class, f.side, f.quantity, f.price, f.multiplier, f.fees, 0), f.executed_at, f.id
+    FROM fills f WHERE f.account_id = acct_id;
+
+    FOR sym IN SELECT DISTINCT symbol FROM fills WHERE account_id = acct_id LOOP
+      PERFORM positions_rebuild(acct_id, sym);
+    END LOOP;
+    PERFORM ledger_renumber(acct_id, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid);
+
+    UPDATE positions p
+    SET notes = j.notes, tags = coalesce(j.tags, '{}'), setup = j.setup, rating = j.rating
+    FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint)
+    WHERE p.account_id = acct_id AND p.open_fill_id = (fill_ids->>j."openFill")::uuid;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    n_journal := n_journal + written;
+  END LOOP;
+
+  RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal);
+END;
+$$;

@@ -1,0 +1,172 @@
+// The whole-account JSON export and its import, on the real Postgres: a trader's data exported from one
+// instance (its own database) and imported by a new user of a fresh instance (another database, migrated
+// from scratch) gives back the same accounts, balances, ledgers, fills, trades and journals; a bad file
+// changes nothing.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { signUp, testApp, type TestApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+
+const url = () => inject("databaseUrl");
+let fresh: { name: string; url: string };
+let source: TestApp;
+let target: TestApp;
+beforeAll(async () => {
+  fresh = await createMigratedDatabase("journal_restore_test");
+  source = await testApp(url(), {}, { peer: "per-request" });
+  target = await testApp(fresh.url, {}, { peer: "per-request" });
+});
+afterAll(async () => {
+  if (fresh) await dropDatabase(fresh.name);
+});
+
+const exportOf = async (client: TestClient) => {
+  const res = await client.get("/api/auth/account/export");
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="trading-journal-export-\d{4}-\d{2}-\d{2}\.json"$/);
+  return res.text();
+};
+
+function importFile(client: TestClient, text: string) {
+  const form = new FormData();
+  form.set("file", new Blob([text]), "export.json");
+  return client.request("/api/auth/account/import", { method: "POST", body: form });
+}
+
+/** Everything the journal shows for a user, ids left out (they differ between instances). */
+async function snapshot(client: TestClient) {
+  const accounts = (await (await client.get("/api/accounts")).json()).accounts as Array<Record<string, unknown> & { id: string }>;
+  const out = [];
+  for (const a of accounts) {
+    const ledger = await (await client.get(`/api/ledger/${a.id}?pageSize=200`)).json();
+    const trades = (await (await client.get(`/api/trades?accountId=${a.id}&pageSize=200`)).json()).trades as Array<Record<string, unknown>>;
+    const fills = (await (await client.get(`/api/fills?accountId=${a.id}&pageSize=200`)).json()).fills as Array<Record<string, unknown>>;
+    const stats = await (await client.get(`/api/stats/summary?accountId=${a.id}`)).json();
+    const strip = ({ id: _i, accountId: _a, createdAt: _c, updatedAt: _u, brokerageId: _b, fillId: _f, importId: _m, ...rest }: Record<string, unknown>) => rest;
+    out.push({
+      account: strip(a),
+      ledger: (ledger.entries as Array<Record<string, unknown>>).map(strip),
+      trades: trades.map(strip).map(({ openFillId: _o, ...t }) => t),
+      fills: fills.map(strip),
+      stats,
+    });
+  }
+  return out;
+}
+
+async function traderWithHistory(): Promise<{ client: TestClient }> {
+  const { client } = await signUp(source, "exporter");
+  const brokerage = await (await client.post("/api/brokerages", { name: "Interactive" })).json();
+  const main = await (await client.post("/api/accounts", {
+    name: "Swing",
+    currency: "USD",
+    startingBalance: "10000",
+    startingBalanceAt: "2026-01-02T00:00:00Z",
+    timezone: "America/New_York",
+    brokerageId: brokerage.id,
+  })).json();
+  await client.post(`/api/ledger/${main.id}/entries`, { type: "deposit", amount: "2500.25", occurredAt: "2026-02-01T15:00:00Z", note: "Bonus" });
+  await client.post(`/api/ledger/${main.id}/entries`, { type: "withdrawal", amount: "100", occurredAt: "2026-02-10T15:00:00Z" });
+  const form = new FormData();
+  form.set("file", new Blob([GENERIC_SAMPLE]), "trades.csv");
+  form.set("request", JSON.stringify({ accountId: main.id, presetId: "generic" }));
+  const preview = await (await client.request("/api/csv-import/preview", { method: "POST", body: form })).json();
+  expect((await client.post("/api/csv-import/commit", { importId: preview.importId })).status).toBe(200);
+  // A partial exit left open, with fractional prices.
+  await client.post("/api/fills", { accountId: main.id, symbol: "MSFT", side: "buy", quantity: "3", price: "401.1234", fees: "0.35", executedAt: "2026-03-03T15:00:00Z", executionId: "M1" });
+  await client.post("/api/fills", { accountId: main.id, symbol: "MSFT", side: "sell", quantity: "1", price: "410", executedAt: "2026-03-04T15:00:00Z" });
+  const trades = (await (await client.get(`/api/trades?accountId=${main.id}`)).json()).trades as Array<{ id: string; symbol: string }>;
+  await client.request(`/api/trades/${trades.find((t) => t.symbol === "AAPL")!.id}`, { method: "PATCH", json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4 } });
+  await client.request(`/api/trades/${trades.find((t) => t.symbol === "MSFT")!.id}`, { method: "PATCH", json: { notes: "still open", tags: [] } });
+  const empty = await (await client.post("/api/accounts", { name: "Empty EUR", currency: "EUR", timezone: "Europe/Paris" })).json();
+  expect(empty.id).toBeDefined();
+  return { client };
+}
+
+describe("the whole-account JSON export", () => {
+  it("imported by a new user of a fresh instance, gives back the same accounts, ledgers, fills, trades, journals and statistics", async () => {
+    const { client } = await traderWithHistory();
+    const text = await exportOf(client);
+    const data = JSON.parse(text);
+    expect(data).toMatchObject({ format: "trading-journal-export", version: 1, brokerages: [{ name: "Interactive" }] });
+    expect(data.accounts.map((a: { name: string }) => a.name)).toEqual(["Swing", "Empty EUR"]);
+    expect(data.accounts[0].fills).toHaveLength(6);
+    expect(data.accounts[0].ledger.map((e: { type: string; amount: string }) => [e.type, e.amount])).toEqual([
+      ["deposit", "2500.25"],
+      ["withdrawal", "-100.00"],
+    ]);
+
+    const { client: newcomer } = await signUp(target, "importer");
+    const res = await importFile(newcomer, text);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toEqual({ accounts: 2, fills: 6, entries: 2, journaled: 2 });
+    expect(await snapshot(newcomer)).toEqual(await snapshot(client));
+    // And the new instance's export of it is the same file, but for the ids and the time it was made.
+    const again = JSON.parse(await exportOf(newcomer));
+    const withoutIds = (d: typeof data) =>
+      JSON.parse(JSON.stringify({ ...d, exportedAt: null }).replace(/"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"id"'));
+    expect(withoutIds(again)).toEqual(withoutIds(data));
+  });
+
+  it("refuses a file it cannot take with a plain message, and writes nothing", async () => {
+    const { client } = await traderWithHistory();
+    const good = JSON.parse(await exportOf(client));
+    const { client: other, userId } = await signUp(target, "careful");
+    const counts = async () =>
+      rowsOf<{ a: number; f: number; b: number }>(
+        await target.deps.db.execute(sql`select (select count(*)::int from accounts where user_id = ${userId}) as a,
+          (select count(*)::int from fills f join accounts a on a.id = f.account_id where a.user_id = ${userId}) as f,
+          (select count(*)::int from brokerages where user_id = ${userId}) as b`),
+      )[0];
+    const before = await counts();
+    const broken = (change: (d: typeof good) => void) => {
+      const copy = structuredClone(good);
+      change(copy);
+      return JSON.stringify(copy);
+    };
+    for (const [text, status, code] of [
+      ["not json {", 400, "VALIDATION_ERROR"],
+      [JSON.stringify({ ...good, version: 2 }), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[0].fills[0].quantity = "-1")), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[0].journal[0].openFill = "nope")), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[0].brokerage = "missing")), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[1].name = "swing")), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[0].fills[0].symbol = "A\u0000")), 400, "VALIDATION_ERROR"],
+      [broken((d) => (d.accounts[1].timezone = "Mars/Olympus")), 400, "INVALID_TIMEZONE"],
+      [broken((d) => (d.accounts[0].fills[2].executedAt = "9999-12-31T23:59:59-14:00")), 400, "VALIDATION_ERROR"],
+    ] as const) {
+      const res = await importFile(other, text);
+      const body = await res.json();
+      expect([res.status, body.error.code], text.slice(0, 80)).toEqual([status, code]);
+      expect(JSON.stringify(body)).not.toMatch(/select|insert|at .*\.ts/i);
+    }
+    expect(await counts()).toEqual(before);
+
+    // A name the user already has: 409, and nothing of the file is written (the other account included).
+    await other.post("/api/accounts", { name: "Empty EUR", currency: "EUR" });
+    const taken = await importFile(other, JSON.stringify(good));
+    expect(taken.status).toBe(409);
+    expect((await taken.json()).error.message).toMatch(/already have an account named "Empty EUR"/);
+    expect(await counts()).toEqual({ ...before, a: before!.a + 1 });
+  });
+
+  it("keeps the Free plan's account cap when FEATURE_GATING is on", async () => {
+    const { client } = await traderWithHistory();
+    const text = await exportOf(client);
+    const gated = await testApp(fresh.url, { FEATURE_GATING: "true" }, { peer: "per-request" });
+    const { client: free } = await signUp(gated, "free");
+    const res = await importFile(free, text);
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe("TIER_LIMIT_ACCOUNTS");
+    expect((await (await free.get("/api/accounts")).json()).accounts).toEqual([]);
+  });
+
+  it("a signed-out request is 401; a JSON body instead of a file is 415", async () => {
+    expect((await source.client().get("/api/auth/account/export")).status).toBe(401);
+    const { client } = await signUp(source, "shape");
+    expect((await client.post("/api/auth/account/import", { format: "trading-journal-export" })).status).toBe(415);
+  });
+});
