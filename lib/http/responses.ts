@@ -165,7 +165,7 @@ export const EquitySchema = z.object({
   points: z.array(z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number() })),
 });
 export const BreakdownSchema = z.object({
-  by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"]),
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio() })),
 });
 

@@ -24,7 +24,7 @@ export const EquityQuerySchema = z.extend(StatsQuerySchema, {
   bucket: z._default(z.enum(["day", "week", "month"], { error: "must be day, week or month" }), "day"),
 });
 export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
-  by: z.enum(["symbol", "tag", "setup", "weekday", "hour"], { error: "must be symbol, tag, setup, weekday or hour" }),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"], { error: "must be symbol, direction, tag, setup, weekday or hour" }),
 });
 
 /**
@@ -169,14 +169,14 @@ export async function equityCurve(
   };
 }
 
-export type BreakdownBy = "symbol" | "tag" | "setup" | "weekday" | "hour";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour";
 /** The group of trades without a setup. */
 export const NO_SETUP = "No setup";
 
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /**
- * Realised net P&L per symbol, tag, setup ("No setup" for trades without one), weekday or hour of entry (in
+ * Realised net P&L per symbol, direction (Long, Short), tag, setup ("No setup" for trades without one), weekday or hour of entry (in
  * the account's zone), with the number and win rate of the trades closed in the range (null when none closed).
  */
 export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }) {
@@ -184,7 +184,9 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
   const key =
     query.by === "symbol"
       ? sql`p.symbol`
-      : query.by === "tag"
+      : query.by === "direction"
+        ? sql`p.direction`
+        : query.by === "tag"
         ? sql`tag.name`
         : query.by === "setup"
           ? sql`coalesce(p.setup, '')`
@@ -205,7 +207,16 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
   return {
     by: query.by,
     groups: rows.map((r) => ({
-      key: query.by === "weekday" ? WEEKDAYS[Number(r.key) - 1]! : query.by === "setup" && r.key === "" ? NO_SETUP : r.key,
+      key:
+        query.by === "weekday"
+          ? WEEKDAYS[Number(r.key) - 1]!
+          : query.by === "setup" && r.key === ""
+            ? NO_SETUP
+            : query.by === "direction"
+              ? r.key === "long"
+                ? "Long"
+                : "Short"
+              : r.key,
       netPnl: formatDecimal(r.net),
       trades: Number(r.trades),
       winRate: Number(r.trades) > 0 ? (Number(r.wins) / Number(r.trades)).toFixed(4) : null,

@@ -1,9 +1,12 @@
 // Debian's Chromium driven by playwright-core (`npx playwright install` cannot download browsers here;
 // .ci/run installs the `chromium` package).
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
+/** Where the browser tests write their screenshots (`npm run screenshots` copies them to docs/screenshots). */
+export const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 // Without the background-networking flags Chromium keeps dialling Google's hosts, which this machine's
 // closed network refuses.

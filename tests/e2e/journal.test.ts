@@ -6,11 +6,10 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, SCREENSHOTS } from "./browser.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/brokers/generic.csv", import.meta.url));
 const IBKR_FIXTURE = fileURLToPath(new URL("../fixtures/brokers/ibkr-activity.csv", import.meta.url));
-export const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 // generic.csv: AAPL bought 100 @ 191.50 and sold @ 192.25 (1.00 fees each way) = +73.00 net;
 // ESH24 (x50) sold 1 @ 4812.25 and bought back @ 4803.50 (2.25 fees each way) = +433.00 net.
@@ -92,7 +91,7 @@ describe("a new trader's first session", () => {
     const trades = page.getByRole("table", { name: "Trades, newest opened first" });
     await trades.getByRole("link", { name: "AAPL" }).waitFor();
     await trades.getByRole("link", { name: "ESH24" }).waitFor();
-    await shot("trades");
+    await shot("flow-trades");
     await trades.getByRole("link", { name: "AAPL" }).click();
     await page.getByRole("heading", { level: 1, name: /AAPL/ }).waitFor();
     await page.getByLabel("Notes").fill("Opening-range breakout, sized small.");
@@ -103,7 +102,7 @@ describe("a new trader's first session", () => {
     // Four fills plus the deposit and the opening entry; 10,500.05 + 506.00 of net cash from the round trips.
     await expect.poll(() => ledger().locator("tbody tr").count()).toBe(6);
     await expect.poll(() => newestBalance().textContent()).toContain("$11,006.05");
-    await shot("account-ledger");
+    await shot("flow-account-ledger");
   });
 
   it("shows the figures on the dashboard: summary, calendar and equity curve", async () => {
@@ -116,7 +115,7 @@ describe("a new trader's first session", () => {
     const day = page.getByRole("table", { name: "Daily net P&L, January 2024" }).locator('td[data-date="2024-01-19"]');
     await expect.poll(() => day.textContent()).toContain(NET_PNL);
     await page.getByRole("img", { name: /Equity curve by day/ }).waitFor();
-    await shot("dashboard");
+    await shot("flow-dashboard");
   });
 
   it("works at phone width: navigation behind a menu button, no sideways scrolling", async () => {
@@ -128,7 +127,7 @@ describe("a new trader's first session", () => {
     await page.getByRole("heading", { name: "P&L calendar" }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SCREENSHOTS}dashboard-phone.png` });
+    await page.screenshot({ path: `${SCREENSHOTS}flow-dashboard-phone.png` });
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 

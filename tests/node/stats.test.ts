@@ -151,7 +151,7 @@ describe("GET /api/stats/equity", () => {
 });
 
 describe("GET /api/stats/breakdown", () => {
-  it("groups by symbol, tag, setup, weekday and hour of entry", async () => {
+  it("groups by symbol, tag, setup, weekday, hour of entry and direction", async () => {
     const t = await testApp(url());
     const client = await trader(t);
     const accountId = await account(client, "America/New_York");
@@ -182,6 +182,14 @@ describe("GET /api/stats/breakdown", () => {
     expect((await get(client, `${q}hour`)).groups.map((g: { key: string; netPnl: string }) => [g.key, g.netPnl])).toEqual([
       ["9", "13.00"],
       ["13", "-5.00"],
+    ]);
+    expect((await get(client, `${q}direction`)).groups).toEqual([{ key: "Long", netPnl: "8.00", trades: 3, winRate: "0.6667" }]);
+    // A short: sold first at 500, bought back at 507 (a 7.00 loss).
+    await client.post("/api/fills", { accountId, symbol: "TSLA", side: "sell", quantity: "1", price: "500", executedAt: "2026-04-08T14:00:00Z" });
+    await client.post("/api/fills", { accountId, symbol: "TSLA", side: "buy", quantity: "1", price: "507", executedAt: "2026-04-08T15:00:00Z" });
+    expect((await get(client, `${q}direction`)).groups).toEqual([
+      { key: "Long", netPnl: "8.00", trades: 3, winRate: "0.6667" },
+      { key: "Short", netPnl: "-7.00", trades: 1, winRate: "0.0000" },
     ]);
   });
 });

@@ -2,11 +2,18 @@ import { compareDecimals } from "../../lib/decimal.ts";
 import { formatPnl, toneOf } from "../../lib/format.ts";
 import { formatRate } from "./format.ts";
 
-export type BreakdownBy = "symbol" | "tag" | "setup" | "weekday" | "hour";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour";
 /** winRate is null when no trade of the group closed in the range (P&L realised by partial exits only). */
 export type BreakdownGroup = { key: string; netPnl: string; trades: number; winRate: string | null };
 
-export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = { symbol: "Symbol", tag: "Tag", setup: "Setup", weekday: "Weekday of entry", hour: "Hour of entry" };
+export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = {
+  symbol: "Symbol",
+  direction: "Long or short",
+  tag: "Tag",
+  setup: "Setup",
+  weekday: "Weekday of entry",
+  hour: "Hour of entry",
+};
 
 /** The largest magnitude, exactly: bars are drawn relative to it. */
 function largest(groups: readonly BreakdownGroup[]): string {

@@ -1,12 +1,13 @@
-import { useId } from "react";
-import { formatDate, formatPnl, toneOf } from "../../lib/format.ts";
-import { scaleEquity, type EquityPoint } from "./equity.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { formatDate, formatMoney, formatPnl, toneOf } from "../../lib/format.ts";
+import { drawdowns, maxDrawdown, scaleEquity, type EquityPoint } from "./equity.ts";
 
 const BOX = { width: 640, height: 240, top: 12, right: 8, bottom: 12, left: 8 };
 
 export type Bucket = "day" | "week" | "month";
 
 const BUCKET_WORD: Record<Bucket, string> = { day: "Day", week: "Week of", month: "Month" };
+const BUCKET_WORD_NET: Record<Bucket, string> = { day: "Day", week: "Week", month: "Month" };
 
 function bucketLabel(start: string, bucket: Bucket): string {
   if (bucket === "month") {
@@ -15,22 +16,111 @@ function bucketLabel(start: string, bucket: Bucket): string {
   return formatDate(`${start}T00:00:00Z`, "UTC");
 }
 
+/** Colours of the chart, read from the stylesheet's custom properties (a canvas cannot use var()). */
+function palette() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return { text: v("--muted", "#4f5963"), grid: "#eceff3", border: v("--border", "#d0d5dc"), positive: v("--positive", "#11682f"), negative: v("--negative", "#b42318") };
+}
+
+type Hover = { label: string; equity: string; netPnl: string; drawdown: string; trades: number };
+
 /**
- * Cumulative net P&L per bucket, drawn as SVG. The picture is described in words (title, description)
- * and every value is in the table below it, so nothing depends on seeing the line.
+ * Cumulative net P&L per bucket on TradingView's lightweight-charts (loaded on first use, in a chunk of its
+ * own): a price axis in the account's currency, a date axis, gridlines, the area above zero green and below
+ * red, and the drawdown from the running high shaded in a pane beneath. Moving the pointer (or a finger)
+ * over it shows the bucket's exact figures above the chart. The picture is described in words (a labelled
+ * image) and every value is in the table below it, so nothing depends on seeing the chart.
  */
 export function EquityChart({ points, bucket, currency }: { points: readonly EquityPoint[]; bucket: Bucket; currency: string | null }) {
   const titleId = useId();
   const descId = useId();
+  const host = useRef<HTMLDivElement>(null);
+  const [hover, setHover] = useState<Hover | null>(null);
   const g = scaleEquity(points, BOX);
+  const dd = useMemo(() => drawdowns(points), [points]);
+  const deepest = useMemo(() => maxDrawdown(points), [points]);
   const last = points[points.length - 1];
   const first = points[0];
   const description =
     first && last
       ? `From ${bucketLabel(first.start, bucket)} to ${bucketLabel(last.start, bucket)}, ${points.length} ${bucket}${points.length === 1 ? "" : "s"} with closed trades. ` +
-        `Cumulative net P&L ends at ${formatPnl(last.equity, currency)}; highest ${formatPnl(g.max, currency)}, lowest ${formatPnl(g.min, currency)}.`
+        `Cumulative net P&L ends at ${formatPnl(last.equity, currency)}; highest ${formatPnl(g.max, currency)}, lowest ${formatPnl(g.min, currency)}; ` +
+        `deepest drawdown ${formatPnl(deepest, currency)}.`
       : "No closed trades in this period.";
   const tone = last ? toneOf(last.equity) : "zero";
+
+  useEffect(() => {
+    const element = host.current;
+    // Without a 2D canvas (a test DOM) there is nothing to draw on: the words and the table say it all.
+    if (!element || points.length === 0 || typeof CanvasRenderingContext2D === "undefined") return;
+    let disposed = false;
+    let remove: (() => void) | undefined;
+    void import("lightweight-charts")
+      .then((lw) => {
+        if (disposed) return;
+        const colors = palette();
+        const chart = lw.createChart(element, {
+          autoSize: true,
+          layout: { background: { type: lw.ColorType.Solid, color: "#ffffff" }, textColor: colors.text, fontSize: 12, panes: { separatorColor: colors.border } },
+          grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+          rightPriceScale: { borderColor: colors.border },
+          timeScale: { borderColor: colors.border, fixLeftEdge: true, fixRightEdge: true },
+          localization: { priceFormatter: (p: number) => formatMoney(p.toFixed(2), currency) },
+          handleScroll: false,
+          handleScale: false,
+        });
+        const equity = chart.addSeries(lw.BaselineSeries, {
+          baseValue: { type: "price", price: 0 },
+          topLineColor: colors.positive,
+          topFillColor1: "rgba(17, 104, 47, 0.28)",
+          topFillColor2: "rgba(17, 104, 47, 0.04)",
+          bottomLineColor: colors.negative,
+          bottomFillColor1: "rgba(180, 35, 24, 0.04)",
+          bottomFillColor2: "rgba(180, 35, 24, 0.28)",
+          lineWidth: 2,
+          priceLineVisible: false,
+          lastValueVisible: true,
+          title: "Cumulative",
+        });
+        equity.setData(points.map((p) => ({ time: p.start, value: Number(p.equity) })));
+        const drawdown = chart.addSeries(
+          lw.AreaSeries,
+          {
+            lineColor: colors.negative,
+            topColor: "rgba(180, 35, 24, 0.10)",
+            bottomColor: "rgba(180, 35, 24, 0.35)",
+            invertFilledArea: true,
+            lineWidth: 1,
+            priceLineVisible: false,
+            lastValueVisible: false,
+            title: "Drawdown",
+          },
+          1,
+        );
+        drawdown.setData(points.map((p, i) => ({ time: p.start, value: Number(dd[i]) })));
+        chart.panes()[1]?.setHeight(70);
+        chart.timeScale().fitContent();
+        const byTime = new Map(points.map((p, i) => [p.start, i]));
+        chart.subscribeCrosshairMove((param) => {
+          const i = param.time === undefined ? undefined : byTime.get(String(param.time));
+          if (i === undefined) return setHover(null);
+          const p = points[i]!;
+          setHover({ label: bucketLabel(p.start, bucket), equity: p.equity, netPnl: p.netPnl, drawdown: dd[i]!, trades: p.trades });
+        });
+        remove = () => chart.remove();
+      })
+      .catch(() => {
+        // No canvas (a test DOM) or the chunk failed to load: the words and the table below still say it all.
+      });
+    return () => {
+      disposed = true;
+      remove?.();
+      setHover(null);
+    };
+  }, [points, dd, bucket, currency]);
+
+  const shown = hover ?? (last ? { label: bucketLabel(last.start, bucket), equity: last.equity, netPnl: last.netPnl, drawdown: dd[dd.length - 1]!, trades: last.trades } : null);
   return (
     <figure className="equity">
       <dl className="equity__legend">
@@ -46,31 +136,34 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
           <dt>Low</dt>
           <dd>{formatPnl(g.min, currency)}</dd>
         </div>
+        <div>
+          {/* Between bucket ends: the summary's max drawdown also counts the moves within a bucket. */}
+          <dt>Max drawdown by {bucket}</dt>
+          <dd className={toneOf(deepest)}>{formatPnl(deepest, currency)}</dd>
+        </div>
       </dl>
-      <svg
-        className="equity__svg"
-        viewBox={`0 0 ${BOX.width} ${BOX.height}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-labelledby={`${titleId} ${descId}`}
-      >
-        <title id={titleId}>Equity curve by {bucket}</title>
-        <desc id={descId}>{description}</desc>
-        <line className="equity__zero" x1={BOX.left} x2={BOX.width - BOX.right} y1={g.zeroY} y2={g.zeroY} vectorEffect="non-scaling-stroke" />
-        {points.length > 1 && <path className="equity__area" d={g.area} />}
-        {points.length > 1 && <path className={`equity__line equity__line--${tone}`} d={g.line} vectorEffect="non-scaling-stroke" />}
-        {points.length <= 1 &&
-          // A zero-length round-capped stroke: a dot that stays round although the SVG stretches to the width.
-          g.coords.map((c) => (
-            <path key={c.point.start} className={`equity__dot equity__dot--${tone}`} d={`M${c.x} ${c.y} l0 0`} vectorEffect="non-scaling-stroke" />
-          ))}
-      </svg>
-      {first && last && (
-        <figcaption className="equity__axis">
-          <span>{bucketLabel(first.start, bucket)}</span>
-          <span>{bucketLabel(last.start, bucket)}</span>
-        </figcaption>
+      {shown && (
+        <p className="equity__hover" data-testid="equity-hover">
+          <span>{bucket === "week" ? `Week of ${shown.label}` : shown.label}</span>
+          <span className={toneOf(shown.equity)}>Cumulative {formatPnl(shown.equity, currency)}</span>
+          <span className={toneOf(shown.netPnl)}>
+            {BUCKET_WORD_NET[bucket]} {formatPnl(shown.netPnl, currency)}
+          </span>
+          <span>
+            {shown.trades} {shown.trades === 1 ? "trade" : "trades"}
+          </span>
+          <span className={toneOf(shown.drawdown)}>Drawdown {formatPnl(shown.drawdown, currency)}</span>
+        </p>
       )}
+      <div className="equity__chart" role="img" aria-labelledby={`${titleId} ${descId}`}>
+        <span id={titleId} className="visually-hidden">
+          Equity curve by {bucket}
+        </span>
+        <span id={descId} className="visually-hidden">
+          {description}
+        </span>
+        <div ref={host} className="equity__canvas" aria-hidden="true" />
+      </div>
       <details className="equity__data">
         <summary>Equity curve data table</summary>
         <div className="table-wrap">

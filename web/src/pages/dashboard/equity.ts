@@ -1,7 +1,7 @@
 // Geometry of the equity curve: from the API's buckets (decimal strings) to SVG coordinates. The extremes
 // are picked by exact decimal comparison, and the axis labels are those exact values; only the pixel
 // positions go through Number, where a float's precision is far finer than a pixel.
-import { compareDecimals } from "../../lib/decimal.ts";
+import { compareDecimals, normalizeDecimal, subtractDecimals } from "../../lib/decimal.ts";
 
 export type EquityPoint = { start: string; netPnl: string; equity: string; trades: number };
 
@@ -54,4 +54,21 @@ export function labelIndexes(length: number, count: number): number[] {
   const out = new Set<number>();
   for (let k = 0; k < count; k++) out.add(Math.round((k * (length - 1)) / (count - 1)));
   return [...out];
+}
+
+/**
+ * The drawdown at each point, exactly: how far the cumulative P&L stands below its highest value so far
+ * (the curve starts at 0, so the first peak is at least 0). 0 at a new high, negative below it.
+ */
+export function drawdowns(points: readonly EquityPoint[]): string[] {
+  let peak = "0";
+  return points.map((p) => {
+    if (compareDecimals(p.equity, peak) > 0) peak = p.equity;
+    return normalizeDecimal(subtractDecimals(p.equity, peak));
+  });
+}
+
+/** The deepest drawdown of the curve (0 or negative). */
+export function maxDrawdown(points: readonly EquityPoint[]): string {
+  return drawdowns(points).reduce((low, d) => (compareDecimals(d, low) < 0 ? d : low), "0");
 }

@@ -15,7 +15,8 @@ type Props = {
 /**
  * One month of daily net P&L on the account's trading day. Each day with trades shows its signed amount
  * and trade count in text; the colour only repeats what the sign says. On a phone the cell shows a short
- * signed number without the currency symbol (the month total above the grid carries it).
+ * signed number without the currency symbol (the month total above the grid carries it). The last column
+ * totals each week (its days within this month).
  */
 export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }: Props) {
   const { first, next } = monthBounds(month);
@@ -50,10 +51,17 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
                 <abbr title={h.long}>{h.short}</abbr>
               </th>
             ))}
+            <th scope="col" className="calendar__week-head">
+              <abbr title="Week total">Week</abbr>
+            </th>
           </tr>
         </thead>
         <tbody>
-          {monthGrid(month, weekStart).map((week, w) => (
+          {monthGrid(month, weekStart).map((week, w) => {
+            const entries = week.flatMap((cell) => (cell && byDate.get(cell.date)) || []);
+            const weekTotal = entries.reduce((sum, d) => addDecimals(sum, d.netPnl), "0");
+            const weekTrades = entries.reduce((n, d) => n + d.trades, 0);
+            return (
             <tr key={w}>
               {week.map((cell, i) => {
                 if (!cell) return <td key={i} className="calendar__cell calendar__cell--outside" />;
@@ -78,8 +86,24 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
                   </td>
                 );
               })}
+              <td className={`calendar__week${entries.length ? ` ${toneOf(weekTotal)}` : ""}`} data-week={w + 1}>
+                {entries.length > 0 ? (
+                  <>
+                    <span className="calendar__pnl">{formatPnl(weekTotal, currency)}</span>
+                    <span className="calendar__pnl-compact" aria-hidden="true">
+                      {formatPnlCompact(weekTotal, null)}
+                    </span>
+                    <span className="calendar__count">
+                      {weekTrades} {weekTrades === 1 ? "trade" : "trades"}
+                    </span>
+                  </>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
     </div>
