@@ -55,6 +55,8 @@ export type StartOptions = {
   metricsPort?: number;
   hostname?: string;
   scheduler?: boolean;
+  /** Client-side statement timeout (tests shorten it); lib/db/node.ts DEFAULT_QUERY_TIMEOUT_MS otherwise. */
+  queryTimeoutMs?: number;
 };
 
 export async function startNodeServer(config: Config, options: StartOptions = {}): Promise<NodeServer> {
@@ -62,6 +64,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   const handle = await createNodeDb(config.DATABASE_URL, {
     poolSize: config.DB_POOL_SIZE,
     transactionPooler: config.DB_TRANSACTION_POOLER,
+    ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
     onError: (err) => log.warn("database connection lost", { error: err.message }),
   });
   try {

@@ -49,8 +49,8 @@ export function scrubSecretShapes(text: string): string {
 // extension ("IBKR trades 2024.csv" loses at least its last word; "report.csv" all of it).
 const FILE_NAME = /[^\s/\\"'<>]*\.(?:csv|tsv|txt|xlsx?|xls|ods|json|xml|pdf|png|jpe?g|webp|gif|heic|heif|bmp|tiff?|zip)\b/gi;
 
-// Property names whose values are never sent, whatever they look like.
-const SECRET_NAME = /secret|token|passw|pwd|api[-_]?key|private[-_]?key|^key$|authorization|cookie|session|credential|e-?mail|file[-_]?name/i;
+// Property names whose values are never sent, whatever they look like ("inputTokens", a count, is not one).
+const SECRET_NAME = /secret|token(?!s$)|passw|pwd|api[-_]?key|private[-_]?key|^key$|authorization|cookie|session|credential|e-?mail|file[-_]?name/i;
 
 /** Longest string an analytics value keeps: events carry labels and counts, not text. */
 const MAX_STRING = 200;

@@ -7,8 +7,16 @@ export type PgOptions = {
   /** DB_TRANSACTION_POOLER: a transaction-mode pooler cannot keep named prepared statements. */
   transactionPooler: boolean;
   connectTimeoutMs?: number;
+  /**
+   * Longest wait for one statement's answer before the client gives up (503 to the caller): a partition
+   * that holds packets rather than refusing them must not hold every pool connection for its duration.
+   * Well above any statement of this service (a large import commit takes seconds).
+   */
+  queryTimeoutMs?: number;
   onError?: (err: Error) => void;
 };
+
+export const DEFAULT_QUERY_TIMEOUT_MS = 120_000;
 
 /** Node: a node-postgres pool, or the embedded PGlite database for a `pglite:` URL. */
 export async function createNodeDb(url: string, options: PgOptions): Promise<DbHandle> {
@@ -34,6 +42,9 @@ export async function createNodeDb(url: string, options: PgOptions): Promise<DbH
     connectionString: url,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    query_timeout: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    // TCP keepalives: a server that vanished is noticed on idle connections too.
+    keepAlive: true,
     ...(options.transactionPooler ? { Client: UnnamedStatementClient } : {}),
   });
   // An idle client losing its server (database restart) must not crash the process; the pool drops

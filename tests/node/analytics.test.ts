@@ -15,6 +15,7 @@ import { GENERIC_SAMPLE } from "../support/csv.ts";
 import { startEntrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { parseSse } from "../support/sse.ts";
 
 const url = () => inject("databaseUrl");
 let ingest: AnalyticsIngestServer;
@@ -63,7 +64,7 @@ describe("the redaction guard", () => {
   );
 
   it("keeps labels, counts and flags as they are", () => {
-    const props = { provider: "openai", model: "gpt-5-mini", rows: 10000, credits: 12, verified: true, plan: null, format: "ibkr-flex" };
+    const props = { provider: "openai", model: "gpt-5-mini", rows: 10000, credits: 12, verified: true, plan: null, format: "ibkr-flex", inputTokens: 1200, outputTokens: 80 };
     expect(redactProperties(props)).toEqual(props);
   });
 
@@ -153,6 +154,29 @@ describe("events of a session", () => {
     } finally {
       await payments.close();
     }
+  });
+
+  it("an advisor turn is counted with its provider, model, tokens and credits, and without the question or the answer", async () => {
+    const t = await testApp(url(), { ...analyticsEnv(), ...providers.env }, { peer: "per-request" });
+    const { client } = await signUp(t, "asker");
+    expect((await client.request("/api/advisor/provider-keys/openai", { method: "PUT", json: { apiKey: `sk-proj-${crypto.randomUUID().replaceAll("-", "")}` } })).status).toBe(200);
+    const conversation = (await (await client.post("/api/advisor/conversations", {})).json()) as { id: string; model: string };
+    const before = ingest.requests.length;
+    const question = "How did my breakout trades do, secretly?";
+    const res = await client.post(`/api/advisor/conversations/${conversation.id}/turns`, { clientMessageId: crypto.randomUUID(), text: question });
+    expect(res.status).toBe(200);
+    const answer = parseSse(await res.text()).events;
+    expect(answer.at(-1)!.event).toBe("done");
+    await t.settled();
+    const mine = ingest.requests.slice(before);
+    const events = mine.flatMap((r) => (JSON.parse(r.decoded) as { batch: Array<{ event: string; properties: Record<string, unknown> }> }).batch);
+    const turn = events.find((e) => e.event === "advisor turn")!;
+    expect(turn.properties).toMatchObject({ provider: "openai", model: conversation.model, status: "complete", credits: null, toolCalls: expect.any(Number) });
+    expect(turn.properties.inputTokens).toBeGreaterThan(0);
+    const raw = mine.map((r) => r.rawBody.toString("utf8")).join("\n");
+    expect(raw).not.toContain("breakout trades");
+    const text = answer.filter((e) => e.event === "delta").map((e) => String(e.data.text)).join("");
+    if (text.length > 12) expect(raw).not.toContain(text.slice(0, 12));
   });
 
   it("a Free user at the account cap is counted as a tier limit hit", async () => {

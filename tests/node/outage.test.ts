@@ -19,7 +19,10 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   payments = await startPaymentServer();
-  ({ server, proxy, close } = await startTestServerBehindProxy(billingEnv(payments), { log: createLogger({ write: (line) => lines.push(line) }) }));
+  ({ server, proxy, close } = await startTestServerBehindProxy(billingEnv(payments), {
+    log: createLogger({ write: (line) => lines.push(line) }),
+    queryTimeoutMs: 1500,
+  }));
 });
 afterAll(async () => {
   await close?.();
@@ -88,5 +91,22 @@ describe("the database cut while money moves", () => {
     expect((await deliver()).status).toBe(200);
     expect((await deliver()).status).toBe(200);
     expect(await getWallet(deps, userId)).toMatchObject({ balance: 500, reserved: 0 });
+  });
+
+  it("a partition that holds packets (neither delivered nor refused): requests answer 503 within the query timeout, then work again", async () => {
+    const { cookie } = await signedIn();
+    expect((await api("/api/accounts", cookie)).status).toBe(200);
+    proxy.hold();
+    try {
+      const started = performance.now();
+      const answers = await Promise.all(Array.from({ length: 4 }, () => api("/api/accounts", cookie)));
+      const took = performance.now() - started;
+      for (const res of answers) await expectUnavailable(res);
+      // Bounded by the client's timeout (1.5 s here), not by the partition.
+      expect(took).toBeLessThan(8000);
+    } finally {
+      proxy.release();
+    }
+    await expect.poll(async () => (await api("/api/accounts", cookie)).status, { timeout: 10_000 }).toBe(200);
   });
 });
