@@ -16,7 +16,7 @@ import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
 import { decodeCsv, normalizeRows, parseCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
-import type { ImportRequest } from "./schema.ts";
+import type { ImportMapping, ImportOptions, ImportRequest } from "./schema.ts";
 
 /** At most this many row errors and preview fills are returned; the counts always cover every row. */
 const ERRORS_SHOWN = 500;
@@ -109,18 +109,11 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   }
   const mapping = request.mapping ?? preset!.mapping;
   const options = { ...preset?.options, ...request.options };
-  const parsed = parseCsv(decodeCsv(input.bytes), options, deps.config.CSV_IMPORT_MAX_ROWS);
-  const { fills, errors, skipped } = normalizeRows(parsed, mapping, options, account.timezone);
+  // One representation of the file at a time (a 10 MB file is ~165,000 rows): the text and the parsed
+  // cells live only inside readRows, the fill objects until the staged JSON is made, and what the answer
+  // shows is taken from them before they go.
+  const { fills, errors, skipped, rowCount } = readRows(input.bytes, mapping, options, account.timezone, deps.config.CSV_IMPORT_MAX_ROWS);
   await markDuplicates(deps, account.id, fills);
-
-  const staged = JSON.stringify(fills);
-  const stagedBytes = new TextEncoder().encode(staged).length;
-  if (stagedBytes > deps.config.CSV_IMPORT_MAX_STAGED_BYTES) {
-    throw new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `The staged import would be ${stagedBytes} bytes; the limit is ${deps.config.CSV_IMPORT_MAX_STAGED_BYTES} (CSV_IMPORT_MAX_STAGED_BYTES).`,
-    );
-  }
   const fresh = fills.filter((f) => !f.duplicate);
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));
   const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
@@ -131,7 +124,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     bySymbol.set(f.symbol, s);
   }
   const summary = {
-    rows: parsed.rows.length,
+    rows: rowCount,
     /** Rows a preset leaves out on purpose (other sections, cancelled orders, cash movements): listed in `rows`. */
     skipped: skipped.length,
     valid: fills.length,
@@ -140,6 +133,24 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     toImport: fresh.length,
     cashEffect: fromUnits(cash),
   };
+  const shown = {
+    errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
+    symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
+    fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
+    rows: previewRows(fills, errors, skipped),
+  };
+  fresh.length = 0;
+  const staged = JSON.stringify(fills);
+  // The fill objects are in the JSON now: let them go before the database (or the bucket) takes it.
+  fills.length = 0;
+  // Counted without a copy (TextEncoder would make one as large as the JSON).
+  const stagedBytes = Buffer.byteLength(staged, "utf8");
+  if (stagedBytes > deps.config.CSV_IMPORT_MAX_STAGED_BYTES) {
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `The staged import would be ${stagedBytes} bytes; the limit is ${deps.config.CSV_IMPORT_MAX_STAGED_BYTES} (CSV_IMPORT_MAX_STAGED_BYTES).`,
+    );
+  }
   const expiresAt = new Date(deps.now().getTime() + deps.config.CSV_IMPORT_STAGING_TTL_MINUTES * 60_000);
   const importId = crypto.randomUUID();
   const stagedKey = deps.storage ? stagedImportKey(user.id, importId) : null;
@@ -182,11 +193,14 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     importId,
     expiresAt: expiresAt.toISOString(),
     summary,
-    errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
-    symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
-    fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
-    rows: previewRows(fills, errors, skipped),
+    ...shown,
   };
+}
+
+/** The file's rows as fills, errors and skips; the decoded text and the parsed cells end with this call. */
+function readRows(bytes: Uint8Array, mapping: ImportMapping, options: ImportOptions, timeZone: string, maxRows: number) {
+  const parsed = parseCsv(decodeCsv(bytes), options, maxRows);
+  return { ...normalizeRows(parsed, mapping, options, timeZone), rowCount: parsed.rows.length };
 }
 
 /**
@@ -195,10 +209,20 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
  * errors, or `skipped` with the reason the format leaves it out.
  */
 function previewRows(fills: StagedFill[], errors: readonly RowError[], skipped: readonly RowSkip[]) {
+  // Each list is in file order, so the first ROWS_SHOWN rows of the file are among the first ROWS_SHOWN
+  // entries of each (errors: of each row's errors, a row may have several); the rest is never looked at.
+  const cutoff = [skipped[ROWS_SHOWN - 1]?.row, fills[ROWS_SHOWN - 1]?.row].reduce<number>((min, r) => (r !== undefined && r < min ? r : min), Infinity);
   const byRow = new Map<number, { fill?: StagedFill; errors?: { column?: string; message: string }[]; skipped?: string }>();
-  for (const k of skipped) byRow.set(k.row, { skipped: k.reason });
-  for (const f of fills) byRow.set(f.row, { ...byRow.get(f.row), fill: f });
+  for (const k of skipped) {
+    if (k.row > cutoff) continue;
+    byRow.set(k.row, { skipped: k.reason });
+  }
+  for (const f of fills) {
+    if (f.row > cutoff) continue;
+    byRow.set(f.row, { ...byRow.get(f.row), fill: f });
+  }
   for (const e of errors) {
+    if (e.row > cutoff) continue;
     const entry = byRow.get(e.row) ?? {};
     (entry.errors ??= []).push(e.column === undefined ? { message: e.message } : { column: e.column, message: e.message });
     byRow.set(e.row, entry);
