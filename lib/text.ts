@@ -5,6 +5,11 @@
 const NUL = "\u0000";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** `value` without what Postgres cannot store (NUL characters, lone surrogates), for labels we keep as given. */
+export function storableText(value: string): string {
+  return value.replaceAll(NUL, "").replace(new RegExp(LONE_SURROGATE.source, "g"), "");
+}
+
 /** Why a string cannot be stored, or null. */
 export function textProblem(value: string): string | null {
   if (value.includes(NUL)) return "must not contain a NUL character (U+0000)";

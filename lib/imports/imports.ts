@@ -10,6 +10,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { pgError } from "../db/errors.ts";
 import { AppError } from "../errors.ts";
+import { storableText } from "../text.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { stagedImportKey, StorageUnavailableError } from "../storage/index.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
@@ -160,7 +161,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     id: importId,
     userId: user.id,
     accountId: account.id,
-    fileName: input.fileName?.slice(0, 255) ?? null,
+    fileName: storableFileName(input.fileName),
     presetId: preset?.id ?? null,
     expiresAt,
     summary,
@@ -195,6 +196,16 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     summary,
     ...shown,
   };
+}
+
+/**
+ * The upload's name as a label the history can show: a browser sends what the file system has, so NUL
+ * characters and lone surrogates (which Postgres cannot store) are dropped, and it is cut to 255 characters.
+ */
+function storableFileName(name: string | null): string | null {
+  if (name === null) return null;
+  const cleaned = storableText(name.slice(0, 255)).trim();
+  return cleaned === "" ? null : cleaned;
 }
 
 /** The file's rows as fills, errors and skips; the decoded text and the parsed cells end with this call. */

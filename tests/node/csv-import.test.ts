@@ -277,6 +277,15 @@ describe("CSV import: preview and commit", () => {
     expect(history.imports[0]).toMatchObject({ importId, status: "undone", fileName: "trades.csv", summary: { rows: 4 } });
   });
 
+  it("a file name Postgres cannot store (a NUL) is kept without it, not a 500", async () => {
+    const { client, accountId } = await setup();
+    const res = await upload(client, GENERIC_SAMPLE, { accountId, presetId: "generic" }, "a\u0000b\ud800c.csv");
+    expect(res.status, await res.clone().text()).toBe(201);
+    const history = (await (await client.get(`/api/csv-import/history?accountId=${accountId}`)).json()).imports as Array<{ fileName: string }>;
+    // The lone surrogate reaches the server as U+FFFD (the form's UTF-8 encoding); the NUL is dropped.
+    expect(history[0]!.fileName).toBe("ab\ufffdc.csv");
+  });
+
   it("a preview never committed is in the history until it expires, then out of it", async () => {
     const { client, accountId, db } = await setup();
     const { importId } = await preview(client, accountId);

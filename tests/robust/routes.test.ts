@@ -197,6 +197,77 @@ describe("every mounted route under generated bad input", () => {
   });
 });
 
+/** The routes that take a multipart upload, with the parts a valid request carries. */
+type Owned = Record<string, string>;
+const UPLOADS: Array<{ path: (own: Owned) => string; parts: (own: Owned) => Array<{ name: string; filename?: string; type?: string; content: Buffer }> }> = [
+  {
+    path: () => "/api/csv-import/preview",
+    parts: (own) => [
+      { name: "file", filename: "t.csv", type: "text/csv", content: Buffer.from("Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID\n2024-01-03T14:30:00Z,MSFT,BUY,1,10,0,m1\n") },
+      { name: "request", content: Buffer.from(JSON.stringify({ accountId: own.account, presetId: "generic" })) },
+    ],
+  },
+  { path: (own) => `/api/trades/${own.trade}/images`, parts: () => [{ name: "file", filename: "shot.png", type: "image/png", content: pngImage({ width: 4, height: 4 }) }] },
+  { path: () => "/api/auth/account/import", parts: () => [{ name: "file", filename: "export.json", type: "application/json", content: Buffer.from(JSON.stringify({ format: "trading-journal-export", version: 1, exportedAt: "x", brokerages: [], accounts: [] })) }] },
+];
+
+/** A multipart body from its parts, then broken the way `damage` says (the header's boundary may differ). */
+function multipart(parts: ReturnType<(typeof UPLOADS)[number]["parts"]>, damage: { kind: string; at: number; junk: string }) {
+  const boundary = "----robust" + "x".repeat(damage.kind === "long-boundary" ? 200 : 8);
+  const chunks: Buffer[] = [];
+  for (const [i, part] of parts.entries()) {
+    const name = damage.kind === "no-name" && i === 0 ? "" : `; name="${part.name}"`;
+    const file = part.filename === undefined ? "" : `; filename="${damage.kind === "weird-filename" ? damage.junk : part.filename}"`;
+    const header = `Content-Disposition: form-data${name}${file}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}${damage.kind === "huge-header" ? `X-Pad: ${"a".repeat(20_000)}\r\n` : ""}`;
+    chunks.push(Buffer.from(`--${boundary}\r\n${header}\r\n`), damage.kind === "empty-parts" ? Buffer.alloc(0) : part.content, Buffer.from("\r\n"));
+    if (damage.kind === "duplicate-parts") chunks.push(Buffer.from(`--${boundary}\r\n${header}\r\n`), Buffer.from(damage.junk), Buffer.from("\r\n"));
+  }
+  if (damage.kind !== "no-closing") chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  let body = Buffer.concat(chunks);
+  if (damage.kind === "truncated") body = body.subarray(0, damage.at % Math.max(1, body.length));
+  if (damage.kind === "binary-headers") body = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x80]), body]);
+  const type =
+    damage.kind === "no-boundary" ? "multipart/form-data" : damage.kind === "wrong-boundary" ? "multipart/form-data; boundary=nope" : `multipart/form-data; boundary=${boundary}`;
+  return { body, type };
+}
+
+describe("the upload routes under malformed multipart bodies", () => {
+  it("never answer 5xx, answer errors in the envelope, and change nothing when they refuse", async () => {
+    const damage = fc.record({
+      kind: fc.constantFrom("none", "truncated", "no-closing", "no-boundary", "wrong-boundary", "long-boundary", "no-name", "weird-filename", "huge-header", "empty-parts", "duplicate-parts", "binary-headers"),
+      at: fc.nat(),
+      junk: weirdString,
+    });
+    // A fresh uploader: the sweep above may have deleted what the first client had.
+    const uploader = (await signUp(t, "uploader")).client;
+    const own = await ownData(uploader);
+    for (const upload of UPLOADS) {
+      // The undamaged body is a valid upload: the damage below is what gets refused, not the builder.
+      const valid = multipart(upload.parts(own), { kind: "none", at: 0, junk: "" });
+      const ok = await uploader.request(upload.path(own), { method: "POST", body: new Uint8Array(valid.body), headers: { "Content-Type": valid.type } });
+      expect(ok.status, `${upload.path(own)}: ${await ok.clone().text()}`).toBe(201);
+      await fc.assert(
+        fc.asyncProperty(damage, async (d) => {
+          const { body, type } = multipart(upload.parts(own), d);
+          const before = await checksum();
+          const res = await uploader.request(upload.path(own), { method: "POST", body: new Uint8Array(body), headers: { "Content-Type": type } });
+          const text = await res.text();
+          const where = `POST ${upload.path(own)} [${d.kind} ${d.at} ${JSON.stringify(d.junk).slice(0, 60)}] -> ${res.status} ${text.slice(0, 300)} ${errors.splice(0).join(" ").slice(0, 1500)}`;
+          expect(res.status, where).toBeLessThan(500);
+          expect(text, where).not.toMatch(LEAKS);
+          if (res.status >= 400) {
+            const envelope = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+            expect(envelope.error?.code, where).toMatch(/^[A-Z_]+$/);
+            expect(typeof envelope.error?.message, where).toBe("string");
+            expect(await checksum(), where).toBe(before);
+          }
+        }),
+        { numRuns: RUNS * 4, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
+      );
+    }
+  });
+});
+
 /** A body each id-taking route accepts, so a cross-user request reaches the ownership check. */
 const PLAUSIBLE: Record<string, unknown> = {
   "PATCH /api/accounts/:id": { name: "Taken over" },
