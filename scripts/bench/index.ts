@@ -7,6 +7,7 @@ import { baseTestEnv } from "../../tests/support/env.ts";
 import { measureLedger, LEDGER_ROWS, LEDGER_WARMUP_ROUNDS } from "./ledger.ts";
 import { IMPORT_ROUNDS, measureImports } from "./imports.ts";
 import { measureLogin } from "./login.ts";
+import { measureLeaks, PREVIEWS, READS } from "./leaks.ts";
 import { measureStats, STATS_TRADES } from "./stats.ts";
 import { measureStartup } from "./startup.ts";
 import { testConfig } from "../../tests/support/env.ts";
@@ -20,7 +21,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "imports", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -64,6 +65,16 @@ if (runs("login")) {
   const login = await withDatabase((url) => measureLogin(testConfig({ DATABASE_URL: url, TRUSTED_PROXIES: "127.0.0.1/32,::1/128" })));
   console.log(
     `login ${login.loginMs.toFixed(1)} ms | bare Argon2id verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | bcrypt-10 compare ${login.bcryptMs.toFixed(1)} ms (Argon2id verify ${(login.verifyMs / login.bcryptMs).toFixed(2)}x of it; goal <= 1.2x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
+  );
+}
+
+if (runs("leaks")) {
+  console.log(`\n== Leak watch: the Node entrypoint's RSS after a warm-up, ${READS.toLocaleString("en-US")} reads and ${PREVIEWS} previews of 10,000 rows ==`);
+  const leaks = await withDatabase((url) => measureLeaks(env, url));
+  const grew = (mb: number) => `${mb >= 0 ? "+" : ""}${mb.toFixed(1)} MB`;
+  console.log(
+    `after warm-up ${leaks.baseline.toFixed(0)} MB | reads: first half ${grew(leaks.halfReads - leaks.baseline)}, second half ${grew(leaks.afterReads - leaks.halfReads)} (${(leaks.afterReads / leaks.baseline).toFixed(2)}x) | ` +
+      `previews: first half ${grew(leaks.halfPreviews - leaks.afterReads)}, second half ${grew(leaks.afterPreviews - leaks.halfPreviews)} (${(leaks.afterPreviews / leaks.baseline).toFixed(2)}x)`,
   );
 }
 
