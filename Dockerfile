@@ -40,10 +40,12 @@ COPY functions ./functions
 COPY lib ./lib
 COPY migrations ./migrations
 COPY scripts ./scripts
-# The stamp and the bundle from the build stage, after the sources: functions/node.ts runs the bundle when it
-# is newer than every source (file times are kept by COPY), and would otherwise start from source.
+# The stamp and the bundle from the build stage, after the sources. functions/node.ts runs the bundle when it
+# is newer than every source file and folder (else it starts from source): copying the stamp in touches the
+# lib folder, so the bundle's time is set last.
 COPY --from=build /app/lib/build-stamp.json ./lib/build-stamp.json
 COPY --from=build /app/.server ./.server
+RUN touch .server/server.mjs
 
 ARG APP_VERSION=
 LABEL org.opencontainers.image.title="trading-journal-api" \

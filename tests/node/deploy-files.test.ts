@@ -293,6 +293,8 @@ describe("the images", () => {
     const bundle = copies.findIndex((c) => c === "--from=build /app/.server ./.server");
     expect(bundle).toBeGreaterThan(copies.findIndex((c) => c === "lib ./lib" ) );
     expect(bundle).toBeGreaterThan(copies.lastIndexOf("functions ./functions"));
+    // Newer than the lib folder the stamp copy touched: set last.
+    expect(api.lastIndexOf("RUN touch .server/server.mjs")).toBeGreaterThan(api.indexOf("COPY --from=build /app/.server ./.server"));
     expect(api).toMatch(/^CMD \["node", "functions\/node\.ts"\]$/m);
     expect(api).toMatch(/^ARG APP_VERSION/m);
     // A baked ENV would make "unset" impossible at run time.
