@@ -24,7 +24,7 @@ import {
   requireUser,
   setSessionCookie,
 } from "../lib/http/auth.ts";
-import { createRouter, readCappedForm, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import { CsrfSchema, DataImportBodySchema, DataImportSummarySchema, MaybeUserSchema, SessionListSchema, SignedInSchema, UserSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
@@ -139,11 +139,7 @@ export const auth = createRouter()
     }),
     requireUser,
     async (c) => {
-      const form = await readCappedForm(c, DATA_IMPORT_MAX_BYTES + 16 * 1024, "the 25 MB limit for an export file");
-      const file = form.get("file");
-      if (!(file instanceof File)) {
-        throw new AppError("VALIDATION_ERROR", "Attach the export as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
-      }
+      const { file } = await readFilePart(c, DATA_IMPORT_MAX_BYTES, "the 25 MB limit for an export file", "the export");
       return c.json(await importUserData(c.var.deps, currentUser(c), await file.text()), 201);
     },
   )

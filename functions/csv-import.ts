@@ -3,7 +3,7 @@ import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readCappedForm, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
 import {
   commitImport,
   discardImport,
@@ -15,9 +15,6 @@ import {
 import { PRESETS } from "../lib/imports/presets.ts";
 import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSchema } from "../lib/imports/schema.ts";
 
-/** Room for multipart boundaries and part headers on top of the file and JSON caps. */
-const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
-
 export const csvImport = createRouter()
   .get("/presets", describeRoute({ tag: "csv-import", summary: "The broker formats the importer knows", responses: { 200: { description: "The presets.", schema: PresetListSchema } } }), requireUser, (c) => c.json({ presets: PRESETS }))
   .post(
@@ -25,15 +22,7 @@ export const csvImport = createRouter()
     describeRoute({ tag: "csv-import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 
     requireUser, async (c) => {
     const { config } = c.var.deps;
-    const form = await readCappedForm(
-      c,
-      config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES + MULTIPART_OVERHEAD_BYTES,
-      "CSV_IMPORT_MAX_FILE_BYTES",
-    );
-    const file = form.get("file");
-    if (!(file instanceof File)) {
-      throw new AppError("VALIDATION_ERROR", "Attach the CSV file as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
-    }
+    const { form, file } = await readFilePart(c, config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES, "CSV_IMPORT_MAX_FILE_BYTES", "the CSV file");
     if (file.size > config.CSV_IMPORT_MAX_FILE_BYTES) {
       throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${config.CSV_IMPORT_MAX_FILE_BYTES} bytes (CSV_IMPORT_MAX_FILE_BYTES).`);
     }

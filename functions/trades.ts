@@ -3,15 +3,13 @@ import { z } from "zod/mini";
 import { AppError } from "../lib/errors.ts";
 import { TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readCappedForm, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
 import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages, readTradeImage } from "../lib/trades/images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
 import { valueOpenPositions } from "../lib/market/quotes.ts";
 import { getTrade, journalTrade, listTrades } from "../lib/trades/trades.ts";
 
 const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
-/** Room for the multipart boundary and part headers on top of the image cap. */
-const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 
 export const tradeImages = createRouter()
   .post(
@@ -26,11 +24,7 @@ export const tradeImages = createRouter()
     requireUser,
     validate("param", IdParamSchema),
     async (c) => {
-      const form = await readCappedForm(c, IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES, "the 5 MB limit for one image");
-      const file = form.get("file");
-      if (!(file instanceof File)) {
-        throw new AppError("VALIDATION_ERROR", "Attach the image as the `file` part.", { fields: [{ path: "file", message: "is required" }] });
-      }
+      const { file } = await readFilePart(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
       const bytes = new Uint8Array(await file.arrayBuffer());
       return c.json(await addTradeImage(c.var.deps, currentUser(c), c.req.valid("param").id, bytes), 201);
     },

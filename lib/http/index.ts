@@ -248,3 +248,19 @@ export async function readCappedForm(c: Context<AppEnv>, maxBytes: number, capNa
     throw new AppError("VALIDATION_ERROR", "The upload is not a valid multipart form.", { fields: [{ path: "file", message: "could not be read" }] });
   }
 }
+
+/** Room for the multipart boundary and part headers on top of an upload's own cap. */
+export const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+
+/**
+ * An upload's `file` part (and the form, for its other parts), read under `maxBytes` plus the multipart
+ * overhead; `what` names the file in the error when the part is missing ("the CSV file", "the image").
+ */
+export async function readFilePart(c: Context<AppEnv>, maxBytes: number, capName: string, what: string): Promise<{ form: FormData; file: File }> {
+  const form = await readCappedForm(c, maxBytes + MULTIPART_OVERHEAD_BYTES, capName);
+  const file = form.get("file");
+  if (!(file instanceof File)) {
+    throw new AppError("VALIDATION_ERROR", `Attach ${what} as the \`file\` part.`, { fields: [{ path: "file", message: "is required" }] });
+  }
+  return { form, file };
+}
