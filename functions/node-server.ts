@@ -77,6 +77,8 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
       handle,
     );
     log.info("migrations applied", { postApplied: report.postApplied.length, postSkipped: report.postSkipped });
+    // A fresh embedded database, just migrated and not yet written to: the template for the next fresh start.
+    await handle.saveTemplate?.();
   } catch (err) {
     await handle.close();
     throw err;

@@ -14,6 +14,11 @@ export type DbHandle = {
   readonly interactiveTransactions: boolean;
   /** The connection pool's state, where there is a pool (node-postgres): for the metrics listener. */
   connections?(): ConnectionStats;
+  /**
+   * Embedded only, when the database started fresh without a template: saves it, once migrated, as the
+   * template later fresh starts load (lib/db/pglite-template.ts). Best effort.
+   */
+  saveTemplate?(): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -60,7 +60,8 @@ export async function createNodeDb(url: string, options: PgOptions): Promise<DbH
   };
 }
 
-export async function createEmbeddedDb(url: string): Promise<DbHandle> {
+/** `template: false` builds a new cluster even when a migrated template is saved (a test of migrating from nothing). */
+export async function createEmbeddedDb(url: string, options: { template?: boolean } = {}): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const dataDir = embeddedDataDir(url);
@@ -68,8 +69,22 @@ export async function createEmbeddedDb(url: string): Promise<DbHandle> {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  // A new cluster (in memory, or a folder without one yet) starts from the migrated template when there is one.
+  const { existsSync } = await import("node:fs");
+  const fresh = !dataDir || !existsSync(`${dataDir}/PG_VERSION`);
+  const useTemplate = fresh && options.template !== false;
+  const template = useTemplate ? (await import("./pglite-template.ts")).readTemplate() : undefined;
+  const start = template ? { loadDataDir: template } : {};
+  const client = dataDir ? new PGlite(dataDir, start) : new PGlite(start);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: "pglite", interactiveTransactions: true, close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    interactiveTransactions: true,
+    ...(useTemplate && !template
+      ? { saveTemplate: async () => (await import("./pglite-template.ts")).saveTemplate(await client.dumpDataDir("none")) }
+      : {}),
+    close: () => client.close(),
+  };
 }

@@ -7,6 +7,7 @@ import { startNodeServer } from "../../functions/node-server.ts";
 import { createEmbeddedDb } from "../../lib/db/node.ts";
 import { loadFunctionFiles } from "../../lib/db/functions.ts";
 import { migrateHandle, POST_MIGRATIONS_DIR, rowsOf } from "../../lib/db/migrate.ts";
+import { readTemplate } from "../../lib/db/pglite-template.ts";
 import { createLogger } from "../../lib/log.ts";
 import { loadTickers } from "../../lib/market/tickers.ts";
 import { testConfig } from "../support/env.ts";
@@ -25,7 +26,7 @@ async function countMigrations(db: Awaited<ReturnType<typeof createEmbeddedDb>>[
 describe("the embedded database", () => {
   it("applies every migration to a folder, and a reopen applies nothing twice", async () => {
     const url = `pglite:${join(dir, "journal")}`;
-    const first = await createEmbeddedDb(url);
+    const first = await createEmbeddedDb(url, { template: false });
     const report = await migrateHandle(first, { skipPost: false });
     expect(report.postApplied).toEqual(readdirSync(POST_MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort());
     const counts = await countMigrations(first.db);
@@ -42,6 +43,39 @@ describe("the embedded database", () => {
     const rows = rowsOf<{ email: string }>(await again.db.execute(sql`select email from users`));
     expect(rows.map((r) => r.email)).toEqual(["persist@example.com"]);
     await again.close();
+  });
+
+  it("a fresh database starts from the migrated template once one is saved: the same schema, no migration to apply", async () => {
+    const start = (url: string) => startNodeServer(testConfig({ DATABASE_URL: url }), { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+    // The first fresh start saves the template (unless an earlier one already did).
+    const first = await start("pglite:memory");
+    const expected = await countMigrations(first.handle.db);
+    await first.close();
+    expect(readTemplate()).toBeDefined();
+    for (const url of ["pglite:memory", `pglite:${join(dir, "from-template")}`]) {
+      const started = performance.now();
+      const server = await start(url);
+      const took = performance.now() - started;
+      try {
+        // Loaded, not built: nothing left to save, and every migration already recorded.
+        expect(server.handle.saveTemplate, url).toBeUndefined();
+        expect(await countMigrations(server.handle.db)).toEqual(expected);
+        const res = await fetch(`${server.url}/api/auth/register`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ email: `template-${url.length}@example.com`, password: "embedded password" }),
+        });
+        expect(res.status).toBe(201);
+        console.log(`fresh embedded start from the template (${url.startsWith("pglite:memory") ? "memory" : "folder"}): ${took.toFixed(0)} ms`);
+      } finally {
+        await server.close();
+      }
+    }
+    // The folder keeps what was written: a reopen reads the user back.
+    const reopened = await createEmbeddedDb(`pglite:${join(dir, "from-template")}`);
+    const users = rowsOf<{ n: number }>(await reopened.db.execute(sql`select count(*)::int as n from users`));
+    expect(users[0]!.n).toBe(1);
+    await reopened.close();
   });
 
   it("serves GET /api/health from the Node entrypoint with no Postgres server", async () => {
