@@ -6,6 +6,7 @@ import { bundleIsFresh } from "../../functions/node.ts";
 import { startNodeServer, type NodeServer } from "../../functions/node-server.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
+import { freePort } from "../support/entrypoint.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
 
 describe("the Node server", () => {
@@ -57,21 +58,23 @@ describe("npm start (the entrypoint as a process)", () => {
     ["from source (--from-source)", ["--from-source"]],
   ])("%s: migrates, answers /api/health, and exits 0 on SIGTERM", async (_how, args: string[]) => {
     const { PATH } = await readProcessEnv({ dotenvPath: false });
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the kernel just handed out, not a random one another test's server may hold.
+    const port = await freePort();
     const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url)), ...args], {
       env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl"), PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined))?.status, {
-          timeout: 20_000,
-          interval: 100,
-        })
-        .toBe(200);
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined))?.status, { timeout: 20_000, interval: 100 })
+        .toBe(200)
+        .catch((err: unknown) => {
+          throw new Error(`the entrypoint did not answer /api/health with 200 within 20 s; its output:\n${output}`, { cause: err });
+        });
       expect(output).toContain('"message":"listening"');
       if (!args.length) expect(bundleIsFresh()).toBe(true);
       child.kill("SIGTERM");
