@@ -11,7 +11,7 @@ import { track } from "../analytics/index.ts";
 import { toJSONSchema } from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
 import { releaseHold, settleHold, placeHold, type Hold } from "../billing/wallet.ts";
-import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { databaseErrorForLog, pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
 import { advisorConversations, advisorMessages, storedKeys } from "../db/schema.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
@@ -91,6 +91,12 @@ async function replyTo(deps: Pick<Deps, "db">, conversationId: string, clientMes
   return reply ?? null;
 }
 
+/** Why a model stops on its own (the AI SDK's finish reasons other than "error", "other" and the like). */
+const MODEL_FINISH_REASONS = new Set(["stop", "length", "content-filter", "tool-calls"]);
+
+/** How long a conversation's claim lasts before its turn's messages are stored (prepareTurn). */
+const PREPARE_LEASE_MS = 60_000;
+
 const inProgress = () => new AppError("TURN_IN_PROGRESS", "This conversation is answering a message already. Wait for it, or stop it, and try again.");
 
 function turnBudgetMs(deps: Pick<Deps, "config">): number {
@@ -148,10 +154,13 @@ export async function prepareTurn(
   const share = (await getSettings(deps, user)).shareJournal;
 
   const replyId = crypto.randomUUID();
+  // A short lease until the turn's messages are stored, then the whole turn's: a request that loses the
+  // database (or its process) before that point frees the conversation within a minute, not nine.
+  const lease = new Date(deps.now().getTime() + PREPARE_LEASE_MS);
   const claimUntil = new Date(deps.now().getTime() + turnBudgetMs(deps) + 60_000);
   const claimed = await deps.db
     .update(advisorConversations)
-    .set({ turnId: replyId, turnUntil: claimUntil })
+    .set({ turnId: replyId, turnUntil: lease })
     .where(
       and(
         eq(advisorConversations.id, conversation.id),
@@ -175,9 +184,14 @@ export async function prepareTurn(
       { id: askedId, conversationId: conversation.id, role: "user", text: input.text, status: "complete", clientMessageId: input.clientMessageId, createdAt: now },
       { id: replyId, conversationId: conversation.id, role: "assistant", text: "", status: "incomplete", replyTo: askedId, createdAt: new Date(now.getTime() + 1) },
     ]);
+    await deps.db
+      .update(advisorConversations)
+      .set({ turnUntil: claimUntil })
+      .where(and(eq(advisorConversations.id, conversation.id), eq(advisorConversations.turnId, replyId)));
   } catch (err) {
-    if (hold) await releaseHold(deps, replyId);
-    await release();
+    // With the database gone these fail too: the hold then expires through the job and the lease lapses.
+    if (hold) await releaseHold(deps, replyId).catch(() => undefined);
+    await release().catch(() => undefined);
     // The same clientMessageId raced in from another request: that one is answering it.
     if (pgError(err)?.code === UNIQUE_VIOLATION) throw inProgress();
     throw err;
@@ -397,6 +411,13 @@ export async function runTurn(
     clientGone.removeEventListener("abort", onGone);
   }
 
+  // A stream that ended with nothing in it and no reason a model gives (a proxy's error page served with
+  // 200 instead of the provider's stream) is a failure, not an empty answer.
+  if (finishReason !== null && !stopReason && !text && calls.length === 0 && !MODEL_FINISH_REASONS.has(finishReason)) {
+    deps.log.warn("provider stream unreadable", { provider, finishReason });
+    failure ??= { code: "PROVIDER_ERROR", message: "The provider's answer could not be read. Try again in a moment." };
+    finishReason = null;
+  }
   // What the last, interrupted step used is estimated; finished steps report their own usage.
   // (A provider that refused the call outright charged nothing and is charged nothing.)
   if (stopReason !== null || (!finishReason && text.length > 0)) {
@@ -409,6 +430,7 @@ export async function runTurn(
   const status = completed ? "complete" : failure && !stopReason && !text ? "failed" : "incomplete";
   const ending = stopReason === "credits" ? "credit_limit" : stopReason === "budget" ? "TURN_TIMEOUT" : stopReason === "client" ? "client_disconnected" : completed ? finishReason! : (failure?.code ?? "PROVIDER_ERROR");
 
+  let stored = true;
   try {
     await deps.db
       .update(advisorMessages)
@@ -422,8 +444,20 @@ export async function runTurn(
       await deps.db.update(storedKeys).set({ verified: false }).where(and(eq(storedKeys.userId, user.id), eq(storedKeys.provider, provider)));
     }
     if (hold) await settleHold(deps, replyId, used ?? 0);
+  } catch (err) {
+    // The database went away during the turn: an unsettled hold expires through the job (nothing charged),
+    // the answer stays stored as it was when the turn began (incomplete) and the claim lapses.
+    stored = false;
+    deps.log.error("advisor turn could not be stored", { provider, error: err instanceof Error ? err.name : "unknown", ...databaseErrorForLog(err) });
   } finally {
-    await releaseClaim(deps, conversation.id, replyId);
+    await releaseClaim(deps, conversation.id, replyId).catch(() => undefined);
+  }
+  if (!stored) {
+    await send({
+      event: "error",
+      data: { code: "SERVICE_UNAVAILABLE", message: "This answer could not be saved: the journal's database is unreachable. Credits set aside for it and not charged come back on their own; try again in a moment." },
+    });
+    return;
   }
   track(deps, "advisor turn", user.id, {
     provider,

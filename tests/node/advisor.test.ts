@@ -343,6 +343,27 @@ describe("metering (billing on)", () => {
     expect(await getWallet(metered.deps, userId)).toEqual({ balance: 0, reserved: 0, available: 0 });
   });
 
+  // The provider failing mid-answer, per provider wire format: every hold ends (nothing stays reserved),
+  // the charge is what the usage event says (a provider that never answered costs nothing), the answer is
+  // stored with what arrived, and the stream ends with an event that says so.
+  it.each([
+    { fault: "#reset-after:3", status: "incomplete", last: "error", charged: true },
+    { fault: "#reset", status: "failed", last: "error", charged: false },
+    { fault: "#garbage", status: "failed", last: "error", charged: false },
+    { fault: "#hang-after:2", status: "incomplete", last: "error", charged: true },
+  ])("a provider that fails with $fault: hold ended, charged only for what arrived, the answer $status", async ({ fault, status, last, charged }) => {
+    for (const provider of ["openai", "anthropic", "gemini"] as const) {
+      const { client, userId, conversation } = await funded(5000, provider);
+      const { events } = await turn(client, conversation.id, `Write ${fault} #chunks:6 #slow:30`);
+      expect(events.at(-1)?.event, `${provider}: ${JSON.stringify(events.at(-1))}`).toBe(last);
+      const usage = events.find((e) => e.event === "usage")!.data as { credits: number };
+      expect(usage.credits > 0, `${provider}: ${JSON.stringify(events.filter((e) => e.event !== "delta"))}`).toBe(charged);
+      expect(await getWallet(metered.deps, userId), provider).toEqual({ balance: 5000 - usage.credits, reserved: 0, available: 5000 - usage.credits });
+      const [, answer] = await messages(client, conversation.id);
+      expect(answer, provider).toMatchObject({ status, text: charged ? expect.stringMatching(/^(word )+$/) : "" });
+    }
+  }, 30_000);
+
   it("a disconnect charges only what was used; 50 concurrent turns on a small wallet never take it below zero", async () => {
     const { client, userId, conversation } = await funded(1000);
     const res = await ask(client, conversation.id, "Write a lot #slow:50 #chunks:60");

@@ -223,6 +223,29 @@ describe("the Pro subscription", () => {
   const plan = async (userId: string) =>
     rowsOf<{ plan: string }>(await t.deps.db.execute(sql`select plan from users where id = ${userId}`))[0]!.plan;
 
+  it.each(["reset", "garbage", "hang"] as const)(
+    "a provider that %s: checkout and the Pro checkout answer 502 with nothing charged and nothing stored; the retry works",
+    async (fault) => {
+      const { client, userId } = await signUp(t, `fault-${fault}`);
+      stand.fail = fault;
+      try {
+        // A provider that hangs is given up after two tries of 8 s: one call is enough to see it.
+        for (const path of fault === "hang" ? ["/api/billing/checkout"] : ["/api/billing/checkout", "/api/billing/subscription/checkout"]) {
+          const res = await client.post(path, path.endsWith("/checkout") && !path.includes("subscription") ? { packId: "starter" } : {});
+          expect(res.status, path).toBe(502);
+          expect((await res.json()).error).toMatchObject({ code: "PAYMENT_PROVIDER_ERROR", message: expect.stringContaining("Nothing was charged") });
+        }
+      } finally {
+        stand.fail = null;
+      }
+      const stored = rowsOf<{ n: number }>(await t.deps.db.execute(sql`select count(*)::int as n from billing_customers where user_id = ${userId}`));
+      expect(stored[0]!.n).toBe(0);
+      expect(await wallet(client)).toEqual({ balance: 0, reserved: 0, available: 0 });
+      await checkout(client);
+    },
+    40_000,
+  );
+
   it("subscription events move the plan; an older event arriving late changes nothing", async () => {
     const { client, userId } = await signUp(t, "pro");
     const checkoutRes = await client.post("/api/billing/subscription/checkout");

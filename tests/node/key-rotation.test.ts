@@ -18,6 +18,8 @@ import { startEntrypoint } from "../support/entrypoint.ts";
 import { captureLogger } from "../support/deps.ts";
 import { baseTestEnv } from "../support/env.ts";
 import { seedStoredKeys } from "../support/stored-keys.ts";
+import { startTcpProxy } from "../support/tcp-proxy.ts";
+import pg from "pg";
 
 const KEY_A = randomBytes(32).toString("hex");
 const KEY_B = randomBytes(32).toString("hex");
@@ -118,6 +120,70 @@ describe("rotate-encryption-key", () => {
     await server.stop();
   }, 60_000);
 
+  it("the database cut in the middle of a batch's statement: the run fails, nothing is half-sealed, a second run finishes", async () => {
+    const plaintexts = await seedKeys(300, KEY_A); // 1,500 keys: three batches of 500
+    const proxy = await startTcpProxy();
+    const through = new URL(db.url);
+    through.port = String(proxy.port);
+    const cut = await createNodeDb(through.toString(), { poolSize: 1, transactionPooler: false });
+    const blocker = new pg.Client({ connectionString: db.url });
+    await blocker.connect();
+    const config = { ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A };
+    try {
+      let cutDone: Promise<void> | undefined;
+      const run = rotateStoredKeys(
+        { db: cut.db, config },
+        {
+          // After the first batch: rows of the second one locked, so its update waits inside Postgres; the
+          // connection is cut while it waits, then the lock goes and the statement finishes on its own.
+          onBatch: (done) => {
+            if (done !== 500 || cutDone) return;
+            cutDone = (async () => {
+              await blocker.query("begin");
+              await blocker.query("select 1 from stored_keys where key_id = (select key_id from stored_keys order by user_id desc limit 1) for update");
+              const waiting = await waitingBehind(blocker);
+              await proxy.cut();
+              await blocker.query("commit");
+              await gone(waiting);
+            })();
+          },
+        },
+      );
+      await expect(run).rejects.toThrow();
+      await cutDone;
+    } finally {
+      await blocker.end();
+      await cut.close().catch(() => undefined);
+      await proxy.close();
+    }
+    // Every key opens under one of the two keys: none half-written.
+    const mid = rowsOf<{ key_id: string; n: number }>(await handle.db.execute(sql`select key_id, count(*)::int as n from stored_keys group by 1`));
+    expect(mid.reduce((s, r) => s + r.n, 0)).toBe(1500);
+    const second = await rotateStoredKeys({ db: handle.db, config });
+    expect(second.alreadyCurrent + second.rotated).toBe(1500);
+    expect(second.alreadyCurrent).toBeGreaterThanOrEqual(500);
+    await allOpen(KEY_B, plaintexts);
+  }, 60_000);
+
+  it("the CLI killed (kill -9) after its first batch: the next run finishes and every key opens under the new key", async () => {
+    const plaintexts = await seedKeys(400, KEY_A); // 2,000 keys: four batches
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const child = spawn(process.execPath, [fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url)), "rotate-encryption-key"], {
+      cwd: "/tmp",
+      env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: db.url, ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A },
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    child.stderr.on("data", (d: Buffer) => {
+      if (d.toString().includes("rotated")) child.kill("SIGKILL");
+    });
+    expect(await exited).toBe("SIGKILL");
+    const second = await rotateStoredKeys({ db: handle.db, config: { ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A } });
+    expect(second.total).toBe(2000);
+    expect(second.alreadyCurrent).toBeGreaterThanOrEqual(500);
+    expect(second.alreadyCurrent + second.rotated).toBe(2000);
+    await allOpen(KEY_B, plaintexts);
+  }, 60_000);
+
   it("the canary: one damaged row beside good ones is logged and start goes on; a key that opens none of its rows stops it", async () => {
     await seedKeys(3, KEY_A);
     const { log, lines } = captureLogger();
@@ -142,3 +208,26 @@ describe("rotate-encryption-key", () => {
     ]);
   });
 });
+
+/** The backend waiting behind `blocker`'s locks (polled until one is), by pid. */
+async function waitingBehind(blocker: pg.Client): Promise<number> {
+  const { rows } = await blocker.query<{ pid: number }>("select pg_backend_pid() as pid");
+  const me = rows[0]!.pid;
+  for (let i = 0; i < 200; i++) {
+    const waiting = await handle.db.execute(sql`select pid from pg_stat_activity where ${me} = any(pg_blocking_pids(pid))`);
+    const [row] = rowsOf<{ pid: number }>(waiting);
+    if (row) return row.pid;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("no statement came to wait behind the lock");
+}
+
+/** Polls until that backend has ended (it finishes its statement, then finds its client gone). */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const [row] = rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where pid = ${pid}`));
+    if (row!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`backend ${pid} is still there`);
+}

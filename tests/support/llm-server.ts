@@ -13,6 +13,8 @@
 //   #status:<code>       answer that HTTP status (400 says the context is too long)
 //   #hang                never answer          #hang-after:<n>  send n chunks, then nothing more
 //   #malformed           a chunk that is not JSON in the middle of the stream
+//   #reset               the connection destroyed before any answer   #reset-after:<n>  send n chunks, then reset
+//   #garbage             200 with a body that is not the provider's stream at all
 //   #cite                with #tool: also link every trade of the result, as the advisor is asked to:
 //                        "[AAPL 2024-01-02](trade:ID)"
 // Otherwise: "Here is my answer." in four chunks. Usage: prompt tokens = request bytes / 4 (rounded down),
@@ -27,6 +29,9 @@ type Plan = {
   status?: number;
   hang?: boolean;
   hangAfter?: number;
+  reset?: boolean;
+  resetAfter?: number;
+  garbage?: boolean;
   slowMs: number;
   malformed: boolean;
   chunks: string[];
@@ -85,6 +90,10 @@ function plan(provider: Provider, body: Record<string, unknown>): Plan {
   if (/#hang(?!-)/.test(text)) p.hang = true;
   const after = directive("hang-after")?.[1];
   if (after) p.hangAfter = Number(after);
+  if (/#reset(?!-)/.test(text)) p.reset = true;
+  const resetAfter = directive("reset-after")?.[1];
+  if (resetAfter) p.resetAfter = Number(resetAfter);
+  if (directive("garbage")) p.garbage = true;
   const n = directive("chunks")?.[1];
   if (n) p.chunks = Array.from({ length: Number(n) }, () => "word ");
   const tool = /#tool:([a-z_]+):(\{.*?\})(?:\s|$)/.exec(text);
@@ -126,6 +135,7 @@ async function stream(res: ServerResponse, provider: Provider, model: string, p:
   }
   for (const [i, chunk] of chunks.entries()) {
     if (p.hangAfter !== undefined && i >= p.hangAfter) return; // never finishes
+    if (p.resetAfter !== undefined && i >= p.resetAfter) return void res.socket?.destroy();
     if (p.slowMs) await sleep(p.slowMs);
     if (res.destroyed) return;
     if (p.malformed && i === 1) res.write("data: {not json at all\n\n");
@@ -203,6 +213,12 @@ export function createStreamHandler(): StreamHandler {
       if (key?.includes("invalid401")) return send(401, errorBody(provider, 401));
       const p = plan(provider, body);
       if (p.hang) return; // never answers
+      if (p.reset) return void req.socket.destroy();
+      if (p.garbage) {
+        res.writeHead(200, { "Content-Type": "text/html" });
+        res.end("<html><body>502 Bad Gateway (a proxy's page, not the provider's stream)</body></html>");
+        return;
+      }
       if (p.status) return send(p.status, errorBody(provider, p.status));
       const model = provider === "gemini" ? decodeURIComponent(url.pathname.split("/models/")[1]!.split(":")[0]!) : String(body.model);
       await stream(res, provider, model, p, Math.floor(raw.length / 4));

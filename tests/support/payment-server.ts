@@ -11,8 +11,11 @@ export type Recorded = { method: string; path: string; form: Record<string, stri
 export type PaymentServer = {
   url: string;
   requests: Recorded[];
-  /** While set, every call answers this status (or "reset": the connection is destroyed). */
-  fail: number | "reset" | null;
+  /**
+   * While set, every call answers this status, or: "reset" destroys the connection, "hang" never answers,
+   * "garbage" answers 200 with a body that is not JSON.
+   */
+  fail: number | "reset" | "hang" | "garbage" | null;
   /** The checkout sessions created, by id (with what they were created with). */
   sessions: Map<string, Record<string, string>>;
   close(): Promise<void>;
@@ -47,6 +50,11 @@ export async function startPaymentServer(): Promise<PaymentServer> {
     const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
     requests.push({ method: req.method ?? "GET", path, form, idempotencyKey });
     if (state.fail === "reset") return req.socket.destroy();
+    if (state.fail === "hang") return;
+    if (state.fail === "garbage") {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      return res.end("<html><body>Service temporarily unavailable</body></html>");
+    }
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${++n}` });
       res.end(JSON.stringify(json));
