@@ -1,9 +1,10 @@
+import type { Context } from "hono";
 import { safeParse } from "zod/mini";
 import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import {
   commitImport,
   discardImport,
@@ -11,6 +12,7 @@ import {
   importHistory,
   previewImport,
   undoImport,
+  type PreviewInput,
 } from "../lib/imports/imports.ts";
 import { PRESETS } from "../lib/imports/presets.ts";
 import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSchema } from "../lib/imports/schema.ts";
@@ -20,33 +22,8 @@ export const csvImport = createRouter()
   .post(
     "/preview",
     describeRoute({ tag: "csv-import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 
-    requireUser, async (c) => {
-    const { config } = c.var.deps;
-    const { form, file } = await readFilePart(c, config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES, "CSV_IMPORT_MAX_FILE_BYTES", "the CSV file");
-    if (file.size > config.CSV_IMPORT_MAX_FILE_BYTES) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${config.CSV_IMPORT_MAX_FILE_BYTES} bytes (CSV_IMPORT_MAX_FILE_BYTES).`);
-    }
-    const part = form.get("request");
-    const json = part instanceof File ? await part.text() : part;
-    if (typeof json !== "string") {
-      throw new AppError("VALIDATION_ERROR", "Add the JSON `request` part (accountId, presetId or mapping, options).", {
-        fields: [{ path: "request", message: "is required" }],
-      });
-    }
-    if (new TextEncoder().encode(json).length > config.CSV_IMPORT_MAX_REQUEST_BYTES) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `The request part is larger than ${config.CSV_IMPORT_MAX_REQUEST_BYTES} bytes (CSV_IMPORT_MAX_REQUEST_BYTES).`);
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(json);
-    } catch {
-      throw new AppError("VALIDATION_ERROR", "The request part is not valid JSON.", { fields: [{ path: "request", message: "is not JSON" }] });
-    }
-    const parsed = safeParse(ImportRequestSchema, raw);
-    if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["request", ...i.path] })));
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    return c.json(await previewImport(c.var.deps, currentUser(c), { fileName: file.name || null, bytes, request: parsed.data }), 201);
-  })
+    requireUser, async (c) => c.json(await previewImport(c.var.deps, currentUser(c), await readPreviewUpload(c)), 201),
+  )
   .post("/commit", describeRoute({ tag: "csv-import", summary: "Commit a staged preview: its fills, trades and cash, all at once", responses: { 200: { description: "The committed import.", schema: ImportSchema } }, errors: ["NOT_FOUND", "CONFLICT", "GONE"] }), requireUser, validate("json", CommitSchema), async (c) => {
     const { importId, includeDuplicates } = c.req.valid("json");
     return c.json(await commitImport(c.var.deps, currentUser(c), importId, includeDuplicates ?? false));
@@ -66,3 +43,35 @@ export const csvImport = createRouter()
   );
 
 export const csvImportGroup = { prefix: "/api/csv-import", app: csvImport } as const satisfies Group;
+
+/**
+ * The preview's upload: the file's bytes, its name and the checked `request` part. Its own function, so the
+ * form and the file (two more copies of the bytes) are unreachable while the preview runs.
+ */
+async function readPreviewUpload(c: Context<AppEnv>): Promise<PreviewInput> {
+  const { config } = c.var.deps;
+  const { form, file } = await readFilePart(c, config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES, "CSV_IMPORT_MAX_FILE_BYTES", "the CSV file");
+  if (file.size > config.CSV_IMPORT_MAX_FILE_BYTES) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${config.CSV_IMPORT_MAX_FILE_BYTES} bytes (CSV_IMPORT_MAX_FILE_BYTES).`);
+  }
+  const part = form.get("request");
+  const json = part instanceof File ? await part.text() : part;
+  if (typeof json !== "string") {
+    throw new AppError("VALIDATION_ERROR", "Add the JSON `request` part (accountId, presetId or mapping, options).", {
+      fields: [{ path: "request", message: "is required" }],
+    });
+  }
+  if (new TextEncoder().encode(json).length > config.CSV_IMPORT_MAX_REQUEST_BYTES) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `The request part is larger than ${config.CSV_IMPORT_MAX_REQUEST_BYTES} bytes (CSV_IMPORT_MAX_REQUEST_BYTES).`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "The request part is not valid JSON.", { fields: [{ path: "request", message: "is not JSON" }] });
+  }
+  const parsed = safeParse(ImportRequestSchema, raw);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["request", ...i.path] })));
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return { fileName: file.name || null, bytes, request: parsed.data };
+}

@@ -5,7 +5,7 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
 import { measureLedger, LEDGER_ROWS, LEDGER_WARMUP_ROUNDS } from "./ledger.ts";
-import { IMPORT_ROUNDS, measureImports } from "./imports.ts";
+import { IMPORT_ROUNDS, measureImports, measureRaisedCapImport, RAISED_ROUNDS, SHORT_ROWS } from "./imports.ts";
 import { measureLogin } from "./login.ts";
 import { measureLeaks, PREVIEWS, READS } from "./leaks.ts";
 import { measureStats, STATS_TRADES } from "./stats.ts";
@@ -117,7 +117,14 @@ if (runs("imports")) {
     `10,000 rows (median of ${IMPORT_ROUNDS}, after a warm-up import): preview + commit ${imports.importMs.toFixed(0)} ms (preview ${imports.previewMs.toFixed(0)} + commit ${imports.commitMs.toFixed(0)}; ${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
   );
   console.log(
-    `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
+    `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file (10,000 rows of ~1 KB): peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
+  );
+  console.log(
+    `${(imports.shortBytes / 1024 / 1024).toFixed(1)} MB of short rows (${SHORT_ROWS.toLocaleString("en-US")}), over the default row cap: refused (413) with a peak RSS growth of ${(imports.refusedGrowth / 1024 / 1024).toFixed(0)} MB`,
+  );
+  const raised = await withDatabase((url) => measureRaisedCapImport(env, url));
+  console.log(
+    `the same file with CSV_IMPORT_MAX_ROWS and CSV_IMPORT_MAX_STAGED_BYTES raised (median of ${RAISED_ROUNDS}): ${raised.fills.toLocaleString("en-US")} fills in ${(raised.ms / 1000).toFixed(1)} s, peak RSS growth ${(raised.peakGrowth / 1024 / 1024).toFixed(0)} MB (${(raised.min / 1024 / 1024).toFixed(0)}-${(raised.max / 1024 / 1024).toFixed(0)}) over ${(raised.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
   );
 }
 

@@ -397,6 +397,7 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
         }
         // Journal fields on every existing position: they must survive when the same fill still opens it.
         await db.execute(sql`update positions set notes = 'kept ' || open_fill_id::text where account_id = ${accountId}`);
+        // Staged as objects, the format of previews made before the arrays: import_apply still reads it.
         const staged = imported.map((f, i) => ({
           row: i + 2, symbol: f.symbol, asset_class: INSTRUMENTS[f.symbol]!.assetClass, multiplier: INSTRUMENTS[f.symbol]!.multiplier, side: f.buy ? "buy" : "sell",
           quantity: String(f.qty), price: price(f), fees: fees(f), executed_at: at(f.minute), execution_id: `X${i}`, duplicate: false,
@@ -508,7 +509,7 @@ describe("CSV import: limits and bad input (never a 5xx)", () => {
   });
 
   it("refuses an oversized JSON part, too many rows and an oversized staged result with 413 naming the cap", async () => {
-    const small = await setup({ CSV_IMPORT_MAX_REQUEST_BYTES: "200", CSV_IMPORT_MAX_ROWS: "3", CSV_IMPORT_MAX_STAGED_BYTES: "300" });
+    const small = await setup({ CSV_IMPORT_MAX_REQUEST_BYTES: "200", CSV_IMPORT_MAX_ROWS: "3", CSV_IMPORT_MAX_STAGED_BYTES: "120" });
     const json = await upload(small.client, sample, { accountId: small.accountId, presetId: "generic", options: { sides: { buy: Array(10).fill("PURCHASE") } } });
     expect(json.status).toBe(413);
     expect((await json.json()).error.message).toContain("CSV_IMPORT_MAX_REQUEST_BYTES");

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors.ts";
 import { fromUnits, toUnits } from "../../lib/money.ts";
-import { normalizeBrokerSymbol, normalizeRows, parseCsv, parseTimestamp, sideOf, type StagedFill } from "../../lib/imports/normalize.ts";
+import { normalizeBrokerSymbol, normalizeCsv, parseTimestamp, readCsv, sideOf, type StagedFill } from "../../lib/imports/normalize.ts";
 import { PRESETS, type Preset } from "../../lib/imports/presets.ts";
 import { ImportMappingSchema, ImportOptionsSchema, type ImportMapping, type ImportOptions } from "../../lib/imports/schema.ts";
 
@@ -211,12 +211,12 @@ describe("broker presets", () => {
   });
 
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: headers are the sample's header row", (_id, preset) => {
-    expect(parseCsv(fixture(preset.id), optionsFor(preset), MAX_ROWS).header).toEqual(preset.headers);
+    expect(readCsv(fixture(preset.id), optionsFor(preset), MAX_ROWS).header).toEqual(preset.headers);
   });
 
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the sample gives the expected fills and no errors", (id, preset) => {
     const options = optionsFor(preset);
-    const result = normalizeRows(parseCsv(fixture(id), options, MAX_ROWS), preset.mapping, options, ZONE);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, ZONE, MAX_ROWS);
     expect(result.errors).toEqual([]);
     expect(result.fills.map(compact)).toEqual(EXPECTED[id]!.fills);
     expect(result.skipped).toHaveLength(EXPECTED[id]!.skipped);
@@ -224,11 +224,12 @@ describe("broker presets", () => {
 
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: every row is imported or listed with its reason; quantities and fees as counted by hand", (id, preset) => {
     const options = optionsFor(preset);
-    const parsed = parseCsv(fixture(id), options, MAX_ROWS);
-    const result = normalizeRows(parsed, preset.mapping, options, ZONE);
-    const accounted = [...result.fills.map((f) => f.row), ...result.skipped.map((k) => k.row), ...result.errors.map((e) => e.row)].sort((a, b) => a - b);
-    const first = parsed.header ? (parsed.headerRow ?? 1) + 1 : 1;
-    expect(accounted).toEqual(parsed.rows.map((_, i) => first + i));
+    const shape = readCsv(fixture(id), options, MAX_ROWS);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, ZONE, MAX_ROWS);
+    expect(result.rowCount).toBe(shape.rowCount);
+    const accounted = [...new Set([...result.fills.map((f) => f.row), ...result.skipped.map((k) => k.row), ...result.errors.map((e) => e.row)])].sort((a, b) => a - b);
+    const first = shape.header ? (shape.headerRow ?? 1) + 1 : 1;
+    expect(accounted).toEqual(Array.from({ length: shape.rowCount }, (_, i) => first + i));
     for (const k of result.skipped) expect(k.reason.length, `row ${k.row}`).toBeGreaterThan(5);
     const sum = (values: string[]) => fromUnits(values.reduce((a, v) => a + toUnits(v), 0n));
     expect([sum(result.fills.map((f) => f.quantity)), sum(result.fills.map((f) => f.fees))]).toEqual(TOTALS[id]);
@@ -236,14 +237,13 @@ describe("broker presets", () => {
 
   it("das: without options.tradeDate the file is refused with a clear message", () => {
     const preset = PRESETS.find((p) => p.id === "das")!;
-    const parsed = parseCsv(fixture("das"), preset.options, MAX_ROWS);
-    expect(() => normalizeRows(parsed, preset.mapping, preset.options, ZONE)).toThrow(/time with options\.tradeDate/);
+    expect(() => normalizeCsv(fixture("das"), preset.mapping, preset.options, ZONE, MAX_ROWS)).toThrow(/time with options\.tradeDate/);
   });
 });
 
-/** Runs a small CSV through parseCsv + normalizeRows. */
+/** Runs a small CSV through normalizeCsv. */
 function read(csv: string, mapping: ImportMapping, options: ImportOptions = {}, zone = ZONE) {
-  return normalizeRows(parseCsv(csv, options, MAX_ROWS), mapping, options, zone);
+  return normalizeCsv(csv, mapping, options, zone, MAX_ROWS);
 }
 
 function validationFields(run: () => unknown): string[] {
@@ -353,10 +353,11 @@ describe("header search and sections", () => {
   ].join("\n");
 
   it("takes the first row holding every named cell as the header and numbers rows from it", () => {
-    const parsed = parseCsv(statement, { headerRowContains: ["sym", "WHEN"], endAtBlankRow: true }, MAX_ROWS);
-    expect(parsed.header).toEqual(["When", "Sym", "Side", "Qty", "Px"]);
-    expect(parsed.headerRow).toBe(6); // blank lines are not counted
-    const { fills, errors } = normalizeRows(parsed, BASIC, {}, ZONE);
+    const options = { headerRowContains: ["sym", "WHEN"], endAtBlankRow: true };
+    const shape = readCsv(statement, options, MAX_ROWS);
+    expect(shape.header).toEqual(["When", "Sym", "Side", "Qty", "Px"]);
+    expect(shape.headerRow).toBe(6); // blank lines are not counted
+    const { fills, errors } = normalizeCsv(statement, BASIC, options, ZONE, MAX_ROWS);
     expect(errors).toEqual([]);
     expect(fills.map((f) => [f.row, f.side])).toEqual([[7, "buy"], [8, "sell"]]);
   });
@@ -368,7 +369,7 @@ describe("header search and sections", () => {
   });
 
   it("refuses a file without such a header row", () => {
-    expect(validationFields(() => parseCsv(statement, { headerRowContains: ["Exec Time"] }, MAX_ROWS))).toEqual(["has no matching header row"]);
+    expect(validationFields(() => readCsv(statement, { headerRowContains: ["Exec Time"] }, MAX_ROWS))).toEqual(["has no matching header row"]);
   });
 });
 

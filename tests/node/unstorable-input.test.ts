@@ -153,10 +153,10 @@ describe("date-times outside 1900-01-01..9999-12-31 UTC", () => {
 describe("a commit whose write fails", () => {
   it("gives its claim back at once with a clear error: the import stays staged and can be discarded", async () => {
     const t = await trader();
-    const csv = [GENERIC_HEADER, "2024-01-02T14:30:00Z,AAPL,BUY,1,10,0,a1"].join("\n");
+    const csv = [GENERIC_HEADER, "2024-01-02T14:30:00Z,AAPL,BUY,1,11,0,a1"].join("\n");
     const { importId } = (await (await upload(t.client, csv, t.accountId)).json()) as { importId: string };
     // A staged value the database cannot store (as an older release's preview let through).
-    await t.db.execute(sql`update csv_imports set staged = jsonb_set(staged, '{0,executed_at}', '"+010000-01-01T13:59:59.000Z"') where id = ${importId}`);
+    await t.db.execute(sql`update csv_imports set staged = jsonb_set(staged, '{0,7}', '"+010000-01-01T13:59:59.000Z"') where id = ${importId}`);
     const before = await snapshot(t);
     const res = await t.client.post("/api/csv-import/commit", { importId });
     const body = await expectRefused(res, 400, "VALIDATION_ERROR", "file");

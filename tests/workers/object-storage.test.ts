@@ -52,8 +52,9 @@ describe("CSV import staged in object storage, in workerd", () => {
   it("preview stores the fills as an object; commit reads it, writes the fills and removes it", async () => {
     const { cookie, accountId, importId, key } = await stagedPreview();
     const store = createFetchObjectStore(settings());
-    const staged = JSON.parse((await store.get(key)) ?? "null") as Array<{ execution_id: string }>;
-    expect(staged.map((f) => f.execution_id)).toEqual(["W1", "W2"]);
+    // One array per fill; the execution id is its ninth value (lib/imports/imports.ts stagedJson).
+    const staged = JSON.parse((await store.get(key)) ?? "null") as unknown[][];
+    expect(staged.map((f) => f[8])).toEqual(["W1", "W2"]);
     const sql = testSql();
     const [row] = await sql`select staged is null as inline_empty, staged_key from csv_imports where id = ${importId}`;
     expect(row).toEqual({ inline_empty: true, staged_key: key });

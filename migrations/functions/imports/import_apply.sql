@@ -1,7 +1,9 @@
 -- import_apply(import, include_duplicates, staged): writes a claimed ('committing') import's staged fills
 -- into its account: the fills, their ledger entries and the rebuilt positions of each symbol touched, then
 -- marks the import committed. p_staged: the fills read from object storage by the caller (NULL means the
--- inline csv_imports.staged). Returns the number of fills written, or NULL when the import is not claimed.
+-- inline csv_imports.staged); either holds one array per fill (symbol, asset class, multiplier, side, quantity,
+-- price, fees, executed_at, execution id, duplicate) or, staged by an older version, one object per fill
+-- with those keys. Returns the number of fills written, or NULL when the import is not claimed.
 -- Guarantees: exactly once (the row must be 'committing' and is locked; it leaves as 'committed'); a fill
 -- whose execution id the account already has is skipped; so, unless duplicates are included, is one that
 -- matches an existing fill on symbol, time to the second, side, quantity and price, unless both carry
@@ -36,8 +38,19 @@ BEGIN
   SELECT rank, balance_after, occurred_at INTO base_rank, base_balance, last_at
   FROM ledger_entries WHERE account_id = imp.account_id ORDER BY rank DESC LIMIT 1;
 
-  WITH staged AS (
-    SELECT * FROM jsonb_to_recordset(coalesce(p_staged, imp.staged)) AS x(
+  WITH src AS (
+    SELECT coalesce(p_staged, imp.staged) AS j
+  ),
+  staged AS (
+    -- One array per fill, in lib/imports/imports.ts stagedJson's order (what a preview stages).
+    SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
+      (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
+      (e->>9)::boolean AS duplicate
+    FROM src, jsonb_array_elements(src.j) AS e
+    WHERE jsonb_typeof(e) = 'array'
+    UNION ALL
+    -- One object per fill: what previews staged before the arrays (still staged when the function changed).
+    SELECT x.* FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
       symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
       executed_at timestamptz, execution_id text, duplicate boolean)
   ),
