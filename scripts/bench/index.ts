@@ -52,12 +52,15 @@ if (runs("startup")) {
   console.log("== Node entrypoint: time to first 200 from /api/health (median of 5) ==");
   const pg = await withDatabase((url) => measureStartup({ ...env, DATABASE_URL: url }));
   console.log(`postgres  entry ${pg.entryMs.toFixed(0)} ms | bare node http ${pg.baselineMs.toFixed(0)} ms | ratio ${(pg.entryMs / pg.baselineMs).toFixed(2)}x (goal <= 5x, < 400 ms)`);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(`  idle RSS a second after ready: entry ${mb(pg.entryRss)} | bare node http ${mb(pg.baselineRss)} | ratio ${(pg.entryRss / pg.baselineRss).toFixed(2)}x`);
   const source = await withDatabase((url) => measureStartup({ ...env, DATABASE_URL: url }, 5, ["--from-source"]));
   console.log(`  from source (--from-source) ${source.entryMs.toFixed(0)} ms | bare ${source.baselineMs.toFixed(0)} ms | ratio ${(source.entryMs / source.baselineMs).toFixed(2)}x`);
   const embedded = await measureStartup({ ...env, DATABASE_URL: "pglite:memory" }, 3);
   console.log(
     `embedded  entry ${embedded.entryMs.toFixed(0)} ms | bare node http ${embedded.baselineMs.toFixed(0)} ms | ratio ${(embedded.entryMs / embedded.baselineMs).toFixed(2)}x (in-memory PGlite, loaded from the migrated template)`,
   );
+  console.log(`  idle RSS a second after ready: embedded ${mb(embedded.entryRss)} (the database in the process)`);
 }
 
 if (runs("login")) {
