@@ -2,7 +2,10 @@
 // - a 10,000-row file: preview + commit wall time, beside a floor measured in the same run (papaparse
 //   parse of the same file + one bulk insert of the same rows into the same table);
 // - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run).
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Papa from "papaparse";
 import pg from "pg";
 import { startEntrypoint } from "../../tests/support/entrypoint.ts";
@@ -113,6 +116,7 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
     }
     const importMs = median(importTimes);
     const floorMs = median(floorTimes);
+    const copyMs = bareCopyMs(csv, databaseUrl);
 
     // 10 MB: 10,000 rows of ~1 KB; the server's peak RSS growth over the run.
     const big = generateCsv(10_000, 960);
@@ -140,6 +144,7 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
       previewMs: median(previewTimes),
       commitMs: median(commitTimes),
       floorMs,
+      copyMs,
       bigBytes,
       ...long,
       shortBytes: Buffer.byteLength(short),
@@ -207,4 +212,41 @@ export async function measureRaisedCapImport(env: Record<string, string>, databa
     }
   }
   return { fills, ms: median(times), rssBefore: median(rests), peakGrowth: median(growths), min: Math.min(...growths), max: Math.max(...growths) };
+}
+
+/**
+ * The barest floor: psql's \copy of the same file into a plain table (no indexes, no constraints), the
+ * server's time as psql's \timing reports it, median of 5; null without psql.
+ */
+function bareCopyMs(csv: string, databaseUrl: string): number | null {
+  const file = join(tmpdir(), `bench-copy-${process.pid}.csv`);
+  writeFileSync(file, csv);
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const out = execFileSync(
+        "psql",
+        [
+          "-q",
+          databaseUrl,
+          "-c",
+          "drop table if exists bench_plain; create table bench_plain (executed_at timestamptz, symbol text, side text, quantity numeric, price numeric, fees numeric, execution_id text, notes text)",
+          "-c",
+          "\\timing on",
+          "-c",
+          `\\copy bench_plain from '${file}' with (format csv, header true)`,
+          "-c",
+          "drop table bench_plain",
+        ],
+        { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+      );
+      const copy = /Time: ([\d.]+) ms/.exec(out);
+      if (copy) times.push(Number(copy[1]));
+    }
+    return times.length ? median(times) : null;
+  } catch {
+    return null;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }

@@ -119,6 +119,11 @@ if (runs("imports")) {
   console.log(
     `10,000 rows (median of ${IMPORT_ROUNDS}, after a warm-up import): preview + commit ${imports.importMs.toFixed(0)} ms (preview ${imports.previewMs.toFixed(0)} + commit ${imports.commitMs.toFixed(0)}; ${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
   );
+  if (imports.copyMs !== null) {
+    console.log(
+      `  beside a bare COPY of the same file into a plain table (psql \\copy, server time, median of 5): ${imports.copyMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.copyMs).toFixed(1)}`,
+    );
+  }
   console.log(
     `${(imports.bigBytes / 1024 / 1024).toFixed(1)} MB file (10,000 rows of ~1 KB): peak RSS growth ${(imports.peakGrowth / 1024 / 1024).toFixed(0)} MB over ${(imports.rssBefore / 1024 / 1024).toFixed(0)} MB at rest (goal <= 150 MB)`,
   );
