@@ -44,38 +44,7 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const reg = await fetch(`${base}/api/auth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: `import-bench-${Date.now()}@example.com`, password: "benchmark password" }),
-    });
-    const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
-    const newAccount = async () => {
-      const res = await fetch(`${base}/api/accounts`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie },
-        body: JSON.stringify({ name: `Bench ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" }),
-      });
-      return ((await res.json()) as { id: string }).id;
-    };
-    const importFile = async (csv: string, accountId: string) => {
-      const form = new FormData();
-      form.set("file", new Blob([csv]), "bench.csv");
-      form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
-      const previewStarted = performance.now();
-      const preview = await fetch(`${base}/api/csv-import/preview`, { method: "POST", headers: { Cookie: cookie }, body: form });
-      if (preview.status !== 201) throw new Error(`preview answered ${preview.status}: ${await preview.text()}`);
-      const { importId } = (await preview.json()) as { importId: string };
-      const commitStarted = performance.now();
-      const commit = await fetch(`${base}/api/csv-import/commit`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie },
-        body: JSON.stringify({ importId }),
-      });
-      if (commit.status !== 200) throw new Error(`commit answered ${commit.status}`);
-      const { fillsCreated } = (await commit.json()) as { fillsCreated: number };
-      return { fillsCreated, previewMs: commitStarted - previewStarted, commitMs: performance.now() - commitStarted };
-    };
+    const { cookie, newAccount, importFile } = await importer(base);
 
     // 10,000 rows: the import through the API, and the floor: parse the same file, then insert the same
     // rows into fills in one statement. Each into a fresh account; one import first to warm the server up,
@@ -156,6 +125,43 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
   }
 }
 
+/** A user signed up on the server at `base`: new accounts, and a file imported (preview + commit) with its timings. */
+async function importer(base: string) {
+  const reg = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `import-bench-${crypto.randomUUID()}@example.com`, password: "benchmark password" }),
+  });
+  const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+  const newAccount = async () => {
+    const res = await fetch(`${base}/api/accounts`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify({ name: `Bench ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" }),
+    });
+    return ((await res.json()) as { id: string }).id;
+  };
+  const importFile = async (csv: string, accountId: string) => {
+    const form = new FormData();
+    form.set("file", new Blob([csv]), "bench.csv");
+    form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
+    const previewStarted = performance.now();
+    const preview = await fetch(`${base}/api/csv-import/preview`, { method: "POST", headers: { Cookie: cookie }, body: form });
+    if (preview.status !== 201) throw new Error(`preview answered ${preview.status}: ${await preview.text()}`);
+    const { importId } = (await preview.json()) as { importId: string };
+    const commitStarted = performance.now();
+    const commit = await fetch(`${base}/api/csv-import/commit`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify({ importId }),
+    });
+    if (commit.status !== 200) throw new Error(`commit answered ${commit.status}: ${await commit.text()}`);
+    const { fillsCreated } = (await commit.json()) as { fillsCreated: number };
+    return { fillsCreated, previewMs: commitStarted - previewStarted, commitMs: performance.now() - commitStarted };
+  };
+  return { cookie, newAccount, importFile };
+}
+
 /**
  * The same 10 MB of short rows imported by a server whose caps an operator raised to take it
  * (CSV_IMPORT_MAX_ROWS, CSV_IMPORT_MAX_STAGED_BYTES): the peak RSS growth of preview + commit over the
@@ -173,32 +179,8 @@ export async function measureRaisedCapImport(env: Record<string, string>, databa
     try {
       const base = server.url;
       const pid = server.child.pid!;
-      const reg = await fetch(`${base}/api/auth/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: `import-bench-${crypto.randomUUID()}@example.com`, password: "benchmark password" }),
-      });
-      const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
-      const run = async (csv: string) => {
-        const account = await fetch(`${base}/api/accounts`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Cookie: cookie },
-          body: JSON.stringify({ name: `Bench ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" }),
-        });
-        const form = new FormData();
-        form.set("file", new Blob([csv]), "bench.csv");
-        form.set("request", JSON.stringify({ accountId: ((await account.json()) as { id: string }).id, presetId: "generic" }));
-        const preview = await fetch(`${base}/api/csv-import/preview`, { method: "POST", headers: { Cookie: cookie }, body: form });
-        if (preview.status !== 201) throw new Error(`preview answered ${preview.status}: ${await preview.text()}`);
-        const { importId } = (await preview.json()) as { importId: string };
-        const commit = await fetch(`${base}/api/csv-import/commit`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Cookie: cookie },
-          body: JSON.stringify({ importId }),
-        });
-        if (commit.status !== 200) throw new Error(`commit answered ${commit.status}: ${await commit.text()}`);
-        return ((await commit.json()) as { fillsCreated: number }).fillsCreated;
-      };
+      const { newAccount, importFile } = await importer(base);
+      const run = async (csv: string) => (await importFile(csv, await newAccount())).fillsCreated;
       await run(generateCsv(2_000)); // warm-up
       writeFileSync(`/proc/${pid}/clear_refs`, "5");
       const before = memoryOf(pid);
