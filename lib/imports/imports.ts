@@ -329,8 +329,10 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
 }
 
 /**
- * Claims the staged import (staged -> committing) in one conditional statement, so of any number of
- * concurrent commits exactly one proceeds; then applies it in one statement (all or nothing).
+ * Commits a staged import exactly once, all or nothing. Staged inline: claim and apply in one statement
+ * (import_commit_inline). Staged in object storage: the claim (staged -> committing, one conditional
+ * statement, so of any number of concurrent commits exactly one proceeds), the object read, then the apply
+ * in one statement; a failure after the claim gives it back.
  */
 export async function commitImport(
   deps: Pick<Deps, "db" | "now" | "storage" | "log" | "analytics">,
@@ -338,6 +340,16 @@ export async function commitImport(
   importId: string,
   includeDuplicates = false,
 ) {
+  // Staged inline (the default): claimed and applied in one statement, so nothing is left half-done.
+  const [inline] = rowsOf<{ written: number | null }>(
+    await deps.db
+      .execute(sql`select import_commit_inline(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}) as written`)
+      .catch((err: unknown) => {
+        throw unstorable(deps, importId, err);
+      }),
+  );
+  if (inline?.written !== null && inline?.written !== undefined) return committed(deps, user, importId, null);
+  // Staged in object storage, or not committable (the claim says why): claim, read the object, apply.
   const { stagedKey } = await claimImport(deps, user, importId);
   try {
     const fills = stagedKey ? await readStagedObject(deps, importId, stagedKey) : null;
@@ -346,20 +358,27 @@ export async function commitImport(
     // Nothing was written (import_apply is one statement): give the claim back at once, so the import can be
     // retried or discarded instead of waiting for the recovery job.
     if (!(err instanceof AppError && err.code === "CONFLICT")) await releaseImportClaim(deps, importId);
-    const pg = pgError(err);
-    if (pg?.code.startsWith("22")) {
-      deps.log.warn("import could not be written", { importId, code: pg.code });
-      throw new AppError("VALIDATION_ERROR", "This import holds a value the database cannot store, so nothing was written. It is still staged: discard it, fix the file and preview it again.", {
-        fields: [{ path: "file", message: "holds a value the database cannot store" }],
-      });
-    }
-    throw err;
+    throw unstorable(deps, importId, err);
   }
-  // import_apply cleared staged_key, which queued the object for removal; remove it now.
+  return committed(deps, user, importId, stagedKey);
+}
+
+/** A value the database refused (class 22) as the trader's 400; any other failure as it is. */
+function unstorable(deps: Pick<Deps, "log">, importId: string, err: unknown): unknown {
+  const pg = pgError(err);
+  if (!pg?.code.startsWith("22")) return err;
+  deps.log.warn("import could not be written", { importId, code: pg.code });
+  return new AppError("VALIDATION_ERROR", "This import holds a value the database cannot store, so nothing was written. It is still staged: discard it, fix the file and preview it again.", {
+    fields: [{ path: "file", message: "holds a value the database cannot store" }],
+  });
+}
+
+/** The committed import as the answer shows it; its object (import_apply cleared staged_key) removed now. */
+async function committed(deps: Pick<Deps, "db" | "storage" | "log" | "analytics">, user: AuthUser, importId: string, stagedKey: string | null) {
   if (stagedKey) await drainObjectDeletions(deps, [stagedKey]);
-  const committed = await getImport(deps, user, importId);
-  track(deps, "import committed", user.id, { fills: committed.fillsCreated ?? 0 });
-  return committed;
+  const done = await getImport(deps, user, importId);
+  track(deps, "import committed", user.id, { fills: done.fillsCreated ?? 0 });
+  return done;
 }
 
 /** A failed commit's claim given back: committing -> staged (only while it is still this commit's). */

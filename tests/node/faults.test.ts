@@ -141,6 +141,46 @@ describe("the database cut in the middle of a statement", () => {
     expect(await view(account.id)).toEqual(await view(reference.id));
   });
 
+  it("an import commit cut and ended mid-statement: 503, nothing written, the import still staged (not stuck claimed), and the retry commits it", async () => {
+    const { cookie } = await signedIn();
+    const account = (await (await api("/api/accounts", cookie, { method: "POST", json: { name: "Ended", currency: "USD", startingBalance: "10000" } })).json()) as { id: string };
+    const form = new FormData();
+    form.set("file", new Blob([GENERIC_SAMPLE]), "trades.csv");
+    form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+    const { importId } = (await (await api("/api/csv-import/preview", cookie, { method: "POST", body: form })).json()) as { importId: string };
+    const commit = () => api("/api/csv-import/commit", cookie, { method: "POST", json: { importId } });
+
+    // The statement waits behind the account's lock, having claimed the import; then its backend is ended.
+    const blocker = await direct.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("select 1 from accounts where id = $1 for update", [account.id]);
+      const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+      const pending = commit();
+      let waiting: number | undefined;
+      for (let i = 0; i < 400 && waiting === undefined; i++) {
+        waiting = (await direct.query<{ pid: number }>("select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).rows[0]?.pid;
+        if (waiting === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(waiting).toBeDefined();
+      // The database gone for the server (so nothing can be given back afterwards), and the statement ended.
+      await proxy.cut();
+      await direct.query("select pg_terminate_backend($1)", [waiting]);
+      await expectUnavailable(await pending);
+      await blocker.query("commit");
+    } finally {
+      blocker.release();
+      await proxy.restore();
+    }
+    // One statement claims and applies: ended half-way, it takes its claim with it. (Claimed in a statement of
+    // its own, as before, the import stayed 'committing' until the recovery job deleted it ten minutes on.)
+    expect(await one<{ status: string }>("select status from csv_imports where id = $1", [importId])).toEqual({ status: "staged" });
+    expect(await one<{ n: number }>("select count(*)::int as n from fills where account_id = $1", [account.id])).toEqual({ n: 0 });
+    const retry = await commit();
+    expect(retry.status).toBe(200);
+    expect(((await retry.json()) as { fillsCreated: number }).fillsCreated).toBe(4);
+  });
+
   it("a payment webhook: 503 (the provider retries); the purchase is credited once, however often it is redelivered", async () => {
     const { cookie, userId } = await signedIn();
     const checkout = await api("/api/billing/checkout", cookie, { method: "POST", json: { packId: "starter" } });
