@@ -287,19 +287,16 @@ function storageFailure(deps: Pick<Deps, "log">, err: unknown): unknown {
 const PREVIEW_GONE = "The staged preview is no longer available; upload the file again.";
 
 /**
- * The fills of a claimed, object-staged import. A missing (or unreadable) object ends the import: the row
- * is deleted and the caller gets 410; a store that is down releases the claim so a retry can commit.
+ * The fills of an import staged in object storage, read before its commit (reading changes nothing). A
+ * missing (or unreadable) object ends the import: the row is deleted and the caller gets 410; a store that
+ * is down answers 503 and leaves the import staged.
  */
-async function readStagedObject(deps: Pick<Deps, "db" | "storage" | "log">, importId: string, key: string): Promise<string> {
+async function readStagedObject(deps: Pick<Deps, "db" | "now" | "storage" | "log">, user: AuthUser, importId: string, key: string): Promise<string> {
   let text: string | null = null;
   try {
     // Without storage (the variables were unset after this preview was staged) the object is unreachable.
     text = deps.storage ? await deps.storage.get(key) : null;
   } catch (err) {
-    await deps.db
-      .update(csvImports)
-      .set({ status: "staged", claimedAt: null })
-      .where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
     throw storageFailure(deps, err);
   }
   let valid = false;
@@ -310,7 +307,9 @@ async function readStagedObject(deps: Pick<Deps, "db" | "storage" | "log">, impo
   }
   if (!valid) {
     deps.log.warn("staged import object missing or unreadable", { importId });
-    await deps.db.delete(csvImports).where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
+    const gone = await deps.db.delete(csvImports).where(and(eq(csvImports.id, importId), eq(csvImports.status, "staged"))).returning({ id: csvImports.id });
+    // Committed meanwhile by another request (which removed the object): that one says so.
+    if (!gone[0]) return claimFailure(deps, user, importId);
     await drainObjectDeletions(deps, [key]);
     throw new AppError("GONE", PREVIEW_GONE);
   }
@@ -329,10 +328,9 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
 }
 
 /**
- * Commits a staged import exactly once, all or nothing. Staged inline: claim and apply in one statement
- * (import_commit_inline). Staged in object storage: the claim (staged -> committing, one conditional
- * statement, so of any number of concurrent commits exactly one proceeds), the object read, then the apply
- * in one statement; a failure after the claim gives it back.
+ * Commits a staged import exactly once, all or nothing, in one statement (import_commit: the claim, staged
+ * -> committing, conditional so of any number of concurrent commits exactly one proceeds, then
+ * import_apply). A preview staged in object storage has its fills read first, so it commits the same way.
  */
 export async function commitImport(
   deps: Pick<Deps, "db" | "now" | "storage" | "log" | "analytics">,
@@ -340,26 +338,22 @@ export async function commitImport(
   importId: string,
   includeDuplicates = false,
 ) {
-  // Staged inline (the default): claimed and applied in one statement, so nothing is left half-done.
-  const [inline] = rowsOf<{ written: number | null }>(
+  const [own] = await deps.db
+    .select({ stagedKey: csvImports.stagedKey })
+    .from(csvImports)
+    .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id), eq(csvImports.status, "staged")));
+  const stagedKey = own?.stagedKey ?? null;
+  const fills = stagedKey ? await readStagedObject(deps, user, importId, stagedKey) : null;
+  const [applied] = rowsOf<{ written: number | null }>(
     await deps.db
-      .execute(sql`select import_commit_inline(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}) as written`)
+      .execute(
+        sql`select import_commit(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}, ${fills}::jsonb) as written`,
+      )
       .catch((err: unknown) => {
         throw unstorable(deps, importId, err);
       }),
   );
-  if (inline?.written !== null && inline?.written !== undefined) return committed(deps, user, importId, null);
-  // Staged in object storage, or not committable (the claim says why): claim, read the object, apply.
-  const { stagedKey } = await claimImport(deps, user, importId);
-  try {
-    const fills = stagedKey ? await readStagedObject(deps, importId, stagedKey) : null;
-    await applyImport(deps, importId, includeDuplicates, fills);
-  } catch (err) {
-    // Nothing was written (import_apply is one statement): give the claim back at once, so the import can be
-    // retried or discarded instead of waiting for the recovery job.
-    if (!(err instanceof AppError && err.code === "CONFLICT")) await releaseImportClaim(deps, importId);
-    throw unstorable(deps, importId, err);
-  }
+  if (applied?.written === null || applied?.written === undefined) return claimFailure(deps, user, importId);
   return committed(deps, user, importId, stagedKey);
 }
 
@@ -379,44 +373,6 @@ async function committed(deps: Pick<Deps, "db" | "storage" | "log" | "analytics"
   const done = await getImport(deps, user, importId);
   track(deps, "import committed", user.id, { fills: done.fillsCreated ?? 0 });
   return done;
-}
-
-/** A failed commit's claim given back: committing -> staged (only while it is still this commit's). */
-async function releaseImportClaim(deps: Pick<Deps, "db">, importId: string): Promise<void> {
-  await deps.db
-    .update(csvImports)
-    .set({ status: "staged", claimedAt: null })
-    .where(and(eq(csvImports.id, importId), eq(csvImports.status, "committing")));
-}
-
-/** Step 1 of a commit: staged -> committing, for exactly one caller. */
-export async function claimImport(deps: Pick<Deps, "db" | "now">, user: AuthUser, importId: string): Promise<{ stagedKey: string | null }> {
-  const claimed = await deps.db
-    .update(csvImports)
-    .set({ status: "committing", claimedAt: deps.now() })
-    .where(
-      and(
-        eq(csvImports.id, importId),
-        eq(csvImports.userId, user.id),
-        eq(csvImports.status, "staged"),
-        sql`${csvImports.expiresAt} > ${deps.now()}`,
-      ),
-    )
-    .returning({ id: csvImports.id, stagedKey: csvImports.stagedKey });
-  if (!claimed[0]) return claimFailure(deps, user, importId);
-  return { stagedKey: claimed[0].stagedKey };
-}
-
-/**
- * Step 2: writes the claimed import in one statement (all or nothing). `stagedJson` carries the fills of
- * an object-staged import; null means the row's inline `staged`.
- */
-export async function applyImport(deps: Pick<Deps, "db">, importId: string, includeDuplicates: boolean, stagedJson: string | null = null): Promise<number> {
-  const [applied] = rowsOf<{ written: number | null }>(
-    await deps.db.execute(sql`select import_apply(${importId}, ${includeDuplicates}, ${stagedJson}::jsonb) as written`),
-  );
-  if (applied?.written === null || applied?.written === undefined) throw new AppError("CONFLICT", "This import was claimed by another commit.");
-  return applied.written;
 }
 
 /** Every column an answer shows: never `staged` (a preview's fills, up to CSV_IMPORT_MAX_STAGED_BYTES). */

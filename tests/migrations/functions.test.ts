@@ -146,7 +146,7 @@ RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT p_extra $$;\n`,
     const triggers = await query(db.url, "select 1 from pg_trigger where tgname = 'csv_imports_queue_object_deletion'");
     expect(triggers).toEqual([]);
     const recorded = await query<{ file: string }>(db.url, "select file from drizzle.__functions where file like 'imports/%' order by 1");
-    expect(recorded.map((r) => r.file)).toEqual(["imports/import_apply.sql", "imports/import_commit_inline.sql", "imports/import_undo.sql"]);
+    expect(recorded.map((r) => r.file)).toEqual(["imports/import_apply.sql", "imports/import_commit.sql", "imports/import_undo.sql"]);
   });
 
   it("apply a changed file exactly once when four migrators run at the same time", async () => {

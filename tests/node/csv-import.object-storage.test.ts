@@ -130,7 +130,7 @@ describe("CSV import staged in object storage", () => {
     const s = await setup();
     const { importId } = await preview(s);
     const key = keyOf(s, importId);
-    // What a process killed between the claim and import_apply leaves behind.
+    // What a process of an earlier version killed between its claim and import_apply left behind.
     await s.db.update(csvImports).set({ status: "committing", claimedAt: new Date(Date.now() - 601_000) }).where(eq(csvImports.id, importId));
     await expectError(await s.client.post("/api/csv-import/commit", { importId }), 409, "CONFLICT");
     expect(await recoverOrphanedImports(s.t.deps)).toBeGreaterThanOrEqual(1);

@@ -6,6 +6,7 @@ import { csvImports, fills } from "../../lib/db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { journal, signUp, testApp } from "../support/app.ts";
 import { baseTestEnv } from "../support/env.ts";
@@ -443,38 +444,56 @@ describe("CSV import: lifetimes and recovery", () => {
     expect((await client.get(`/api/csv-import/${importId}`)).status).toBe(404);
   });
 
-  it("a process killed between claim and apply leaves no data; the recovery job removes its row", async () => {
-    const { client, accountId, db, t } = await setup();
+  it("a process killed (kill -9) while its commit waits in Postgres leaves the import whole: committed with every fill, never a claimed row", async () => {
+    const { client, accountId, db } = await setup();
     const { importId } = await preview(client, accountId);
     const [owner] = rowsOf<{ user_id: string }>(await db.execute(sql`select user_id::text as user_id from csv_imports where id = ${importId}`));
     const { PATH } = await readProcessEnv({ dotenvPath: false });
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../support/claim-then-wait.ts", import.meta.url)), owner!.user_id, importId], {
-      env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: url() },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (d: Buffer) => d.toString().includes("claimed") && resolve());
-      child.on("exit", (code) => reject(new Error(`child exited with ${code}`)));
-    });
-    child.kill("SIGKILL");
+    const blocker = new pg.Client({ connectionString: url() });
+    await blocker.connect();
+    try {
+      // The commit's statement waits behind the account's lock while its process is killed.
+      await blocker.query("begin");
+      await blocker.query("select 1 from accounts where id = $1 for update", [accountId]);
+      const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+      const child = spawn(process.execPath, [fileURLToPath(new URL("../support/commit-and-die.ts", import.meta.url)), owner!.user_id, importId], {
+        env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: url() },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      let waiting: number | undefined;
+      try {
+        // Read from another connection: inside the blocker's transaction pg_stat_activity is one snapshot.
+        for (let i = 0; i < 400 && waiting === undefined; i++) {
+          [{ pid: waiting } = { pid: undefined }] = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where ${me} = any(pg_blocking_pids(pid))`));
+          if (waiting === undefined) await new Promise((r) => setTimeout(r, 25));
+        }
+      } finally {
+        child.kill("SIGKILL");
+        await exited;
+      }
+      expect(waiting, "the commit never came to wait behind the lock").toBeDefined();
+      // Nothing half-done while it waits: the claim is inside the statement, invisible until it ends.
+      expect((await blocker.query("select status from csv_imports where id = $1", [importId])).rows).toEqual([{ status: "staged" }]);
+      await blocker.query("commit");
+      // Postgres finishes the statement for its departed client: all of it.
+      for (let i = 0; i < 400; i++) {
+        if (rowsOf(await db.execute(sql`select 1 from pg_stat_activity where pid = ${waiting!}`)).length === 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await blocker.end();
+    }
     const [row] = await db.select().from(csvImports).where(eq(csvImports.id, importId));
-    expect(row!.status).toBe("committing");
-    expect(await fillCount(db, accountId)).toBe(0);
+    expect(row).toMatchObject({ status: "committed", fillsCreated: 4 });
+    expect(await fillCount(db, accountId)).toBe(4);
     expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(409);
-
-    // Not yet past CSV_IMPORT_CLAIM_TIMEOUT_SECONDS: left alone. Past it: removed, nothing written.
-    await recoverOrphanedImports(t.deps);
-    expect(await db.select().from(csvImports).where(eq(csvImports.id, importId))).toHaveLength(1);
-    const later = { ...t.deps, now: () => new Date(Date.now() + (t.config.CSV_IMPORT_CLAIM_TIMEOUT_SECONDS + 1) * 1000) };
-    expect(await recoverOrphanedImports(later)).toBeGreaterThanOrEqual(1);
-    expect(await db.select().from(csvImports).where(eq(csvImports.id, importId))).toEqual([]);
-    expect(await fillCount(db, accountId)).toBe(0);
   });
 
-  it("a commit interrupted after its claim leaves no data; the recovery job removes the row after the timeout", async () => {
+  it("a claimed row left by an earlier version (claim and apply were two statements): the recovery job removes it after the timeout", async () => {
     const { client, accountId, db, t } = await setup();
     const { importId } = await preview(client, accountId);
-    // What a process killed between the claim statement and import_apply leaves behind.
+    // What a process of an earlier version killed between its claim statement and import_apply left behind.
     await db.update(csvImports).set({ status: "committing", claimedAt: new Date(Date.now() - 601_000) }).where(eq(csvImports.id, importId));
     expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(409);
     expect(await recoverOrphanedImports(t.deps)).toBeGreaterThanOrEqual(1);
