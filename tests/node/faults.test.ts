@@ -75,35 +75,39 @@ const one = async <T,>(text: string, params: unknown[] = []): Promise<T> => (awa
 const wallet = (userId: string) => getWallet({ db: server.deps.db }, userId);
 
 /**
- * Sends `request`; once its statement waits inside Postgres behind `lock` (taken by a second connection),
- * cuts the proxy, reads the answer, lets the statement go, waits until its backend has ended, restores.
+ * Sends `request`; once its statement waits inside Postgres behind `lock` (held by a second connection),
+ * applies `fault` to it (given the waiting backend's pid), reads the answer, lets the statement go and
+ * waits until that backend has ended (it finishes its statement, then finds its client gone).
  */
-async function cutMidStatement(lock: (blocker: pg.PoolClient) => Promise<unknown>, request: () => Promise<Response>): Promise<Response> {
+async function midStatement<T>(lock: (blocker: pg.PoolClient) => Promise<unknown>, request: () => Promise<T>, fault: (backend: number) => Promise<unknown>): Promise<T> {
   const blocker = await direct.connect();
   try {
     await blocker.query("begin");
     await lock(blocker);
     const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
     const pending = request();
-    let waiting: number | undefined;
-    for (let i = 0; i < 400 && waiting === undefined; i++) {
-      waiting = (await direct.query<{ pid: number }>("select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).rows[0]?.pid;
-      if (waiting === undefined) await new Promise((r) => setTimeout(r, 25));
+    let backend: number | undefined;
+    for (let i = 0; i < 400 && backend === undefined; i++) {
+      backend = (await direct.query<{ pid: number }>("select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).rows[0]?.pid;
+      if (backend === undefined) await new Promise((r) => setTimeout(r, 25));
     }
-    expect(waiting, "the statement never came to wait behind the lock").toBeDefined();
-    await proxy.cut();
-    const res = await pending;
+    if (backend === undefined) throw new Error("the statement never came to wait behind the lock");
+    await fault(backend);
+    const answer = await pending;
     await blocker.query("commit");
     for (let i = 0; i < 400; i++) {
-      if ((await one<{ n: number }>("select count(*)::int as n from pg_stat_activity where pid = $1", [waiting])).n === 0) break;
+      if ((await one<{ n: number }>("select count(*)::int as n from pg_stat_activity where pid = $1", [backend])).n === 0) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    return res;
+    return answer;
   } finally {
     blocker.release();
-    await proxy.restore();
   }
 }
+
+/** The proxy cut while the statement waits: the server loses its database, Postgres finishes the statement. */
+const cutMidStatement = (lock: (blocker: pg.PoolClient) => Promise<unknown>, request: () => Promise<Response>) =>
+  midStatement(lock, request, () => proxy.cut()).finally(() => proxy.restore());
 
 describe("the database cut in the middle of a statement", () => {
   it("an import commit: 503; the import is whole (all of its fills and ledger entries, marked committed) and a retry adds nothing", async () => {
@@ -150,28 +154,17 @@ describe("the database cut in the middle of a statement", () => {
     const { importId } = (await (await api("/api/csv-import/preview", cookie, { method: "POST", body: form })).json()) as { importId: string };
     const commit = () => api("/api/csv-import/commit", cookie, { method: "POST", json: { importId } });
 
-    // The statement waits behind the account's lock, having claimed the import; then its backend is ended.
-    const blocker = await direct.connect();
-    try {
-      await blocker.query("begin");
-      await blocker.query("select 1 from accounts where id = $1 for update", [account.id]);
-      const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
-      const pending = commit();
-      let waiting: number | undefined;
-      for (let i = 0; i < 400 && waiting === undefined; i++) {
-        waiting = (await direct.query<{ pid: number }>("select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).rows[0]?.pid;
-        if (waiting === undefined) await new Promise((r) => setTimeout(r, 25));
-      }
-      expect(waiting).toBeDefined();
-      // The database gone for the server (so nothing can be given back afterwards), and the statement ended.
-      await proxy.cut();
-      await direct.query("select pg_terminate_backend($1)", [waiting]);
-      await expectUnavailable(await pending);
-      await blocker.query("commit");
-    } finally {
-      blocker.release();
-      await proxy.restore();
-    }
+    // The statement waits behind the account's lock, having claimed the import; the server loses its
+    // database (so nothing could be given back afterwards) and the statement is ended.
+    const res = await midStatement(
+      (b) => b.query("select 1 from accounts where id = $1 for update", [account.id]),
+      commit,
+      async (backend) => {
+        await proxy.cut();
+        await direct.query("select pg_terminate_backend($1)", [backend]);
+      },
+    ).finally(() => proxy.restore());
+    await expectUnavailable(res);
     // One statement claims and applies: ended half-way, it takes its claim with it. (Claimed in a statement of
     // its own, as before, the import stayed 'committing' until the recovery job deleted it ten minutes on.)
     expect(await one<{ status: string }>("select status from csv_imports where id = $1", [importId])).toEqual({ status: "staged" });
@@ -255,24 +248,17 @@ describe("the process killed (kill -9) in the middle of a statement", () => {
 
     const { PATH } = await readProcessEnv({ dotenvPath: false });
     const doomed = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...billingEnv(payments), DATABASE_URL: inject("databaseUrl") });
-    const blocker = await direct.connect();
     try {
-      await blocker.query("begin");
-      await blocker.query("select wallet_lock($1)", [userId]);
-      const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
-      const pending = deliver(doomed.url).catch((err: unknown) => err);
-      let waiting = false;
-      for (let i = 0; i < 400 && !waiting; i++) {
-        waiting = (await direct.query("select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).rowCount === 1;
-        if (!waiting) await new Promise((r) => setTimeout(r, 25));
-      }
-      expect(waiting).toBe(true);
-      doomed.child.kill("SIGKILL");
-      await new Promise((resolve) => doomed.child.once("exit", resolve));
-      expect(await pending).toBeInstanceOf(Error); // the connection died with the process
-      await blocker.query("commit");
+      const answer = await midStatement(
+        (b) => b.query("select wallet_lock($1)", [userId]),
+        () => deliver(doomed.url).catch((err: unknown) => err),
+        async () => {
+          doomed.child.kill("SIGKILL");
+          await new Promise((resolve) => doomed.child.once("exit", resolve));
+        },
+      );
+      expect(answer).toBeInstanceOf(Error); // the connection died with the process
     } finally {
-      blocker.release();
       await doomed.stop();
     }
     for (let i = 0; i < 3; i++) expect((await deliver(server.url)).status).toBe(200);
