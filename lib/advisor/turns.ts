@@ -190,14 +190,18 @@ export async function prepareTurn(
       .where(and(eq(advisorConversations.id, conversation.id), eq(advisorConversations.turnId, replyId)));
   } catch (err) {
     // With the database gone these fail too: the hold then expires through the job and the lease lapses.
-    if (hold) await releaseHold(deps, replyId).catch(() => undefined);
-    await release().catch(() => undefined);
+    if (hold) await releaseHold(deps, replyId).catch(logCleanup(deps, "release the hold"));
+    await release().catch(logCleanup(deps, "release the conversation"));
     // The same clientMessageId raced in from another request: that one is answering it.
     if (pgError(err)?.code === UNIQUE_VIOLATION) throw inProgress();
     throw err;
   }
   return { kind: "run", user, conversation, replyId, text: input.text, apiKey, price, hold, share, history };
 }
+
+/** A clean-up that failed (the database gone, most likely): logged; the hold expires and the claim lapses. */
+const logCleanup = (deps: Pick<Deps, "log">, what: string) => (err: unknown) =>
+  deps.log.warn(`advisor turn could not ${what}`, { error: err instanceof Error ? err.name : "unknown", ...databaseErrorForLog(err) });
 
 async function releaseClaim(deps: Pick<Deps, "db">, conversationId: string, replyId: string): Promise<void> {
   await deps.db
@@ -450,7 +454,7 @@ export async function runTurn(
     stored = false;
     deps.log.error("advisor turn could not be stored", { provider, error: err instanceof Error ? err.name : "unknown", ...databaseErrorForLog(err) });
   } finally {
-    await releaseClaim(deps, conversation.id, replyId).catch(() => undefined);
+    await releaseClaim(deps, conversation.id, replyId).catch(logCleanup(deps, "release the conversation"));
   }
   if (!stored) {
     await send({
