@@ -25,6 +25,7 @@ DECLARE
   firsts timestamptz[];
   first_future_at timestamptz;
   renumber_from timestamptz;
+  has_fills boolean;
 BEGIN
   SELECT * INTO imp FROM csv_imports WHERE id = p_import AND status = 'committing' FOR UPDATE;
   IF imp.id IS NULL THEN
@@ -37,6 +38,8 @@ BEGIN
   PERFORM 1 FROM accounts WHERE id = imp.account_id FOR UPDATE;
   SELECT rank, balance_after, occurred_at INTO base_rank, base_balance, last_at
   FROM ledger_entries WHERE account_id = imp.account_id ORDER BY rank DESC LIMIT 1;
+  -- An account without fills (the usual first import) has nothing to match: the per-fill probes are skipped.
+  has_fills := EXISTS (SELECT 1 FROM fills WHERE account_id = imp.account_id);
 
   WITH src AS (
     SELECT coalesce(p_staged, imp.staged) AS j
@@ -57,11 +60,11 @@ BEGIN
   todo AS (
     SELECT s.* FROM staged s
     WHERE (p_include_duplicates OR NOT coalesce(s.duplicate, false))
-      AND NOT EXISTS (
+      AND (NOT has_fills OR NOT EXISTS (
         SELECT 1 FROM fills f
         WHERE f.account_id = imp.account_id AND s.execution_id IS NOT NULL AND f.execution_id = s.execution_id
-      )
-      AND (p_include_duplicates OR NOT EXISTS (
+      ))
+      AND (NOT has_fills OR p_include_duplicates OR NOT EXISTS (
         SELECT 1 FROM fills f
         WHERE f.account_id = imp.account_id AND f.symbol = s.symbol
           AND f.executed_at >= date_trunc('second', s.executed_at) AND f.executed_at < date_trunc('second', s.executed_at) + interval '1 second'
