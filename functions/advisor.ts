@@ -19,7 +19,6 @@ import {
   updateConversation,
 } from "../lib/advisor/conversations.ts";
 import { prepareTurn, runTurn } from "../lib/advisor/turns.ts";
-import { sseResponse } from "../lib/http/sse.ts";
 import {
   ConversationIdSchema,
   ConversationListQuerySchema,
@@ -45,6 +44,7 @@ import {
   TurnEventSchema,
 } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
+import { streamSSE } from "hono/streaming";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 
@@ -107,13 +107,33 @@ export const advisor = createRouter()
     async (c) => {
       const { deps } = c.var;
       const prepared = await prepareTurn(deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"));
-      const { response, finished } = sseResponse(c.req.raw, deps.config.ADVISOR_KEEPALIVE_MS, async ({ send, gone }) => {
-        if (prepared.kind === "replay") {
-          for (const e of prepared.events) await send(e.event, e.data);
-          return;
-        }
-        await runTurn(deps, prepared, (e) => send(e.event, e.data), gone);
+      let finished!: Promise<void>;
+      const response = streamSSE(c, (stream) => {
+        // Gone: the response body cancelled (hono aborts the stream) or the request aborted.
+        const gone = new AbortController();
+        stream.onAbort(() => gone.abort());
+        c.req.raw.signal?.addEventListener("abort", () => gone.abort());
+        const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), deps.config.ADVISOR_KEEPALIVE_MS);
+        // Events are queued, never awaited: a client that stops reading must not hold up the turn's
+        // accounting (the answer stored, the hold settled) behind its socket.
+        const send = async (event: string, data: unknown) => {
+          if (gone.signal.aborted) throw new Error("the client is gone");
+          void stream.writeSSE({ event, data: JSON.stringify(data) });
+        };
+        finished = (async () => {
+          if (prepared.kind === "replay") {
+            for (const e of prepared.events) await send(e.event, e.data);
+            return;
+          }
+          await runTurn(deps, prepared, (e) => send(e.event, e.data), gone.signal);
+        })().finally(() => clearInterval(keepalive));
+        // A failure is logged once, by defer below (hono would print it raw).
+        return finished.catch(() => undefined);
       });
+      // no-transform and X-Accel-Buffering keep proxies (the web container's nginx) from buffering events.
+      response.headers.set("Cache-Control", "no-cache, no-transform");
+      response.headers.set("X-Accel-Buffering", "no");
+      response.headers.set("Content-Type", "text/event-stream; charset=utf-8");
       // A Worker stays alive until the turn has been stored and settled, even after the client is gone.
       deps.defer(() => finished);
       return response;

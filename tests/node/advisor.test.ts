@@ -203,6 +203,23 @@ describe("a turn", () => {
     expect((await ask(client, conversation.id, "Still there?")).status).toBe(200);
   });
 
+  it("a client that never reads the stream does not hold the turn up: the answer is stored whole and the conversation freed", async () => {
+    const { client, conversation } = await trader(t);
+    const unread = await ask(client, conversation.id, "Write a lot #chunks:400");
+    expect(unread.status).toBe(200);
+    // Proxies (the web container's nginx) must pass events through as they come.
+    expect(unread.headers.get("Cache-Control")).toBe("no-cache, no-transform");
+    expect(unread.headers.get("X-Accel-Buffering")).toBe("no");
+    await t.settled();
+    const [, answer] = await messages(client, conversation.id);
+    expect(answer).toMatchObject({ status: "complete", text: "word ".repeat(400) });
+    expect((await ask(client, conversation.id, "Next")).status).toBe(200);
+    // Read late, the stream still holds every event in order.
+    const { events } = parseSse(await unread.text());
+    expect(names(events)).toEqual(["start", "delta", "usage", "done"]);
+    expect(textOf(events)).toBe("word ".repeat(400));
+  });
+
   it("a turn that outlives its budget ends with TURN_TIMEOUT and keeps what was written; keepalives flow meanwhile", async () => {
     const { client, conversation } = await trader(t);
     const started = Date.now();
