@@ -94,8 +94,13 @@ async function replyTo(deps: Pick<Deps, "db">, conversationId: string, clientMes
 /** Why a model stops on its own (the AI SDK's finish reasons other than "error", "other" and the like). */
 const MODEL_FINISH_REASONS = new Set(["stop", "length", "content-filter", "tool-calls"]);
 
-/** How long a conversation's claim lasts before its turn's messages are stored (prepareTurn). */
-const PREPARE_LEASE_MS = 60_000;
+/**
+ * A conversation's claim is a lease of ADVISOR_CLAIM_LEASE_MS (a minute), renewed by its running turn every
+ * half of it: a turn that ends without its closing writes, or whose process dies, frees the conversation
+ * within a minute, not after the whole turn budget.
+ */
+const claimLeaseMs = (deps: Pick<Deps, "config">) => deps.config.ADVISOR_CLAIM_LEASE_MS;
+const leaseFrom = (deps: Pick<Deps, "config" | "now">) => new Date(deps.now().getTime() + claimLeaseMs(deps));
 
 const inProgress = () => new AppError("TURN_IN_PROGRESS", "This conversation is answering a message already. Wait for it, or stop it, and try again.");
 
@@ -154,13 +159,9 @@ export async function prepareTurn(
   const share = (await getSettings(deps, user)).shareJournal;
 
   const replyId = crypto.randomUUID();
-  // A short lease until the turn's messages are stored, then the whole turn's: a request that loses the
-  // database (or its process) before that point frees the conversation within a minute, not nine.
-  const lease = new Date(deps.now().getTime() + PREPARE_LEASE_MS);
-  const claimUntil = new Date(deps.now().getTime() + turnBudgetMs(deps) + 60_000);
   const claimed = await deps.db
     .update(advisorConversations)
-    .set({ turnId: replyId, turnUntil: lease })
+    .set({ turnId: replyId, turnUntil: leaseFrom(deps) })
     .where(
       and(
         eq(advisorConversations.id, conversation.id),
@@ -184,10 +185,7 @@ export async function prepareTurn(
       { id: askedId, conversationId: conversation.id, role: "user", text: input.text, status: "complete", clientMessageId: input.clientMessageId, createdAt: now },
       { id: replyId, conversationId: conversation.id, role: "assistant", text: "", status: "incomplete", replyTo: askedId, createdAt: new Date(now.getTime() + 1) },
     ]);
-    await deps.db
-      .update(advisorConversations)
-      .set({ turnUntil: claimUntil })
-      .where(and(eq(advisorConversations.id, conversation.id), eq(advisorConversations.turnId, replyId)));
+    await renewClaim(deps, conversation.id, replyId);
   } catch (err) {
     // With the database gone these fail too: the hold then expires through the job and the lease lapses.
     if (hold) await releaseHold(deps, replyId).catch(logCleanup(deps, "release the hold"));
@@ -202,6 +200,14 @@ export async function prepareTurn(
 /** A clean-up that failed (the database gone, most likely): logged; the hold expires and the claim lapses. */
 const logCleanup = (deps: Pick<Deps, "log">, what: string) => (err: unknown) =>
   deps.log.warn(`advisor turn could not ${what}`, { error: err instanceof Error ? err.name : "unknown", ...databaseErrorForLog(err) });
+
+/** The claim's lease from now on, while it is still this turn's. */
+async function renewClaim(deps: Pick<Deps, "db" | "config" | "now">, conversationId: string, replyId: string): Promise<void> {
+  await deps.db
+    .update(advisorConversations)
+    .set({ turnUntil: leaseFrom(deps) })
+    .where(and(eq(advisorConversations.id, conversationId), eq(advisorConversations.turnId, replyId)));
+}
 
 async function releaseClaim(deps: Pick<Deps, "db">, conversationId: string, replyId: string): Promise<void> {
   await deps.db
@@ -293,6 +299,9 @@ export async function runTurn(
   const onGone = () => halt("client");
   clientGone.addEventListener("abort", onGone);
   const budget = setTimeout(() => halt("budget"), turnBudgetMs(deps));
+  // The claim stays this turn's while it runs and stores its end; a renewal the database misses is logged
+  // and the next one tries again.
+  const renewal = setInterval(() => void renewClaim(deps, conversation.id, replyId).catch(logCleanup(deps, "renew the conversation's claim")), claimLeaseMs(deps) / 2);
   const send = async (e: TurnEvent) => {
     if (stopReason === "client") return;
     try {
@@ -454,6 +463,7 @@ export async function runTurn(
     stored = false;
     deps.log.error("advisor turn could not be stored", { provider, error: err instanceof Error ? err.name : "unknown", ...databaseErrorForLog(err) });
   } finally {
+    clearInterval(renewal);
     await releaseClaim(deps, conversation.id, replyId).catch(logCleanup(deps, "release the conversation"));
   }
   if (!stored) {

@@ -318,6 +318,8 @@ export const ConfigSchema = z.object({
   ADVISOR_TURN_BUDGET_MS: int(1000, 480000, 480000),
   /** How often a quiet advisor stream sends a keepalive comment (15000 ms); tests shorten it. */
   ADVISOR_KEEPALIVE_MS: int(100, 60000, 15000),
+  /** How long a conversation's claim by a turn lasts unrenewed (60000 ms; renewed every half); tests shorten it. */
+  ADVISOR_CLAIM_LEASE_MS: int(500, 600000, 60000),
   /** Email HTTP API (Resend's) used by Workers, which cannot speak SMTP. */
   EMAIL_API_BASE_URL: z.optional(httpUrl()),
   /** Where the serverless driver sends SQL over HTTP; unset means the provider's own endpoint. */
@@ -344,6 +346,7 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "EMAIL_API_BASE_URL",
   "ADVISOR_TURN_BUDGET_MS",
   "ADVISOR_KEEPALIVE_MS",
+  "ADVISOR_CLAIM_LEASE_MS",
   "DB_HTTP_ENDPOINT",
   "DB_WS_PROXY",
 ];

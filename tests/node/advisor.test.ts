@@ -27,7 +27,7 @@ const lines: string[] = [];
 beforeAll(async () => {
   stand = await startProviderServer();
   payments = await startPaymentServer();
-  t = await testApp(url(), { ...stand.env, ADVISOR_TURN_BUDGET_MS: "3000", ADVISOR_KEEPALIVE_MS: "200" }, { peer: "per-request", log: createLogger({ write: (l) => lines.push(l) }) });
+  t = await testApp(url(), { ...stand.env, ADVISOR_TURN_BUDGET_MS: "3000", ADVISOR_KEEPALIVE_MS: "200", ADVISOR_CLAIM_LEASE_MS: "1000" }, { peer: "per-request", log: createLogger({ write: (l) => lines.push(l) }) });
   metered = await testApp(url(), { ...stand.env, ...billingEnv(payments), ADVISOR_TURN_BUDGET_MS: "3000" }, { peer: "per-request" });
 });
 afterAll(async () => {
@@ -201,6 +201,30 @@ describe("a turn", () => {
     expect(String(answer!.text)).toMatch(/^(word ){3,39}$/);
     // The conversation is free for the next turn.
     expect((await ask(client, conversation.id, "Still there?")).status).toBe(200);
+  });
+
+  it("a turn that runs longer than its claim's lease renews it: the conversation stays its own until the end, then is free", async () => {
+    const { client, conversation } = await trader(t);
+    const claim = async () => {
+      const [row] = rowsOf<{ ms: number | null }>(
+        await t.deps.db.execute(sql`select (extract(epoch from turn_until - now()) * 1000)::int as ms from advisor_conversations where id = ${conversation.id}`),
+      );
+      return row!.ms;
+    };
+    const res = await ask(client, conversation.id, "Take your time #slow:100 #chunks:25");
+    const reader = res.body!.getReader();
+    // Past two leases (ADVISOR_CLAIM_LEASE_MS is 1000 here) into a 2.5 s answer.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await ask(client, conversation.id, "Meanwhile?")).status).toBe(409);
+    const left = await claim();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(1000);
+    let text = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    expect(parseSse(text).events.at(-1)!.event).toBe("done");
+    await t.settled();
+    expect(await claim()).toBeNull();
+    expect((await ask(client, conversation.id, "Now?")).status).toBe(200);
   });
 
   it("a client that never reads the stream does not hold the turn up: the answer is stored whole and the conversation freed", async () => {
@@ -428,9 +452,10 @@ describe("metering (billing on)", () => {
       expect(await getWallet(metered.deps, userId)).toEqual({ balance: 500, reserved: 0, available: 500 });
       const [, answer] = await messages(client, conversation.id);
       expect(answer).toMatchObject({ role: "assistant", status: "incomplete" });
-      // The dead process's claim on the conversation lapses after its turn budget (the default 480 s) plus a minute.
+      // The dead process's claim on the conversation lapses with its lease (ADVISOR_CLAIM_LEASE_MS, a minute),
+      // not after its turn budget.
       const [claim] = rowsOf<{ until: string }>(await metered.deps.db.execute(sql`select turn_until::text as until from advisor_conversations where id = ${conversation.id}`));
-      expect(Date.parse(claim!.until) - Date.now()).toBeLessThanOrEqual(480_000 + 60_000);
+      expect(Date.parse(claim!.until) - Date.now()).toBeLessThanOrEqual(60_000);
     } finally {
       await server.stop();
     }

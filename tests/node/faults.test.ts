@@ -294,6 +294,9 @@ describe("the database cut during an advisor turn's stream", () => {
     expect(await wallet(userId)).toEqual({ balance: 500, reserved: 0, available: 500 });
     const answer = await one<{ status: string; text: string }>("select status, text from advisor_messages where conversation_id = $1 and role = 'assistant'", [conversationId]);
     expect(answer).toEqual({ status: "incomplete", text: "" });
+    // The claim it could not release lapses with its lease (a minute), not after the turn budget.
+    const { until } = await one<{ until: Date }>("select turn_until as until from advisor_conversations where id = $1", [conversationId]);
+    expect(until.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
   it("cut and restored while it streams: the turn ends normally, stored complete and charged once", async () => {
