@@ -104,6 +104,8 @@ export type AppOptions = {
  */
 export type RequestObservation = { method: string; route: string; status: number; seconds: number };
 
+const FRAME_POLICY = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
+
 /**
  * The shell around every endpoint group: request ids, dependencies, security headers, body limits,
  * the 404 envelope and the one error handler.
@@ -126,6 +128,11 @@ export function createApp(options: AppOptions) {
     const headers = c.res.headers;
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
     headers.set("X-Request-Id", requestId);
+    // Never framed (clickjacking), whoever serves the app shell: the web container's nginx sends the same.
+    // A route's own policy (a stored screenshot's sandbox) is kept.
+    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", FRAME_POLICY);
+    headers.set("X-Frame-Options", "DENY");
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
     // After next(), the route index names the handler that answered (or the last one that passed it on).
     if (observe) observe({ method: c.req.method, route: routePath(c) || "unmatched", status: c.res.status, seconds: (performance.now() - started) / 1000 });
   });

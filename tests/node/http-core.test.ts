@@ -55,10 +55,13 @@ describe("the HTTP shell", () => {
     expect(replaced.headers.get("X-Request-Id")).not.toContain("script");
   });
 
-  it("sets nosniff and no-store on API responses", async () => {
+  it("sets nosniff, no-store and the no-framing headers on API responses", async () => {
     const res = await app().request("/api/probe/conflict");
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(res.headers.get("Content-Security-Policy")).toBe("frame-ancestors 'none'; object-src 'none'; base-uri 'self'");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("CONFLICT");
   });

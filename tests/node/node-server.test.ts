@@ -26,11 +26,13 @@ describe("the Node server", () => {
   });
   afterAll(() => server?.close());
 
-  it("serves the browser app shell at / and for client-side routes, and JSON 404s under /api", async () => {
+  it("serves the browser app shell at / and for client-side routes, never to be framed, and JSON 404s under /api", async () => {
     for (const path of ["/", "/accounts/123"]) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("Content-Type")).toContain("text/html");
+      expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+      expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
     }
     const api = await fetch(`${server.url}/api/does-not-exist`);
     expect(api.status).toBe(404);

@@ -72,6 +72,8 @@ describe("inline in Postgres (no object storage)", () => {
     expect(res.headers.get("content-type")).toBe(type);
     expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    // Its own policy, not the shell's: a stored picture never runs as a page.
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     const served = Buffer.from(await res.arrayBuffer());
     expect(served.equals(stored)).toBe(true);
     // The same tag again: 304 and no body.
