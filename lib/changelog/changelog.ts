@@ -5,7 +5,9 @@
 // - Fresh for 15 minutes. After that the next reader refreshes it: one at a time across processes (a lease
 //   on the row) and one call per process (single flight); the others serve the copy they have.
 // - The source failing keeps the last copy, served with `stale: true`. Only when nothing was ever fetched
-//   is the answer 503 CHANGELOG_UNAVAILABLE.
+//   is the answer 503 CHANGELOG_UNAVAILABLE. A process whose call failed does not ask again for a minute
+//   (CHANGELOG_RETRY_MS), so a source that is down or unreachable (a closed network) costs one call a
+//   minute, not one, and up to 10 s of waiting, per page a trader opens.
 // - Unread: releases published after the user last opened "What's new" (POST /viewed); a user who never
 //   did counts from their sign-up, so a new user is not greeted with every release ever made.
 import { sql } from "drizzle-orm";
@@ -21,6 +23,8 @@ export const MAX_RELEASES = 30;
 /** Release notes longer than this are cut (with a link to the full notes). */
 export const MAX_BODY_CHARS = 20_000;
 const REFRESH_LEASE_SECONDS = 30;
+/** After a failed call, how long this process serves what it has (a stale copy, or 503) without asking. */
+export const CHANGELOG_RETRY_MS = 60_000;
 
 export type Release = { name: string; tag: string; publishedAt: string; url: string; body: string };
 
@@ -28,6 +32,8 @@ type CachedCopy = { releases: Release[]; fetchedAt: number; repo: string };
 
 /** In-process single flight, per configuration (a Worker isolate or a Node process). */
 const inflight = new WeakMap<object, Promise<Release[]>>();
+/** When this process's last call to the source failed, per configuration. */
+const failedAt = new WeakMap<object, number>();
 
 class SourceError extends Error {}
 
@@ -92,14 +98,18 @@ async function claimRefresh(deps: Pick<Deps, "db">): Promise<boolean> {
   return rows.length > 0;
 }
 
-async function refresh(deps: Pick<Deps, "db" | "config" | "fetch" | "log">, hasCopy: boolean): Promise<Release[]> {
+async function refresh(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">, hasCopy: boolean): Promise<Release[]> {
   // With a copy, only the process holding the lease asks the source; without one, everyone may (rare: the
   // first reads of a new instance).
   if (hasCopy && !(await claimRefresh(deps))) throw new SourceError("another process is refreshing");
   try {
-    const releases = await fetchReleases(deps);
+    const releases = await fetchReleases(deps).catch((err: unknown) => {
+      failedAt.set(deps.config, deps.now().getTime());
+      throw err;
+    });
+    failedAt.delete(deps.config);
     await deps.db.execute(sql`insert into changelog_cache (id, repo, releases, fetched_at, refreshing_until)
-      values (1, ${deps.config.CHANGELOG_RELEASES_REPO}, ${JSON.stringify(releases)}::jsonb, now(), null)
+      values (1, ${deps.config.CHANGELOG_RELEASES_REPO}, ${JSON.stringify(releases)}::jsonb, ${deps.now().toISOString()}::timestamptz, null)
       on conflict (id) do update set repo = excluded.repo, releases = excluded.releases, fetched_at = excluded.fetched_at, refreshing_until = null`);
     return releases;
   } catch (err) {
@@ -114,7 +124,10 @@ async function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "no
   const usable = copy && copy.repo === deps.config.CHANGELOG_RELEASES_REPO ? copy : undefined;
   if (usable && deps.now().getTime() - usable.fetchedAt < CHANGELOG_FRESH_MS) return { releases: usable.releases, stale: false };
   let flight = inflight.get(deps.config);
-  if (!flight) {
+  const failed = failedAt.get(deps.config);
+  if (!flight && failed !== undefined && deps.now().getTime() - failed < CHANGELOG_RETRY_MS) {
+    flight = Promise.reject(new SourceError("failed less than a minute ago"));
+  } else if (!flight) {
     flight = refresh(deps, copy !== undefined).finally(() => inflight.delete(deps.config));
     inflight.set(deps.config, flight);
   }

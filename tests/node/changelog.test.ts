@@ -9,11 +9,13 @@ import { release, startReleasesServer, type ReleasesServer } from "../support/re
 let db: { name: string; url: string };
 let stand: ReleasesServer;
 let t: TestApp;
+/** How far the app's clock runs ahead of the real one. */
+let ahead = 0;
 
 beforeAll(async () => {
   stand = await startReleasesServer();
   db = await createMigratedDatabase("journal_changelog_test");
-  t = await testApp(db.url, { CHANGELOG_RELEASES_BASE_URL: stand.url, CHANGELOG_RELEASES_REPO: "acme/journal" }, { peer: "per-request" });
+  t = await testApp(db.url, { CHANGELOG_RELEASES_BASE_URL: stand.url, CHANGELOG_RELEASES_REPO: "acme/journal" }, { peer: "per-request", now: () => new Date(Date.now() + ahead) });
 });
 afterAll(async () => {
   await stand?.close();
@@ -23,6 +25,8 @@ beforeEach(async () => {
   await t.deps.db.execute(sql`delete from changelog_cache`);
   stand.status = undefined;
   stand.hang = false;
+  // Past any earlier test's failed call (CHANGELOG_RETRY_MS).
+  ahead += 61_000;
   stand.releases = [
     release("v1.2.0", "2026-11-20T10:00:00Z", "## New\n\n- Symbol search.\n\n<script>alert(1)</script>"),
     release("v1.1.0", "2026-10-01T10:00:00Z"),
@@ -31,7 +35,8 @@ beforeEach(async () => {
   ];
 });
 
-const age = (minutes: number) => t.deps.db.execute(sql`update changelog_cache set fetched_at = now() - make_interval(mins => ${minutes})`);
+/** The copy as fetched `minutes` ago by the app's clock. */
+const age = (minutes: number) => t.deps.db.execute(sql`update changelog_cache set fetched_at = ${new Date(Date.now() + ahead - minutes * 60_000).toISOString()}::timestamptz`);
 
 describe("GET /api/changelog", () => {
   it("fetches the releases of the configured repository, newest first, drafts left out", async () => {
@@ -75,26 +80,49 @@ describe("GET /api/changelog", () => {
     expect(stand.requests.length - before).toBe(1);
   });
 
-  it("the source failing: the last copy, marked stale; never fetched: 503 CHANGELOG_UNAVAILABLE", async () => {
+  it("the source failing: the last copy, marked stale; never fetched: 503 CHANGELOG_UNAVAILABLE; asked again a minute later", async () => {
     const { client } = await signUp(t, "stale");
     stand.status = 500;
+    const calls = stand.requests.length;
     const none = await client.get("/api/changelog");
     expect(none.status).toBe(503);
     expect((await none.json()).error).toMatchObject({ code: "CHANGELOG_UNAVAILABLE", message: "The release notes cannot be fetched right now. Try again later." });
-
+    // Within the minute after a failed call the source is not asked again, even once it is back.
     stand.status = undefined;
+    expect((await client.get("/api/changelog")).status).toBe(503);
+    expect(stand.requests.length - calls).toBe(1);
+    ahead += 61_000;
     expect((await (await client.get("/api/changelog")).json()).stale).toBe(false);
+    expect(stand.requests.length - calls).toBe(2);
+
     await age(20);
     stand.status = 502;
-    const old = await client.get("/api/changelog");
-    expect(old.status).toBe(200);
-    const body = await old.json();
-    expect(body.stale).toBe(true);
-    expect(body.releases).toHaveLength(3);
-    // Recovered: fresh again.
+    for (let i = 0; i < 3; i++) {
+      const old = await client.get("/api/changelog");
+      expect(old.status).toBe(200);
+      const body = await old.json();
+      expect(body.stale).toBe(true);
+      expect(body.releases).toHaveLength(3);
+    }
+    expect(stand.requests.length - calls).toBe(3);
+    // Recovered: fresh again once the minute has passed.
     stand.status = undefined;
+    expect((await (await client.get("/api/changelog")).json()).stale).toBe(true);
+    ahead += 61_000;
     expect((await (await client.get("/api/changelog")).json()).stale).toBe(false);
+    expect(stand.requests.length - calls).toBe(4);
   });
+
+  it("a source that does not answer: one caller waits out the 10 s, the next minute's callers do not", async () => {
+    const { client } = await signUp(t, "hang");
+    stand.hang = true;
+    const first = Date.now();
+    expect((await client.get("/api/changelog")).status).toBe(503);
+    expect(Date.now() - first).toBeGreaterThanOrEqual(9_000);
+    const second = Date.now();
+    expect((await client.get("/api/changelog")).status).toBe(503);
+    expect(Date.now() - second).toBeLessThan(1_000);
+  }, 30_000);
 
   it("a source that is not the releases API (not a list, not JSON) counts as failing", async () => {
     const { client } = await signUp(t, "garbage");
@@ -118,7 +146,7 @@ describe("unread", () => {
     expect((await (await client.get("/api/changelog")).json()).unread).toBe(0);
     // A newer release arrives.
     await age(16);
-    stand.releases = [release("v9.0.0", new Date(Date.now() + 60_000).toISOString()), ...stand.releases];
+    stand.releases = [release("v9.0.0", new Date(Date.now() + ahead + 60_000).toISOString()), ...stand.releases];
     expect((await (await client.get("/api/changelog")).json()).unread).toBe(1);
   });
 });

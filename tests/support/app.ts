@@ -41,7 +41,8 @@ export async function testApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
   /** `peer: "per-request"` gives every request its own client address (no shared per-client limits). */
-  extra: { mailer?: Mailer; peer?: string; log?: Logger } = {},
+  /** `now`: the app's clock (the real one by default). */
+  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const handle = await sharedDb(databaseUrl);
@@ -55,7 +56,7 @@ export async function testApp(
     db: handle.db,
     dbKind: handle.kind,
     log,
-    now: () => new Date(),
+    now: extra.now ?? (() => new Date()),
     fetch: globalThis.fetch,
     rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log }),
     mailer: extra.mailer,
