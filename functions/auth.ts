@@ -102,8 +102,9 @@ export const auth = createRouter()
     describeRoute({
       tag: "auth",
       summary: "Delete your account and everything in it (your password, and confirm: \"delete my account\")",
+      description: "A Pro subscription the payment provider may still bill is cancelled there first: if that fails (502) or cannot be done on this instance (402), nothing is deleted.",
       responses: { 204: { description: "Deleted; every session ended and the cookie cleared." } },
-      errors: ["LAST_ADMIN"],
+      errors: ["LAST_ADMIN", "PAYMENT_PROVIDER_ERROR", "BILLING_NOT_AVAILABLE"],
     }),
     requireUser,
     validate("json", DeleteAccountSchema),

@@ -189,6 +189,42 @@ export async function proPrice(deps: Pick<Deps, "config" | "log" | "now">): Prom
   }
 }
 
+/** A subscription the provider may still bill (everything but its two ended statuses). */
+const ENDED_STATUSES = ["canceled", "incomplete_expired"];
+
+/**
+ * Before a user deletes their account: every subscription of theirs that may still be billed is cancelled at
+ * the provider, now, so nobody is charged for an account that is gone. A provider that fails is 502
+ * PAYMENT_PROVIDER_ERROR (nothing deleted; the retry is safe: each cancel carries an idempotency key); one
+ * the provider no longer knows counts as cancelled. Without a configured provider such a subscription cannot
+ * be cancelled from here: 402 BILLING_NOT_AVAILABLE, and the account stays.
+ */
+export async function cancelSubscriptionsBeforeDeletion(deps: Pick<Deps, "db" | "config" | "log">, userId: string): Promise<number> {
+  const live = rowsOf<{ id: string }>(
+    await deps.db.execute(sql`select id from subscriptions where user_id = ${userId}
+      and status not in (${sql.join(ENDED_STATUSES.map((s) => sql`${s}`), sql`, `)})`),
+  );
+  if (!live.length) return 0;
+  if (!deps.config.features.billing) {
+    throw new AppError(
+      "BILLING_NOT_AVAILABLE",
+      "Your Pro subscription cannot be cancelled from this instance right now (its payment provider is not configured), so your account was not deleted. Ask its operator to cancel it first.",
+    );
+  }
+  const stripe = await paymentClient(deps.config);
+  for (const { id } of live) {
+    await provider(deps, "cancel subscription", async () => {
+      try {
+        await stripe.subscriptions.cancel(id, {}, { idempotencyKey: `cancel-${id}` });
+      } catch (err) {
+        if ((err as { code?: string }).code !== "resource_missing") throw err;
+      }
+    });
+  }
+  deps.log.info("subscriptions cancelled before an account deletion", { count: live.length });
+  return live.length;
+}
+
 /** GET /api/billing/subscription: the user's plan, the newest subscription's status, and whether a portal exists. */
 export async function subscriptionOf(deps: Pick<Deps, "db">, user: AuthUser) {
   const [row] = rowsOf<{ plan: "free" | "pro"; status: string | null; customer: string | null }>(

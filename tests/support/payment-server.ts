@@ -94,6 +94,11 @@ export async function startPaymentServer(): Promise<PaymentServer> {
       };
     } else if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
       answer = { id: `bps_${++n}`, object: "billing_portal.session", url: `${state.url}/portal/${form.customer}`, customer: form.customer };
+    } else if (req.method === "DELETE" && path.startsWith("/v1/subscriptions/")) {
+      // Cancelled at once; an id containing "gone" is one the provider no longer knows.
+      const id = path.split("/").pop()!;
+      if (id.includes("gone")) return send(404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such subscription: '${id}'` } });
+      answer = { id, object: "subscription", status: "canceled" };
     } else if (req.method === "GET" && path.startsWith("/v1/prices/")) {
       answer = { id: path.split("/").pop(), object: "price", unit_amount: 1500, currency: "usd", recurring: { interval: "month" } };
     } else {

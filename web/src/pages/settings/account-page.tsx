@@ -206,7 +206,7 @@ function DeleteAccount() {
       <h2 id="delete-title">Delete your account</h2>
       <p>
         This deletes your accounts, ledgers, fills, trades, imports, keys, credits and advisor conversations, and signs you out everywhere. It
-        cannot be undone. A Pro subscription is not cancelled by this: cancel it from the billing page first.
+        cannot be undone. A Pro subscription is cancelled at the payment provider first, so nothing more is charged.
       </p>
       <form className="form" onSubmit={submit} noValidate aria-label="Delete your account">
         <ErrorAlert error={remove.error && !server.password ? remove.error : null} title="Could not delete the account." />
