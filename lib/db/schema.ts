@@ -133,6 +133,10 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_account_order_idx").on(t.accountId, t.occurredAt, t.id),
     // The opening entry of an account, found without reading the ledger (it must stay the oldest entry).
     index("ledger_entries_opening_idx").on(t.accountId).where(sql`${t.type} = 'opening'`),
+    // A fill's entry, found without reading the account's ledger: undoing an import, deleting or editing a
+    // fill and settling futures cash join entries to fills, and without it a join the planner misjudges (a
+    // table just written, its statistics not yet taken) read the whole ledger once per fill.
+    index("ledger_entries_fill_idx").on(t.fillId).where(sql`${t.fillId} is not null`),
     check("ledger_entries_type_known", sql`${t.type} in ('opening', 'deposit', 'withdrawal', 'fill', 'adjustment')`),
   ],
 );

@@ -119,6 +119,9 @@ if (runs("imports")) {
   console.log(
     `10,000 rows (median of ${IMPORT_ROUNDS}, after a warm-up import): preview + commit ${imports.importMs.toFixed(0)} ms (preview ${imports.previewMs.toFixed(0)} + commit ${imports.commitMs.toFixed(0)}; ${imports.fillsCreated} fills) | floor (papaparse + one bulk insert) ${imports.floorMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.floorMs).toFixed(2)} (goal <= 3)`,
   );
+  console.log(
+    `  undo of a 10,000-fill import right after it (median of 3): ${imports.undoMs.toFixed(0)} ms (${(imports.undoMs / imports.commitMs).toFixed(2)}x its commit) | the same file as futures: commit ${imports.futuresCommitMs.toFixed(0)} ms (${(imports.futuresCommitMs / imports.commitMs).toFixed(2)}x the stocks' commit)`,
+  );
   if (imports.copyMs !== null) {
     console.log(
       `  beside a bare COPY of the same file into a plain table (psql \\copy, server time, median of 5): ${imports.copyMs.toFixed(0)} ms | ratio ${(imports.importMs / imports.copyMs).toFixed(1)}`,

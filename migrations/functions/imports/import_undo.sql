@@ -23,8 +23,9 @@ BEGIN
   END IF;
   SELECT array_agg(symbol), array_agg(at), min(at) INTO symbols, firsts, first_at
   FROM (SELECT symbol, min(executed_at) AS at FROM fills WHERE account_id = imp.account_id AND import_id = p_import GROUP BY symbol) s;
-  DELETE FROM ledger_entries WHERE account_id = imp.account_id
-    AND fill_id IN (SELECT id FROM fills WHERE account_id = imp.account_id AND import_id = p_import);
+  -- Entries by their fills (ledger_entries_fill_idx), not by the account: a plan that reads the account's
+  -- ledger per fill (a misjudged nested loop) made undoing 10,000 fills take 10 s.
+  DELETE FROM ledger_entries WHERE fill_id IN (SELECT id FROM fills WHERE account_id = imp.account_id AND import_id = p_import);
   DELETE FROM fills WHERE account_id = imp.account_id AND import_id = p_import;
   GET DIAGNOSTICS removed = ROW_COUNT;
   IF removed > 0 THEN

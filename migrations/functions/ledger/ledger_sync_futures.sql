@@ -18,5 +18,7 @@ LANGUAGE sql AS $$
     ) r ON r.fill_id = f.id
     WHERE f.account_id = p_account AND f.symbol = p_symbol AND f.asset_class = 'future' AND f.executed_at >= p_from_at
   ) x
-  WHERE e.account_id = p_account AND e.fill_id = x.id AND e.amount <> x.amount
+  -- By the fill alone (ledger_entries_fill_idx; the fills are the account's): with the account too, the
+  -- planner read the account's whole ledger once per fill on a table whose statistics lagged.
+  WHERE e.fill_id = x.id AND e.amount <> x.amount
 $$;

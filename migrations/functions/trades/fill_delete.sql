@@ -13,7 +13,8 @@ BEGIN
     RETURN;
   END IF;
   PERFORM 1 FROM accounts WHERE id = acct FOR UPDATE;
-  DELETE FROM ledger_entries WHERE fill_id = p_fill AND account_id = acct;
+  -- By its fill alone (ledger_entries_fill_idx): adding the account lets the planner read its whole ledger.
+  DELETE FROM ledger_entries WHERE fill_id = p_fill;
   DELETE FROM fills WHERE id = p_fill RETURNING * INTO gone;
   IF gone.id IS NULL THEN
     RETURN;

@@ -30,7 +30,7 @@ BEGIN
   UPDATE ledger_entries
   SET amount = fill_cash(changed.asset_class, changed.side, changed.quantity, changed.price, changed.multiplier, changed.fees, 0),
     occurred_at = changed.executed_at
-  WHERE fill_id = p_fill AND account_id = acct;
+  WHERE fill_id = p_fill; -- by its fill alone (ledger_entries_fill_idx), as in fill_delete
   PERFORM positions_rebuild(acct, old.symbol);
   IF changed.symbol <> old.symbol THEN
     PERFORM positions_rebuild(acct, changed.symbol);
