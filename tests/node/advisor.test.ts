@@ -203,6 +203,29 @@ describe("a turn", () => {
     expect((await ask(client, conversation.id, "Still there?")).status).toBe(200);
   });
 
+  it("over a real socket (the Node entrypoint), a client that goes away stops the provider call; the answer is kept incomplete and the conversation freed", async () => {
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const server = await startEntrypoint({ PATH: PATH ?? "", ...baseTestEnv(), ...stand.env, DATABASE_URL: url() });
+    try {
+      const { client, conversation } = await trader(t);
+      const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+      const aborted = stand.aborted();
+      const res = await fetch(`${server.url}/api/advisor/conversations/${conversation.id}/turns`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie },
+        body: JSON.stringify({ clientMessageId: crypto.randomUUID(), text: "Write slowly #slow:100 #chunks:100" }),
+      });
+      expect(res.status).toBe(200);
+      await readUntil(res, (text) => (text.match(/event: delta/g) ?? []).length >= 2);
+      await expect.poll(() => stand.aborted(), { timeout: 5000 }).toBeGreaterThan(aborted);
+      await expect.poll(async () => (await messages(client, conversation.id))[1]?.status, { timeout: 5000 }).toBe("incomplete");
+      expect(String((await messages(client, conversation.id))[1]!.text)).toMatch(/^(word ){2,99}$/);
+      await expect.poll(async () => (await ask(client, conversation.id, "Still there? #chunks:1")).status, { timeout: 5000 }).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it("a turn that runs longer than its claim's lease renews it: the conversation stays its own until the end, then is free", async () => {
     const { client, conversation } = await trader(t);
     const claim = async () => {
