@@ -30,7 +30,18 @@ export function staleReason(): string | null {
 
 export async function buildWeb(): Promise<void> {
   const started = Date.now();
-  await build({ configFile: join(ROOT, "web/vite.config.ts"), logLevel: "warn" });
+  // Always the production app, whoever builds it: Vite, the React plugin (jsx or jsxDEV) and packages'
+  // "development"/"production" exports all follow NODE_ENV, which vitest sets to "test" (the e2e setup
+  // builds here); a web/dist the tests built would then be served by `npm run dev` and `npm start`.
+  const env = process.env; // eslint-disable-line no-restricted-properties -- the build's NODE_ENV, not configuration
+  const nodeEnv = env.NODE_ENV;
+  env.NODE_ENV = "production";
+  try {
+    await build({ configFile: join(ROOT, "web/vite.config.ts"), logLevel: "warn", mode: "production" });
+  } finally {
+    if (nodeEnv === undefined) delete env.NODE_ENV;
+    else env.NODE_ENV = nodeEnv;
+  }
   console.log(`web/dist written in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -21,4 +21,15 @@ describe("the browser app in Chromium", () => {
     await expect.poll(() => page.title()).toMatch(/Trading Journal/);
     expect(errors).toEqual([]);
   });
+
+  it("is the production build, though the tests built it (vitest sets NODE_ENV=test)", async () => {
+    const shell = await (await fetch(inject("baseUrl"))).text();
+    const entry = /<script type="module"[^>]*src="([^"]+)"/.exec(shell)?.[1];
+    expect(entry).toBeDefined();
+    const code = await (await fetch(new URL(entry!, inject("baseUrl")))).text();
+    // React's development build carries its warnings; the production build has none of them.
+    expect(code.includes("Each child in a list should have a unique"), "React's development build").toBe(false);
+    expect(code.includes("react.dev/errors"), "React's production error links").toBe(true);
+    expect(code.includes("jsxDEV"), "JSX compiled for development").toBe(false);
+  });
 });
