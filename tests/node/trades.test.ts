@@ -191,6 +191,29 @@ describe("fills roll up into trades", () => {
     expect(still).toMatchObject({ notes: null, averageEntryPrice: "100.00" });
   });
 
+  it("lists an account's fills newest first (ties by id), page by page with hasMore, and by symbol", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t, "0");
+    const same = nextTime();
+    const posted: Array<{ id: string; symbol: string; executedAt: string }> = [];
+    for (const [symbol, at] of [["AAPL", nextTime()], ["MSFT", same], ["AAPL", same], ["MSFT", nextTime()], ["AAPL", nextTime()]] as const) {
+      posted.push(await fill(client, accountId, { symbol, side: "buy", quantity: "1", price: "10", executedAt: at }));
+    }
+    const newestFirst = [...posted].sort((a, b) => b.executedAt.localeCompare(a.executedAt) || b.id.localeCompare(a.id)).map((f) => f.id);
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await client.get(`/api/fills?accountId=${accountId}&pageSize=2&page=${page}`);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchObject({ page, pageSize: 2, hasMore: page < 3 });
+      seen.push(...body.fills.map((f: { id: string }) => f.id));
+    }
+    expect(seen).toEqual(newestFirst);
+    const aapl = (await (await client.get(`/api/fills?accountId=${accountId}&symbol=aapl`)).json()).fills;
+    expect(aapl.map((f: { id: string }) => f.id)).toEqual(newestFirst.filter((id) => posted.find((f) => f.id === id)!.symbol === "AAPL"));
+    expect(aapl[0]).toMatchObject({ accountId, symbol: "AAPL", side: "buy", quantity: "1.00", price: "10.00", assetClass: "stock" });
+  });
+
   it("stays consistent when many fills of one position arrive at once", async () => {
     const t = await testApp(url());
     const { client, accountId } = await setup(t, "0");
