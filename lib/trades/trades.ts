@@ -73,9 +73,10 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
   if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
   const offset = (query.page - 1) * query.pageSize;
   const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
+    // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
     await deps.db.execute(sql`
-      select ${tradeColumns}, ${averages}
-      from positions p join accounts a on a.id = p.account_id
+      select ${tradeColumns}, ${averages} from (
+      select p.* from positions p join accounts a on a.id = p.account_id
       where a.user_id = ${user.id}
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
         ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
@@ -84,7 +85,9 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
         ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
         ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
       order by p.opened_at desc, p.id desc
-      limit ${query.pageSize + 1} offset ${offset}`),
+      limit ${query.pageSize + 1} offset ${offset}
+      ) p
+      order by p.opened_at desc, p.id desc`),
   );
   return {
     trades: rows.slice(0, query.pageSize).map(toTrade),
