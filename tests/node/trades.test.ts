@@ -395,3 +395,46 @@ describe("fill shares stay consistent with the fills (position_fills has no fore
     );
   });
 });
+
+describe("adding a fill rebuilds from it (positions_rebuild_from), the same as replaying the symbol", () => {
+  /** What the positions, their shares and the ledger say, without ids a rebuild may renew. */
+  async function state(t: TestApp, accountId: string) {
+    const positions = rowsOf(
+      await t.deps.db.execute(sql`select open_fill_id::text, direction, opened_at, closed_at, open_quantity::text, max_quantity::text,
+        entry_quantity::text, entry_value::text, exit_quantity::text, exit_value::text, fees::text, gross_pnl::text, net_pnl::text
+        from positions where account_id = ${accountId} order by opened_at, open_fill_id`),
+    );
+    const shares = rowsOf(
+      await t.deps.db.execute(sql`select p.open_fill_id::text as position, pf.fill_id::text, pf.role, pf.quantity::text, pf.fees::text, pf.realized::text
+        from position_fills pf join positions p on p.id = pf.position_id where p.account_id = ${accountId}
+        order by pf.executed_at, pf.fill_id, pf.role`),
+    );
+    const ledger = rowsOf(
+      await t.deps.db.execute(sql`select fill_id::text, amount::text, rank, balance_after::text from ledger_entries
+        where account_id = ${accountId} order by rank`),
+    );
+    return { positions, shares, ledger };
+  }
+
+  it("for fills added in any order, stocks and futures: positions, shares and cash as a full replay leaves them", async () => {
+    const t = await testApp(url());
+    const { client } = await setup(t, "0");
+    const addArb = fc.record({ minute: fc.integer({ min: 0, max: 20 }), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 6 }), cents: fc.integer({ min: 9_000, max: 11_000 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("XYZ", "ESZ26"), fc.array(addArb, { minLength: 1, maxLength: 12 }), async (symbol, adds) => {
+        const created = await client.post("/api/accounts", { name: `Order ${crypto.randomUUID()}`, currency: "USD" });
+        const accountId = (await created.json()).id as string;
+        const base = Date.parse("2026-05-04T14:00:00Z");
+        for (const a of adds) {
+          const executedAt = new Date(base + a.minute * 60_000).toISOString();
+          await fill(client, accountId, { symbol, side: a.buy ? "buy" : "sell", quantity: String(a.qty), price: (a.cents / 100).toFixed(2), fees: "1.25", executedAt });
+        }
+        const incremental = await state(t, accountId);
+        await t.deps.db.execute(sql`select positions_rebuild(${accountId}::uuid, ${symbol})`);
+        await t.deps.db.execute(sql`select ledger_renumber(${accountId}::uuid, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid)`);
+        expect(incremental).toEqual(await state(t, accountId));
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
