@@ -396,7 +396,7 @@ describe("fill shares stay consistent with the fills (position_fills has no fore
   });
 });
 
-describe("adding a fill rebuilds from it (positions_rebuild_from), the same as replaying the symbol", () => {
+describe("a fill added, edited or deleted rebuilds from it (positions_rebuild_from), the same as replaying the symbol", () => {
   /** What the positions, their shares and the ledger say, without ids a rebuild may renew. */
   async function state(t: TestApp, accountId: string) {
     const positions = rowsOf(
@@ -416,25 +416,43 @@ describe("adding a fill rebuilds from it (positions_rebuild_from), the same as r
     return { positions, shares, ledger };
   }
 
-  it("for fills added in any order, stocks and futures: positions, shares and cash as a full replay leaves them", async () => {
+  it("for fills added, edited and deleted in any order, stocks and futures: positions, shares and cash as a full replay leaves them", async () => {
     const t = await testApp(url());
     const { client } = await setup(t, "0");
-    const addArb = fc.record({ minute: fc.integer({ min: 0, max: 20 }), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 6 }), cents: fc.integer({ min: 9_000, max: 11_000 }) });
+    const at = (minute: number) => new Date(Date.parse("2026-05-04T14:00:00Z") + minute * 60_000).toISOString();
+    const op = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant("add" as const), minute: fc.integer({ min: 0, max: 6 }), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 4 }), cents: fc.integer({ min: 9_000, max: 11_000 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant("edit" as const), pick: fc.nat(), minute: fc.option(fc.integer({ min: 0, max: 6 })), buy: fc.option(fc.boolean()), qty: fc.option(fc.integer({ min: 1, max: 4 })), other: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("XYZ", "ESZ26"), fc.array(addArb, { minLength: 1, maxLength: 12 }), async (symbol, adds) => {
+      fc.asyncProperty(fc.constantFrom(["XYZ", "ABC"], ["ESZ26", "NQZ26"]), fc.array(op, { minLength: 1, maxLength: 14 }), async ([symbol, otherSymbol], ops) => {
         const created = await client.post("/api/accounts", { name: `Order ${crypto.randomUUID()}`, currency: "USD" });
         const accountId = (await created.json()).id as string;
-        const base = Date.parse("2026-05-04T14:00:00Z");
-        for (const a of adds) {
-          const executedAt = new Date(base + a.minute * 60_000).toISOString();
-          await fill(client, accountId, { symbol, side: a.buy ? "buy" : "sell", quantity: String(a.qty), price: (a.cents / 100).toFixed(2), fees: "1.25", executedAt });
+        const ids: string[] = [];
+        for (const o of ops) {
+          if (o.kind === "add") {
+            ids.push((await fill(client, accountId, { symbol, side: o.buy ? "buy" : "sell", quantity: String(o.qty), price: (o.cents / 100).toFixed(2), fees: "1.25", executedAt: at(o.minute) })).id);
+          } else if (ids.length && o.kind === "edit") {
+            const json = {
+              ...(o.minute !== null ? { executedAt: at(o.minute) } : {}),
+              ...(o.buy !== null ? { side: o.buy ? "buy" : "sell" } : {}),
+              ...(o.qty !== null ? { quantity: String(o.qty) } : {}),
+              ...(o.other ? { symbol: otherSymbol } : {}),
+            };
+            const res = await client.request(`/api/fills/${ids[o.pick % ids.length]}`, { method: "PATCH", json });
+            expect(res.status, JSON.stringify(json)).toBe(200);
+          } else if (ids.length && o.kind === "delete") {
+            const [id] = ids.splice(o.pick % ids.length, 1);
+            expect((await client.delete(`/api/fills/${id}`)).status).toBe(204);
+          }
         }
         const incremental = await state(t, accountId);
-        await t.deps.db.execute(sql`select positions_rebuild(${accountId}::uuid, ${symbol})`);
+        for (const s of [symbol, otherSymbol]) await t.deps.db.execute(sql`select positions_rebuild(${accountId}::uuid, ${s})`);
         await t.deps.db.execute(sql`select ledger_renumber(${accountId}::uuid, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid)`);
         expect(incremental).toEqual(await state(t, accountId));
       }),
-      { numRuns: 30 },
+      { numRuns: 100 },
     );
   });
 });

@@ -1,5 +1,5 @@
 -- fill_delete(user, fill): deletes a fill of the user with its ledger entry, renumbers the ledger and
--- rebuilds the positions of its symbol. Returns the deleted id, or no row when it is not theirs.
+-- rebuilds the positions of its symbol from the fill's time (every earlier fill is unchanged). Returns the deleted id, or no row when it is not theirs.
 -- Atomic: one statement for the caller. Locks the fill's account row first.
 
 CREATE OR REPLACE FUNCTION fill_delete(p_user uuid, p_fill uuid) RETURNS SETOF uuid
@@ -19,7 +19,7 @@ BEGIN
   IF gone.id IS NULL THEN
     RETURN;
   END IF;
-  PERFORM positions_rebuild(acct, gone.symbol);
+  PERFORM positions_rebuild_from(acct, gone.symbol, gone.executed_at);
   PERFORM ledger_renumber(acct, gone.executed_at, '00000000-0000-0000-0000-000000000000'::uuid);
   RETURN NEXT gone.id;
 END;

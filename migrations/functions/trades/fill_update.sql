@@ -1,6 +1,7 @@
 -- fill_update(user, fill, ...): changes the fields of a fill of the user that are not NULL (NULL keeps what
 -- the fill has, read under the lock, so two racing edits of different fields both stay); its ledger entry,
--- the running balance and the positions of the old and new symbol follow.
+-- the running balance and the positions of the old and new symbol follow, each rebuilt from the earliest
+-- time the edit touches there (every earlier fill is unchanged).
 -- Atomic: one statement for the caller. Locks the fill's account row before reading the fill.
 
 CREATE OR REPLACE FUNCTION fill_update(
@@ -31,9 +32,11 @@ BEGIN
   SET amount = fill_cash(changed.asset_class, changed.side, changed.quantity, changed.price, changed.multiplier, changed.fees, 0),
     occurred_at = changed.executed_at
   WHERE fill_id = p_fill; -- by its fill alone (ledger_entries_fill_idx), as in fill_delete
-  PERFORM positions_rebuild(acct, old.symbol);
-  IF changed.symbol <> old.symbol THEN
-    PERFORM positions_rebuild(acct, changed.symbol);
+  IF changed.symbol = old.symbol THEN
+    PERFORM positions_rebuild_from(acct, old.symbol, least(old.executed_at, changed.executed_at));
+  ELSE
+    PERFORM positions_rebuild_from(acct, old.symbol, old.executed_at);
+    PERFORM positions_rebuild_from(acct, changed.symbol, changed.executed_at);
   END IF;
   PERFORM ledger_renumber(acct, least(old.executed_at, changed.executed_at), '00000000-0000-0000-0000-000000000000'::uuid);
   RETURN NEXT changed;
