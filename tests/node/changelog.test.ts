@@ -113,15 +113,13 @@ describe("GET /api/changelog", () => {
     expect(stand.requests.length - calls).toBe(4);
   });
 
-  it("a source that does not answer: one caller waits out the 10 s, the next minute's callers do not", async () => {
+  it("a source that does not answer: one caller waits out the 10 s timeout, the next minute's callers are not sent to it", async () => {
     const { client } = await signUp(t, "hang");
     stand.hang = true;
-    const first = Date.now();
+    const calls = stand.requests.length;
     expect((await client.get("/api/changelog")).status).toBe(503);
-    expect(Date.now() - first).toBeGreaterThanOrEqual(9_000);
-    const second = Date.now();
     expect((await client.get("/api/changelog")).status).toBe(503);
-    expect(Date.now() - second).toBeLessThan(1_000);
+    expect(stand.requests.length - calls).toBe(1);
   }, 30_000);
 
   it("a source that is not the releases API (not a list, not JSON) counts as failing", async () => {
