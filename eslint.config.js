@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 // Two rules carry the architecture: only lib/http (and the entrypoints in functions/) import hono,
 // and only lib/config reads the environment.
 export default tseslint.config(
-  { ignores: ["node_modules/**", "dist/**", "web/dist/**", ".wrangler/**", "coverage/**", ".server/**", ".server-*/**"] },
+  { ignores: ["node_modules/**", "dist/**", "web/dist/**", ".wrangler/**", "coverage/**", ".server/**", ".server-*/**", ".scratch/**", ".data/**"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts", "**/*.tsx"],

@@ -18,6 +18,7 @@ import { deferWith, type Deps } from "../lib/deps.ts";
 import { CLOSE_TIMEOUT_MS, createAnalytics } from "../lib/analytics/index.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
 import { createRateLimiter } from "../lib/ratelimit/index.ts";
+import { createRedisTcpStore } from "../lib/ratelimit/redis-tcp.ts";
 import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
@@ -84,7 +85,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     throw err;
   }
 
-  const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log });
+  const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log, redisTcp: createRedisTcpStore });
   const analytics = createAnalytics(config, { fetch: globalThis.fetch, log, now: () => new Date() });
   const deps: Deps = {
     config,

@@ -21,7 +21,7 @@
 // - `redis://[user:password@]host:port[/db]` or `rediss://...` (TLS): any Redis through ioredis, Node only.
 import type { Logger } from "../log.ts";
 import { createMemoryWindows } from "./memory.ts";
-import type { EvalClient } from "./redis-tcp.ts";
+import type { createRedisTcpStore, EvalClient } from "./redis-tcp.ts";
 
 export type LimitRule = {
   name: string;
@@ -56,6 +56,11 @@ export type RateLimiterOptions = {
   keyPrefix?: string;
   /** Clock of the process-local windows (the shared store's windows follow the library's Date.now()). */
   now?: () => number;
+  /**
+   * How this runtime reaches a redis:// or rediss:// store: the Node entrypoint passes lib/ratelimit/redis-tcp.ts
+   * (ioredis). A Worker has none, so such a URL answers from the local fallback there, saying why once.
+   */
+  redisTcp?: typeof createRedisTcpStore;
 };
 
 export const LIMITS = {
@@ -70,8 +75,6 @@ export const LIMITS = {
   passwordResetRequest: { name: "passwordResetRequest", limit: 5, windowSeconds: 3600, fallbackLimit: 3 },
 } satisfies Record<string, LimitRule>;
 
-/** Node-only module, named through a variable so bundlers (wrangler's esbuild) leave it out of Workers. */
-const REDIS_TCP_MODULE = "./redis-tcp.ts";
 /** At most one "store unavailable" warning per rule in this interval. */
 const WARN_EVERY_MS = 10_000;
 
@@ -93,7 +96,7 @@ export function splitRestUrl(raw: string): { url: string; token: string } {
   return { url: u.toString().replace(/\/$/, ""), token };
 }
 
-function openStore(url: string, log: Logger, timeoutMs: number): Store {
+function openStore(url: string, log: Logger, timeoutMs: number, redisTcp: RateLimiterOptions["redisTcp"]): Store {
   const scheme = url.slice(0, url.indexOf(":")).toLowerCase();
   let client: Promise<EvalClient>;
   if (scheme === "https" || scheme === "http") {
@@ -120,8 +123,8 @@ function openStore(url: string, log: Logger, timeoutMs: number): Store {
     })();
   } else if (scheme === "redis" || scheme === "rediss") {
     client = (async () => {
-      const mod = (await import(/* @vite-ignore */ REDIS_TCP_MODULE)) as typeof import("./redis-tcp.ts");
-      return mod.createRedisTcpStore(url, {
+      if (!redisTcp) throw Object.assign(new Error(`SHARED_STORE_URL ${scheme}:// needs the Node entrypoint; a Worker reaches the store over https://`), { code: "REDIS_TCP_NODE_ONLY" });
+      return redisTcp(url, {
         log,
         connectTimeoutMs: Math.max(timeoutMs, 1000),
         commandTimeoutMs: Math.max(timeoutMs, 1000),
@@ -130,7 +133,7 @@ function openStore(url: string, log: Logger, timeoutMs: number): Store {
   } else {
     client = Promise.reject(new Error(`SHARED_STORE_URL scheme ${scheme} is not supported`));
   }
-  // Every check then answers degraded; say why once (e.g. redis:// on a Worker, where ioredis cannot load).
+  // Every check then answers degraded; say why once (e.g. redis:// on a Worker: REDIS_TCP_NODE_ONLY).
   client.catch((err: { name?: string; code?: string }) =>
     log.error("rate limit store client could not be created", { scheme, error: err?.code ?? err?.name }),
   );
@@ -162,7 +165,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const keyPrefix = options.keyPrefix ?? "rl";
   const now = options.now ?? Date.now;
   const local = createMemoryWindows();
-  const store = options.sharedStoreUrl ? openStore(options.sharedStoreUrl, log, timeoutMs) : undefined;
+  const store = options.sharedStoreUrl ? openStore(options.sharedStoreUrl, log, timeoutMs, options.redisTcp) : undefined;
 
   // After a timeout (a store that hangs rather than refuses), skip it for a short while so each request
   // does not wait out the timeout again; errors that come back at once need no such pause.

@@ -1,5 +1,6 @@
-// Node only: serves redis:// and rediss:// shared-store URLs to @upstash/ratelimit through ioredis. The
-// limiter loads this file with a computed specifier, so a Worker bundle never contains it or ioredis.
+// Node only: serves redis:// and rediss:// shared-store URLs to @upstash/ratelimit through ioredis. The Node
+// entrypoint hands it to the limiter (createRateLimiter's `redisTcp`), so a Worker bundle never contains it;
+// ioredis itself loads only when such a URL is first used.
 //
 // @upstash/ratelimit calls exactly two methods on its client for the fixed window: `evalsha(hash, keys,
 // args)` and, when that answers NOSCRIPT, `eval(script, keys, args)` (dist/index.js, `safeEval`).

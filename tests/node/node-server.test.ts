@@ -1,4 +1,8 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -8,6 +12,7 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { freePort } from "../support/entrypoint.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
+import { inOneWindow } from "../support/window.ts";
 
 describe("the Node server", () => {
   let server: NodeServer;
@@ -63,6 +68,8 @@ describe("npm start (the entrypoint as a process)", () => {
     // A port the kernel just handed out, not a random one another test's server may hold.
     const port = await freePort();
     const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url)), ...args], {
+      // A directory without a .env: exactly these settings.
+      cwd: tmpdir(),
       env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl"), PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -86,3 +93,72 @@ describe("npm start (the entrypoint as a process)", () => {
     }
   });
 });
+
+describe("npm start as a self-hoster runs it: settings in a .env file, two processes on one shared store", () => {
+  // The bundle once lost the named exports of CommonJS packages loaded on first use (dotenv, @upstash/ratelimit):
+  // a .env file stopped the start, and the shared store was never used (every limit fell back to the local one).
+  it.each([
+    ["from its bundle", []],
+    ["from source", ["--from-source"]],
+  ])("%s: reads .env from its working directory and counts a client's registrations across both processes", async (_how, args: string[]) => {
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const dir = mkdtempSync(join(tmpdir(), "journal-selfhost-"));
+    const settings = {
+      ...baseTestEnv(),
+      DATABASE_URL: inject("databaseUrl"),
+      SHARED_STORE_URL: "redis://127.0.0.1:6379",
+      // The test client stands behind a proxy on this machine, so each burst can be a client of its own.
+      TRUSTED_PROXIES: "127.0.0.1/32",
+    };
+    writeFileSync(join(dir, ".env"), Object.entries(settings).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+    const started: Array<{ url: string; stop: () => Promise<void>; output: () => string }> = [];
+    try {
+      for (let i = 0; i < 2; i++) started.push(await startIn(dir, args, { PATH: PATH ?? "" }));
+      const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+      const statuses = await inOneWindow(15 * 60, async () => {
+        // A client no earlier run has used: its own /64 (IPv6 clients are counted by /64).
+        const client = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
+        const register = (url: string) =>
+          fetch(`${url}/api/auth/register`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": client }, body: "{}" }).then((r) => r.status);
+        const seen: number[] = [];
+        for (let i = 0; i < 5; i++) seen.push(await register(a.url));
+        seen.push(await register(b.url));
+        return seen;
+      });
+      // Five refused bodies on one process use the client's five registrations; the other process knows.
+      for (const s of started) expect(s.output().split("\n").filter((l) => l.includes("rate limit"))).toEqual([]);
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+      for (const s of started) expect(s.output().split("\n").filter((l) => l.includes("rate limit"))).toEqual([]);
+    } finally {
+      for (const s of started) await s.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** functions/node.ts started in `cwd` with exactly `env` (plus PORT), once /api/health answers 200. */
+async function startIn(cwd: string, args: string[], env: Record<string, string>) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url)), ...args], {
+    cwd,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  await expect
+    .poll(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status, { timeout: 20_000, interval: 100 })
+    .toBe(200)
+    .catch(async (err: unknown) => {
+      await stop();
+      throw new Error(`the entrypoint did not answer /api/health with 200 within 20 s; its output:\n${output}`, { cause: err });
+    });
+  return { url, stop, output: () => output };
+}

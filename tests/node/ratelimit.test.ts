@@ -18,8 +18,9 @@ const unique = (what = "p") => `${RUN}:${what}${++seq}`;
 
 let redis: Redis;
 const open: RateLimiter[] = [];
+/** A limiter as the Node entrypoint makes it (redis:// through ioredis). */
 function limiter(options: Parameters<typeof createRateLimiter>[0]): RateLimiter {
-  const l = createRateLimiter(options);
+  const l = createRateLimiter({ redisTcp: createRedisTcpStore, ...options });
   open.push(l);
   return l;
 }
@@ -140,6 +141,22 @@ describe("redis:// shared store", () => {
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(new RegExp(`^${keyPrefix}:register:ip:203\\.0\\.113\\.7:(${bucket}|${bucket - 1})$`));
     expect(Number(await redis.pttl(keys[0]!))).toBeGreaterThan(0);
+  });
+
+  it("where the runtime cannot reach redis:// (a Worker: no redisTcp), answers from the stricter local limit and says why once", async () => {
+    const logged = captureLogger();
+    const l = createRateLimiter({ sharedStoreUrl: REDIS_URL, log: logged.log, keyPrefix: unique() });
+    open.push(l);
+    const got = await checks(l, LIMITS.register, "ip:203.0.113.8", 4);
+    expect(got.map((r) => [r.success, r.degraded])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+      [false, true],
+    ]);
+    const created = logged.lines.filter((line) => line.includes("could not be created"));
+    expect(created).toHaveLength(1);
+    expect(JSON.parse(created[0]!)).toMatchObject({ level: "error", scheme: "redis", error: "REDIS_TCP_NODE_ONLY" });
   });
 
   it("shares one count between two limiters (two containers)", async () => {

@@ -7,6 +7,7 @@ import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { deferWith, type Deps } from "../../lib/deps.ts";
+import { createRedisTcpStore } from "../../lib/ratelimit/redis-tcp.ts";
 import type { Mailer } from "../../lib/email/index.ts";
 import { createLogger, type Logger } from "../../lib/log.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
@@ -58,7 +59,8 @@ export async function testApp(
     log,
     now: extra.now ?? (() => new Date()),
     fetch: globalThis.fetch,
-    rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log }),
+    // As the Node entrypoint: redis:// through ioredis.
+    rateLimiter: createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log, redisTcp: createRedisTcpStore }),
     mailer: extra.mailer,
     // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
     storage: await createNodeObjectStore(config),

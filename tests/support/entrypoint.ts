@@ -1,11 +1,19 @@
 // The real Node entrypoint (`npm start`) as a child process on a free port, for tests that must cross a
 // real socket (end-to-end browser tests, process-level behaviour).
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("../../functions/node.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * The working directory of every entrypoint started here: empty, so a developer's .env (which `npm run dev`
+ * writes at the root) never adds settings to a test's exact `env`.
+ */
+const EMPTY_DIR = join(tmpdir(), "journal-entrypoint-cwd");
+mkdirSync(EMPTY_DIR, { recursive: true });
 
 export type Entrypoint = { url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> };
 
@@ -18,10 +26,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs functions/node.ts (from source) with exactly `env` in /tmp (no .env) until it exits: its code and output. */
+/** Runs functions/node.ts (from source) with exactly `env` in an empty directory (no .env) until it exits: its code and output. */
 export function runEntrypointToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, "--from-source"], { cwd: "/tmp", env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ENTRY, "--from-source"], { cwd: EMPTY_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
@@ -36,11 +44,11 @@ export function runEntrypointToExit(env: Record<string, string>, timeoutMs = 30_
   });
 }
 
-/** Starts functions/node.ts with exactly `env` (plus PORT) and resolves once /api/health answers 200. */
+/** Starts functions/node.ts (its bundle) with exactly `env` (plus PORT) and resolves once /api/health answers 200. */
 export async function startEntrypoint(env: Record<string, string>, timeoutMs = 30_000): Promise<Entrypoint> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [ENTRY], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [ENTRY], { cwd: EMPTY_DIR, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
