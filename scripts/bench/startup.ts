@@ -20,7 +20,8 @@ async function freePort(): Promise<number> {
 async function timeToReady(args: string[], env: Record<string, string>, path: string): Promise<{ ms: number; idleRss: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: "ignore" });
+  // In a folder without a .env: exactly `env`, whatever `npm run dev` left at the root.
+  const child = spawn(process.execPath, args, { cwd: tmpdir(), env: { ...env, PORT: String(port) }, stdio: "ignore" });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before it was ready`);
