@@ -1,0 +1,163 @@
+// DB_TRANSACTION_POOLER behind a real transaction-mode pooler (Debian's pgbouncer), as a self-hoster runs the
+// Node entrypoint against a pooled URL: the pooler hands each transaction to any server connection, so a
+// statement prepared under a name on one is missing on the next. With the variable set, the whole flow works;
+// migrations go through DIRECT_DATABASE_URL (their advisory lock is held by a session).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readProcessEnv } from "../../lib/config/index.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { TestClient } from "../support/client.ts";
+import { freePort, startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
+import { baseTestEnv } from "../support/env.ts";
+
+/** pgbouncer in transaction mode on a free port, in front of the local Postgres, with 3 server connections per database. */
+async function startPgBouncer(): Promise<{ port: number; process: ChildProcess; stop: () => Promise<void>; output: () => string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "journal-pgbouncer-"));
+  const ini = join(dir, "pgbouncer.ini");
+  writeFileSync(
+    ini,
+    [
+      "[databases]",
+      "* = host=127.0.0.1 port=5432 user=postgres",
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "auth_type = any",
+      "pool_mode = transaction",
+      "default_pool_size = 3",
+      "max_client_conn = 100",
+      "ignore_startup_parameters = extra_float_digits,options",
+      "",
+    ].join("\n"),
+  );
+  // pgbouncer refuses to run as root: there it switches to the postgres user (-u).
+  const args = [...(process.getuid?.() === 0 ? ["-u", "postgres"] : []), ini];
+  const child = spawn("pgbouncer", args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const spawned = await new Promise<Error | undefined>((resolve) => {
+    child.once("error", resolve);
+    child.once("spawn", () => resolve(undefined));
+  });
+  if (spawned) throw new Error(`pgbouncer could not start (${spawned.message}): install Debian's package (apt-get install pgbouncer), as .ci/run does`);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const pg = (await import("pg")).default;
+  const answers = async () => {
+    const client = new pg.Client({ connectionString: databaseVia(port) });
+    try {
+      await client.connect();
+      return (await client.query("select 1 as one")).rows[0]?.one === 1;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  const started = Date.now();
+  while (!(await answers())) {
+    if (child.exitCode !== null || Date.now() - started > 10_000) {
+      await stop();
+      throw new Error(`pgbouncer did not answer within 10 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { port, process: child, stop, output: () => output };
+}
+
+/** The test database's URL through the pooler on `port`. */
+function databaseVia(port: number): string {
+  const url = new URL(inject("databaseUrl"));
+  url.port = String(port);
+  return url.toString();
+}
+
+describe("DB_TRANSACTION_POOLER=true behind pgbouncer in transaction mode", () => {
+  let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
+  let server: Entrypoint;
+  beforeAll(async () => {
+    bouncer = await startPgBouncer();
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    server = await startEntrypoint({
+      PATH: PATH ?? "",
+      ...baseTestEnv(),
+      DATABASE_URL: databaseVia(bouncer.port),
+      DIRECT_DATABASE_URL: inject("databaseUrl"),
+      DB_TRANSACTION_POOLER: "true",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await bouncer?.stop();
+  });
+
+  it("signs up, imports, pages the ledger, adds fills and reads statistics, many requests at once on 3 server connections", async () => {
+    const client = new TestClient(server.url);
+    const email = `pooler-${crypto.randomUUID()}@example.com`;
+    expect((await client.post("/api/auth/register", { email, password: "pooler password 1" })).status).toBe(201);
+    const account = (await (await client.post("/api/accounts", { name: "Pooled", currency: "USD", startingBalance: "10000", timezone: "Etc/UTC" })).json()) as { id: string };
+
+    const form = new FormData();
+    form.set("file", new Blob([GENERIC_SAMPLE]), "pooled.csv");
+    form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+    const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
+    expect(preview.status).toBe(201);
+    const { importId } = (await preview.json()) as { importId: string };
+    const commit = await client.post("/api/csv-import/commit", { importId });
+    expect(commit.status).toBe(200);
+    expect(((await commit.json()) as { fillsCreated: number }).fillsCreated).toBe(4);
+
+    // Twenty fills added at once: each is a transaction of its own, on whichever server connection is free.
+    const added = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.post("/api/fills", {
+          accountId: account.id,
+          symbol: "MSFT",
+          side: i % 2 === 0 ? "buy" : "sell",
+          quantity: "10",
+          price: (400 + i).toFixed(2),
+          executedAt: new Date(Date.UTC(2026, 3, 1, 14, i)).toISOString(),
+        }),
+      ),
+    );
+    expect(added.map((r) => r.status)).toEqual(Array(20).fill(201));
+
+    // The ledger page is a prepared statement in the API: forty pages at once, the same and different ones.
+    const pages = await Promise.all(Array.from({ length: 40 }, (_, i) => client.get(`/api/ledger/${account.id}?page=${1 + (i % 3)}&pageSize=10`)));
+    expect(pages.map((r) => r.status)).toEqual(Array(40).fill(200));
+    const first = (await pages[0]!.json()) as { entries: Array<{ type: string }>; hasMore: boolean };
+    expect(first.entries).toHaveLength(10);
+    expect(first.hasMore).toBe(true);
+    // Opening + 4 imported + 20 added entries: the last page holds the opening entry.
+    const last = (await (await client.get(`/api/ledger/${account.id}?page=3&pageSize=10`)).json()) as { entries: Array<{ type: string }>; hasMore: boolean };
+    expect(last.entries.map((e) => e.type).at(-1)).toBe("opening");
+    expect(last.entries).toHaveLength(5);
+    expect(last.hasMore).toBe(false);
+
+    const summary = (await (await client.get(`/api/stats/summary?accountId=${account.id}`)).json()) as { trades: number };
+    // AAPL and ESZ26 round trips, and ten MSFT round trips.
+    expect(summary.trades).toBe(12);
+    expect((await client.post(`/api/csv-import/${importId}/undo`, {})).status).toBe(200);
+    const after = (await (await client.get(`/api/stats/summary?accountId=${account.id}`)).json()) as { trades: number };
+    expect(after.trades).toBe(10);
+  });
+
+  it("goes through the pooler: with it gone, the API answers 503 and keeps running", async () => {
+    const client = new TestClient(server.url);
+    expect((await client.post("/api/auth/register", { email: `pooler-${crypto.randomUUID()}@example.com`, password: "pooler password 1" })).status).toBe(201);
+    await bouncer.stop();
+    const res = await client.get("/api/accounts");
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(server.child.exitCode).toBeNull();
+  });
+});
