@@ -65,31 +65,15 @@ describe("npm start (the entrypoint as a process)", () => {
     ["from source (--from-source)", ["--from-source"]],
   ])("%s: migrates, answers /api/health, and exits 0 on SIGTERM", async (_how, args: string[]) => {
     const { PATH } = await readProcessEnv({ dotenvPath: false });
-    // A port the kernel just handed out, not a random one another test's server may hold.
-    const port = await freePort();
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../../functions/node.ts", import.meta.url)), ...args], {
-      // A directory without a .env: exactly these settings.
-      cwd: tmpdir(),
-      env: { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl"), PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // A directory without a .env: exactly these settings.
+    const server = await startIn(tmpdir(), args, { PATH: PATH ?? "", ...baseTestEnv(), DATABASE_URL: inject("databaseUrl") });
     try {
-      await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined))?.status, { timeout: 20_000, interval: 100 })
-        .toBe(200)
-        .catch((err: unknown) => {
-          throw new Error(`the entrypoint did not answer /api/health with 200 within 20 s; its output:\n${output}`, { cause: err });
-        });
-      expect(output).toContain('"message":"listening"');
+      expect(server.output()).toContain('"message":"listening"');
       if (!args.length) expect(bundleIsFresh()).toBe(true);
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      server.child.kill("SIGTERM");
+      expect(await server.exitCode).toBe(0);
     } finally {
-      child.kill("SIGKILL");
+      await server.stop();
     }
   });
 });
@@ -136,7 +120,7 @@ describe("npm start as a self-hoster runs it: settings in a .env file, two proce
   });
 });
 
-/** functions/node.ts started in `cwd` with exactly `env` (plus PORT), once /api/health answers 200. */
+/** functions/node.ts started in `cwd` with exactly `env` (plus a port the kernel just handed out), once /api/health answers 200. */
 async function startIn(cwd: string, args: string[], env: Record<string, string>) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -148,10 +132,10 @@ async function startIn(cwd: string, args: string[], env: Record<string, string>)
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await exited;
+    await exitCode;
   };
   await expect
     .poll(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status, { timeout: 20_000, interval: 100 })
@@ -160,5 +144,5 @@ async function startIn(cwd: string, args: string[], env: Record<string, string>)
       await stop();
       throw new Error(`the entrypoint did not answer /api/health with 200 within 20 s; its output:\n${output}`, { cause: err });
     });
-  return { url, stop, output: () => output };
+  return { url, child, exitCode, stop, output: () => output };
 }
