@@ -10,7 +10,11 @@ import { bundleIsFresh } from "../../functions/node.ts";
 import { startNodeServer, type NodeServer } from "../../functions/node-server.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
-import { freePort } from "../support/entrypoint.ts";
+import { TestClient } from "../support/client.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { freePort, startEntrypoint } from "../support/entrypoint.ts";
+import { startS3Server } from "../support/s3-server.ts";
+import { startSmtpServer } from "../support/smtp-server.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
 import { inOneWindow } from "../support/window.ts";
 
@@ -116,6 +120,49 @@ describe("npm start as a self-hoster runs it: settings in a .env file, two proce
     } finally {
       for (const s of started) await s.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("npm start from its bundle with every optional feature on", () => {
+  // What the bundle loads on first use (the SMTP client, the object-storage SDK, the metrics library, the
+  // redis:// adapter) is found from .server/, not from lib/: each used once, through the real process.
+  it("mails the sign-up's confirmation, stages an import in object storage, serves /metrics and counts limits in Redis", async () => {
+    const s3 = await startS3Server();
+    const smtp = await startSmtpServer({ tls: "none" });
+    const metricsPort = await freePort();
+    const { PATH } = await readProcessEnv({ dotenvPath: false });
+    const server = await startEntrypoint({
+      PATH: PATH ?? "",
+      ...baseTestEnv(),
+      DATABASE_URL: inject("databaseUrl"),
+      ...s3.env,
+      ...{ SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100" },
+      ...{ METRICS_ENABLED: "true", METRICS_HOST: "127.0.0.1", METRICS_PORT: String(metricsPort) },
+      SHARED_STORE_URL: "redis://127.0.0.1:6379",
+    });
+    try {
+      const client = new TestClient(server.url);
+      const email = `bundle-${crypto.randomUUID()}@example.com`;
+      expect((await client.post("/api/auth/register", { email, password: "bundle password 1" })).status).toBe(201);
+      expect((await smtp.waitFor((m) => m.to.includes(email), 5000)).text).toContain("http://localhost:3100/");
+      const account = (await (await client.post("/api/accounts", { name: "Bundled", currency: "USD" })).json()) as { id: string };
+      const form = new FormData();
+      form.set("file", new Blob([GENERIC_SAMPLE]), "bundled.csv");
+      form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+      const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
+      expect(preview.status).toBe(201);
+      const { importId } = (await preview.json()) as { importId: string };
+      expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(200);
+      expect(s3.log.map((line) => line.split(" ")[0] + " " + line.split(" ").at(-1))).toEqual(["PUT 200", "GET 200", "DELETE 204"]);
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain("http_requests_total");
+      expect(server.output().split("\n").filter((line) => /"level":"(warn|error)"/.test(line))).toEqual([]);
+    } finally {
+      await server.stop();
+      await s3.close();
+      await smtp.close();
     }
   });
 });
