@@ -1,5 +1,5 @@
-// `wrangler dev` (workerd through Miniflare) answers GET /api/health from the same handlers, reaching the
-// real Postgres through the serverless driver and the local bridge.
+// `wrangler dev` (workerd through Miniflare) answers GET /api/health and a trader's first steps from the same
+// handlers, reaching the real Postgres through the serverless driver and the local bridge.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,12 +8,14 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
+import { TestClient } from "../support/client.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
 import { baseTestEnv } from "../support/env.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("wrangler dev", () => {
-  it("serves /api/health from workerd with the database up", { timeout: 90_000 }, async () => {
+  it("serves /api/health from workerd with the database up, and a sign-up, an import, its ledger and its trades", { timeout: 90_000 }, async () => {
     const bridge = await startDbBridge();
     const { PATH } = await readProcessEnv({ dotenvPath: false });
     const port = 21000 + Math.floor(Math.random() * 20000);
@@ -48,6 +50,23 @@ describe("wrangler dev", () => {
         .toBe(200);
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(await res.json()).toMatchObject({ status: "ok", database: "up" });
+
+      // wrangler's own bundle of every group (its esbuild, wrangler.toml's alias), not the test pool's: a
+      // trader's first steps through it.
+      const client = new TestClient(`http://127.0.0.1:${port}`);
+      expect((await client.post("/api/auth/register", { email: `wrangler-${crypto.randomUUID()}@example.com`, password: "wrangler password 1" })).status).toBe(201);
+      const account = (await (await client.post("/api/accounts", { name: "Edge", currency: "USD", startingBalance: "1000" })).json()) as { id: string };
+      const form = new FormData();
+      form.set("file", new Blob([GENERIC_SAMPLE]), "edge.csv");
+      form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+      const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
+      expect(preview.status).toBe(201);
+      const { importId } = (await preview.json()) as { importId: string };
+      expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(200);
+      const ledger = (await (await client.get(`/api/ledger/${account.id}?page=1&pageSize=10`)).json()) as { entries: unknown[] };
+      expect(ledger.entries).toHaveLength(5);
+      const trades = (await (await client.get(`/api/trades?accountId=${account.id}`)).json()) as { trades: unknown[] };
+      expect(trades.trades).toHaveLength(2);
     } catch (err) {
       console.error(output.slice(-4000));
       throw err;
