@@ -685,6 +685,7 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
   describe("serving", () => {
     type Seen = { method: string; url: string; headers: IncomingHttpHeaders; bodyBytes: number };
     const seen: Seen[] = [];
+    let secondWrittenAt = 0;
     let upstream: http.Server;
     let upstreamPort = 0;
     let nginx: ChildProcess;
@@ -730,7 +731,15 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
             res.end(JSON.stringify({ ok: true, url: req.url, bodyBytes }));
           };
           if (req.url?.endsWith("/slow")) setTimeout(answer, 2500);
-          else answer();
+          else if (req.url?.endsWith("/stream")) {
+            // As the advisor's turn stream (functions/advisor.ts): an event now, the next 1.5 s later.
+            res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" });
+            res.write(`data: ${"first ".repeat(300)}\n\n`);
+            setTimeout(() => {
+              secondWrittenAt = Date.now();
+              res.end("data: second\n\n");
+            }, 1500);
+          } else answer();
         });
       });
       await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
@@ -855,6 +864,25 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       const [csv, other] = await Promise.all([request("/api/csv-import/slow"), request("/api/reports/slow")]);
       expect(csv.status).toBe(504);
       expect(other.status).toBe(200);
+    });
+
+    it("passes an event stream through as it is written (the advisor's answer), not once it ends", async () => {
+      const arrivals = await new Promise<Array<{ at: number; text: string }>>((resolve, reject) => {
+        const got: Array<{ at: number; text: string }> = [];
+        http
+          .get({ host: "127.0.0.1", port, path: "/api/advisor/conversations/x/stream", headers: { Host: "journal.test:8080", "Accept-Encoding": "gzip" }, agent: false, setHost: false }, (res) => {
+            expect(res.headers["content-type"]).toBe("text/event-stream");
+            expect(res.headers["content-encoding"]).toBeUndefined();
+            res.on("data", (c: Buffer) => got.push({ at: Date.now(), text: c.toString("utf8") }));
+            res.on("end", () => resolve(got));
+            res.on("error", reject);
+          })
+          .on("error", reject);
+      });
+      // The first event reached the client before the API had written the second.
+      expect(arrivals[0]!.text).toContain("first");
+      expect(arrivals[0]!.at).toBeLessThan(secondWrittenAt);
+      expect(arrivals.map((a) => a.text).join("")).toContain("data: second");
     });
 
     it("answers 503 in the API's envelope when the API is down", async () => {
