@@ -57,6 +57,8 @@ describe("the dashboard", () => {
     });
     renderApp(`/dashboard?account=${ACCOUNT.id}`);
     await screen.findByRole("heading", { name: "Summary" });
+    // The money rule (DESIGN.md section 9): P&L on the day it is realised, partial exits included.
+    expect(screen.getByText(/P&L and fees count on the day a fill realised or paid them, partial exits included/).textContent).toContain("(America/New_York)");
     expect(card("Net P&L").textContent).toContain("+$150.50");
     expect(card("Trades").textContent).toContain("3");
     expect(card("Win rate").textContent).toContain("66.7%");

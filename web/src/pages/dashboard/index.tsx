@@ -91,7 +91,8 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
           )}
         </div>
         <p className="field__hint">
-          Closed trades, counted on the day they closed in {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
+          P&L and fees count on the day a fill realised or paid them, partial exits included; trades, win rate and averages count the trades
+          closed in the period. Days are those of {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
           {currency === null && " Your accounts use different currencies: amounts are added up as plain numbers."}
         </p>
       </section>
