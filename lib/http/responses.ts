@@ -63,6 +63,7 @@ export const LedgerEntrySchema = z.object({
   occurredAt: iso(),
   note: z.nullable(z.string()),
   fillId: z.optional(id()),
+  fill: z.optional(z.object({ symbol: z.string(), side: z.enum(["buy", "sell"]), quantity: decimal(), price: decimal() })),
 });
 export const LedgerPageSchema = z.object({
   entries: z.array(LedgerEntrySchema),

@@ -92,7 +92,7 @@ describe("GET /api/ledger/:accountId", () => {
     expect(body.hasMore).toBe(false);
   });
 
-  it("gives a fill's entry its fillId and a manual entry none: the exact entry shape", async () => {
+  it("gives a fill's entry its fillId and what the fill was, and a manual entry neither: the exact entry shape", async () => {
     const t = await testApp(url());
     const { client, userId } = await signUp(t);
     const accountId = await createAccount(t, userId);
@@ -104,7 +104,10 @@ describe("GET /api/ledger/:accountId", () => {
     await client.post(`/api/ledger/${accountId}/entries`, { type: "deposit", amount: "12.3456", occurredAt: "2030-01-01T00:00:00Z", note: 'say "hi"\n\\' });
     const body = await page(client, accountId);
     expect(body.entries).toEqual([
-      { id: expect.any(String), type: "fill", amount: "-20.75", occurredAt: "2030-01-02T15:04:05.678Z", note: null, fillId: fill.id },
+      {
+        id: expect.any(String), type: "fill", amount: "-20.75", occurredAt: "2030-01-02T15:04:05.678Z", note: null, fillId: fill.id,
+        fill: { symbol: "AAPL", side: "buy", quantity: "2.00", price: "10.125" },
+      },
       { id: expect.any(String), type: "deposit", amount: "12.3456", occurredAt: "2030-01-01T00:00:00.000Z", note: 'say "hi"\n\\' },
     ]);
     expect(Object.keys(body.entries[1]!)).toEqual(["id", "type", "amount", "occurredAt", "note"]);

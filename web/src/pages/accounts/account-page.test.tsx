@@ -46,6 +46,25 @@ describe("the account page", () => {
     expect(screen.getByRole("button", { name: "Newer" })).toHaveProperty("disabled", true);
   });
 
+  it("says what each fill of the ledger was", async () => {
+    const fill = {
+      ...entry(2, "fill", "-19151.00"),
+      fillId: "22222222-2222-4222-8222-222222222222",
+      fill: { symbol: "AAPL", side: "buy", quantity: "100.00", price: "191.50" },
+    };
+    const sold = { ...entry(3, "fill", "4.75"), fillId: "33333333-3333-4333-8333-333333333333", fill: { symbol: "ESZ26", side: "sell", quantity: "1.00", price: "6000.125" } };
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0.30", entries: [sold, fill, { ...entry(1, "deposit", "5"), note: "top-up" }] },
+    });
+    renderApp(`/accounts/${ID}`);
+    const table = await screen.findByRole("table", { name: /Cash ledger/ });
+    const notes = within(table).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell")[2]!.textContent);
+    expect(notes).toEqual(["Sell 1 ESZ26 at 6,000.125", "Buy 100 AAPL at 191.50", "top-up"]);
+  });
+
   it("tells a new account what to do first when the ledger is empty", async () => {
     stubApi({
       ...signedIn,

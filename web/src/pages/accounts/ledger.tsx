@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { runningBalances, signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney } from "../../lib/format.ts";
+import { formatDateTime, formatMoney, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 export const LEDGER_PAGE_SIZE = 50;
@@ -112,7 +112,21 @@ export function CashEntryForm({ account }: { account: Account }) {
   );
 }
 
-type Entry = { id: string; type: string; amount: string; occurredAt: string; note: string | null; fillId?: string | undefined };
+type Entry = {
+  id: string;
+  type: string;
+  amount: string;
+  occurredAt: string;
+  note: string | null;
+  fillId?: string | undefined;
+  fill?: { symbol: string; side: string; quantity: string; price: string } | undefined;
+};
+
+/** A fill's entry says what the fill was: "Buy 100 AAPL at 191.50". */
+function describeFill(fill: NonNullable<Entry["fill"]>): string {
+  const side = fill.side === "buy" ? "Buy" : "Sell";
+  return `${side} ${formatNumber(fill.quantity)} ${fill.symbol} at ${formatPrice(fill.price, priceDecimals([fill.price]))}`;
+}
 
 function DeleteEntryButton({ account, entry }: { account: Account; entry: Entry }) {
   const invalidate = useInvalidateLedger(account.id);
@@ -204,7 +218,7 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
               <tr key={entry.id}>
                 <td data-label="Date" className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
                 <td data-label="Type">{TYPE_LABELS[entry.type] ?? entry.type}</td>
-                <td data-label="Note">{entry.note}</td>
+                <td data-label="Note">{entry.fill ? describeFill(entry.fill) : entry.note}</td>
                 <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
                 <td data-label="Balance" className="num">{formatMoney(balances[i]!, account.currency)}</td>
                 <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
