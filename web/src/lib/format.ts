@@ -86,6 +86,17 @@ export function formatDateTime(iso: string, timeZone?: string): string {
   }
 }
 
+/** The time of day alone ("11:46 AM"), for a table that shows the date beside it (formatDate). */
+export function formatTime(iso: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  try {
+    return new Intl.DateTimeFormat(LOCALE, { timeStyle: "short", timeZone }).format(d);
+  } catch {
+    return new Intl.DateTimeFormat(LOCALE, { timeStyle: "short" }).format(d);
+  }
+}
+
 export function formatDate(iso: string, timeZone?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;

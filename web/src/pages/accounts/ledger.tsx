@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { runningBalances, signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 export const LEDGER_PAGE_SIZE = 50;
@@ -122,10 +122,15 @@ type Entry = {
   fill?: { symbol: string; side: string; quantity: string; price: string } | undefined;
 };
 
-/** A fill's entry says what the fill was: "Buy 100 AAPL at 191.50". */
-function describeFill(fill: NonNullable<Entry["fill"]>): string {
+/** A fill's entry says what the fill was: "Buy 100 AAPL at 191.50", in two pieces kept together where they fit. */
+function FillDescription({ fill }: { fill: NonNullable<Entry["fill"]> }) {
   const side = fill.side === "buy" ? "Buy" : "Sell";
-  return `${side} ${formatNumber(fill.quantity)} ${fill.symbol} at ${formatPrice(fill.price, priceDecimals([fill.price]))}`;
+  return (
+    <>
+      <span className="keep-together">{`${side} ${formatNumber(fill.quantity)} ${fill.symbol}`}</span>{" "}
+      <span className="keep-together">{`at ${formatPrice(fill.price, priceDecimals([fill.price]))}`}</span>
+    </>
+  );
 }
 
 function DeleteEntryButton({ account, entry }: { account: Account; entry: Entry }) {
@@ -199,9 +204,13 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
           </caption>
           <thead>
             <tr>
-              <th scope="col">Date</th>
+              <th scope="col" className="ledger-date">
+                Date
+              </th>
               <th scope="col">Type</th>
-              <th scope="col">Note</th>
+              <th scope="col" className="ledger-note">
+                Note
+              </th>
               <th scope="col" className="num">
                 Amount
               </th>
@@ -216,9 +225,12 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
           <tbody>
             {entries.map((entry, i) => (
               <tr key={entry.id}>
-                <td data-label="Date" className="nowrap">{formatDateTime(entry.occurredAt, account.timezone)}</td>
+                <td data-label="Date">
+                  <span className="keep-together">{formatDate(entry.occurredAt, account.timezone)},</span>{" "}
+                  <span className="keep-together">{formatTime(entry.occurredAt, account.timezone)}</span>
+                </td>
                 <td data-label="Type">{TYPE_LABELS[entry.type] ?? entry.type}</td>
-                <td data-label="Note">{entry.fill ? describeFill(entry.fill) : entry.note}</td>
+                <td data-label="Note">{entry.fill ? <FillDescription fill={entry.fill} /> : entry.note}</td>
                 <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
                 <td data-label="Balance" className="num">{formatMoney(balances[i]!, account.currency)}</td>
                 <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
