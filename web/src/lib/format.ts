@@ -76,33 +76,26 @@ export function formatPrice(value: string, decimals: number, locale: string | un
   return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value as NumberInput);
 }
 
-export function formatDateTime(iso: string, timeZone?: string): string {
+/** An instant in `timeZone` (the browser's own when that zone is unknown here), or the text as it came when it is not a time. */
+function formatInstant(iso: string, style: Pick<Intl.DateTimeFormatOptions, "dateStyle" | "timeStyle">, timeZone?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   try {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short", timeZone }).format(d);
+    return new Intl.DateTimeFormat(LOCALE, { ...style, timeZone }).format(d);
   } catch {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short" }).format(d);
+    return new Intl.DateTimeFormat(LOCALE, style).format(d);
   }
+}
+
+export function formatDateTime(iso: string, timeZone?: string): string {
+  return formatInstant(iso, { dateStyle: "medium", timeStyle: "short" }, timeZone);
 }
 
 /** The time of day alone ("11:46 AM"), for a table that shows the date beside it (formatDate). */
 export function formatTime(iso: string, timeZone?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  try {
-    return new Intl.DateTimeFormat(LOCALE, { timeStyle: "short", timeZone }).format(d);
-  } catch {
-    return new Intl.DateTimeFormat(LOCALE, { timeStyle: "short" }).format(d);
-  }
+  return formatInstant(iso, { timeStyle: "short" }, timeZone);
 }
 
 export function formatDate(iso: string, timeZone?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  try {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone }).format(d);
-  } catch {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium" }).format(d);
-  }
+  return formatInstant(iso, { dateStyle: "medium" }, timeZone);
 }
