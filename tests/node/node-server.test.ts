@@ -11,7 +11,7 @@ import { startNodeServer, type NodeServer } from "../../functions/node-server.ts
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { TestClient } from "../support/client.ts";
-import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { signUpAndImport } from "../support/csv.ts";
 import { freePort, startEntrypoint } from "../support/entrypoint.ts";
 import { startS3Server } from "../support/s3-server.ts";
 import { startSmtpServer } from "../support/smtp-server.ts";
@@ -145,17 +145,8 @@ describe("npm start from its bundle with every optional feature on", () => {
     const from = server.output().length;
     try {
       const client = new TestClient(server.url);
-      const email = `bundle-${crypto.randomUUID()}@example.com`;
-      expect((await client.post("/api/auth/register", { email, password: "bundle password 1" })).status).toBe(201);
-      expect((await smtp.waitFor((m) => m.to.includes(email), 5000)).text).toContain("http://localhost:3100/");
-      const account = (await (await client.post("/api/accounts", { name: "Bundled", currency: "USD" })).json()) as { id: string };
-      const form = new FormData();
-      form.set("file", new Blob([GENERIC_SAMPLE]), "bundled.csv");
-      form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
-      const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
-      expect(preview.status).toBe(201);
-      const { importId } = (await preview.json()) as { importId: string };
-      expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(200);
+      await signUpAndImport(client);
+      expect((await smtp.waitFor(() => true, 5000)).text).toContain("http://localhost:3100/");
       expect(s3.log.map((line) => line.split(" ")[0] + " " + line.split(" ").at(-1))).toEqual(["PUT 200", "GET 200", "DELETE 204"]);
       const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(metrics.status).toBe(200);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readProcessEnv } from "../../lib/config/index.ts";
-import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { signUpAndImport } from "../support/csv.ts";
 import { TestClient } from "../support/client.ts";
 import { freePort, startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
@@ -102,19 +102,9 @@ describe("DB_TRANSACTION_POOLER=true behind pgbouncer in transaction mode", () =
 
   it("signs up, imports, pages the ledger, adds fills and reads statistics, many requests at once on 3 server connections", async () => {
     const client = new TestClient(server.url);
-    const email = `pooler-${crypto.randomUUID()}@example.com`;
-    expect((await client.post("/api/auth/register", { email, password: "pooler password 1" })).status).toBe(201);
-    const account = (await (await client.post("/api/accounts", { name: "Pooled", currency: "USD", startingBalance: "10000", timezone: "Etc/UTC" })).json()) as { id: string };
-
-    const form = new FormData();
-    form.set("file", new Blob([GENERIC_SAMPLE]), "pooled.csv");
-    form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
-    const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
-    expect(preview.status).toBe(201);
-    const { importId } = (await preview.json()) as { importId: string };
-    const commit = await client.post("/api/csv-import/commit", { importId });
-    expect(commit.status).toBe(200);
-    expect(((await commit.json()) as { fillsCreated: number }).fillsCreated).toBe(4);
+    const { accountId, importId, fillsCreated } = await signUpAndImport(client, { startingBalance: "10000", timezone: "Etc/UTC" });
+    expect(fillsCreated).toBe(4);
+    const account = { id: accountId };
 
     // Twenty fills added at once: each is a transaction of its own, on whichever server connection is free.
     const added = await Promise.all(

@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
 import { TestClient } from "../support/client.ts";
-import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { signUpAndImport } from "../support/csv.ts";
 import { baseTestEnv } from "../support/env.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -54,15 +54,7 @@ describe("wrangler dev", () => {
       // wrangler's own bundle of every group (its esbuild, wrangler.toml's alias), not the test pool's: a
       // trader's first steps through it.
       const client = new TestClient(`http://127.0.0.1:${port}`);
-      expect((await client.post("/api/auth/register", { email: `wrangler-${crypto.randomUUID()}@example.com`, password: "wrangler password 1" })).status).toBe(201);
-      const account = (await (await client.post("/api/accounts", { name: "Edge", currency: "USD", startingBalance: "1000" })).json()) as { id: string };
-      const form = new FormData();
-      form.set("file", new Blob([GENERIC_SAMPLE]), "edge.csv");
-      form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
-      const preview = await client.request("/api/csv-import/preview", { method: "POST", body: form });
-      expect(preview.status).toBe(201);
-      const { importId } = (await preview.json()) as { importId: string };
-      expect((await client.post("/api/csv-import/commit", { importId })).status).toBe(200);
+      const account = { id: (await signUpAndImport(client, { startingBalance: "1000" })).accountId };
       const ledger = (await (await client.get(`/api/ledger/${account.id}?page=1&pageSize=10`)).json()) as { entries: unknown[] };
       expect(ledger.entries).toHaveLength(5);
       const trades = (await (await client.get(`/api/trades?accountId=${account.id}`)).json()) as { trades: unknown[] };
