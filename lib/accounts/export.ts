@@ -64,14 +64,22 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
   });
 }
 
+/** The ledger, oldest first; a fill's row also says what the fill was (symbol, side, quantity, price), as the ledger page does. */
 async function ledgerCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
-  const rows = rowsOf<{ at: string; type: string; amount: string; balance_after: string; note: string | null; fill_id: string | null }>(
-    await deps.db.execute(sql`select ${sql.raw(isoUtc("occurred_at"))} as at, type, amount::text as amount, balance_after::text as balance_after, note, fill_id::text as fill_id
-      from ledger_entries where account_id = ${accountId} order by rank`),
+  type Row = { at: string; type: string; amount: string; balance_after: string; note: string | null; fill_id: string | null; symbol: string | null; side: string | null; quantity: string | null; price: string | null };
+  const rows = rowsOf<Row>(
+    await deps.db.execute(sql`select ${sql.raw(isoUtc("le.occurred_at"))} as at, le.type, le.amount::text as amount, le.balance_after::text as balance_after,
+        le.note, le.fill_id::text as fill_id, f.symbol, f.side, f.quantity::text as quantity, f.price::text as price
+      from ledger_entries le left join fills f on f.id = le.fill_id
+      where le.account_id = ${accountId} order by le.rank`),
   );
+  const decimal = (v: string | null) => (v === null ? "" : formatDecimal(v));
   return Papa.unparse({
-    fields: ["Date/Time", "Type", "Amount", "Balance", "Note", "Fill ID"],
-    data: rows.map((r) => [r.at, r.type, formatDecimal(r.amount), formatDecimal(r.balance_after), textCell(r.note), r.fill_id ?? ""]),
+    fields: ["Date/Time", "Type", "Amount", "Balance", "Note", "Fill ID", "Symbol", "Side", "Quantity", "Price"],
+    data: rows.map((r) => [
+      r.at, r.type, formatDecimal(r.amount), formatDecimal(r.balance_after), textCell(r.note), r.fill_id ?? "",
+      textCell(r.symbol), r.side ?? "", decimal(r.quantity), decimal(r.price),
+    ]),
   });
 }
 

@@ -76,6 +76,13 @@ describe("GET /api/accounts/:id/export/:kind", () => {
       ["deposit", "250.00", "1270.00"],
     ]);
     expect(ledger[3]!.Note).toBe("'=1+1");
+    // A fill's row says what the fill was; other rows leave those columns empty.
+    expect(ledger.map((r) => [r.Symbol, r.Side, r.Quantity, r.Price])).toEqual([
+      ["", "", "", ""],
+      ["MSFT", "buy", "2.00", "400.00"],
+      ["MSFT", "sell", "2.00", "410.00"],
+      ["", "", "", ""],
+    ]);
   });
 
   it("another user's account is 404 like a missing one; a bad kind is 400; no session is 401", async () => {
