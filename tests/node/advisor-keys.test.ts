@@ -10,6 +10,7 @@ import { cachedListings, providerKeyOf } from "../../lib/advisor/keys.ts";
 import { MODEL_PROVIDERS } from "../../lib/advisor/providers.ts";
 import { testApp, signUp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
+import { inOneWindow } from "../support/window.ts";
 import { EXPECTED_DEFAULTS, LISTINGS, startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 
 const url = () => inject("databaseUrl");
@@ -126,9 +127,14 @@ describe("PUT /api/advisor/provider-keys/:provider", () => {
   });
 
   it("allows 10 saves an hour per user, then 429 with Retry-After", async () => {
-    const { client } = await signUp(t, "limit");
-    for (let i = 0; i < 10; i++) expect((await put(client, "anthropic", { apiKey: secret(`fail500-${i}`) })).status).toBe(200);
-    const limited = await put(client, "anthropic", { apiKey: secret("good") });
+    // An hour aligned to the clock: run once more, by a new user, when the burst straddled its edge.
+    const { client, allowed, limited } = await inOneWindow(3600, async () => {
+      const { client } = await signUp(t, "limit");
+      const allowed: number[] = [];
+      for (let i = 0; i < 10; i++) allowed.push((await put(client, "anthropic", { apiKey: secret(`fail500-${i}`) })).status);
+      return { client, allowed, limited: await put(client, "anthropic", { apiKey: secret("good") }) };
+    });
+    expect(allowed).toEqual(Array(10).fill(200));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     // The market-data key has its own allowance.
