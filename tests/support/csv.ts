@@ -12,17 +12,20 @@ export const GENERIC_SAMPLE = [
   "2026-03-02T11:30:00-05:00,ESZ26,BOT,1,5990,2.25,E4",
 ].join("\r\n");
 
+export const FIRST_STEPS_PASSWORD = "first steps password";
+
 /**
  * A new user's first steps on a running server: sign up, create an account, import `csv` (preview and commit,
- * each checked for its status). The account id, the import id and the fills the commit wrote.
+ * each checked for its status). The email signed up with (password FIRST_STEPS_PASSWORD), the account id, the
+ * import id and the fills the commit wrote.
  */
 export async function signUpAndImport(
   client: TestClient,
   account: Record<string, string> = {},
   csv: string = GENERIC_SAMPLE,
-): Promise<{ accountId: string; importId: string; fillsCreated: number }> {
+): Promise<{ email: string; accountId: string; importId: string; fillsCreated: number }> {
   const email = `first-steps-${crypto.randomUUID()}@example.com`;
-  expect((await client.post("/api/auth/register", { email, password: "first steps password" })).status).toBe(201);
+  expect((await client.post("/api/auth/register", { email, password: FIRST_STEPS_PASSWORD })).status).toBe(201);
   const made = await client.post("/api/accounts", { name: "First steps", currency: "USD", ...account });
   expect(made.status).toBe(201);
   const accountId = ((await made.json()) as { id: string }).id;
@@ -34,5 +37,5 @@ export async function signUpAndImport(
   const { importId } = (await preview.json()) as { importId: string };
   const commit = await client.post("/api/csv-import/commit", { importId });
   expect(commit.status).toBe(200);
-  return { accountId, importId, fillsCreated: ((await commit.json()) as { fillsCreated: number }).fillsCreated };
+  return { email, accountId, importId, fillsCreated: ((await commit.json()) as { fillsCreated: number }).fillsCreated };
 }
