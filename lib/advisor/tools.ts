@@ -29,7 +29,16 @@ export const MAX_RESULT_CHARS = 8000;
 
 const date = () => z.optional(z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 date-time with Z or an offset")));
 const accountId = () => z.optional(z.uuid().check(z.describe("One account's id; omit for all accounts")));
+/** Statistics never add up amounts of different currencies: all accounts of one currency, or one account. */
+const currency = () =>
+  z.optional(
+    z.string().check(
+      z.regex(/^[A-Za-z]{3}$/),
+      z.describe("All accounts in this currency (ISO code such as USD), instead of accountId; needed when the accounts use different currencies"),
+    ),
+  );
 const range = { accountId: accountId(), from: date(), to: date() };
+const statsRange = { ...range, currency: currency() };
 
 /** A trade as the model sees it: what it needs to reason and to cite, nothing more. */
 function compactTrade(t: Trade) {
@@ -69,18 +78,18 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
     performance_summary: {
       description:
         "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown.",
-      inputSchema: z.object(range),
-      async execute(q: { accountId?: string; from?: string; to?: string }) {
+      inputSchema: z.object(statsRange),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
         const s = await summary(deps, user, q);
-        return { summary: `Read the performance summary${span(q)}: ${plural(s.trades, "closed trade")}, net P&L ${s.netPnl}`, data: { ...q, ...s } };
+        return { summary: `Read the performance summary${span(q)}: ${plural(s.trades, "closed trade")}, net P&L ${s.netPnl}${s.currency ? ` ${s.currency}` : ""}`, data: { ...q, ...s } };
       },
     },
     breakdown: {
       description: "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group.",
-      inputSchema: z.object({ ...range, by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]).check(z.describe("How to group")) }),
-      async execute(q: { by: BreakdownBy; accountId?: string; from?: string; to?: string }) {
+      inputSchema: z.object({ ...statsRange, by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]).check(z.describe("How to group")) }),
+      async execute(q: { by: BreakdownBy; accountId?: string; currency?: string; from?: string; to?: string }) {
         const b = await breakdown(deps, user, q);
-        return { summary: `Read the breakdown by ${q.by}${span(q)}: ${plural(b.groups.length, "group")}`, data: { ...q, ...capped(b.groups, (groups) => ({ groups })) } };
+        return { summary: `Read the breakdown by ${q.by}${span(q)}: ${plural(b.groups.length, "group")}`, data: { ...q, currency: b.currency, ...capped(b.groups, (groups) => ({ groups })) } };
       },
     },
     list_trades: {
@@ -139,10 +148,10 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
     },
     pnl_calendar: {
       description: "Realised net P&L per trading day (in each account's time zone) and the trades closed each day.",
-      inputSchema: z.object(range),
-      async execute(q: { accountId?: string; from?: string; to?: string }) {
+      inputSchema: z.object(statsRange),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
         const c = await calendar(deps, user, q);
-        return { summary: `Read the P&L calendar${span(q)}: ${plural(c.days.length, "day")}`, data: capped(c.days, (days) => ({ ...q, days })) };
+        return { summary: `Read the P&L calendar${span(q)}: ${plural(c.days.length, "day")}`, data: capped(c.days, (days) => ({ ...q, currency: c.currency, days })) };
       },
     },
   };

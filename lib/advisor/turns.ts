@@ -228,6 +228,7 @@ function systemPrompt(today: Date, accounts: Array<{ id: string; name: string; c
     lines.push(
       "Use the tools to read the trader's journal. Every figure you state (P&L, win rate, prices, counts, dates) must come from a tool result in this conversation: never compute, add up or estimate figures yourself; if no tool gives a figure, say so.",
       "Times in the journal are in each account's time zone; trading days are that zone's days.",
+      "Amounts in different currencies are never added up: when the accounts use more than one currency, read the statistics per account or per currency (the tools' currency argument) and say which currency each figure is in.",
       "When you mention a trade, link it as [SYMBOL YYYY-MM-DD](trade:TRADE_ID) with the id from a tool result.",
     );
   } else {

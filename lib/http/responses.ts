@@ -144,7 +144,10 @@ export const TradeImageUploadSchema = z.object({
 });
 
 const ratio = () => z.nullable(z.string().check(z.regex(/^\d+(\.\d+)?$/), z.describe("A ratio as a decimal string, 4 decimals; null when undefined")));
+/** The one currency of a statistic's amounts (null when the user has no account). */
+const statsCurrency = () => z.nullable(z.string());
 export const StatsSummarySchema = z.object({
+  currency: statsCurrency(),
   trades: z.number(),
   wins: z.number(),
   losses: z.number(),
@@ -160,12 +163,14 @@ export const StatsSummarySchema = z.object({
   largestLoss: z.nullable(decimal()),
   maxDrawdown: decimal(),
 });
-export const CalendarSchema = z.object({ days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number() })) });
+export const CalendarSchema = z.object({ currency: statsCurrency(), days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number() })) });
 export const EquitySchema = z.object({
+  currency: statsCurrency(),
   bucket: z.enum(["day", "week", "month"]),
   points: z.array(z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number() })),
 });
 export const BreakdownSchema = z.object({
+  currency: statsCurrency(),
   by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"]),
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio() })),
 });

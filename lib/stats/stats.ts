@@ -9,12 +9,16 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
+import { CurrencySchema } from "../accounts/schema.ts";
+import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
 
 const isoDateTime = dateTimeSchema;
 
 export const StatsQuerySchema = z.object({
   accountId: z.optional(z.uuid("must be a uuid")),
+  /** Every account of the user in this currency (instead of one account). */
+  currency: z.optional(CurrencySchema),
   from: z.optional(isoDateTime()),
   to: z.optional(isoDateTime()),
 });
@@ -33,29 +37,62 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  *   it paid, on the day it happened (DESIGN.md section 9: realised P&L counts on the day it is realised,
  *   partial exits included; fees count on the day they are paid);
  * - `closed`: the trades closed in [from, to), for the per-trade figures (win rate, expectancy, averages).
+ * `currency`: the one currency of every amount in scope (null when the user has no account).
  * `extraJoin` adds a join after the positions (the tag breakdown unnests tags).
  */
-export type StatsScope = { events: SQL; closed: SQL };
+export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
 
 export async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<StatsScope> {
-  if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
+  const currency = await scopeCurrency(deps, user, query);
   const positions = sql`positions p join accounts a on a.id = p.account_id ${extraJoin}`;
-  const owned = sql`a.user_id = ${user.id} ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}`;
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
+  const owned = sql`a.user_id = ${user.id} ${only}`;
   const range = (column: SQL) =>
     sql`${query.from ? sql`and ${column} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
       ${query.to ? sql`and ${column} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
   return {
     events: sql`${positions} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`,
     closed: sql`${positions} where ${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`,
+    currency,
   };
+}
+
+/**
+ * The currency of the figures (DESIGN.md section 9: amounts are never added across currencies): one
+ * account's, the one asked for, or the one all the user's accounts share. Accounts in several currencies
+ * without an account or a currency chosen are a 400 naming them, never a sum of unlike amounts.
+ */
+async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery): Promise<string | null> {
+  if (query.accountId && query.currency) {
+    throw new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
+      fields: [{ path: "currency", message: "must not be given with accountId" }],
+    });
+  }
+  if (query.accountId) return (await requireOwnAccount(deps, user, query.accountId)).currency;
+  // Upper case here too: the advisor's tools call in without the HTTP schema's transform.
+  if (query.currency) return query.currency.toUpperCase();
+  const currencies = rowsOf<{ currency: string }>(
+    await deps.db.execute(sql`select distinct currency from accounts where user_id = ${user.id}::uuid order by 1`),
+  ).map((r) => r.currency);
+  if (currencies.length > 1) {
+    const list = currencies.join(", ");
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Your accounts are in ${list}: figures across them would add up different currencies. Choose an account (accountId) or a currency (currency=${currencies[0]}).`,
+      { fields: [{ path: "currency", message: `is required: your accounts are in ${list}` }] },
+    );
+  }
+  return currencies[0] ?? null;
 }
 
 const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
 
 export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(summarySql(await scope(deps, user, query))));
+  const from = await scope(deps, user, query);
+  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(summarySql(from)));
   const r = row!;
   return {
+    currency: from.currency,
     trades: Number(r.trades),
     wins: Number(r.wins),
     losses: Number(r.losses),
@@ -113,8 +150,9 @@ export function summarySql(from: StatsScope): SQL {
 
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
 export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const rows = rowsOf<{ day: string; net: string; trades: string }>(await deps.db.execute(calendarSql(await scope(deps, user, query))));
-  return { days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
+  const from = await scope(deps, user, query);
+  const rows = rowsOf<{ day: string; net: string; trades: string }>(await deps.db.execute(calendarSql(from)));
+  return { currency: from.currency, days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
 }
 
 /**
@@ -164,6 +202,7 @@ export async function equityCurve(
       order by b.start`),
   );
   return {
+    currency: from.currency,
     bucket: query.bucket,
     points: rows.map((r) => ({ start: r.start, netPnl: formatDecimal(r.net), equity: formatDecimal(r.equity), trades: Number(r.trades) })),
   };
@@ -205,6 +244,7 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
       order by ${query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`1`}`),
   );
   return {
+    currency: from.currency,
     by: query.by,
     groups: rows.map((r) => ({
       key:

@@ -155,6 +155,27 @@ describe("a turn", () => {
     expect(answer!.toolCalls).toEqual([{ id: "call_1", name: "performance_summary", arguments: expect.any(Object), summary: expect.stringContaining("net P&L 123.00") }]);
   });
 
+  it("never hands the model a sum across currencies: with USD and EUR accounts the tool asks for a currency, and answers in one", async () => {
+    const { client, conversation } = await trader(t, "openai", { share: true });
+    for (const currency of ["USD", "EUR"]) {
+      const account = await (await client.post("/api/accounts", { name: `${currency} ${crypto.randomUUID()}`, currency, timezone: "Etc/UTC" })).json();
+      for (const [side, price, at] of [["buy", "100", "2026-03-02T14:00:00Z"], ["sell", currency === "USD" ? "112.5" : "90", "2026-03-02T15:00:00Z"]]) {
+        expect((await client.post("/api/fills", { accountId: account.id, symbol: "ABC", side, quantity: "10", price, executedAt: at })).status).toBe(201);
+      }
+    }
+    const before = stand.streams.length;
+    const all = await turn(client, conversation.id, "How did I do overall? #tool:performance_summary:{}");
+    expect(all.events[2]!.data).toMatchObject({ name: "performance_summary", ok: false, summary: expect.stringContaining("Your accounts are in EUR, USD") });
+    const toModel = (stand.streams[before + 1]!.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === "tool")!;
+    expect(toModel.content).toContain("Choose an account (accountId) or a currency (currency=EUR)");
+    expect((stand.streams[before + 1]!.body.messages as Array<{ role: string; content: string }>)[0]!.content).toContain("Amounts in different currencies are never added up");
+
+    const euros = await turn(client, conversation.id, 'And in euros? #tool:performance_summary:{"currency":"eur"}');
+    expect(euros.events[2]!.data).toMatchObject({ name: "performance_summary", ok: true, summary: expect.stringContaining("1 closed trade, net P&L -100.00 EUR") });
+    const figures = (stand.streams.at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").at(-1)!;
+    expect(JSON.parse(figures.content)).toMatchObject({ currency: "EUR", trades: 1, netPnl: "-100.00" });
+  });
+
   it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
     const { client, conversation } = await trader(t, "anthropic");
     const before = stand.streams.length;

@@ -10,8 +10,8 @@ async function trader(t: TestApp) {
   return client;
 }
 
-async function account(client: TestClient, timezone = "America/New_York") {
-  const res = await client.post("/api/accounts", { name: `A ${crypto.randomUUID()}`, currency: "USD", timezone });
+async function account(client: TestClient, timezone = "America/New_York", currency = "USD") {
+  const res = await client.post("/api/accounts", { name: `A ${crypto.randomUUID()}`, currency, timezone });
   expect(res.status).toBe(201);
   return (await res.json()).id as string;
 }
@@ -45,6 +45,7 @@ describe("GET /api/stats/summary", () => {
     await client.post("/api/fills", { accountId, symbol: "IWM", side: "buy", quantity: "1", price: "200", executedAt: "2026-04-07T15:00:00Z" });
 
     expect(await get(client, `/api/stats/summary?accountId=${accountId}`)).toEqual({
+      currency: "USD",
       trades: 4,
       wins: 2,
       losses: 2,
@@ -87,6 +88,65 @@ describe("GET /api/stats/summary", () => {
   });
 });
 
+describe("accounts in different currencies (amounts are never added across currencies)", () => {
+  it("answers one account, or all accounts of one currency, and refuses the sum of unlike currencies with a 400 naming them", async () => {
+    const t = await testApp(url());
+    const client = await trader(t);
+    const usd = await account(client, "America/New_York", "USD");
+    const usd2 = await account(client, "America/New_York", "USD");
+    await roundTrip(client, usd, "2026-04-01T15:00:00Z", 100);
+    await roundTrip(client, usd2, "2026-04-02T15:00:00Z", 40, { symbol: "QQQ" });
+    // While every account is in USD, "all accounts" is one currency, and says so.
+    expect(await get(client, "/api/stats/summary")).toMatchObject({ currency: "USD", trades: 2, netPnl: "140.00" });
+
+    const eur = await account(client, "Europe/Berlin", "eur");
+    await roundTrip(client, eur, "2026-04-01T13:00:00Z", -30, { symbol: "SAP" });
+    const paths = ["/api/stats/summary", "/api/stats/calendar", "/api/stats/equity", "/api/stats/breakdown?by=symbol"];
+    for (const path of paths) {
+      const res = await client.get(path);
+      expect(res.status, path).toBe(400);
+      const { error } = await res.json();
+      expect(error.code).toBe("VALIDATION_ERROR");
+      expect(error.message).toContain("EUR, USD");
+      expect(error.fields).toEqual([{ path: "currency", message: "is required: your accounts are in EUR, USD" }]);
+    }
+
+    // One currency: its accounts only, in that currency (lower case is read as upper).
+    expect(await get(client, "/api/stats/summary?currency=usd")).toMatchObject({ currency: "USD", trades: 2, netPnl: "140.00" });
+    expect(await get(client, "/api/stats/summary?currency=EUR")).toMatchObject({ currency: "EUR", trades: 1, netPnl: "-30.00" });
+    expect(await get(client, "/api/stats/calendar?currency=USD")).toEqual({
+      currency: "USD",
+      days: [
+        { date: "2026-04-01", netPnl: "100.00", trades: 1 },
+        { date: "2026-04-02", netPnl: "40.00", trades: 1 },
+      ],
+    });
+    expect(await get(client, "/api/stats/equity?currency=EUR")).toEqual({
+      currency: "EUR",
+      bucket: "day",
+      points: [{ start: "2026-04-01", netPnl: "-30.00", equity: "-30.00", trades: 1 }],
+    });
+    expect(await get(client, "/api/stats/breakdown?by=symbol&currency=USD")).toMatchObject({
+      currency: "USD",
+      groups: [
+        { key: "QQQ", netPnl: "40.00", trades: 1 },
+        { key: "SPY", netPnl: "100.00", trades: 1 },
+      ],
+    });
+    // A currency none of the accounts use: nothing in scope.
+    expect(await get(client, "/api/stats/summary?currency=JPY")).toMatchObject({ currency: "JPY", trades: 0, netPnl: "0.00" });
+    // One account: its own currency.
+    expect(await get(client, `/api/stats/summary?accountId=${eur}`)).toMatchObject({ currency: "EUR", trades: 1 });
+
+    const both = await client.get(`/api/stats/summary?accountId=${usd}&currency=USD`);
+    expect(both.status).toBe(400);
+    expect((await both.json()).error.fields).toEqual([{ path: "currency", message: "must not be given with accountId" }]);
+    const bad = await client.get("/api/stats/summary?currency=US");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.fields[0].path).toBe("currency");
+  });
+});
+
 describe("GET /api/stats/calendar (the account's trading day)", () => {
   it.each([
     // zone, close time (UTC), expected local trading day
@@ -103,7 +163,7 @@ describe("GET /api/stats/calendar (the account's trading day)", () => {
     const client = await trader(t);
     const accountId = await account(client, zone);
     await roundTrip(client, accountId, closedAt, 12.5);
-    expect(await get(client, `/api/stats/calendar?accountId=${accountId}`)).toEqual({ days: [{ date: day, netPnl: "12.50", trades: 1 }] });
+    expect(await get(client, `/api/stats/calendar?accountId=${accountId}`)).toEqual({ currency: "USD", days: [{ date: day, netPnl: "12.50", trades: 1 }] });
   });
 
   it("sums several trades per day", async () => {

@@ -33,6 +33,7 @@ describe("trading routes in workerd", () => {
     const calendar = await (await call(`/api/stats/calendar?accountId=${accountId}`, { cookie })).json();
     // Realised P&L and fees count on the day they happen (Tokyo): the entry's fee on the 10th, the exit on the 11th.
     expect(calendar).toEqual({
+      currency: "USD",
       days: [
         { date: "2026-06-10", netPnl: "-1.00", trades: 0 },
         { date: "2026-06-11", netPnl: "104.00", trades: 1 },

@@ -103,7 +103,7 @@ describe("the dashboard", () => {
     expect(firstDay()).toMatch(/^Sun/);
   });
 
-  it("sends the period as instants at midnight in the account's zone, and can show all accounts", async () => {
+  it("sends the period as instants at midnight in the account's zone, and shows all accounts of one currency, never a sum across currencies", async () => {
     const seen: string[] = [];
     stubApi({
       "GET /api/auth/session": { user: USER },
@@ -122,9 +122,36 @@ describe("the dashboard", () => {
     await waitFor(() =>
       expect(seen).toContain(new URLSearchParams({ accountId: ACCOUNT.id, from: "2024-03-10T05:00:00.000Z", to: "2024-03-11T04:00:00.000Z" }).toString()),
     );
-    await user.selectOptions(screen.getByLabelText("Account"), "");
-    await waitFor(() => expect(seen.at(-1)).not.toContain("accountId"));
-    expect(screen.getByText(/different currencies/)).toBeTruthy();
-    expect(card("Net P&L").textContent).toContain("+150.50");
+    // The accounts are in USD and EUR: no "All accounts", one choice per currency.
+    const select = screen.getByLabelText("Account") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(["All EUR accounts", "All USD accounts", "Main (USD)", "Euro (EUR)"]);
+    await user.selectOptions(select, "currency:EUR");
+    await waitFor(() => expect(new URLSearchParams(seen.at(-1)).get("currency")).toBe("EUR"));
+    expect(seen.at(-1)).not.toContain("accountId");
+    expect(screen.getByText(/Your accounts are in EUR, USD: each currency is shown on its own/)).toBeTruthy();
+    await waitFor(() => expect(card("Net P&L").textContent).toContain("€150.50"));
+    await user.selectOptions(select, "currency:USD");
+    await waitFor(() => expect(new URLSearchParams(seen.at(-1)).get("currency")).toBe("USD"));
+    expect(card("Net P&L").textContent).toContain("+$150.50");
+  });
+
+  it("shows all accounts together when they share one currency", async () => {
+    const seen: string[] = [];
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT, { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Second" }] },
+      "GET /api/stats/summary": ({ query }) => (seen.push(query.toString()), json(SUMMARY)),
+      "GET /api/stats/equity": { bucket: "day", points: [] },
+      "GET /api/stats/calendar": { days: [] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [] },
+    });
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Summary" });
+    const select = screen.getByLabelText("Account") as HTMLSelectElement;
+    expect(select.value).toBe("");
+    expect(select.options[0]!.textContent).toBe("All accounts");
+    expect(seen).toEqual([""]);
+    expect(screen.queryByText(/each currency is shown on its own/)).toBeNull();
+    expect(card("Net P&L").textContent).toContain("+$150.50");
   });
 });

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { useAccountParam } from "../import/accounts.ts";
@@ -15,7 +15,9 @@ import { PERIODS, monthQuery, periodDays, rangeQuery, todayIn, type Period } fro
 import "./dashboard.css";
 
 type Range = { from?: string; to?: string };
-type Scope = { accountId?: string } & Range;
+/** One account, or every account of one currency: amounts are never added across currencies. */
+type Filter = { accountId?: string; currency?: string };
+type Scope = Filter & Range;
 
 const stats = api.api.stats;
 
@@ -26,11 +28,39 @@ type Summary = Awaited<ReturnType<typeof fetchSummary>>;
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
-/** The currency figures are shown in: the account's, or the shared one of all accounts (null when they differ). */
-function currencyOf(accounts: readonly Account[], account: Account | undefined): string | null {
-  if (account) return account.currency;
-  const all = new Set(accounts.map((a) => a.currency));
-  return all.size === 1 ? [...all][0]! : null;
+/**
+ * What the dashboard covers, kept in the URL: `?account=` one account, else every account, or (when the
+ * accounts use several currencies) every account of `?currency=` (the first account's currency by default).
+ * The select's value is an account id, "" for all accounts, or "currency:XXX".
+ */
+function useDashboardScope(accounts: readonly Account[]) {
+  const [params, setParams] = useSearchParams();
+  const { accountId, account } = useAccountParam(accounts, true);
+  const currencies = [...new Set(accounts.map((a) => a.currency))].sort();
+  const asked = params.get("currency")?.toUpperCase() ?? "";
+  const byCurrency = !account && currencies.length > 1 ? (currencies.includes(asked) ? asked : accounts[0]!.currency) : undefined;
+  const choose = (value: string) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.delete("account");
+        next.delete("currency");
+        if (value.startsWith("currency:")) next.set("currency", value.slice("currency:".length));
+        else if (value) next.set("account", value);
+        return next;
+      },
+      { replace: true },
+    );
+  return {
+    accountId,
+    account,
+    currencies,
+    filter: (accountId ? { accountId } : byCurrency ? { currency: byCurrency } : {}) as Filter,
+    value: accountId || (byCurrency ? `currency:${byCurrency}` : ""),
+    /** The currency of every amount shown. */
+    currency: account?.currency ?? byCurrency ?? currencies[0] ?? null,
+    choose,
+  };
 }
 
 export function DashboardPage() {
@@ -54,22 +84,29 @@ export function DashboardPage() {
 }
 
 function Dashboard({ accounts }: { accounts: readonly Account[] }) {
-  const { accountId, account, setAccountId } = useAccountParam(accounts, true);
+  const { accountId, account, currencies, filter, value, currency, choose } = useDashboardScope(accounts);
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });
   const zone = account?.timezone ?? browserZone();
-  const currency = currencyOf(accounts, account);
   const days = periodDays(period, todayIn(zone), custom);
   const range = rangeQuery(days, zone);
-  const scope: Scope = { ...(accountId ? { accountId } : {}), ...range };
+  const scope: Scope = { ...filter, ...range };
   const summary = useQuery({ queryKey: ["stats", "summary", scope], queryFn: () => fetchSummary(scope), placeholderData: keepPreviousData });
 
   return (
     <>
       <section className="panel dashboard-filters" aria-label="Filters">
         <div className="form form--inline">
-          <SelectField label="Account" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
-            <option value="">All accounts</option>
+          <SelectField label="Account" value={value} onChange={(e) => choose(e.target.value)}>
+            {currencies.length > 1 ? (
+              currencies.map((c) => (
+                <option key={c} value={`currency:${c}`}>
+                  All {c} accounts
+                </option>
+              ))
+            ) : (
+              <option value="">All accounts</option>
+            )}
             {accounts.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name} ({a.currency})
@@ -93,7 +130,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         <p className="field__hint">
           P&L and fees count on the day a fill realised or paid them, partial exits included; trades, win rate and averages count the trades
           closed in the period. Days are those of {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
-          {currency === null && " Your accounts use different currencies: amounts are added up as plain numbers."}
+          {currencies.length > 1 && !account && ` Your accounts are in ${currencies.join(", ")}: each currency is shown on its own, as amounts are never added across currencies.`}
         </p>
       </section>
 
@@ -131,7 +168,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         }
       </QueryView>
       {summary.data && (summary.data.trades > 0 || period !== "all") && (
-        <CalendarSection accountId={accountId} currency={currency} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} />
+        <CalendarSection filter={filter} currency={currency} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} />
       )}
     </>
   );
@@ -198,7 +235,7 @@ function EquitySection({ scope, currency }: { scope: Scope; currency: string | n
   );
 }
 
-function CalendarSection({ accountId, currency, initial, today }: { accountId: string; currency: string | null; initial: Month | null; today: string }) {
+function CalendarSection({ filter, currency, initial, today }: { filter: Filter; currency: string | null; initial: Month | null; today: string }) {
   const [chosen, setChosen] = useState<Month | null>(null);
   // The instance's WEEK_START_DAY (as the weekly equity buckets) until the reader picks another.
   const instance = useInstanceConfig();
@@ -206,16 +243,16 @@ function CalendarSection({ accountId, currency, initial, today }: { accountId: s
   const weekStart = pickedWeekStart ?? (instance.data?.weekStartDay === 1 ? 1 : 0);
   // The latest day with a closed trade, to open the calendar where the trading happened.
   const latest = useQuery({
-    queryKey: ["stats", "calendar", "latest", accountId],
-    queryFn: () => unwrap(stats.calendar.$get({ query: accountId ? { accountId } : {} })),
+    queryKey: ["stats", "calendar", "latest", filter],
+    queryFn: () => unwrap(stats.calendar.$get({ query: filter })),
     enabled: chosen === null && initial === null,
   });
   const lastDay = latest.data?.days[latest.data.days.length - 1]?.date;
   const month = chosen ?? initial ?? (lastDay ? monthOf(lastDay) : monthOf(today));
   const bounds = useMemo(() => monthQuery(month), [month]);
   const calendar = useQuery({
-    queryKey: ["stats", "calendar", accountId, month.year, month.month],
-    queryFn: () => unwrap(stats.calendar.$get({ query: { ...(accountId ? { accountId } : {}), ...bounds } })),
+    queryKey: ["stats", "calendar", filter, month.year, month.month],
+    queryFn: () => unwrap(stats.calendar.$get({ query: { ...filter, ...bounds } })),
     placeholderData: keepPreviousData,
   });
   return (
