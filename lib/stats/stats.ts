@@ -32,7 +32,8 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
 });
 
 /**
- * What every statistic reads, for the user's positions (one account or all of them) and a range:
+ * What every statistic reads, for the user's positions (one account, every account of one currency, or all
+ * of them) and a range:
  * - `events`: each fill share of those positions dated in [from, to): what it realised (gross) and the fees
  *   it paid, on the day it happened (DESIGN.md section 9: realised P&L counts on the day it is realised,
  *   partial exits included; fees count on the day they are paid);
