@@ -272,7 +272,7 @@ export const TurnEventSchema = z.object({
 });
 
 export const SymbolListSchema = z.object({ symbols: z.array(z.object({ ticker: z.string(), name: z.string(), exchange: z.nullable(z.string()) })) });
-export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
+export const QuoteSchema = z.object({ symbol: z.string(), price: decimal(), currency: z.nullable(z.string()), asOf: iso(), delayed: z.literal(true), stale: z.boolean() });
 
 const AdminUserFields = {
   id: id(),

@@ -20,7 +20,11 @@ export const STALE_FOR_MS = 24 * 60 * 60_000;
 export const QUOTE_TIMEOUT_MS = 5_000;
 export const MAX_ENTRIES = 2_000;
 
-export type Quote = { symbol: string; price: string; asOf: string; delayed: true; stale: boolean };
+/**
+ * `currency`: what the price is in, as the provider says (its listing's currency), USD when it does not say
+ * (it quotes US listings), null when what it says is not a currency code.
+ */
+export type Quote = { symbol: string; price: string; currency: string | null; asOf: string; delayed: true; stale: boolean };
 
 type Fetched = { quote: Omit<Quote, "stale"> } | { missing: true };
 type Entry = { value: Fetched; fetchedAt: number };
@@ -100,13 +104,14 @@ async function fetchQuote(deps: Pick<Deps, "config" | "fetch" | "log" | "now">, 
     throw new AppError("QUOTE_PROVIDER_UNAVAILABLE", "The quote provider sent an answer that is not a quote.");
   }
   // An unknown ticker is an empty object or list.
-  const item = (Array.isArray(body) ? body[0] : body) as { price?: unknown; updated?: unknown } | undefined;
+  const item = (Array.isArray(body) ? body[0] : body) as { price?: unknown; updated?: unknown; currency?: unknown } | undefined;
   if (!item || typeof item !== "object" || item.price === undefined) return { missing: true };
   const price = priceOf(item.price);
   if (!price) throw new AppError("QUOTE_PROVIDER_UNAVAILABLE", "The quote provider sent an answer that is not a quote.");
   const updated = typeof item.updated === "number" && Number.isFinite(item.updated) && item.updated > 0 ? new Date(item.updated * 1000) : deps.now();
   const asOf = Number.isNaN(updated.getTime()) || updated.getUTCFullYear() > 9999 ? deps.now() : updated;
-  return { quote: { symbol, price, asOf: asOf.toISOString(), delayed: true } };
+  const currency = item.currency === undefined ? "USD" : typeof item.currency === "string" && /^[A-Za-z]{3}$/.test(item.currency) ? item.currency.toUpperCase() : null;
+  return { quote: { symbol, price, currency, asOf: asOf.toISOString(), delayed: true } };
 }
 
 /** Throws 404 NOT_FOUND when no quote provider key is configured. */
@@ -156,7 +161,9 @@ export const MAX_VALUED_SYMBOLS = 50;
  * make it at most one upstream call each). The arithmetic is Postgres `numeric`, as realised P&L's: market
  * value = price x open quantity x multiplier (negative for a short); unrealised P&L = what closing the open
  * quantity at the price would realise, on the position's average cost, before the exit's fees.
- * Options and futures are not priced (`valuation: null`), nor is a symbol the provider cannot answer for.
+ * Options and futures are not priced (`valuation: null`), nor is a symbol the provider cannot answer for,
+ * nor a position whose account is in another currency than the quote (a dollar price is never set against
+ * costs in euros).
  */
 export async function valueOpenPositions<T extends { id: string; status: "open" | "closed"; assetClass: string; symbol: string }>(
   deps: Pick<Deps, "config" | "db" | "fetch" | "log" | "now">,
@@ -177,14 +184,15 @@ export async function valueOpenPositions<T extends { id: string; status: "open" 
   const valued = priced.filter((t) => quotes.has(t.symbol));
   const values = new Map<string, { market_value: string; unrealized_pnl: string }>();
   if (valued.length) {
-    const input = JSON.stringify(valued.map((t) => ({ id: t.id, price: quotes.get(t.symbol)!.price })));
+    const input = JSON.stringify(valued.map((t) => ({ id: t.id, price: quotes.get(t.symbol)!.price, currency: quotes.get(t.symbol)!.currency })));
     const rows = rowsOf<{ id: string; market_value: string; unrealized_pnl: string }>(
       await deps.db.execute(sql`
         select p.id::text as id,
           round(q.price * p.open_quantity * p.multiplier * d.sign, 10)::text as market_value,
           round(p.open_quantity * (q.price * p.entry_quantity - p.entry_value) * p.multiplier * d.sign / p.entry_quantity, 10)::text as unrealized_pnl
-        from jsonb_to_recordset(${input}::jsonb) as q(id uuid, price numeric)
+        from jsonb_to_recordset(${input}::jsonb) as q(id uuid, price numeric, currency text)
         join positions p on p.id = q.id and p.entry_quantity > 0
+        join accounts a on a.id = p.account_id and a.currency = q.currency
         cross join lateral (select case when p.direction = 'long' then 1 else -1 end as sign) d`),
     );
     for (const r of rows) values.set(r.id, r);

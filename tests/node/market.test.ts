@@ -273,7 +273,7 @@ describe("GET /api/quotes/:symbol", () => {
     const { client } = await signUp(t, "quote");
     const res = await client.get("/api/quotes/aapl");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ symbol: "AAPL", price: "190.12", asOf: new Date(1_764_000_000_000).toISOString(), delayed: true, stale: false });
+    expect(await res.json()).toEqual({ symbol: "AAPL", price: "190.12", currency: "USD", asOf: new Date(1_764_000_000_000).toISOString(), delayed: true, stale: false });
     expect(stand.quoteRequests.at(-1)).toEqual({ ticker: "AAPL", key: "platform-quote-key" });
     expect((await (await client.get("/api/config")).json()).quotes).toBe(true);
   });
@@ -435,6 +435,37 @@ describe("GET /api/trades?status=open&quotes=true", () => {
     expect(plain[0]).not.toHaveProperty("valuation");
     const bad = await client.get(`/api/trades?accountId=${accountId}&quotes=yes`);
     expect(bad.status).toBe(400);
+  });
+
+  it("values a position only in its account's currency: a quote in USD never meets costs in EUR", async () => {
+    const app = await testApp(db.url, stand.env, { peer: "per-request" });
+    const { client } = await signUp(app, "valued-currency");
+    const accounts: Record<string, string> = {};
+    for (const currency of ["USD", "EUR"]) {
+      accounts[currency] = (await (await client.post("/api/accounts", { name: `In ${currency}`, currency, startingBalance: "100000" })).json()).id;
+    }
+    stand.prices.set("CURA", 100);
+    stand.prices.set("CURB", 50);
+    stand.currencies.set("CURB", "eur");
+    stand.prices.set("CURC", 20);
+    stand.currencies.set("CURC", null); // the provider does not say: its listings are in USD
+    for (const [currency, accountId] of Object.entries(accounts)) {
+      for (const symbol of ["CURA", "CURB", "CURC"]) {
+        const res = await client.post("/api/fills", { accountId, symbol, side: "buy", quantity: "2", price: "10", executedAt: "2026-03-02T15:00:00Z" });
+        expect(res.status, `${currency} ${symbol}`).toBe(201);
+      }
+    }
+    const valued = async (currency: string) => {
+      const res = await client.get(`/api/trades?accountId=${accounts[currency]}&status=open&quotes=true`);
+      expect(res.status).toBe(200);
+      const trades = (await res.json()).trades as Array<{ symbol: string; valuation: { marketValue: string } | null }>;
+      return Object.fromEntries(trades.map((x) => [x.symbol, x.valuation?.marketValue ?? null]));
+    };
+    expect(await valued("USD")).toEqual({ CURA: "200.00", CURB: null, CURC: "40.00" });
+    expect(await valued("EUR")).toEqual({ CURA: null, CURB: "100.00", CURC: null });
+    // The quote says what it is in.
+    expect(await (await client.get("/api/quotes/CURB")).json()).toMatchObject({ price: "50.00", currency: "EUR" });
+    expect(await (await client.get("/api/quotes/CURC")).json()).toMatchObject({ price: "20.00", currency: "USD" });
   });
 
   it("quotes off: the same request lists the trades without valuations and calls nobody", async () => {

@@ -10,7 +10,8 @@
 //   /tickers/huge.json      more bytes than the loader's cap, chunked (no Content-Length)
 //   /tickers/down.json      503
 // Quotes: GET /v1/stockprice?ticker=X with X-Api-Key, API Ninjas' shape {ticker, name, price, exchange,
-// updated}. Prices come from `prices` (settable); "BUSY" -> 429, "BROKEN" -> 500, "GARBAGE" -> a body that is
+// updated, currency}. Prices come from `prices` (settable), currencies from `currencies` (USD unless set;
+// null leaves the field out); "BUSY" -> 429, "BROKEN" -> 500, "GARBAGE" -> a body that is
 // not JSON, "NONE" -> [] (unknown ticker); the key "refused-key" -> 401; `failing = true` -> every call 502.
 // Each quote call takes `quoteDelayMs` (default 30 ms), so concurrent lookups overlap.
 import { createServer, type ServerResponse } from "node:http";
@@ -70,6 +71,8 @@ export type MarketServer = {
   quoteCalls: Map<string, number>;
   quoteRequests: Array<{ ticker: string; key: string | undefined }>;
   prices: Map<string, number | string>;
+  /** A quote's `currency` per ticker (USD when absent; null leaves the field out). */
+  currencies: Map<string, string | null>;
   failing: boolean;
   quoteDelayMs: number;
   slowMs: number;
@@ -86,7 +89,7 @@ export async function startMarketServer(): Promise<MarketServer> {
     res.writeHead(status, { "Content-Type": "application/json" });
     res.end(body);
   };
-  const state: Pick<MarketServer, "tickerRequests" | "quoteCalls" | "quoteRequests" | "prices" | "failing" | "quoteDelayMs" | "slowMs"> = {
+  const state: Pick<MarketServer, "tickerRequests" | "quoteCalls" | "quoteRequests" | "prices" | "currencies" | "failing" | "quoteDelayMs" | "slowMs"> = {
     tickerRequests: [],
     quoteCalls: new Map(),
     quoteRequests: [],
@@ -96,6 +99,7 @@ export async function startMarketServer(): Promise<MarketServer> {
       ["KO", 61.03],
       ["TSLA", 250],
     ]),
+    currencies: new Map(),
     failing: false,
     quoteDelayMs: 30,
     slowMs: 400,
@@ -155,7 +159,8 @@ export async function startMarketServer(): Promise<MarketServer> {
         if (ticker === "GARBAGE") return json(res, 200, "<html>maintenance</html>");
         const price = state.prices.get(ticker);
         if (price === undefined) return json(res, 200, "[]");
-        json(res, 200, JSON.stringify({ ticker, name: `${ticker} Inc.`, price, exchange: "NASDAQ", updated: 1_764_000_000 }));
+        const currency = state.currencies.has(ticker) ? state.currencies.get(ticker) : "USD";
+        json(res, 200, JSON.stringify({ ticker, name: `${ticker} Inc.`, price, exchange: "NASDAQ", updated: 1_764_000_000, ...(currency === null ? {} : { currency }) }));
       }, state.quoteDelayMs);
       return;
     }
