@@ -132,7 +132,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   // staged JSON is made, and what the answer shows is taken from them before they go.
   const text = decodeCsv(input.bytes);
   input.bytes = new Uint8Array(0);
-  const { fills, errors, skipped, rowCount } = normalizeCsv(text, mapping, options, account.timezone, deps.config.CSV_IMPORT_MAX_ROWS);
+  const { fills, errors, skipped, rowCount } = normalizeCsv(text, mapping, options, account, deps.config.CSV_IMPORT_MAX_ROWS);
   await markDuplicates(deps, account.id, fills);
   const fresh = fills.filter((f) => !f.duplicate);
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));

@@ -377,10 +377,10 @@ export function normalizeCsv(
   text: string,
   mapping: ImportMapping,
   options: ImportOptions,
-  accountTimeZone: string,
+  account: { timezone: string; currency: string },
   maxRows: number,
 ): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number } {
-  const timeZone = options.timezone ?? accountTimeZone;
+  const timeZone = options.timezone ?? account.timezone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
     throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}" in options.timezone: use a canonical IANA name.`);
   }
@@ -432,6 +432,10 @@ export function normalizeCsv(
       fail(mapping.executedAt ? "executedAt" : "date", `"${when}" ${RANGE_MESSAGE}`);
     } else if (!executedAt) {
       fail(mapping.executedAt ? "executedAt" : timeOnly ? "time" : "date", `"${when}" is not a ${timeOnly ? "time" : `${options.dateFormat ?? "iso"} date-time`}`);
+    }
+    const currency = cell("currency").toUpperCase();
+    if (currency !== "" && currency !== account.currency) {
+      fail("currency", `"${currency}" is not this account's currency (${account.currency}): the journal does not convert currencies, so import this row into an account in ${currency}`);
     }
     let quantity = parseNumber(cell("quantity"), options.numberFormat);
     let side: "buy" | "sell" | null;

@@ -54,6 +54,7 @@ export const PRESETS: readonly Preset[] = [
       price: "TradePrice",
       fees: "IBCommission",
       executionId: "IBExecID",
+      currency: "CurrencyPrimary",
     },
     options: {
       dateFormat: "YYYYMMDD",
@@ -74,7 +75,7 @@ export const PRESETS: readonly Preset[] = [
       "Trades", "Header", "DataDiscriminator", "Asset Category", "Currency", "Symbol", "Date/Time", "Quantity",
       "T. Price", "C. Price", "Proceeds", "Comm/Fee", "Basis", "Realized P/L", "MTM P/L", "Code",
     ],
-    mapping: { executedAt: "Date/Time", symbol: "Symbol", quantity: "Quantity", price: "T. Price", fees: "Comm/Fee" },
+    mapping: { executedAt: "Date/Time", symbol: "Symbol", quantity: "Quantity", price: "T. Price", fees: "Comm/Fee", currency: "Currency" },
     options: {
       dateFormat: "iso",
       delimiter: ",",
@@ -220,6 +221,7 @@ export const PRESETS: readonly Preset[] = [
       price: "Average Price",
       fees: "Commissions",
       extraFees: ["Fees"],
+      currency: "Currency",
     },
     options: {
       dateFormat: "iso",
@@ -316,6 +318,7 @@ export const PRESETS: readonly Preset[] = [
       price: "Price",
       fees: "Comm",
       extraFees: ["SEC", "TAF", "NSCC", "Nasdaq", "ECN Remove", "ECN Add"],
+      currency: "Currency",
     },
     options: { dateFormat: "MM/DD/YYYY", delimiter: ",", feeRebates: true, sides: { buy: ["BC"] } },
   },

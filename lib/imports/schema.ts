@@ -34,6 +34,12 @@ export const ImportMappingSchema = z.strictObject({
    * the cell is filled.
    */
   netAmount: z.optional(column()),
+  /**
+   * The row's currency (multi-currency brokers): a row in another currency than the account's is an error
+   * of that row, never imported as if it were in the account's (the journal does not convert currencies).
+   * An empty cell is taken as the account's.
+   */
+  currency: z.optional(column()),
 });
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 

@@ -118,6 +118,49 @@ describe("CSV import: every broker sample moves the cash the money rules give", 
     expect(await fillCount(db, otherId)).toBe(4);
   });
 
+  it("a multi-currency broker file: each row goes to an account in its own currency, never into another's as if it were in it", async () => {
+    const { client, db } = await setup();
+    const { readFileSync } = await import("node:fs");
+    const flex = readFileSync(new URL("../fixtures/brokers/ibkr-flex.csv", import.meta.url), "utf8");
+    // The fixture's rows are in USD; one more, SAP bought on Xetra in euros.
+    const header = flex.split("\n")[0]!.split(",");
+    const sap = header.map((h) => {
+      const column = h.replaceAll('"', "");
+      const cells: Record<string, string> = {
+        ClientAccountID: "U1234567", CurrencyPrimary: "EUR", AssetClass: "STK", Symbol: "SAP", Description: "SAP SE", Multiplier: "1",
+        DateTime: "20240119;110000", TradeDate: "20240119", Exchange: "IBIS", Quantity: "10", TradePrice: "160.5", IBCommission: "-3",
+        IBCommissionCurrency: "EUR", "Buy/Sell": "BUY", IBExecID: "0000e0d5.65a9e3c1.01.01", LevelOfDetail: "EXECUTION",
+      };
+      return `"${cells[column] ?? ""}"`;
+    });
+    const file = `${flex.trimEnd()}\n${sap.join(",")}\n`;
+    const accounts: Record<string, string> = {};
+    for (const currency of ["USD", "EUR"]) {
+      accounts[currency] = (await (await client.post("/api/accounts", { name: `IBKR ${currency} ${crypto.randomUUID()}`, currency })).json()).id;
+    }
+
+    // Into the USD account: the euro row is an error of that row, the rest imports as before.
+    const usd = await (await upload(client, file, { accountId: accounts.USD, presetId: "ibkr-flex" })).json();
+    expect(usd.summary).toMatchObject({ invalid: 1, cashEffect: FIXTURE_CASH["ibkr-flex"] });
+    expect(usd.errors).toEqual([
+      {
+        row: 7,
+        column: "CurrencyPrimary",
+        message: '"EUR" is not this account\'s currency (USD): the journal does not convert currencies, so import this row into an account in EUR',
+      },
+    ]);
+    expect((await client.post("/api/csv-import/commit", { importId: usd.importId })).status).toBe(200);
+    expect(await fillCount(db, accounts.USD!)).toBe(usd.summary.toImport);
+
+    // Into the EUR account: the other way round, the SAP buy alone, its cash in euros.
+    const eur = await (await upload(client, file, { accountId: accounts.EUR, presetId: "ibkr-flex" })).json();
+    expect(eur.summary).toMatchObject({ valid: 1, invalid: 4, toImport: 1, cashEffect: "-1608.00" });
+    expect(new Set(eur.errors.map((e: { column: string }) => e.column))).toEqual(new Set(["CurrencyPrimary"]));
+    expect((await client.post("/api/csv-import/commit", { importId: eur.importId })).status).toBe(200);
+    const fillsInEur = await db.select().from(fills).where(eq(fills.accountId, accounts.EUR!));
+    expect(fillsInEur.map((f) => [f.symbol, f.quantity])).toEqual([["SAP", "10.0000000000"]]);
+  });
+
   it("two executions at the same second with different ids stay two, in either format pairing", async () => {
     const { client, accountId, db } = await setup();
     const twins = [HEADER, "2026-03-03T10:00:00Z,MSFT,BUY,10,400,0,X1", "2026-03-03T10:00:00.500Z,MSFT,BUY,10,400,0,X2"].join("\n");

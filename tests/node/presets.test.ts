@@ -9,6 +9,8 @@ import { PRESETS, type Preset } from "../../lib/imports/presets.ts";
 import { ImportMappingSchema, ImportOptionsSchema, type ImportMapping, type ImportOptions } from "../../lib/imports/schema.ts";
 
 const ZONE = "America/New_York";
+/** The account the files are read for: its zone and currency. */
+const ACCOUNT = { timezone: ZONE, currency: "USD" };
 const MAX_ROWS = 1000;
 
 const fixture = (id: string) => readFileSync(new URL(`../fixtures/brokers/${id}.csv`, import.meta.url), "utf8");
@@ -216,7 +218,7 @@ describe("broker presets", () => {
 
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the sample gives the expected fills and no errors", (id, preset) => {
     const options = optionsFor(preset);
-    const result = normalizeCsv(fixture(id), preset.mapping, options, ZONE, MAX_ROWS);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, ACCOUNT, MAX_ROWS);
     expect(result.errors).toEqual([]);
     expect(result.fills.map(compact)).toEqual(EXPECTED[id]!.fills);
     expect(result.skipped).toHaveLength(EXPECTED[id]!.skipped);
@@ -225,7 +227,7 @@ describe("broker presets", () => {
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: every row is imported or listed with its reason; quantities and fees as counted by hand", (id, preset) => {
     const options = optionsFor(preset);
     const shape = readCsv(fixture(id), options, MAX_ROWS);
-    const result = normalizeCsv(fixture(id), preset.mapping, options, ZONE, MAX_ROWS);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, ACCOUNT, MAX_ROWS);
     expect(result.rowCount).toBe(shape.rowCount);
     const accounted = [...new Set([...result.fills.map((f) => f.row), ...result.skipped.map((k) => k.row), ...result.errors.map((e) => e.row)])].sort((a, b) => a - b);
     const first = shape.header ? (shape.headerRow ?? 1) + 1 : 1;
@@ -237,13 +239,13 @@ describe("broker presets", () => {
 
   it("das: without options.tradeDate the file is refused with a clear message", () => {
     const preset = PRESETS.find((p) => p.id === "das")!;
-    expect(() => normalizeCsv(fixture("das"), preset.mapping, preset.options, ZONE, MAX_ROWS)).toThrow(/time with options\.tradeDate/);
+    expect(() => normalizeCsv(fixture("das"), preset.mapping, preset.options, ACCOUNT, MAX_ROWS)).toThrow(/time with options\.tradeDate/);
   });
 });
 
 /** Runs a small CSV through normalizeCsv. */
-function read(csv: string, mapping: ImportMapping, options: ImportOptions = {}, zone = ZONE) {
-  return normalizeCsv(csv, mapping, options, zone, MAX_ROWS);
+function read(csv: string, mapping: ImportMapping, options: ImportOptions = {}, zone = ZONE, currency = "USD") {
+  return normalizeCsv(csv, mapping, options, { timezone: zone, currency }, MAX_ROWS);
 }
 
 function validationFields(run: () => unknown): string[] {
@@ -357,7 +359,7 @@ describe("header search and sections", () => {
     const shape = readCsv(statement, options, MAX_ROWS);
     expect(shape.header).toEqual(["When", "Sym", "Side", "Qty", "Px"]);
     expect(shape.headerRow).toBe(6); // blank lines are not counted
-    const { fills, errors } = normalizeCsv(statement, BASIC, options, ZONE, MAX_ROWS);
+    const { fills, errors } = normalizeCsv(statement, BASIC, options, ACCOUNT, MAX_ROWS);
     expect(errors).toEqual([]);
     expect(fills.map((f) => [f.row, f.side])).toEqual([[7, "buy"], [8, "sell"]]);
   });
@@ -444,6 +446,24 @@ describe("prices", () => {
       ["AAPL", "192.25"],
       ["MESH24", "4801.25"],
     ]);
+  });
+});
+
+describe("a currency column", () => {
+  const csv = "When,Sym,Side,Qty,Px,Ccy\n2024-01-19T09:30:00Z,AAPL,BUY,1,190,USD\n2024-01-19T09:31:00Z,SAP,BUY,1,160,eur\n2024-01-19T09:32:00Z,MSFT,BUY,1,400,\n2024-01-19T09:33:00Z,SHOP,BUY,1,90,cad\n";
+  const mapping = { ...BASIC, currency: "Ccy" };
+
+  it("makes a row in another currency than the account's an error of that row; an empty cell is the account's", () => {
+    const usd = read(csv, mapping);
+    expect(usd.fills.map((f) => f.symbol)).toEqual(["AAPL", "MSFT"]);
+    expect(usd.errors).toEqual([
+      { row: 3, column: "Ccy", message: '"EUR" is not this account\'s currency (USD): the journal does not convert currencies, so import this row into an account in EUR' },
+      { row: 5, column: "Ccy", message: '"CAD" is not this account\'s currency (USD): the journal does not convert currencies, so import this row into an account in CAD' },
+    ]);
+    const eur = read(csv, mapping, {}, ZONE, "EUR");
+    expect(eur.fills.map((f) => f.symbol)).toEqual(["SAP", "MSFT"]);
+    // Without the column mapped, nothing is checked (the file says nothing about currencies).
+    expect(read(csv, BASIC).errors).toEqual([]);
   });
 });
 

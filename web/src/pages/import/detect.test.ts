@@ -70,8 +70,8 @@ describe("preset detection from the header row", () => {
 
 describe("manual mapping", () => {
   it("guesses the columns of a common header, one column per field", () => {
-    const g = guessSelection(["Trade Date", "Time", "Ticker", "Action", "Qty", "Avg Price", "Commission", "Exec ID"]);
-    expect(g).toMatchObject({ date: "Trade Date", time: "Time", symbol: "Ticker", side: "Action", quantity: "Qty", price: "Avg Price", fees: "Commission", executionId: "Exec ID" });
+    const g = guessSelection(["Trade Date", "Time", "Ticker", "Action", "Qty", "Avg Price", "Commission", "Exec ID", "Currency"]);
+    expect(g).toMatchObject({ date: "Trade Date", time: "Time", symbol: "Ticker", side: "Action", quantity: "Qty", price: "Avg Price", fees: "Commission", executionId: "Exec ID", currency: "Currency" });
     expect(g.executedAt).toBe("");
     const one = guessSelection(["Date/Time", "Symbol", "Side", "Quantity", "Price"]);
     expect(one).toMatchObject({ executedAt: "Date/Time", date: "", time: "" });
@@ -85,7 +85,7 @@ describe("manual mapping", () => {
     });
     const fromPreset = selectionFromMapping(PRESETS.find((p) => p.id === "tradezero")!.mapping);
     const built = buildMapping(fromPreset, { extraFees: ["SEC", "TAF"] });
-    expect(built.mapping).toMatchObject({ date: "T/D", time: "Exec Time", fees: "Comm", extraFees: ["SEC", "TAF"] });
+    expect(built.mapping).toMatchObject({ date: "T/D", time: "Exec Time", fees: "Comm", extraFees: ["SEC", "TAF"], currency: "Currency" });
   });
 
   it("names what is missing or mapped twice", () => {

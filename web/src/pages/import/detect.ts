@@ -82,7 +82,7 @@ const isBlank = (row: string[]) => row.every((c) => c.trim() === "");
 /** The columns a preset reads (mapping, extra fees, row filters): all must be in the header for it to fit. */
 export function presetColumns(preset: PresetLike): string[] {
   const m = preset.mapping;
-  const cols = [m.executedAt, m.date, m.time, m.symbol, m.side, m.quantity, m.price, m.fees, m.executionId, m.assetClass, m.multiplier];
+  const cols = [m.executedAt, m.date, m.time, m.symbol, m.side, m.quantity, m.price, m.fees, m.executionId, m.assetClass, m.multiplier, m.currency];
   for (const c of m.extraFees ?? []) cols.push(c);
   for (const f of preset.options.rowFilters ?? []) cols.push(f.column);
   return cols.filter((c): c is string => c !== undefined && c !== "");
@@ -143,6 +143,7 @@ export const TARGET_FIELDS = [
   { key: "executionId", label: "Execution ID", hint: "The broker's fill id: makes re-imports skip exact duplicates." },
   { key: "assetClass", label: "Asset class", hint: "" },
   { key: "multiplier", label: "Multiplier", hint: "Contract multiplier (options, futures)." },
+  { key: "currency", label: "Currency", hint: "Each row's currency: rows in another currency than the account's are refused, not converted." },
 ] as const;
 
 export type TargetField = (typeof TARGET_FIELDS)[number]["key"];
@@ -165,6 +166,7 @@ const GUESSES: Record<TargetField, RegExp> = {
   executionId: /^(execution ?id|exec ?id|fill ?id|trade ?id|id)$/,
   assetClass: /^(asset ?class|asset ?category|instrument ?type|security ?type)$/,
   multiplier: /^(multiplier|mult)$/,
+  currency: /^(currency|ccy|currency ?primary)$/,
 };
 
 /** A first guess at the mapping from header names; the reader checks and corrects it. */
