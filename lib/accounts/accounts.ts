@@ -161,7 +161,7 @@ export async function getAccount(deps: Pick<Deps, "db">, user: AuthUser, id: str
   return toAccount(rows[0]);
 }
 
-/** The user's account (id and zone), or 404 NOT_FOUND: another user's account looks like no account. */
+/** The user's account (id, zone and currency), or 404 NOT_FOUND: another user's account looks like no account. */
 export async function requireOwnAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ id: string; timezone: string; currency: string }> {
   const [account] = rowsOf<{ id: string; timezone: string; currency: string }>(
     await deps.db.execute(sql`select id::text as id, timezone, currency from accounts where id = ${accountId}::uuid and user_id = ${user.id}::uuid`),
