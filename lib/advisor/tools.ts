@@ -45,6 +45,7 @@ function compactTrade(t: Trade) {
   return {
     id: t.id,
     accountId: t.accountId,
+    currency: t.currency,
     symbol: t.symbol,
     direction: t.direction,
     status: t.status,

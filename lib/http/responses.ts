@@ -94,6 +94,8 @@ export const FillListSchema = z.object({ fills: z.array(FillSchema), hasMore: z.
 const TradeFields = {
   id: id(),
   accountId: id(),
+  /** The account's currency: every amount of the trade is in it. */
+  currency: z.string(),
   symbol: z.string(),
   assetClass: assetClass(),
   multiplier: decimal(),

@@ -12,6 +12,8 @@ import type { TradeJournal, TradeListQuery } from "./schema.ts";
 type TradeRow = {
   id: string;
   account_id: string;
+  /** The account's: what every amount of the trade is in. */
+  currency: string;
   symbol: string;
   asset_class: "stock" | "option" | "future";
   multiplier: string;
@@ -44,6 +46,7 @@ function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | 
   return {
     id: row.id,
     accountId: row.account_id,
+    currency: row.currency,
     symbol: row.symbol,
     assetClass: row.asset_class,
     multiplier: formatDecimal(row.multiplier),
@@ -75,8 +78,8 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
   const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
     await deps.db.execute(sql`
-      select ${tradeColumns}, ${averages} from (
-      select p.* from positions p join accounts a on a.id = p.account_id
+      select ${tradeColumns}, p.currency, ${averages} from (
+      select p.*, a.currency from positions p join accounts a on a.id = p.account_id
       where a.user_id = ${user.id}
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
         ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
@@ -101,7 +104,7 @@ const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
 
 export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
   const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
-    await deps.db.execute(sql`select ${tradeColumns}, ${averages} from positions p join accounts a on a.id = p.account_id
+    await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages} from positions p join accounts a on a.id = p.account_id
       where p.id = ${tradeId} and a.user_id = ${user.id}`),
   );
   if (!row) throw NO_TRADE();
@@ -136,7 +139,7 @@ export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, trade
         updated_at = now()
       from accounts a
       where a.id = p.account_id and p.id = ${tradeId} and a.user_id = ${user.id}
-      returning ${tradeColumns}, ${averages}`),
+      returning ${tradeColumns}, a.currency, ${averages}`),
   );
   if (!rows[0]) throw NO_TRADE();
   return { trade: toTrade(rows[0]), fills: await tradeFills(deps, tradeId) };

@@ -142,6 +142,20 @@ describe("fills roll up into trades", () => {
     }
   });
 
+  it("says each trade's currency, its account's, in the list, the detail and the journal answer", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    const euros = (await (await client.post("/api/accounts", { name: `Euro ${crypto.randomUUID()}`, currency: "eur" })).json()).id as string;
+    await fill(client, accountId, { symbol: "AAPL", side: "buy", quantity: "1", price: "190" });
+    await fill(client, euros, { symbol: "SAP", side: "buy", quantity: "1", price: "160" });
+    const all = await trades(client);
+    expect(Object.fromEntries(all.map((x) => [x.symbol, x.currency]))).toEqual({ AAPL: "USD", SAP: "EUR" });
+    const sap = all.find((x) => x.symbol === "SAP")!;
+    expect((await (await client.get(`/api/trades/${sap.id}`)).json()).trade).toMatchObject({ accountId: euros, currency: "EUR" });
+    const journaled = await client.request(`/api/trades/${sap.id}`, { method: "PATCH", json: { notes: "Xetra" } });
+    expect((await journaled.json()).trade).toMatchObject({ currency: "EUR", notes: "Xetra" });
+  });
+
   it("refuses a duplicate execution id in the same account with 409 and writes nothing", async () => {
     const t = await testApp(url());
     const { client, accountId } = await setup(t);

@@ -138,7 +138,7 @@ export function TradePage() {
     <QueryView query={trade} label="the trade">
       {({ trade: t, fills }) => {
         const account = accounts.data?.accounts.find((a) => a.id === t.accountId);
-        const currency = account?.currency ?? "USD";
+        const currency = t.currency;
         const zone = account?.timezone;
         const pnlClass = signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : "";
         // One precision for every price of the instrument: its fills' and the averages.

@@ -241,7 +241,7 @@ export function TradesPage() {
               <tbody>
                 {trades.data.trades.map((t) => {
                   const account = byId.get(t.accountId);
-                  const currency = account?.currency ?? "USD";
+                  const currency = t.currency;
                   // Averages of several fills can run to 10 decimals: at most 4 here, the same for entry and exit.
                   const decimals = priceDecimals([t.averageEntryPrice, t.averageExitPrice], 4);
                   return (

@@ -16,6 +16,7 @@ const ACCOUNT = {
 const TRADE = {
   id: "33333333-3333-4333-8333-333333333333",
   accountId: ACCOUNT.id,
+  currency: "USD",
   symbol: "AAPL",
   assetClass: "stock",
   multiplier: "1.00",
