@@ -12,6 +12,7 @@ import { csvImportGroup } from "./csv-import.ts";
 import { docsGroup } from "./docs.ts";
 import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
+import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
 import { quotesGroup, symbolsGroup } from "./market.ts";
 import { statsGroup } from "./stats.ts";
@@ -30,6 +31,7 @@ export const groups = {
   ledger: ledgerGroup,
   fills: fillsGroup,
   trades: tradesGroup,
+  journals: journalsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
@@ -59,6 +61,7 @@ export function typedRoutes() {
     .route(ledgerGroup.prefix, ledgerGroup.app)
     .route(fillsGroup.prefix, fillsGroup.app)
     .route(tradesGroup.prefix, tradesGroup.app)
+    .route(journalsGroup.prefix, journalsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)

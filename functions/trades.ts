@@ -3,13 +3,33 @@ import { z } from "zod/mini";
 import { AppError } from "../lib/errors.ts";
 import { TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
-import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages, readTradeImage } from "../lib/trades/images.ts";
+import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import type { Context } from "hono";
+import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, imageExists, listTradeImages, readTradeImage, type ImageOwner } from "../lib/trades/images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
 import { valueOpenPositions } from "../lib/market/quotes.ts";
 import { getTrade, journalTrade, listTrades } from "../lib/trades/trades.ts";
 
 const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
+
+/** One screenshot's bytes, a trade's or a journal's: cacheable by its id, answered 304 on a matching ETag. */
+export async function serveImage(c: Context<AppEnv>, owner: ImageOwner, imageId: string) {
+  const etag = `"${imageId}"`;
+  const headers = { ETag: etag, "Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" };
+  // The id names the bytes for good, so a matching tag needs no read; ownership is still checked first.
+  if (c.req.header("If-None-Match")?.split(",").some((t) => t.trim() === etag)) {
+    if (!(await imageExists(c.var.deps, currentUser(c), owner, imageId))) throw new AppError("NOT_FOUND", "No such image.");
+    return c.body(null, 304, headers);
+  }
+  const image = await readTradeImage(c.var.deps, currentUser(c), owner, imageId);
+  return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, {
+    ...headers,
+    "Content-Type": image.contentType,
+    "Content-Length": String(image.bytes.byteLength),
+    "Content-Disposition": `inline; filename="${imageId}.${image.contentType.slice("image/".length)}"`,
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  });
+}
 
 export const tradeImages = createRouter()
   .post(
@@ -51,23 +71,7 @@ export const tradeImages = createRouter()
     validate("param", ImageParamSchema),
     async (c) => {
       const { id, imageId } = c.req.valid("param");
-      const etag = `"${imageId}"`;
-      const headers = { ETag: etag, "Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" };
-      // The id names the bytes for good, so a matching tag needs no read; ownership is still checked first.
-      if (c.req.header("If-None-Match")?.split(",").some((t) => t.trim() === etag)) {
-        await listTradeImages(c.var.deps, currentUser(c), id).then((l) => {
-          if (!l.images.some((i) => i.id === imageId)) throw new AppError("NOT_FOUND", "No such image.");
-        });
-        return c.body(null, 304, headers);
-      }
-      const image = await readTradeImage(c.var.deps, currentUser(c), id, imageId);
-      return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, {
-        ...headers,
-        "Content-Type": image.contentType,
-        "Content-Length": String(image.bytes.byteLength),
-        "Content-Disposition": `inline; filename="${imageId}.${image.contentType.slice("image/".length)}"`,
-        "Content-Security-Policy": "default-src 'none'; sandbox",
-      });
+      return serveImage(c, { tradeId: id }, imageId);
     },
   )
   .delete(
@@ -77,7 +81,7 @@ export const tradeImages = createRouter()
     validate("param", ImageParamSchema),
     async (c) => {
       const { id, imageId } = c.req.valid("param");
-      await deleteTradeImage(c.var.deps, currentUser(c), id, imageId);
+      await deleteTradeImage(c.var.deps, currentUser(c), { tradeId: id }, imageId);
       return c.body(null, 204);
     },
   );

@@ -97,10 +97,10 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
                 'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
                 'executionId', f.execution_id) order by f.executed_at, f.id)
               from fills f where f.account_id = a.id), '[]'::json),
-            'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', p.notes, 'tags', p.tags,
-                'setup', p.setup, 'rating', p.rating) order by p.opened_at, p.id)
-              from positions p where p.account_id = a.id
-                and (p.notes is not null or p.setup is not null or p.rating is not null or cardinality(p.tags) > 0)), '[]'::json)
+            'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', j.notes, 'tags', j.tags,
+                'setup', j.setup, 'rating', j.rating) order by p.opened_at, p.id)
+              from trade_journals j join positions p on p.id = j.position_id where j.account_id = a.id
+                and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0)), '[]'::json)
           ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json)
       )::text as json`),
   );

@@ -31,13 +31,14 @@ async function fillsCsv(deps: Pick<Deps, "db">, accountId: string): Promise<stri
 
 async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
   const rows = rowsOf<Record<"id" | "symbol" | "asset_class" | "direction" | "opened_at" | "closed_at" | "max_quantity" | "open_quantity" | "avg_entry" | "avg_exit" | "fees" | "gross_pnl" | "net_pnl" | "setup" | "rating" | "tags" | "notes", string | null>>(
-    await deps.db.execute(sql`select id::text as id, symbol, asset_class, direction, ${sql.raw(isoUtc("opened_at"))} as opened_at, ${sql.raw(isoUtc("closed_at"))} as closed_at,
-        max_quantity::text as max_quantity, open_quantity::text as open_quantity,
-        case when entry_quantity = 0 then null else round(entry_value / entry_quantity, 10)::text end as avg_entry,
-        case when exit_quantity = 0 then null else round(exit_value / exit_quantity, 10)::text end as avg_exit,
-        fees::text as fees, gross_pnl::text as gross_pnl, net_pnl::text as net_pnl, setup, rating::text as rating,
-        array_to_string(tags, ';') as tags, notes
-      from positions where account_id = ${accountId} order by opened_at, id`),
+    await deps.db.execute(sql`select p.id::text as id, p.symbol, p.asset_class, p.direction, ${sql.raw(isoUtc("p.opened_at"))} as opened_at, ${sql.raw(isoUtc("p.closed_at"))} as closed_at,
+        p.max_quantity::text as max_quantity, p.open_quantity::text as open_quantity,
+        case when p.entry_quantity = 0 then null else round(p.entry_value / p.entry_quantity, 10)::text end as avg_entry,
+        case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 10)::text end as avg_exit,
+        p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, j.setup, j.rating::text as rating,
+        array_to_string(j.tags, ';') as tags, j.notes
+      from positions p left join trade_journals j on j.position_id = p.id
+      where p.account_id = ${accountId} order by p.opened_at, p.id`),
   );
   const dec = (v: string | null) => (v === null ? "" : formatDecimal(v));
   return Papa.unparse({

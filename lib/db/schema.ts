@@ -176,7 +176,8 @@ export const fills = pgTable(
 
 /**
  * A trade: from flat to flat in one account and symbol. Rebuilt from the fills by positions_rebuild
- * (migrations/0005); identified by the fill that opened it, so journal fields survive a rebuild.
+ * (migrations/functions/trades); a position keeps its id while the fill that opened it does. What a trader
+ * writes about a trade is not here but in trade_journals, which follows the fills through any rebuild.
  */
 export const positions = pgTable(
   "positions",
@@ -202,18 +203,83 @@ export const positions = pgTable(
     fees: money("fees").notNull(),
     grossPnl: money("gross_pnl").notNull(),
     netPnl: money("net_pnl").notNull(),
-    notes: text("notes"),
-    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
-    setup: text("setup"),
-    rating: smallint("rating"),
+    /** Set by every rebuild that writes the row (now(), the transaction's time): journals_follow reads it. */
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("positions_account_opened_idx").on(t.accountId, t.openedAt),
     index("positions_account_closed_idx").on(t.accountId, t.closedAt),
-    index("positions_account_symbol_idx").on(t.accountId, t.symbol),
-    check("positions_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+    // (opened_at, open_fill_id) within a symbol: the position a fill belongs to is the last one opened at or
+    // before it, in the replay's order (positions_rebuild_from's start, journals_follow's lookups).
+    index("positions_account_symbol_opened_idx").on(t.accountId, t.symbol, t.openedAt, t.openFillId),
   ],
+);
+
+/**
+ * What a trader wrote about a trade: notes, tags, setup, rating and screenshots (trade_images). A journal is
+ * not part of the position it is on: it follows the fills. After any rebuild (fills added, edited, deleted,
+ * imported, undone) journals_follow moves it to the trade that holds the most of its previous fills; when
+ * none does, it is detached (position_id null) and listed as a detached note until a trade with those fills
+ * returns (matched by fill id, execution id, or account, symbol, time to the second, side, quantity and
+ * price) or the trader attaches or deletes it. Only the trader deletes one (or deletes the account).
+ */
+export const tradeJournals = pgTable(
+  "trade_journals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The trade it is on; null when detached. A position deleted by any path detaches it, never deletes it. */
+    positionId: uuid("position_id")
+      .unique()
+      .references(() => positions.id, { onDelete: "set null" }),
+    /** The trade it was last on (kept when detached), and every earlier one: old links find it by these. */
+    lastPositionId: uuid("last_position_id"),
+    formerPositionIds: uuid("former_position_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    notes: text("notes"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    setup: text("setup"),
+    rating: smallint("rating"),
+    /** The trade it was last on, as it was then: what the detached notes page shows. */
+    symbol: text("symbol").notNull(),
+    direction: text("direction", { enum: ["long", "short"] }),
+    openedAt: timestamp("opened_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    netPnl: money("net_pnl"),
+    fillCount: integer("fill_count").notNull().default(0),
+    detachedAt: timestamp("detached_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("trade_journals_account_symbol_idx").on(t.accountId, t.symbol),
+    index("trade_journals_former_idx").using("gin", t.formerPositionIds),
+    index("trade_journals_last_position_idx").on(t.lastPositionId),
+    check("trade_journals_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * The fills of the trade a journal was last on (their identity, not a reference: a fill that is deleted or
+ * undone stays described here), so the journal can find them again when they come back.
+ */
+export const journalFills = pgTable(
+  "journal_fills",
+  {
+    journalId: uuid("journal_id")
+      .notNull()
+      .references(() => tradeJournals.id, { onDelete: "cascade" }),
+    fillId: uuid("fill_id").notNull(),
+    symbol: text("symbol").notNull(),
+    side: text("side", { enum: ["buy", "sell"] }).notNull(),
+    quantity: money("quantity").notNull(),
+    price: money("price").notNull(),
+    /** To the second, as the duplicate rule compares them. */
+    executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
+    executionId: text("execution_id"),
+  },
+  (t) => [primaryKey({ columns: [t.journalId, t.fillId] })],
 );
 
 /** Which part of which fill belongs to which position (a reversing fill belongs to two). */
@@ -294,17 +360,18 @@ export const objectDeletions = pgTable("object_deletions", {
 const bytea = customType<{ data: string }>({ dataType: () => "bytea" });
 
 /**
- * Screenshots of a trade (a position): the bytes inline (`data`) or in object storage (`storage_key`),
- * exactly one of the two. Deleted with their trade, account or user; a trigger queues a stored object's key
+ * Screenshots of a trade, held by its journal (so they follow it through rebuilds and detaching): the bytes
+ * inline (`data`) or in object storage (`storage_key`), exactly one of the two. Deleted with their journal,
+ * account or user; a trigger queues a stored object's key
  * in object_deletions whenever its row goes (migrations/functions/trades/trade_images_queue_object_deletion.sql).
  */
 export const tradeImages = pgTable(
   "trade_images",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    positionId: uuid("position_id")
+    journalId: uuid("journal_id")
       .notNull()
-      .references(() => positions.id, { onDelete: "cascade" }),
+      .references(() => tradeJournals.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -317,7 +384,7 @@ export const tradeImages = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("trade_images_position_idx").on(t.positionId, t.createdAt),
+    index("trade_images_journal_idx").on(t.journalId, t.createdAt),
     check("trade_images_one_place", sql`(${t.data} is null) <> (${t.storageKey} is null)`),
     check("trade_images_type", sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/webp')`),
     check("trade_images_bytes", sql`${t.bytes} > 0`),
@@ -622,6 +689,8 @@ export const schema = {
   fills,
   positions,
   positionFills,
+  tradeJournals,
+  journalFills,
   csvImports,
   objectDeletions,
   tradeImages,

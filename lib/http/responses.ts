@@ -114,6 +114,7 @@ const TradeFields = {
   tags: z.array(z.string()),
   setup: z.nullable(z.string()),
   rating: z.nullable(z.number()),
+  journalId: z.nullable(id()).check(z.describe("The journal holding what is written on this trade (notes, tags, setup, rating, screenshots); null when nothing is")),
 };
 export const ValuationSchema = z.object({ price: decimal(), asOf: iso(), stale: z.boolean(), marketValue: decimal(), unrealizedPnl: decimal() });
 export const TradeListSchema = z.object({
@@ -140,6 +141,38 @@ export const TradeImageSchema = z.object({
   createdAt: iso(),
 });
 export const TradeImageListSchema = z.object({ images: z.array(TradeImageSchema) });
+
+export const JournalSchema = z.object({
+  id: id(),
+  accountId: id(),
+  currency: z.string(),
+  tradeId: z.nullable(id()).check(z.describe("The trade it is on; null for a detached note")),
+  symbol: z.string(),
+  direction: z.nullable(z.enum(["long", "short"])),
+  openedAt: z.nullable(iso()).check(z.describe("Of the trade it is (or was last) on")),
+  closedAt: z.nullable(iso()),
+  netPnl: z.nullable(decimal()),
+  fills: z.number().check(z.describe("Fills of the trade it is (or was last) on")),
+  notes: z.nullable(z.string()),
+  tags: z.array(z.string()),
+  setup: z.nullable(z.string()),
+  rating: z.nullable(z.number()),
+  images: z.array(TradeImageSchema),
+  detachedAt: z.nullable(iso()),
+  formerTradeIds: z.array(id()).check(z.describe("Trades it was on before (old links to them lead here)")),
+  createdAt: iso(),
+  updatedAt: iso(),
+});
+export const JournalListSchema = z.object({ journals: z.array(JournalSchema) });
+export const JournalAttachResultSchema = z.object({
+  outcome: z.enum(["attached", "merged", "same"]).check(z.describe("merged: the trade had notes of its own, and these were added to them")),
+  tradeId: id(),
+  journalId: id(),
+});
+export const JournalImpactSchema = z.object({
+  journaledTrades: z.number().check(z.describe("Trades with something written on them (notes, tags, setup, rating or screenshots) that the change touches")),
+  screenshots: z.number(),
+});
 /** POST /api/trades/:id/images: a multipart form. */
 export const TradeImageUploadSchema = z.object({
   file: z.string().check(z.describe("A PNG, JPEG or WebP image (checked by its content), at most 5 MB")),

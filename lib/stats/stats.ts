@@ -220,7 +220,14 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
  * the account's zone), with the number and win rate of the trades closed in the range (null when none closed).
  */
 export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }) {
-  const from = await scope(deps, user, query, query.by === "tag" ? sql`cross join lateral unnest(p.tags) as tag(name)` : sql``);
+  // Tags and setup are the trade's journal's.
+  const journal =
+    query.by === "tag"
+      ? sql`join trade_journals tj on tj.position_id = p.id cross join lateral unnest(tj.tags) as tag(name)`
+      : query.by === "setup"
+        ? sql`left join trade_journals tj on tj.position_id = p.id`
+        : sql``;
+  const from = await scope(deps, user, query, journal);
   const key =
     query.by === "symbol"
       ? sql`p.symbol`
@@ -229,7 +236,7 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
         : query.by === "tag"
         ? sql`tag.name`
         : query.by === "setup"
-          ? sql`coalesce(p.setup, '')`
+          ? sql`coalesce(tj.setup, '')`
           : query.by === "weekday"
           ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
           : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;

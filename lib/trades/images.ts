@@ -1,8 +1,9 @@
 // Trade screenshots: added to a trade of the user (checked by content, cleaned of metadata by
-// image-bytes.ts), listed, read back and deleted. The bytes live in object storage when it is configured,
-// inline in Postgres otherwise; each row says which (storage_key or data), so switching later keeps every
-// earlier image readable. Rows go with their trade, account or user; a trigger queues a stored object's key
-// for deletion in the same transaction (trade_images_queue_object_deletion).
+// image-bytes.ts), listed, read back and deleted. They belong to the trade's journal, so they follow it
+// through rebuilds and stay readable on a detached note (by the journal's id). The bytes live in object
+// storage when it is configured, inline in Postgres otherwise; each row says which (storage_key or data), so
+// switching later keeps every earlier image readable. Rows go with their journal, account or user; a trigger
+// queues a stored object's key for deletion in the same transaction (trade_images_queue_object_deletion).
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
@@ -93,13 +94,22 @@ function storageFailure(deps: Pick<Deps, "log">, err: unknown, operation: string
   });
 }
 
+/** Whose images: a trade's (through its journal) or a journal's (a detached note's too). */
+export type ImageOwner = { tradeId: string } | { journalId: string };
+
+const ownedBy = (owner: ImageOwner) =>
+  "tradeId" in owner
+    ? sql`i.journal_id = (select id from trade_journals where position_id = ${owner.tradeId}::uuid)`
+    : sql`i.journal_id = ${owner.journalId}::uuid`;
+
 /** GET /api/trades/:id/images: the trade's images, oldest first. */
 export async function listTradeImages(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string): Promise<{ images: TradeImage[] }> {
   const rows = rowsOf<ImageRow & { owned: boolean }>(
     await deps.db.execute(sql`
       select i.id::text, i.content_type, i.bytes, ${sql.raw(isoUtc("i.created_at"))} as created_at
       from positions p join accounts a on a.id = p.account_id
-      left join trade_images i on i.position_id = p.id
+      left join trade_journals j on j.position_id = p.id
+      left join trade_images i on i.journal_id = j.id
       where p.id = ${tradeId}::uuid and a.user_id = ${user.id}::uuid
       order by i.created_at, i.id`),
   );
@@ -107,17 +117,25 @@ export async function listTradeImages(deps: Pick<Deps, "db">, user: AuthUser, tr
   return { images: rows.filter((r) => r.id !== null).map(toImage) };
 }
 
-/** GET /api/trades/:id/images/:imageId: the bytes and their type. */
+/** Whether an image is the user's and its owner's (for a conditional request answered without reading it). */
+export async function imageExists(deps: Pick<Deps, "db">, user: AuthUser, owner: ImageOwner, imageId: string): Promise<boolean> {
+  const rows = rowsOf(
+    await deps.db.execute(sql`select 1 from trade_images i where i.id = ${imageId}::uuid and i.user_id = ${user.id}::uuid and ${ownedBy(owner)}`),
+  );
+  return rows.length > 0;
+}
+
+/** GET /api/trades/:id/images/:imageId (and /api/journals/:id/images/:imageId): the bytes and their type. */
 export async function readTradeImage(
   deps: Pick<Deps, "db" | "storage" | "log">,
   user: AuthUser,
-  tradeId: string,
+  owner: ImageOwner,
   imageId: string,
 ): Promise<{ contentType: ImageType; bytes: Uint8Array }> {
   const [row] = rowsOf<{ content_type: ImageType; data: string | null; storage_key: string | null }>(
     await deps.db.execute(sql`
-      select content_type, encode(data, 'base64') as data, storage_key from trade_images
-      where id = ${imageId}::uuid and position_id = ${tradeId}::uuid and user_id = ${user.id}::uuid`),
+      select i.content_type, encode(i.data, 'base64') as data, i.storage_key from trade_images i
+      where i.id = ${imageId}::uuid and i.user_id = ${user.id}::uuid and ${ownedBy(owner)}`),
   );
   if (!row) throw noImage();
   if (row.data !== null) return { contentType: row.content_type, bytes: Buffer.from(row.data, "base64") };
@@ -138,12 +156,12 @@ export async function readTradeImage(
   return { contentType: row.content_type, bytes };
 }
 
-/** DELETE /api/trades/:id/images/:imageId. The object, if any, is removed now or by the purge job. */
-export async function deleteTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, user: AuthUser, tradeId: string, imageId: string): Promise<void> {
+/** DELETE /api/trades/:id/images/:imageId (or a journal's). The object, if any, is removed now or by the purge job. */
+export async function deleteTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, user: AuthUser, owner: ImageOwner, imageId: string): Promise<void> {
   const [gone] = rowsOf<{ storage_key: string | null }>(
     await deps.db.execute(sql`
-      delete from trade_images where id = ${imageId}::uuid and position_id = ${tradeId}::uuid and user_id = ${user.id}::uuid
-      returning storage_key`),
+      delete from trade_images i where i.id = ${imageId}::uuid and i.user_id = ${user.id}::uuid and ${ownedBy(owner)}
+      returning i.storage_key`),
   );
   if (!gone) throw noImage();
   if (gone.storage_key) await drainObjectDeletions(deps, [gone.storage_key]);

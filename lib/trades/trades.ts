@@ -1,4 +1,6 @@
-// Trades (positions): read and journaled here, built from fills by positions_rebuild (migrations/0005).
+// Trades (positions): read and journaled here, built from fills by positions_rebuild. What a trader writes
+// about a trade lives in its journal (trade_journals), which follows the fills through every rebuild
+// (migrations/functions/journals; lib/journals for detached notes).
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
@@ -33,14 +35,15 @@ type TradeRow = {
   tags: string[] | string;
   setup: string | null;
   rating: number | null;
+  journal_id: string | null;
 };
 
 const tradeColumns = sql.raw(`p.id::text as id, p.account_id::text as account_id, p.symbol, p.asset_class,
   p.multiplier::text as multiplier, p.direction, ${isoUtc("p.opened_at")} as opened_at, ${isoUtc("p.closed_at")} as closed_at,
   p.open_quantity::text as open_quantity, p.max_quantity::text as max_quantity, p.entry_quantity::text as entry_quantity,
   p.entry_value::text as entry_value, p.exit_quantity::text as exit_quantity, p.exit_value::text as exit_value,
-  p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, p.notes,
-  array_to_json(p.tags)::text as tags, p.setup, p.rating::int as rating`);
+  p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, j.notes,
+  coalesce(array_to_json(j.tags)::text, '[]') as tags, j.setup, j.rating::int as rating, j.id::text as journal_id`);
 
 function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | null }) {
   return {
@@ -65,6 +68,8 @@ function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | 
     tags: typeof row.tags === "string" ? (JSON.parse(row.tags) as string[]) : row.tags,
     setup: row.setup,
     rating: row.rating,
+    /** The journal holding what is written on this trade, or null when nothing is. */
+    journalId: row.journal_id,
   };
 }
 export type Trade = ReturnType<typeof toTrade>;
@@ -83,13 +88,14 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
       where a.user_id = ${user.id}
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
         ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
-        ${query.tag ? sql`and ${query.tag} = any(p.tags)` : sql``}
+        ${query.tag ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and ${query.tag} = any(tj.tags))` : sql``}
         ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
         ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
         ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
       order by p.opened_at desc, p.id desc
       limit ${query.pageSize + 1} offset ${offset}
       ) p
+      left join trade_journals j on j.position_id = p.id
       order by p.opened_at desc, p.id desc`),
   );
   return {
@@ -105,6 +111,7 @@ const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
 export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
   const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages} from positions p join accounts a on a.id = p.account_id
+      left join trade_journals j on j.position_id = p.id
       where p.id = ${tradeId} and a.user_id = ${user.id}`),
   );
   if (!row) throw NO_TRADE();
@@ -126,21 +133,21 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
   }));
 }
 
+/**
+ * PATCH /api/trades/:id: writes the journal fields the patch names on the trade's journal (made on the first
+ * write; a write that leaves it blank, without screenshots, removes it). One statement, which waits for a
+ * rebuild of the account in progress, so nothing is written on a trade that is being replaced.
+ */
 export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
   const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
-  // The answer's trade comes from the write itself, so a concurrent PATCH cannot show through it.
-  const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
-    await deps.db.execute(sql`
-      update positions p set
-        notes = ${patch.notes === undefined ? sql`p.notes` : sql`${patch.notes}`},
-        tags = ${tags === undefined ? sql`p.tags` : sql`array(select jsonb_array_elements_text(${JSON.stringify(tags)}::jsonb))`},
-        setup = ${patch.setup === undefined ? sql`p.setup` : sql`${patch.setup}`},
-        rating = ${patch.rating === undefined ? sql`p.rating` : sql`${patch.rating}::smallint`},
-        updated_at = now()
-      from accounts a
-      where a.id = p.account_id and p.id = ${tradeId} and a.user_id = ${user.id}
-      returning ${tradeColumns}, a.currency, ${averages}`),
+  const body = { ...patch, ...(tags === undefined ? {} : { tags }) };
+  const [row] = rowsOf<{ journal: string | null }>(
+    await deps.db.execute(sql`select trade_journal_write(${user.id}::uuid, ${tradeId}::uuid, ${JSON.stringify(body)}::jsonb)::text as journal`),
   );
-  if (!rows[0]) throw NO_TRADE();
-  return { trade: toTrade(rows[0]), fills: await tradeFills(deps, tradeId) };
+  if (!row?.journal) throw NO_TRADE();
+  // The journal fields come from the write itself, so a concurrent PATCH cannot show through the answer.
+  const written = JSON.parse(row.journal) as { id: string | null; notes: string | null; tags: string[]; setup: string | null; rating: number | null };
+  const detail = await getTrade(deps, user, tradeId);
+  const { id: journalId, ...fields } = written;
+  return { ...detail, trade: { ...detail.trade, ...fields, journalId } };
 }

@@ -77,8 +77,17 @@ describe("the money-rules upgrade", () => {
         { role: "open", realized: "0.0000000000", at: true },
         { role: "reduce", realized: "100.0000000000", at: true },
       ]);
-      const notes = (await c.query<{ notes: string }>("select notes from positions where account_id = $1", [accountId])).rows;
-      expect(notes.map((n) => n.notes)).toEqual(["kept", "kept"]);
+      // The notes written on positions then are their trades' journals now (migration 0023).
+      const notes = (
+        await c.query<{ notes: string; on: boolean }>(
+          "select j.notes, p.id is not null as on from trade_journals j left join positions p on p.id = j.position_id where j.account_id = $1",
+          [accountId],
+        )
+      ).rows;
+      expect(notes).toEqual([
+        { notes: "kept", on: true },
+        { notes: "kept", on: true },
+      ]);
     });
   });
 });

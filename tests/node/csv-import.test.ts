@@ -439,8 +439,11 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
           await db.execute(sql`select fill_add(${userId}, ${accountId}, ${f.symbol}, ${assetClass}, ${multiplier}::numeric, ${f.buy ? "buy" : "sell"},
             ${String(f.qty)}::numeric, ${price(f)}::numeric, ${fees(f)}::numeric, ${at(f.minute)}::timestamptz, ${`H${i}`}, null)`);
         }
-        // Journal fields on every existing position: they must survive when the same fill still opens it.
-        await db.execute(sql`update positions set notes = 'kept ' || open_fill_id::text where account_id = ${accountId}`);
+        // A journal on every existing position: none may be lost by the import or its undo (they follow their
+        // fills or are kept detached: tests/node/journals.test.ts holds the rule itself).
+        await db.execute(sql`select trade_journal_write(${userId}::uuid, id, jsonb_build_object('notes', 'kept ' || open_fill_id::text))
+          from positions where account_id = ${accountId}`);
+        const journaled = rowsOf<{ notes: string }>(await db.execute(sql`select notes from trade_journals where account_id = ${accountId} order by notes`));
         // Staged as objects, the format of previews made before the arrays: import_apply still reads it.
         const staged = imported.map((f, i) => ({
           row: i + 2, symbol: f.symbol, asset_class: INSTRUMENTS[f.symbol]!.assetClass, multiplier: INSTRUMENTS[f.symbol]!.multiplier, side: f.buy ? "buy" : "sell",
@@ -455,15 +458,14 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
         expect(applied!.n).toBe(imported.length);
 
         const afterImport = await positionsOf(db, accountId);
-        const notes = rowsOf<{ open_fill_id: string; notes: string | null }>(
-          await db.execute(sql`select open_fill_id::text, notes from positions where account_id = ${accountId}`),
-        );
-        for (const n of notes) if (n.notes !== null) expect(n.notes).toBe(`kept ${n.open_fill_id}`);
+        const journals = () => db.execute(sql`select notes from trade_journals where account_id = ${accountId} order by notes`).then((r) => rowsOf<{ notes: string }>(r));
+        expect(await journals()).toEqual(journaled);
         const rebuilt = await fullRebuild(db, accountId);
         expect(afterImport).toEqual(rebuilt); // ids included: the full rebuild keeps them too
 
         const [undone] = rowsOf<{ n: number }>(await db.execute(sql`select import_undo(${userId}::uuid, ${imp!.id}::uuid) as n`));
         expect(undone!.n).toBe(imported.length);
+        expect(await journals()).toEqual(journaled);
         const afterUndo = await positionsOf(db, accountId);
         expect(afterUndo).toEqual(await fullRebuild(db, accountId));
         expect(afterUndo.shares).toHaveLength(

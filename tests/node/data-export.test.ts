@@ -49,7 +49,7 @@ async function snapshot(client: TestClient) {
     out.push({
       account: strip(a),
       ledger: (ledger.entries as Array<Record<string, unknown>>).map(strip),
-      trades: trades.map(strip).map(({ openFillId: _o, ...t }) => t),
+      trades: trades.map(strip).map(({ openFillId: _o, journalId, ...t }) => ({ ...t, journaled: journalId !== null })),
       fills: fills.map(strip),
       stats,
     });

@@ -40,7 +40,7 @@ type Trader = Awaited<ReturnType<typeof trader>>;
 const imageRows = async (t: Trader, tradeId = t.tradeId) =>
   rowsOf<{ id: string; content_type: string; bytes: number; width: number; height: number; data: string | null; storage_key: string | null }>(
     await t.db.execute(sql`select id::text, content_type, bytes, width, height, encode(data, 'base64') as data, storage_key
-      from trade_images where position_id = ${tradeId}::uuid order by created_at`),
+      from trade_images where journal_id = (select id from trade_journals where position_id = ${tradeId}::uuid) order by created_at`),
   );
 
 async function added(t: Trader, bytes: Uint8Array, name?: string) {

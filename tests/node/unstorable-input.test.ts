@@ -32,7 +32,7 @@ async function snapshot(t: Awaited<ReturnType<typeof trader>>) {
       (select count(*) from accounts where user_id = ${t.userId}),
       (select count(*) from fills f join accounts a on a.id = f.account_id where a.user_id = ${t.userId}),
       (select count(*) from ledger_entries l join accounts a on a.id = l.account_id where a.user_id = ${t.userId}),
-      (select string_agg(coalesce(notes, '') || coalesce(array_to_string(tags, ','), ''), ';') from positions p join accounts a on a.id = p.account_id where a.user_id = ${t.userId}),
+      (select string_agg(coalesce(notes, '') || coalesce(array_to_string(tags, ','), ''), ';') from trade_journals j join accounts a on a.id = j.account_id where a.user_id = ${t.userId}),
       (select count(*) from csv_imports where user_id = ${t.userId})) as state`),
   );
   return row!.state;

@@ -1,7 +1,7 @@
 -- account_restore(user, data, cap): writes a whole-account JSON export (lib/accounts/data-export.ts, format
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
--- entries), trades rebuilt from the fills, then the trades' journal fields (matched by the fill that opened
+-- entries), trades rebuilt from the fills, then the trades' journals (matched by the fill that opened
 -- them). Returns {accounts, fills, entries, journaled}.
 -- Guarantees: all or nothing; an account name the user already has raises ACCOUNT_EXISTS:<name> before
 -- anything is written, and so does TIER_LIMIT_ACCOUNTS when the user would then have more than `cap` accounts
@@ -24,6 +24,8 @@ DECLARE
   n_journal integer := 0;
   written integer;
   taken text;
+  jr record;
+  jid uuid;
 BEGIN
   PERFORM 1 FROM users WHERE id = p_user FOR UPDATE;
   SELECT x->>'name' INTO taken
@@ -83,12 +85,15 @@ BEGIN
     END LOOP;
     PERFORM ledger_renumber(acct_id, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid);
 
-    UPDATE positions p
-    SET notes = j.notes, tags = coalesce(j.tags, '{}'), setup = j.setup, rating = j.rating
-    FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint)
-    WHERE p.account_id = acct_id AND p.open_fill_id = (fill_ids->>j."openFill")::uuid;
-    GET DIAGNOSTICS written = ROW_COUNT;
-    n_journal := n_journal + written;
+    FOR jr IN
+      SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating
+      FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint)
+      JOIN positions p ON p.account_id = acct_id AND p.open_fill_id = (fill_ids->>j."openFill")::uuid
+    LOOP
+      jid := trade_journal_ensure(jr.position_id);
+      UPDATE trade_journals SET notes = jr.notes, tags = jr.tags, setup = jr.setup, rating = jr.rating WHERE id = jid;
+      n_journal := n_journal + 1;
+    END LOOP;
   END LOOP;
 
   RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal);

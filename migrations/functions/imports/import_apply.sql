@@ -107,6 +107,8 @@ BEGIN
     FOR i IN 1 .. array_length(symbols, 1) LOOP
       PERFORM positions_rebuild_from(imp.account_id, symbols[i], firsts[i]);
     END LOOP;
+    -- Notes of trades the new fills join follow them; detached notes whose fills came back re-attach.
+    PERFORM journals_follow(imp.account_id, symbols);
     renumber_from := CASE WHEN last_at IS NOT NULL AND first_at <= last_at THEN first_at END;
     IF first_future_at IS NOT NULL THEN
       renumber_from := least(renumber_from, first_future_at);

@@ -1,5 +1,6 @@
 -- import_undo(user, import): removes the fills a committed import of the user wrote, with their ledger
--- entries, renumbers the ledger and rebuilds positions from the first removed fill of each symbol, then
+-- entries, renumbers the ledger and rebuilds positions from the first removed fill of each symbol (journals
+-- follow what is left, or are kept as detached notes: never deleted), then
 -- marks the import undone. Returns the number of fills removed, or NULL when it is not theirs or not committed.
 -- Atomic: one statement for the caller. Locks the account row, then the import row.
 
@@ -32,6 +33,8 @@ BEGIN
     FOR i IN 1 .. array_length(symbols, 1) LOOP
       PERFORM positions_rebuild_from(imp.account_id, symbols[i], firsts[i]);
     END LOOP;
+    -- The notes of trades built from the removed fills follow what is left, or are kept detached.
+    PERFORM journals_follow(imp.account_id, symbols);
     PERFORM ledger_renumber(imp.account_id, first_at, '00000000-0000-0000-0000-000000000000'::uuid);
   END IF;
   UPDATE csv_imports SET status = 'undone', undone_at = now() WHERE id = p_import;

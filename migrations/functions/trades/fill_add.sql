@@ -1,6 +1,7 @@
 -- fill_add(user, account, ...): adds a fill to an account of the user with its ledger entry, rebuilds the
 -- positions of its symbol from the fill on (positions_rebuild_from: every earlier fill is unchanged; this
--- settles a futures fill's cash) and renumbers the ledger from it. Returns the fill, or no row when the account is
+-- settles a futures fill's cash), lets the symbol's journals follow their fills (journals_follow) and
+-- renumbers the ledger from it. Returns the fill, or no row when the account is
 -- not theirs.
 -- Atomic: one statement for the caller. Locks the account row first, so fills, ledger and positions of an
 -- account change one writer at a time.
@@ -25,6 +26,7 @@ BEGIN
   -- From the fill on, not the symbol's whole history: adding today's fill to a symbol with 6,000 fills took
   -- ~90 ms replaying them all.
   PERFORM positions_rebuild_from(p_account, p_symbol, p_executed_at);
+  PERFORM journals_follow(p_account, ARRAY[p_symbol]);
   PERFORM ledger_renumber(p_account, p_executed_at, '00000000-0000-0000-0000-000000000000'::uuid);
   RETURN NEXT added;
 END;

@@ -1,5 +1,6 @@
 -- fill_delete(user, fill): deletes a fill of the user with its ledger entry, renumbers the ledger and
--- rebuilds the positions of its symbol from the fill's time (every earlier fill is unchanged). Returns the deleted id, or no row when it is not theirs.
+-- rebuilds the positions of its symbol from the fill's time (every earlier fill is unchanged); the journal
+-- of its trade follows the fills it keeps, or is detached (journals_follow). Returns the deleted id, or no row when it is not theirs.
 -- Atomic: one statement for the caller. Locks the fill's account row first.
 
 CREATE OR REPLACE FUNCTION fill_delete(p_user uuid, p_fill uuid) RETURNS SETOF uuid
@@ -20,6 +21,7 @@ BEGIN
     RETURN;
   END IF;
   PERFORM positions_rebuild_from(acct, gone.symbol, gone.executed_at);
+  PERFORM journals_follow(acct, ARRAY[gone.symbol]);
   PERFORM ledger_renumber(acct, gone.executed_at, '00000000-0000-0000-0000-000000000000'::uuid);
   RETURN NEXT gone.id;
 END;

@@ -1,7 +1,7 @@
 -- fill_update(user, fill, ...): changes the fields of a fill of the user that are not NULL (NULL keeps what
 -- the fill has, read under the lock, so two racing edits of different fields both stay); its ledger entry,
 -- the running balance and the positions of the old and new symbol follow, each rebuilt from the earliest
--- time the edit touches there (every earlier fill is unchanged).
+-- time the edit touches there (every earlier fill is unchanged); journals follow their fills (journals_follow).
 -- Atomic: one statement for the caller. Locks the fill's account row before reading the fill.
 
 CREATE OR REPLACE FUNCTION fill_update(
@@ -38,6 +38,7 @@ BEGIN
     PERFORM positions_rebuild_from(acct, old.symbol, old.executed_at);
     PERFORM positions_rebuild_from(acct, changed.symbol, changed.executed_at);
   END IF;
+  PERFORM journals_follow(acct, ARRAY[old.symbol, changed.symbol]);
   PERFORM ledger_renumber(acct, least(old.executed_at, changed.executed_at), '00000000-0000-0000-0000-000000000000'::uuid);
   RETURN NEXT changed;
 END;

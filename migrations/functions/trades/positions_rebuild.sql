@@ -5,7 +5,7 @@
 -- Each reducing share realises closed quantity x (price - average entry) x multiplier, rounded to 10
 -- decimals; the closing share realises what is left of the exact (exit value - entry value) x multiplier,
 -- so the shares of a closed position add up to its gross P&L exactly. Each share keeps its fill's time.
--- A position opened by the same fill as before keeps its id (and so its journal fields). Futures fills'
+-- A position opened by the same fill as before keeps its id (journals follow fills: journals_follow). Futures fills'
 -- ledger entries follow their realised P&L (ledger_sync_futures); the caller renumbers the ledger.
 -- Written in bulk (arrays, one statement per table). Locks: none of its own; callers hold the account row.
 
@@ -104,7 +104,7 @@ BEGIN
     END IF;
 
     -- Flat (or just reversed): this fill opens a position with what is left of it. A position opened by
-    -- the same fill as before keeps its id (and so its journal fields).
+    -- the same fill as before keeps its id.
     dir := s;
     cur := cur + 1;
     ids := ids || coalesce((existing ->> f.id::text)::uuid, gen_random_uuid());

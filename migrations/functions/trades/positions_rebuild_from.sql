@@ -35,7 +35,7 @@ BEGIN
   END IF;
 
   -- Positions opened from the start on are replaced: their fill shares go now, and the positions that
-  -- no fill reopens go below (the others keep their id and journal fields through the upsert).
+  -- no fill reopens go below (the others keep their id through the upsert).
   DELETE FROM position_fills pf USING positions p
   WHERE pf.position_id = p.id AND p.account_id = p_account AND p.symbol = p_symbol
     AND (p.opened_at, p.open_fill_id) >= (start_at, start_id);

@@ -1,0 +1,39 @@
+-- trade_journal_write(user, trade, patch): writes the fields a patch names (notes, tags, setup, rating; a
+-- key present with null clears it, a key absent keeps it) on the journal of a trade of the user, making the
+-- journal on the first write. Returns the journal as this write left it ({id, notes, tags, setup, rating};
+-- id null when the write left it blank and without screenshots, which removes it), or NULL when the trade
+-- is not the user's (or was rebuilt away while this waited).
+-- Locks the trade's account row FOR KEY SHARE: rebuilds (FOR UPDATE) wait for it and it for them, so a
+-- journal is never written on a trade a rebuild is replacing; writes of journals do not wait for each other.
+-- Atomic: one statement for the caller.
+CREATE OR REPLACE FUNCTION trade_journal_write(p_user uuid, p_trade uuid, p_patch jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  acct uuid;
+  jid uuid;
+  j trade_journals;
+BEGIN
+  SELECT p.account_id INTO acct FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.id = p_trade AND a.user_id = p_user;
+  IF acct IS NULL THEN
+    RETURN NULL;
+  END IF;
+  PERFORM 1 FROM accounts WHERE id = acct FOR KEY SHARE;
+  IF NOT EXISTS (SELECT 1 FROM positions WHERE id = p_trade) THEN
+    RETURN NULL;
+  END IF;
+  jid := trade_journal_ensure(p_trade);
+  UPDATE trade_journals SET
+    notes = CASE WHEN p_patch ? 'notes' THEN p_patch->>'notes' ELSE notes END,
+    tags = CASE WHEN p_patch ? 'tags' THEN coalesce(ARRAY(SELECT jsonb_array_elements_text(p_patch->'tags')), '{}') ELSE tags END,
+    setup = CASE WHEN p_patch ? 'setup' THEN p_patch->>'setup' ELSE setup END,
+    rating = CASE WHEN p_patch ? 'rating' THEN (p_patch->>'rating')::smallint ELSE rating END,
+    updated_at = now()
+  WHERE id = jid
+  RETURNING * INTO j;
+  IF journal_blank(j) THEN
+    DELETE FROM trade_journals WHERE id = jid;
+    jid := NULL;
+  END IF;
+  RETURN jsonb_build_object('id', jid, 'notes', j.notes, 'tags', to_jsonb(j.tags), 'setup', j.setup, 'rating', j.rating);
+END;
+$$;
