@@ -16,6 +16,8 @@ import { AdvisorKeysPage } from "./pages/settings/advisor-keys-page.tsx";
 import { BillingPage } from "./pages/settings/billing-page.tsx";
 import { SessionsPage } from "./pages/settings/sessions-page.tsx";
 import { NewFillPage } from "./pages/trades/new-fill-page.tsx";
+import { DetachedNotesPage } from "./pages/notes/detached-notes-page.tsx";
+import { AccountFillsPage } from "./pages/accounts/account-fills-page.tsx";
 import { TradePage } from "./pages/trades/trade-page.tsx";
 import { TradesPage } from "./pages/trades/trades-page.tsx";
 
@@ -59,6 +61,8 @@ export const routes: RouteObject[] = [
           { path: "/trades", element: <TradesPage /> },
           { path: "/trades/:tradeId", element: <TradePage /> },
           { path: "/fills/new", element: <NewFillPage /> },
+          { path: "/notes/detached", element: <DetachedNotesPage /> },
+          { path: "/accounts/:accountId/fills", element: <AccountFillsPage /> },
           { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },

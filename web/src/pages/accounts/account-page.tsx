@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
+import { JournalImpact } from "../../components/journal-impact.tsx";
 import { ApiError } from "../../api/errors.ts";
 import { keys, useAccount, useBrokerages, type Account } from "../../api/queries.ts";
 import { BrokerageSelect } from "../../components/brokerage-select.tsx";
@@ -107,6 +108,7 @@ function DeleteAccount({ account }: { account: Account }) {
       ) : (
         <p>This cannot be undone.</p>
       )}
+      <JournalImpact subject={{ accountId: account.id }} fate="deleted" />
       {!conflict && <ErrorAlert error={remove.error} title="Could not delete the account." />}
       <div className="button-row">
         <button type="button" className="button button--danger" disabled={remove.isPending} onClick={() => remove.mutate(step === "history")}>
@@ -140,6 +142,9 @@ export function AccountPage() {
             <PageHeader title={a.name}>
               <Link className="button button--secondary" to={`/trades?accountId=${a.id}`}>
                 Trades
+              </Link>
+              <Link className="button button--secondary" to={`/accounts/${a.id}/fills`}>
+                Fills
               </Link>
               <Link className="button button--secondary" to={`/fills/new?accountId=${a.id}`}>
                 Add a fill

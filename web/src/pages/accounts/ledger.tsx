@@ -7,6 +7,7 @@ import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextFiel
 import { runningBalances, signOf } from "../../lib/decimal.ts";
 import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 
 export const LEDGER_PAGE_SIZE = 50;
 
@@ -26,13 +27,6 @@ function useInvalidateLedger(accountId: string) {
       queryClient.invalidateQueries({ queryKey: keys.ledgerOf(accountId) }),
       queryClient.invalidateQueries({ queryKey: keys.accounts }),
     ]);
-}
-
-/** A datetime-local value (the reader's clock) as an ISO instant. */
-function localToIso(value: string): string | undefined {
-  if (!value) return undefined;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
 /** Deposit or withdrawal: a positive amount, the type gives the direction. */
@@ -60,7 +54,7 @@ export function CashEntryForm({ account }: { account: Account }) {
   function submit(e: FormEvent) {
     e.preventDefault();
     setDone("");
-    const occurredAt = localToIso(when);
+    const occurredAt = when ? wallToIso(when, account.timezone) : undefined;
     const value = { type, amount: amount.trim(), ...(occurredAt ? { occurredAt } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
     const found = schemaErrors(NewLedgerEntrySchema, value);
     if (!value.amount) found.amount = "is required";
@@ -99,7 +93,7 @@ export function CashEntryForm({ account }: { account: Account }) {
         value={when}
         onChange={(e) => setWhen(e.target.value)}
         error={shown.occurredAt}
-        hint="Your local time. Leave empty for now."
+        hint={`${zoneLabel(account.timezone)}: the account's time zone. Leave empty for now.`}
       />
       <TextAreaField label="Note" value={note} maxLength={500} rows={2} onChange={(e) => setNote(e.target.value)} error={shown.note} />
       <StatusMessage>{add.isPending ? `Recording the ${verb}…` : done}</StatusMessage>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { api, unwrap } from "../../api/client.ts";
+import { JournalImpact } from "../../components/journal-impact.tsx";
 import { EmptyState, ErrorAlert, QueryView, StatusMessage } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 
@@ -25,7 +26,7 @@ function summaryOf(item: ImportItem): Summary | null {
 /** Every query another screen shows from fills: an import or undo changes all of them. */
 export async function invalidateAfterImport(queryClient: ReturnType<typeof useQueryClient>, accountId: string) {
   await Promise.all(
-    [["trades"], ["fills"], ["ledger"], ["stats"], ["accounts"], historyKey(accountId)].map((queryKey) =>
+    [["trades"], ["fills"], ["ledger"], ["stats"], ["accounts"], ["journals"], historyKey(accountId)].map((queryKey) =>
       queryClient.invalidateQueries({ queryKey }),
     ),
   );
@@ -53,7 +54,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
     mutationFn: (importId: string) => unwrap(api.api["csv-import"][":importId"].undo.$post({ param: { importId } })),
     onSuccess: async (item) => {
       closeConfirm();
-      setDone(`Import of ${item.fileName ?? "the file"} undone: its fills and their ledger entries were removed.`);
+      setDone(`Import of ${item.fileName ?? "the file"} undone: its fills and their ledger entries were removed. Notes on its trades are kept.`);
       await invalidateAfterImport(queryClient, accountId);
     },
     onError: () => void queryClient.invalidateQueries({ queryKey: historyKey(accountId) }),
@@ -167,6 +168,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
             This removes the {confirming.fillsCreated} {confirming.fillsCreated === 1 ? "fill" : "fills"} it created and their ledger
             entries, and rebuilds the affected trades.
           </p>
+          <JournalImpact subject={{ importId: confirming.importId }} fate="kept" />
           <div className="button-row">
             <button type="button" className="button button--danger" disabled={undo.isPending} onClick={() => undo.mutate(confirming.importId)}>
               {undo.isPending ? "Undoing…" : "Yes, undo import"}

@@ -7,14 +7,13 @@ import { keys, useAccounts } from "../../api/queries.ts";
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { isoToWall, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 
 type AssetClass = "" | "stock" | "option" | "future";
 
-/** Now, as a datetime-local value on the reader's clock (minutes precision). */
-function nowLocal(): string {
-  const d = new Date();
-  d.setSeconds(0, 0);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+/** Now on `zone`'s clock, as a datetime-local value (minutes precision). */
+function nowIn(zone: string): string {
+  return isoToWall(new Date(), zone).slice(0, 16);
 }
 
 export function NewFillPage() {
@@ -28,7 +27,8 @@ export function NewFillPage() {
   const [quantity, setQuantity] = useState("");
   const [price, setPrice] = useState("");
   const [fees, setFees] = useState("");
-  const [executedAt, setExecutedAt] = useState(nowLocal);
+  // Typed on the account's clock; until the trader types, now on that clock.
+  const [typedAt, setExecutedAt] = useState<string | null>(null);
   const [assetClass, setAssetClass] = useState<AssetClass>("");
   const [multiplier, setMultiplier] = useState("");
   const [executionId, setExecutionId] = useState("");
@@ -47,10 +47,12 @@ export function NewFillPage() {
   const shown = { ...serverFieldErrors(add.error, { CONFLICT: ["executionId", "is already recorded in this account"] }), ...errors };
   const list = accounts.data?.accounts ?? [];
   const chosen = accountId || (list.length === 1 ? list[0]!.id : "");
+  const zone = list.find((a) => a.id === chosen)?.timezone;
+  const executedAt = typedAt ?? (zone ? nowIn(zone) : "");
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const at = new Date(executedAt);
+    const at = zone ? wallToIso(executedAt, zone) : undefined;
     const value = {
       accountId: chosen,
       symbol: symbol.trim().toUpperCase(),
@@ -58,7 +60,7 @@ export function NewFillPage() {
       quantity: quantity.trim(),
       price: price.trim(),
       ...(fees.trim() ? { fees: fees.trim() } : {}),
-      executedAt: Number.isNaN(at.getTime()) ? "" : at.toISOString(),
+      executedAt: at ?? "",
       ...(assetClass ? { assetClass } : {}),
       ...(multiplier.trim() ? { multiplier: multiplier.trim() } : {}),
       ...(executionId.trim() ? { executionId: executionId.trim() } : {}),
@@ -68,7 +70,7 @@ export function NewFillPage() {
     if (!value.symbol) found.symbol = "is required";
     if (!value.quantity) found.quantity = "is required";
     if (!value.price) found.price = "is required";
-    if (!executedAt || Number.isNaN(at.getTime())) found.executedAt = "is required";
+    if (chosen && (!executedAt || !at)) found.executedAt = "is required";
     setErrors(found);
     if (Object.keys(found).length === 0) add.mutate(value);
     else focusFirstInvalid(e.currentTarget as HTMLFormElement);
@@ -134,10 +136,11 @@ export function NewFillPage() {
                   <TextField
                     label="Executed at"
                     type="datetime-local"
+                    step={1}
                     value={executedAt}
                     onChange={(e) => setExecutedAt(e.target.value)}
                     error={shown.executedAt}
-                    hint="Your local time."
+                    hint={zone ? `${zoneLabel(zone)}: the account's time zone.` : "Read in the account's time zone: choose the account first."}
                     required
                   />
                   <TextField

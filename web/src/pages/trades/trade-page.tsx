@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link, useParams } from "react-router";
+import { Link, Navigate, useLocation, useParams } from "react-router";
 import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
-import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
+import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
+import { FillDeleteConfirm, FillEditor, type EditableFill } from "./fill-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -129,11 +131,52 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
   );
 }
 
+/**
+ * An address whose trade is gone: a rebuild (a fill added, edited or deleted, an import undone) replaced or
+ * merged it. Its journal knows where it went: to the trade that now holds it, or to the detached notes.
+ */
+function MovedTrade({ tradeId }: { tradeId: string }) {
+  const journal = useQuery({
+    queryKey: ["journals", "by-trade", tradeId],
+    queryFn: () => unwrap(api.api.journals["by-trade"][":tradeId"].$get({ param: { tradeId } })),
+    retry: false,
+  });
+  if (journal.isPending) return <Loading label="Looking for this trade…" />;
+  if (journal.data?.tradeId)
+    return <Navigate to={`/trades/${journal.data.tradeId}`} replace state={{ movedFrom: tradeId }} />;
+  if (journal.data)
+    return (
+      <>
+        <PageHeader title="This trade's fills are gone" />
+        <p>
+          The fills of this {journal.data.symbol} trade were deleted or their import undone. What you wrote on it is kept as a{" "}
+          <Link to={`/notes/detached#note-${journal.data.id}`}>detached note</Link>, and goes back on the trade by itself when the same fills
+          return (importing the same file again, for example).
+        </p>
+      </>
+    );
+  return (
+    <>
+      <PageHeader title="Trade not found" />
+      <p>
+        There is no trade at this address. See <Link to="/trades">your trades</Link>.
+      </p>
+    </>
+  );
+}
+
+type FillAction = { fill: EditableFill; mode: "edit" | "delete" } | null;
+
 export function TradePage() {
   const { tradeId = "" } = useParams();
-  const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId) });
+  const location = useLocation();
+  const movedFrom = (location.state as { movedFrom?: string } | null)?.movedFrom;
+  const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId), retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2 });
   const accounts = useAccounts();
+  const [action, setAction] = useState<FillAction>(null);
+  const [done, setDone] = useState("");
 
+  if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
   return (
     <QueryView query={trade} label="the trade">
       {({ trade: t, fills }) => {
@@ -144,6 +187,10 @@ export function TradePage() {
         // One precision for every price of the instrument: its fills' and the averages.
         const decimals = priceDecimals(fills.map((f) => f.price));
         const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
+        const finish = (message: string) => {
+          setAction(null);
+          setDone(message);
+        };
         return (
           <>
             <p className="breadcrumb">
@@ -152,6 +199,11 @@ export function TradePage() {
             <PageHeader title={`${t.symbol} · ${t.direction === "long" ? "Long" : "Short"}`}>
               <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
             </PageHeader>
+            {movedFrom && (
+              <p className="notice" role="status">
+                The trade you opened was rebuilt when its fills changed. This is the trade that holds its notes now.
+              </p>
+            )}
             <dl className="stats">
               <div>
                 <dt>{t.status === "open" ? "Realised so far" : "Net P&L"}</dt>
@@ -212,6 +264,9 @@ export function TradePage() {
                         Fees
                       </th>
                       <th scope="col">Execution ID</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -226,11 +281,42 @@ export function TradePage() {
                         <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                         <td data-label="Fees" className="num">{formatMoney(f.feesInTrade, currency)}</td>
                         <td data-label="Execution ID">{f.executionId ?? "—"}</td>
+                        <td data-label="Actions" className="nowrap">
+                          {zone && (
+                            <>
+                              <button
+                                type="button"
+                                className="button button--secondary button--small"
+                                aria-label={`Correct the ${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`}
+                                onClick={() => {
+                                  setDone("");
+                                  setAction({ fill: f, mode: "edit" });
+                                }}
+                              >
+                                Edit
+                              </button>{" "}
+                              <button
+                                type="button"
+                                className="button button--secondary button--small"
+                                aria-label={`Delete the ${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`}
+                                onClick={() => {
+                                  setDone("");
+                                  setAction({ fill: f, mode: "delete" });
+                                }}
+                              >
+                                Delete
+                              </button>
+                            </>
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </div>
+              <StatusMessage>{done}</StatusMessage>
+              {action && zone && action.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
+              {action && zone && action.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
             </section>
             <section className="panel" aria-labelledby="journal-title">
               <h2 id="journal-title">Journal</h2>

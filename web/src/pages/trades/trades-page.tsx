@@ -7,17 +7,31 @@ import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
+import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
 const PAGE_SIZE = 50;
 const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status"] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
-/** A yyyy-mm-dd date at the reader's midnight, as an ISO instant; `endOfDay` gives the next midnight. */
-export function dateToIso(date: string, endOfDay = false): string | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return undefined;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + (endOfDay ? 1 : 0));
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+/**
+ * A yyyy-mm-dd date at midnight in `zone` (the chosen account's, or the one all accounts share; the reader's
+ * own otherwise), as an ISO instant; `endOfDay` gives the next midnight.
+ */
+export function dateToIso(date: string, zone: string | undefined, endOfDay = false): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const day = endOfDay ? nextDay(date) : date;
+  if (zone) return wallToIso(day, zone);
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const local = new Date(y, m - 1, d);
+  return Number.isNaN(local.getTime()) ? undefined : local.toISOString();
+}
+
+/** The zone dates are read in: the account's, or the one every account shares (undefined: the reader's). */
+export function filterZone(accounts: Account[], accountId: string | undefined): string | undefined {
+  if (accountId) return accounts.find((a) => a.id === accountId)?.timezone;
+  const zones = new Set(accounts.map((a) => a.timezone));
+  return zones.size === 1 ? [...zones][0] : undefined;
 }
 
 function readFilters(params: URLSearchParams): Filters {
@@ -27,6 +41,24 @@ function readFilters(params: URLSearchParams): Filters {
     if (v) out[k] = v;
   }
   return out;
+}
+
+/** Notes whose trade's fills are gone wait under Detached notes: the trades list says so while there are some. */
+function DetachedNotice() {
+  const notes = useDetachedNotes();
+  const n = notes.data?.journals.length ?? 0;
+  if (n === 0) return null;
+  return (
+    <p className="notice">
+      {n === 1 ? "1 note is" : `${n} notes are`} kept apart from {n === 1 ? "its trade" : "their trades"}: the fills were deleted or their import
+      undone. <Link to="/notes/detached">See detached notes</Link>.
+    </p>
+  );
+}
+
+function zoneHint(accounts: Account[], accountId: string | undefined): string {
+  const zone = filterZone(accounts, accountId);
+  return zone ? `Days in ${zoneLabel(zone)}.` : "Days on your computer's clock: choose an account for its time zone.";
 }
 
 function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts: Account[]; onApply(f: Filters): void }) {
@@ -46,8 +78,8 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
           </option>
         ))}
       </SelectField>
-      <TextField label="Opened from" type="date" value={f.from ?? ""} onChange={set("from")} />
-      <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} />
+      <TextField label="Opened from" type="date" value={f.from ?? ""} onChange={set("from")} hint={zoneHint(accounts, f.accountId)} />
+      <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} hint="The whole day included." />
       <SymbolField label="Symbol" value={f.symbol ?? ""} maxLength={40} onChange={(symbol) => setF((prev) => ({ ...prev, symbol }))} />
       <TextField label="Tag" value={f.tag ?? ""} maxLength={50} onChange={set("tag")} />
       <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
@@ -109,13 +141,14 @@ export function TradesPage() {
   const config = useInstanceConfig();
   // Open positions are valued at the delayed quote when the instance has a quote provider.
   const priced = filters.status === "open" && config.data?.quotes === true;
+  const zone = filterZone(accounts.data?.accounts ?? [], filters.accountId);
   const query = {
     ...(filters.accountId ? { accountId: filters.accountId } : {}),
     ...(filters.symbol ? { symbol: filters.symbol } : {}),
     ...(filters.tag ? { tag: filters.tag } : {}),
     ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
-    ...(filters.from && dateToIso(filters.from) ? { from: dateToIso(filters.from)! } : {}),
-    ...(filters.to && dateToIso(filters.to, true) ? { to: dateToIso(filters.to, true)! } : {}),
+    ...(filters.from && dateToIso(filters.from, zone) ? { from: dateToIso(filters.from, zone)! } : {}),
+    ...(filters.to && dateToIso(filters.to, zone, true) ? { to: dateToIso(filters.to, zone, true)! } : {}),
     ...(priced ? { quotes: "true" as const } : {}),
     page: String(page),
     pageSize: String(PAGE_SIZE),
@@ -159,6 +192,7 @@ export function TradesPage() {
         </Link>
       </PageHeader>
       <ErrorAlert error={accounts.error} title="Could not load your accounts." />
+      <DetachedNotice />
       <FilterForm key={params.toString()} initial={filters} accounts={accounts.data?.accounts ?? []} onApply={(f) => apply(f)} />
       {trades.isPending ? (
         <Loading label="Loading trades…" />

@@ -1,0 +1,118 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { FillPatchSchema } from "../../../../lib/trades/schema.ts";
+import { api, unwrap } from "../../api/client.ts";
+import { JournalImpact } from "../../components/journal-impact.tsx";
+import { ErrorAlert, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
+import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { formatDateTime, formatNumber } from "../../lib/format.ts";
+import { isoToWall, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
+
+export type EditableFill = { id: string; symbol: string; side: "buy" | "sell"; quantity: string; price: string; fees: string; executedAt: string };
+
+/** Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. */
+export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>) {
+  await Promise.all(["trades", "fills", "ledger", "stats", "accounts", "journals"].map((k) => queryClient.invalidateQueries({ queryKey: [k] })));
+}
+
+const trimZeros = (v: string) => (v.includes(".") ? v.replace(/0+$/, "").replace(/\.$/, "") : v);
+
+/** Corrects one fill: side, quantity, price, fees and time (on the account's clock). Only what changed is sent. */
+export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: string; onDone(message: string): void }) {
+  const queryClient = useQueryClient();
+  const [side, setSide] = useState(fill.side);
+  const [quantity, setQuantity] = useState(trimZeros(fill.quantity));
+  const [price, setPrice] = useState(trimZeros(fill.price));
+  const [fees, setFees] = useState(trimZeros(fill.fees));
+  const [when, setWhen] = useState(isoToWall(fill.executedAt, zone));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useMutation({
+    mutationFn: (json: Record<string, string>) => unwrap(api.api.fills[":id"].$patch({ param: { id: fill.id }, json })),
+    onSuccess: async () => {
+      await invalidateAfterFillChange(queryClient);
+      onDone("Fill corrected. Its trade was rebuilt; your notes followed it.");
+    },
+  });
+  const shown = { ...serverFieldErrors(save.error), ...errors };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const at = wallToIso(when, zone);
+    const patch: Record<string, string> = {};
+    if (side !== fill.side) patch.side = side;
+    if (quantity.trim() !== trimZeros(fill.quantity)) patch.quantity = quantity.trim();
+    if (price.trim() !== trimZeros(fill.price)) patch.price = price.trim();
+    if (fees.trim() !== trimZeros(fill.fees)) patch.fees = fees.trim() || "0";
+    // Untouched, the field shows the fill's time to the second: only a changed time is sent (its milliseconds kept otherwise).
+    if (at && when !== isoToWall(fill.executedAt, zone)) patch.executedAt = at;
+    const found = schemaErrors(FillPatchSchema, patch);
+    if (!at) found.executedAt = "must be a date and time";
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirstInvalid(e.currentTarget as HTMLFormElement);
+    if (Object.keys(patch).length === 0) return onDone("Nothing changed.");
+    save.mutate(patch);
+  }
+
+  return (
+    <form className="form panel" onSubmit={submit} noValidate aria-label={`Correct the ${fill.side} of ${formatNumber(fill.quantity)} ${fill.symbol}`}>
+      <h3>Correct this fill</h3>
+      <ErrorAlert error={save.error} title="Could not correct the fill." />
+      <div className="grid-2">
+        <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as "buy" | "sell")} error={shown.side}>
+          <option value="buy">Buy</option>
+          <option value="sell">Sell</option>
+        </SelectField>
+        <TextField label="Quantity" inputMode="decimal" value={quantity} onChange={(e) => setQuantity(e.target.value)} error={shown.quantity} />
+        <TextField label="Price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} error={shown.price} />
+        <TextField label="Fees" inputMode="decimal" value={fees} onChange={(e) => setFees(e.target.value)} error={shown.fees} />
+        <TextField
+          label="Executed at"
+          type="datetime-local"
+          step={1}
+          value={when}
+          onChange={(e) => setWhen(e.target.value)}
+          error={shown.executedAt}
+          hint={`${zoneLabel(zone)}: the account's time zone.`}
+        />
+      </div>
+      <StatusMessage>{save.isPending ? "Saving…" : ""}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={save.isPending}>
+          Save fill
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => onDone("")}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Deletes one fill after saying what it was and what becomes of the notes on its trade. */
+export function FillDeleteConfirm({ fill, zone, onDone }: { fill: EditableFill; zone: string; onDone(message: string, deleted: boolean): void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.api.fills[":id"].$delete({ param: { id: fill.id } })),
+    onSuccess: async () => {
+      await invalidateAfterFillChange(queryClient);
+      onDone("Fill deleted, with its ledger entry.", true);
+    },
+  });
+  const what = `${fill.side === "buy" ? "Buy" : "Sell"} ${formatNumber(fill.quantity)} ${fill.symbol} at ${trimZeros(fill.price)}, ${formatDateTime(fill.executedAt, zone)}`;
+  return (
+    <div className="confirm panel" role="alertdialog" aria-label="Delete this fill?">
+      <h3>Delete this fill?</h3>
+      <p>{what}. Its ledger entry goes with it and its trade is rebuilt.</p>
+      <JournalImpact subject={{ fillId: fill.id }} fate="kept" />
+      <ErrorAlert error={remove.error} title="Could not delete the fill." />
+      <div className="button-row">
+        <button type="button" className="button button--danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+          {remove.isPending ? "Deleting…" : "Yes, delete fill"}
+        </button>
+        <button type="button" className="button button--secondary" disabled={remove.isPending} onClick={() => onDone("", false)}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}
