@@ -28,7 +28,7 @@ const SKIP = new Set(["POST /api/auth/logout", "DELETE /api/auth/sessions", "DEL
 const TABLES = [
   "users", "email_tokens", "brokerages", "accounts", "ledger_entries", "fills", "positions", "position_fills", "csv_imports",
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
-  "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images",
+  "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -75,6 +75,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const shot = new FormData();
   shot.set("file", new Blob([pngImage() as BlobPart]), "shot.png");
   const image = await json(owner.request(`/api/trades/${trade.id}/images`, { method: "POST", body: shot }));
+  const journal = (await json(owner.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { notes: "mine" } }))).trade.journalId;
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -84,6 +85,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     import: preview.importId,
     conversation: conversation.id,
     image: image.id,
+    journal,
   };
 }
 
@@ -93,8 +95,11 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "entryId") return owned.entry;
   if (param === "importId") return owned.import;
   if (param === "imageId") return owned.image;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|advisor\/conversations)\//.exec(template)?.[1];
-  return group ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", "advisor/conversations": "conversation" }[group]!] : undefined;
+  if (param === "tradeId") return owned.trade;
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|advisor\/conversations)\//.exec(template)?.[1];
+  return group
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", "advisor/conversations": "conversation" }[group]!]
+    : undefined;
 }
 
 async function checksum(): Promise<string> {
@@ -275,6 +280,7 @@ const PLAUSIBLE: Record<string, unknown> = {
   "POST /api/ledger/:accountId/entries": { type: "deposit", amount: "1" },
   "PATCH /api/fills/:id": { price: "11" },
   "PATCH /api/trades/:id": { notes: "taken over" },
+  "POST /api/journals/:id/attach": { tradeId: "00000000-0000-4000-8000-000000000000" },
   "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
   "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },
 };
