@@ -87,6 +87,36 @@ export const CSRF_EXEMPT_PATHS = new Set([
   "/api/billing/webhook",
 ]);
 
+/** What a browser's Sec-Fetch-Site may say of a request the app's own pages made (or the trader typed). */
+const OWN_FETCH_SITES = new Set(["same-origin", "none"]);
+
+/**
+ * Same-origin mode (no CORS_ALLOWED_ORIGINS): the Lax cookie keeps other *sites* out, but a page on another
+ * port of the same host, or on a sibling subdomain, is the same site, and a form it posts carries the cookie.
+ * So a mutating request that a browser says came from another origin is refused: Sec-Fetch-Site other than
+ * same-origin or none; where a browser sends no Sec-Fetch-Site, an Origin other than the app's own (its host,
+ * or WEB_BASE_URL's). A request with neither header is not a browser's (a script, the payment webhook) and
+ * carries no victim's cookie. Cross-origin mode has the anti-CSRF token instead.
+ */
+function sameOriginRefusal(c: Context<AppEnv>, config: Config): AppError | null {
+  const site = c.req.header("Sec-Fetch-Site");
+  if (site !== undefined) return OWN_FETCH_SITES.has(site.trim().toLowerCase()) ? null : crossOrigin();
+  const origin = c.req.header("Origin");
+  if (origin === undefined) return null;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return crossOrigin(); // "null" (a sandboxed frame, a file) or garbage
+  }
+  const own = new URL(c.req.url).host;
+  const configured = config.WEB_BASE_URL ? new URL(config.WEB_BASE_URL).host : null;
+  return host === own || host === configured ? null : crossOrigin();
+}
+
+const crossOrigin = () =>
+  new AppError("CSRF_FAILED", "This request came from a page of another origin, so it was refused. Use the journal's own pages.");
+
 /**
  * Reads the session cookie (if any). A tampered or malformed cookie simply means no session. The cookie's
  * claim is checked against the database at once for requests that may change something (where an ended
@@ -99,7 +129,12 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claim = token ? readSessionToken(token) : null;
   if (claim) c.set("sessionClaim", claim);
   // Routing before auth: a path no route answers is a 404 whatever the session (and costs no lookup).
-  if (claim && !SAFE_METHODS.has(c.req.method) && matchedRoutes(c).some((route) => route.method !== "ALL")) {
+  const mutating = !SAFE_METHODS.has(c.req.method) && matchedRoutes(c).some((route) => route.method !== "ALL");
+  if (mutating && !deps.config.features.cors) {
+    const refused = sameOriginRefusal(c, deps.config);
+    if (refused) throw refused;
+  }
+  if (claim && mutating) {
     await resolveSession(c);
     const session = c.var.session;
     if (deps.config.features.cors && session && !CSRF_EXEMPT_PATHS.has(c.req.path)) {

@@ -61,7 +61,8 @@ export function errorCodesOf(route: RouteInfo): ErrorCode[] {
   }
   if (route.auth && route.auth !== "optional") codes.add("UNAUTHORIZED");
   if (route.auth === "admin") codes.add("FORBIDDEN");
-  if (route.auth && route.auth !== "optional" && route.method !== "GET") codes.add("CSRF_FAILED");
+  // Same-origin mode refuses any mutating request from another origin; cross-origin mode checks the token.
+  if (route.method !== "GET") codes.add("CSRF_FAILED");
   if (route.rateLimit) codes.add("RATE_LIMITED");
   if (route.path.includes(":")) codes.add("NOT_FOUND");
   codes.add("INTERNAL");

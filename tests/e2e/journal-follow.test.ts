@@ -79,7 +79,7 @@ for (const width of [1280, 390] as const) {
       // The missed scale-in, typed from London in the account's (New York) time.
       await go(`/fills/new?accountId=${accountId}`);
       await page.getByText("New York time (America/New_York): the account's time zone.").waitFor();
-      await page.getByLabel("Symbol").fill("AAPL");
+      await page.getByRole("combobox", { name: "Symbol" }).fill("AAPL");
       await page.getByLabel("Quantity").fill("50");
       await page.getByLabel("Price", { exact: true }).fill("189.50");
       await page.getByLabel("Executed at").fill("2026-03-02T09:30");

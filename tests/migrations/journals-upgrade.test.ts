@@ -26,7 +26,7 @@ describe("the journals upgrade", () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     cleanups.push(() => client.end());
-    const one = async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows[0] as Record<string, string>;
+    const one = async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows[0] as Record<string, string> & { id: string };
     // What the older release wrote, row by row (its functions are not in this folder's catalogue).
     const user = (await one("insert into users (email, password_hash) values ('old@example.com', 'x') returning id")).id;
     const account = (await one("insert into accounts (user_id, name, currency, starting_balance, timezone) values ($1, 'Old', 'USD', 0, 'Etc/UTC') returning id", [user])).id;

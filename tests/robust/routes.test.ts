@@ -320,3 +320,46 @@ describe("another user's ids, on every id-taking route", () => {
     expect((await owner.get(`/api/advisor/conversations/${owned.conversation}`)).status).toBe(200);
   });
 });
+
+describe("same-site, cross-origin requests (a page on another port of the same host, or a sibling subdomain)", () => {
+  it("every mutating route refuses them with 403 CSRF_FAILED and changes nothing, form posts and fetches alike", async () => {
+    // The Lax cookie goes along with such a request (same site): only the origin check stands in the way.
+    const owner = (await signUp(t, "same-site")).client;
+    const owned = await ownData(owner);
+    const mutating = t.app.routes
+      .filter((r) => r.path.startsWith("/api/") && ["POST", "PUT", "PATCH", "DELETE"].includes(r.method) && !r.path.includes("*"))
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((key, i, all) => all.indexOf(key) === i);
+    expect(mutating.length).toBeGreaterThan(40);
+    const fill = (template: string) => template.replace(/:(\w+)/g, (_m, name: string) => (name === "provider" ? "openai" : (ownIdFor(template, name, owned) ?? crypto.randomUUID())));
+    const attacks: Array<{ name: string; headers: Record<string, string> }> = [
+      { name: "Sec-Fetch-Site: same-site", headers: { "Sec-Fetch-Site": "same-site", Origin: "http://localhost:3101" } },
+      { name: "Sec-Fetch-Site: cross-site", headers: { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" } },
+      { name: "an older browser's Origin alone", headers: { Origin: "http://localhost:3101" } },
+      { name: "Origin null", headers: { Origin: "null" } },
+    ];
+    for (const route of mutating) {
+      const [method, template] = route.split(" ") as [string, string];
+      const path = `${fill(template)}${method === "DELETE" && template === "/api/accounts/:id" ? "?confirm=delete-history" : ""}`;
+      for (const attack of attacks) {
+        for (const body of ["form", "json"] as const) {
+          const before = await checksum();
+          const res = await owner.request(path, {
+            method,
+            headers: { ...attack.headers, ...(body === "form" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+            ...(body === "form" ? { body: "name=x&amount=999999" } : { json: PLAUSIBLE[route] ?? {} }),
+          });
+          const where = `${route} (${attack.name}, ${body}) -> ${res.status}`;
+          expect(res.status, where).toBe(403);
+          expect((await res.json()).error.code, where).toBe("CSRF_FAILED");
+          expect(await checksum(), where).toBe(before);
+        }
+      }
+    }
+    // The app's own pages pass: same-origin, a typed address ("none"), or its own Origin.
+    for (const headers of [{ "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" }, { "Sec-Fetch-Site": "none" }, { Origin: "http://localhost" }]) {
+      const res = await owner.request(`/api/trades/${owned.trade}`, { method: "PATCH", headers, json: { notes: "from the app" } });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+});
