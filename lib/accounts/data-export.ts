@@ -5,11 +5,12 @@
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
-import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
+import { NUMERIC_OUT_OF_RANGE, pgError, RAISED_EXCEPTION } from "../db/errors.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError } from "../errors.ts";
-import { DecimalStringSchema } from "../money.ts";
+import { DecimalStringSchema, MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, multiplyUnits, toUnits } from "../money.ts";
+import { resolveInstrument } from "../trades/instruments.ts";
 import { textProblems } from "../text.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { isPlanCapped, FREE_PLAN_LIMITS } from "../auth/plan.ts";
@@ -126,6 +127,52 @@ function referenceProblems(data: DataExport): Array<{ path: PropertyKey[]; messa
   return problems.slice(0, 20);
 }
 
+/** The largest value numeric(28, 10) holds, in units of 10^-10. */
+const NUMERIC_LIMIT_UNITS = 10n ** BigInt(MAX_INTEGER_DIGITS + MAX_FRACTION_DIGITS);
+
+/**
+ * The rules the API applies to what a trader enters, applied to every row of a file (a file is not a way
+ * round them): each fill's instrument as POST /api/fills resolves it (a stock ticker, an OCC option symbol, a
+ * futures contract; a formula or markup is none of them), a fill's value within what the columns hold, and
+ * each ledger row as POST /api/ledger/:id/entries takes it (a deposit adds, a withdrawal takes out, an
+ * adjustment is not zero; the export writes withdrawals with their sign). Fills get the resolved
+ * (upper-cased) symbol. At most 20 problems, each naming its row.
+ */
+function ruleProblems(data: DataExport): Array<{ path: PropertyKey[]; message: string }> {
+  const problems: Array<{ path: PropertyKey[]; message: string }> = [];
+  data.accounts.forEach((a, i) => {
+    a.fills.forEach((f, k) => {
+      const row = `fill ${k + 1} (ref ${f.ref}) of account "${a.name}"`;
+      try {
+        f.symbol = resolveInstrument({ symbol: f.symbol, assetClass: f.assetClass, multiplier: f.multiplier }).symbol;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        for (const field of err.fields ?? []) problems.push({ path: ["accounts", i, "fills", k, field.path], message: `${row}: ${field.path} ${field.message}` });
+        return;
+      }
+      const notional = multiplyUnits(multiplyUnits(toUnits(f.quantity), toUnits(f.price)), toUnits(f.multiplier));
+      if (notional + toUnits(f.fees) >= NUMERIC_LIMIT_UNITS) {
+        problems.push({ path: ["accounts", i, "fills", k, "quantity"], message: `${row}: quantity x price x multiplier is larger than the journal can hold` });
+      }
+    });
+    a.ledger.forEach((e, k) => {
+      const units = toUnits(e.amount);
+      const row = `ledger row ${k + 1} (${e.type} of ${e.amount}) of account "${a.name}"`;
+      const wrong =
+        units === 0n
+          ? "must not be zero"
+          : e.type === "deposit" && units < 0n
+            ? "of a deposit must be positive"
+            : e.type === "withdrawal" && units > 0n
+              ? "of a withdrawal must be negative (what it took out)"
+              : null;
+      if (wrong) problems.push({ path: ["accounts", i, "ledger", k, "amount"], message: `${row}: amount ${wrong}` });
+      if (e.note !== null && e.note.length > 500) problems.push({ path: ["accounts", i, "ledger", k, "note"], message: `${row}: note must be at most 500 characters` });
+    });
+  });
+  return problems.slice(0, 20);
+}
+
 /** POST /api/auth/account/import: a JSON export written into the user's data, all or nothing. */
 export async function importUserData(deps: Pick<Deps, "db" | "config">, user: AuthUser, text: string) {
   let raw: unknown;
@@ -142,6 +189,8 @@ export async function importUserData(deps: Pick<Deps, "db" | "config">, user: Au
   if (!parsed.success) throw validationError(parsed.error.issues, "This file is not a journal export this instance can read; nothing was imported.");
   const problems = referenceProblems(parsed.data);
   if (problems.length) throw validationError(problems, "This file's references do not match up; nothing was imported.");
+  const broken = ruleProblems(parsed.data);
+  if (broken.length) throw validationError(broken, `${broken.length === 1 ? "A row" : "Some rows"} of this file break the journal's rules (each is named below); nothing was imported.`);
   for (const a of parsed.data.accounts) checkTimezone(a.timezone);
   const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
   try {
@@ -153,6 +202,12 @@ export async function importUserData(deps: Pick<Deps, "db" | "config">, user: Au
     const pg = pgError(err);
     if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
       throw new AppError("TIER_LIMIT_ACCOUNTS", `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}, and this file would go past it. Upgrade to Pro, or import a file with fewer accounts; nothing was imported.`);
+    }
+    if (pg?.code === NUMERIC_OUT_OF_RANGE) {
+      // Each row fits (ruleProblems); a running balance of the file's rows does not.
+      throw new AppError("VALIDATION_ERROR", "An account's running balance in this file grows larger than the journal can hold; nothing was imported.", {
+        fields: [{ path: "accounts", message: "a running balance is larger than 18 digits" }],
+      });
     }
     if (pg?.code === RAISED_EXCEPTION && pg.message.startsWith("ACCOUNT_EXISTS:")) {
       throw new AppError("CONFLICT", `You already have an account named "${pg.message.slice("ACCOUNT_EXISTS:".length)}". Rename or delete it, then import again; nothing was imported.`);

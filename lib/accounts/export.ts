@@ -1,6 +1,7 @@
 // An account's data as CSV (docs/accounts.md, "Export"): its fills in the generic import format (so the file
 // imports again, into this instance or another), its trades with their journal fields, and its ledger.
-// Text a trader typed (notes, tags, setup) is kept from being read as a spreadsheet formula.
+// Every text cell (notes, tags, setup, symbols, execution ids) is kept from being read as a spreadsheet
+// formula, whatever rule let the text in.
 import Papa from "papaparse";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
@@ -25,7 +26,7 @@ async function fillsCsv(deps: Pick<Deps, "db">, accountId: string): Promise<stri
   );
   return Papa.unparse({
     fields: ["Date/Time", "Symbol", "Side", "Quantity", "Price", "Fees", "Execution ID", "Asset Class", "Multiplier"],
-    data: rows.map((r) => [r.at, r.symbol, r.side.toUpperCase(), formatDecimal(r.quantity), formatDecimal(r.price), formatDecimal(r.fees), textCell(r.execution_id), r.asset_class, formatDecimal(r.multiplier)]),
+    data: rows.map((r) => [r.at, textCell(r.symbol), r.side.toUpperCase(), formatDecimal(r.quantity), formatDecimal(r.price), formatDecimal(r.fees), textCell(r.execution_id), r.asset_class, formatDecimal(r.multiplier)]),
   });
 }
 
@@ -45,7 +46,7 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
     fields: ["Trade ID", "Symbol", "Asset Class", "Direction", "Opened", "Closed", "Max Quantity", "Open Quantity", "Avg Entry", "Avg Exit", "Fees", "Gross P&L", "Net P&L", "Setup", "Rating", "Tags", "Notes"],
     data: rows.map((r) => [
       r.id,
-      r.symbol,
+      textCell(r.symbol),
       r.asset_class,
       r.direction,
       r.opened_at,

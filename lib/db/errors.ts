@@ -18,6 +18,7 @@ export function pgError(err: unknown): { code: string; constraint?: string; mess
 
 export const UNIQUE_VIOLATION = "23505";
 export const RAISED_EXCEPTION = "P0001";
+export const NUMERIC_OUT_OF_RANGE = "22003";
 
 const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 

@@ -11,7 +11,7 @@ import {
   type SessionClaim,
   type SessionOwnerRow,
 } from "../auth/session.ts";
-import { pgError } from "../db/errors.ts";
+import { NUMERIC_OUT_OF_RANGE, pgError } from "../db/errors.ts";
 import { isoUtc, preparedStatement, rowsOf, type JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -46,7 +46,6 @@ type EntryRow = {
   fill_id: string | null;
 };
 
-const NUMERIC_OUT_OF_RANGE = "22003";
 const NO_ACCOUNT = () => new AppError("NOT_FOUND", "No such account.");
 
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */

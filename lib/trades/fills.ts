@@ -4,7 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
-import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { NUMERIC_OUT_OF_RANGE, pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -73,7 +73,7 @@ async function run(deps: Pick<Deps, "db">, query: SQL): Promise<FillRow[]> {
     if (pg?.code === UNIQUE_VIOLATION) {
       throw new AppError("CONFLICT", "This account already has a fill with that execution id.");
     }
-    if (pg?.code === "22003") {
+    if (pg?.code === NUMERIC_OUT_OF_RANGE) {
       throw new AppError("VALIDATION_ERROR", "The fill's value is larger than the journal can hold.", {
         fields: [{ path: "quantity", message: "quantity x price is too large" }],
       });

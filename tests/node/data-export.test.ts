@@ -153,6 +153,60 @@ describe("the whole-account JSON export", () => {
     expect(await counts()).toEqual({ ...before, a: before!.a + 1 });
   });
 
+  it("a crafted file is held to the API's rules: every refused row is named, all or nothing", async () => {
+    const { client } = await traderWithHistory();
+    const good = JSON.parse(await exportOf(client));
+    const { client: other, userId } = await signUp(target, "crafted");
+    const state = async () =>
+      rowsOf(await target.deps.db.execute(sql`select (select count(*)::int from accounts where user_id = ${userId}) as a,
+        (select count(*)::int from brokerages where user_id = ${userId}) as b`))[0];
+    const before = await state();
+    const crafted = structuredClone(good);
+    const [swing] = crafted.accounts;
+    swing.fills[0].symbol = "=HYPERLINK(\"http://evil.example\",\"AAPL\")";
+    swing.fills[1].symbol = "<svg onload=alert(1)>";
+    swing.fills[2].assetClass = "option"; // an option without an OCC symbol
+    swing.fills[2].multiplier = "100";
+    swing.ledger.push({ type: "deposit", amount: "-500.00", occurredAt: "2026-02-03T15:00:00.000Z", note: null });
+    swing.ledger.push({ type: "withdrawal", amount: "500.00", occurredAt: "2026-02-04T15:00:00.000Z", note: null });
+    swing.ledger.push({ type: "adjustment", amount: "0.00", occurredAt: "2026-02-05T15:00:00.000Z", note: null });
+    const res = await importFile(other, JSON.stringify(crafted));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(body.error.message).toMatch(/break the journal's rules.*nothing was imported/);
+    const paths = (body.error.fields as Array<{ path: string; message: string }>).map((f) => f.path);
+    expect(paths).toEqual([
+      "accounts.0.fills.0.symbol",
+      "accounts.0.fills.1.symbol",
+      "accounts.0.fills.2.symbol",
+      "accounts.0.ledger.2.amount",
+      "accounts.0.ledger.3.amount",
+      "accounts.0.ledger.4.amount",
+    ]);
+    expect(body.error.fields[2].message).toMatch(/^fill 3 \(ref .+\) of account "Swing": symbol must be an OCC option symbol/);
+    expect(body.error.fields[3].message).toMatch(/deposit of -500.00\) of account "Swing": amount of a deposit must be positive/);
+    expect(await state()).toEqual(before);
+
+    // A fill worth more than the columns hold is a 400 naming it, never a 500.
+    const huge = structuredClone(good);
+    huge.accounts[0].fills[0].quantity = "999999999999999999";
+    huge.accounts[0].fills[0].price = "999999999999999999";
+    const tooBig = await importFile(other, JSON.stringify(huge));
+    expect(tooBig.status).toBe(400);
+    expect((await tooBig.json()).error.fields).toEqual([
+      { path: "accounts.0.fills.0.quantity", message: expect.stringMatching(/quantity x price x multiplier is larger than the journal can hold/) },
+    ]);
+    // Rows that fit one by one but whose running balance does not: a 400 too.
+    const sum = structuredClone(good);
+    sum.accounts[0].startingBalance = "900000000000000000";
+    sum.accounts[0].ledger.push({ type: "deposit", amount: "900000000000000000", occurredAt: "2026-02-06T15:00:00.000Z", note: null });
+    const overflow = await importFile(other, JSON.stringify(sum));
+    expect(overflow.status).toBe(400);
+    expect((await overflow.json()).error.message).toMatch(/running balance/);
+    expect(await state()).toEqual(before);
+  });
+
   it("keeps the Free plan's account cap when FEATURE_GATING is on", async () => {
     const { client } = await traderWithHistory();
     const text = await exportOf(client);

@@ -85,6 +85,22 @@ describe("GET /api/accounts/:id/export/:kind", () => {
     ]);
   });
 
+  it("a symbol stored before today's rules (an older release, a restored file) leaves every export inert", async () => {
+    const t = await testApp(url());
+    const { client } = await signUp(t, "exporter3");
+    const id = await account(client, "Old", "1000");
+    await client.post("/api/fills", { accountId: id, symbol: "MSFT", side: "buy", quantity: "2", price: "400", executedAt: "2026-03-02T14:30:00Z" });
+    // What the probe found stored through the whole-account import before it applied the API's rules.
+    const { sql } = await import("drizzle-orm");
+    await t.deps.db.execute(sql`update fills set symbol = '=HYPERLINK("http://evil.example","MSFT")' where account_id = ${id}::uuid`);
+    await t.deps.db.execute(sql`update positions set symbol = '=HYPERLINK("http://evil.example","MSFT")' where account_id = ${id}::uuid`);
+    for (const kind of ["fills", "trades", "ledger"]) {
+      const [first, ...rest] = rowsOf(await csvOf(client, id, kind)).filter((r) => (r.Symbol ?? "") !== "");
+      expect(rest, kind).toEqual([]);
+      expect(first!.Symbol, kind).toBe(`'=HYPERLINK("http://evil.example","MSFT")`);
+    }
+  });
+
   it("another user's account is 404 like a missing one; a bad kind is 400; no session is 401", async () => {
     const t = await testApp(url());
     const owner = await signUp(t, "owner");

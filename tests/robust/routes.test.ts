@@ -357,7 +357,8 @@ describe("same-site, cross-origin requests (a page on another port of the same h
       }
     }
     // The app's own pages pass: same-origin, a typed address ("none"), or its own Origin.
-    for (const headers of [{ "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" }, { "Sec-Fetch-Site": "none" }, { Origin: "http://localhost" }]) {
+    const own: Array<Record<string, string>> = [{ "Sec-Fetch-Site": "same-origin", Origin: "http://localhost" }, { "Sec-Fetch-Site": "none" }, { Origin: "http://localhost" }];
+    for (const headers of own) {
       const res = await owner.request(`/api/trades/${owned.trade}`, { method: "PATCH", headers, json: { notes: "from the app" } });
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
