@@ -52,6 +52,12 @@ function sendVerification(deps: Deps, user: { id: string; email: string }) {
   });
 }
 
+/**
+ * A route that checks the current password again is a way to guess it from a stolen session: both routes share
+ * one budget per session and one per user, counted before the check, like sign-in's (docs/auth.md).
+ */
+const passwordCheckLimits = [rateLimit(LIMITS.passwordCheckSession, "session"), rateLimit(LIMITS.passwordCheckUser, "user")] as const;
+
 export const auth = createRouter()
   // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.
   .post("/register", describeRoute({ tag: "auth", summary: "Create an account and sign in (sets the session cookie)", public: true, responses: { 201: { description: "Signed in as the new user.", schema: SignedInSchema } }, errors: ["REGISTRATION_DISABLED", "CONFLICT"] }), registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
@@ -91,7 +97,7 @@ export const auth = createRouter()
     if (id === currentSession(c).id) clearSessionCookie(c);
     return c.body(null, 204);
   })
-  .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions)", responses: { 204: { description: "Changed." } } }), requireUser, validate("json", ChangePasswordSchema), async (c) => {
+  .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions)", responses: { 204: { description: "Changed." } } }), requireUser, ...passwordCheckLimits, validate("json", ChangePasswordSchema), async (c) => {
     const { currentPassword, newPassword } = c.req.valid("json");
     await changePassword(c.var.deps, currentUser(c).id, currentPassword, newPassword);
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
@@ -107,6 +113,7 @@ export const auth = createRouter()
       errors: ["LAST_ADMIN", "PAYMENT_PROVIDER_ERROR", "BILLING_NOT_AVAILABLE"],
     }),
     requireUser,
+    ...passwordCheckLimits,
     validate("json", DeleteAccountSchema),
     async (c) => {
       await deleteOwnAccount(c.var.deps, currentUser(c).id, c.req.valid("json").password);

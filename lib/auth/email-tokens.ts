@@ -67,6 +67,11 @@ export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, 
         returning user_id
       ),
       ended as (delete from sessions using used where sessions.user_id = used.user_id returning sessions.id),
+      -- The user's other unused reset links die with this one (a password set is a password set).
+      revoked as (
+        delete from email_tokens e using used
+        where e.user_id = used.user_id and e.purpose = 'reset_password' and e.used_at is null and e.token_hash <> ${sha256(token)}
+      ),
       changed as (
         update users set password_hash = ${passwordHash}, updated_at = now()
         from used where users.id = used.user_id returning users.id

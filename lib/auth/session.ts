@@ -4,8 +4,8 @@
 // runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
 // round trip either way.
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, ne, sql } from "drizzle-orm";
-import { isoUtc, preparedStatement } from "../db/rows.ts";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
 import { sessions, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 
@@ -187,12 +187,21 @@ export async function endSession(deps: Pick<Deps, "db">, sessionId: string): Pro
 }
 
 /** Ends every session of a user, or every one but `keepSessionId`. Returns how many ended. */
+/**
+ * Ends the user's sessions (all, or all but `keepSessionId`) and deletes their unused password-reset links
+ * in the same statement: whoever ends their sessions suspects someone else, and a reset link mailed earlier
+ * would let that someone back in.
+ */
 export async function endUserSessions(deps: Pick<Deps, "db">, userId: string, keepSessionId?: string): Promise<number> {
-  const ended = await deps.db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : sql`true`))
-    .returning({ id: sessions.id });
-  return ended.length;
+  const [row] = rowsOf<{ ended: number }>(
+    await deps.db.execute(sql`with revoked as (
+        delete from email_tokens where user_id = ${userId}::uuid and purpose = 'reset_password' and used_at is null
+      ), ended as (
+        delete from sessions where user_id = ${userId}::uuid ${keepSessionId ? sql`and id <> ${keepSessionId}` : sql``} returning id
+      )
+      select count(*)::int as ended from ended`),
+  );
+  return Number(row!.ended);
 }
 
 /** Ends one of the user's own sessions; false when no such session belongs to them. */

@@ -111,9 +111,16 @@ export async function deleteOwnAccount(deps: Pick<Deps, "db" | "storage" | "log"
 
 const lastAdmin = () => new AppError("LAST_ADMIN", "You are the only administrator: promote someone else before deleting your account.");
 
+/**
+ * Sets a user's password and, in the same statement, deletes their unused reset links: a link mailed before
+ * the change (perhaps to an address an attacker read) must not replace the new password afterwards.
+ */
 export async function setPassword(deps: Pick<Deps, "db">, userId: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await deps.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await deps.db.execute(sql`with revoked as (
+      delete from email_tokens where user_id = ${userId}::uuid and purpose = 'reset_password' and used_at is null
+    )
+    update users set password_hash = ${passwordHash}, updated_at = now() where id = ${userId}::uuid`);
 }
 
 export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Promise<AuthUser | undefined> {
@@ -121,13 +128,35 @@ export async function findUserByEmail(deps: Pick<Deps, "db">, email: string): Pr
   return user;
 }
 
+/** The operator CLI's promote-admin and demote-admin: audited, and never the last admin demoted (LAST_ADMIN). */
 export async function setAdmin(deps: Pick<Deps, "db">, email: string, isAdmin: boolean): Promise<AuthUser | undefined> {
-  const [user] = await deps.db
-    .update(users)
-    .set({ isAdmin, updatedAt: sql`now()` })
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .returning(userColumns);
-  return user;
+  return operatorSetAdmin(deps, email, isAdmin, OPERATOR_CLI, { verifiedOnly: false, firstOnly: false });
+}
+
+/** Who the audit log names for changes the instance's operator makes outside the console. */
+export const OPERATOR_CLI = "operator (CLI)";
+export const OPERATOR_SEED = "operator (SEED_ADMIN_EMAIL)";
+
+async function operatorSetAdmin(
+  deps: Pick<Deps, "db">,
+  email: string,
+  isAdmin: boolean,
+  source: string,
+  only: { verifiedOnly: boolean; firstOnly: boolean },
+): Promise<AuthUser | undefined> {
+  try {
+    const [user] = rowsOf<{ id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"] }>(
+      await deps.db.execute(sql`select id::text, email, email_verified, is_admin, plan
+        from operator_set_admin(${email.trim().toLowerCase()}, ${isAdmin}, ${source}, ${only.verifiedOnly}, ${only.firstOnly})`),
+    );
+    return user && { id: user.id, email: user.email, emailVerified: user.email_verified, isAdmin: user.is_admin, plan: user.plan };
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "LAST_ADMIN") {
+      throw new AppError("LAST_ADMIN", `${email} is the only administrator: promote someone else first.`);
+    }
+    throw err;
+  }
 }
 
 /** Every administrator, oldest first (the CLI's list-admins). */
@@ -138,16 +167,23 @@ export async function listAdmins(deps: Pick<Deps, "db">): Promise<AuthUser[]> {
 /**
  * SEED_ADMIN_EMAIL at startup (Node) or on every cron run (Workers, which have no start step): promotes
  * that user only while the instance has no admin at all, in one statement so two starting processes cannot
- * both decide. Logs and returns the promoted user, if any.
+ * both decide, and writes the audit entry. With email on, only once its owner has confirmed the address:
+ * anyone could register it first otherwise. With email off nobody can confirm it, so while it is unclaimed a
+ * warning says the operator must register it themselves (docs/admin.md). Returns the promoted user, if any.
  */
 export async function seedAdmin(deps: Pick<Deps, "db" | "config" | "log">): Promise<AuthUser | undefined> {
   const email = deps.config.SEED_ADMIN_EMAIL;
   if (!email) return undefined;
-  const [user] = await deps.db
-    .update(users)
-    .set({ isAdmin: true, updatedAt: sql`now()` })
-    .where(and(eq(users.email, email), sql`not exists (select 1 from ${users} where ${users.isAdmin})`))
-    .returning(userColumns);
-  if (user) deps.log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: user.id });
-  return user;
+  const verifiedOnly = deps.config.features.email;
+  const user = await operatorSetAdmin(deps, email, true, OPERATOR_SEED, { verifiedOnly, firstOnly: true });
+  if (user) {
+    deps.log.info("SEED_ADMIN_EMAIL promoted to admin", { userId: user.id });
+    return user;
+  }
+  if (!verifiedOnly && !rowsOf<{ any: boolean }>(await deps.db.execute(sql`select exists (select 1 from users where is_admin) as any`))[0]?.any) {
+    deps.log.warn(
+      "SEED_ADMIN_EMAIL is not an administrator yet. Email is off, so nobody can confirm that address: whoever registers it first becomes the administrator. Register it yourself now (or make the first admin with npm run cli -- promote-admin).",
+    );
+  }
+  return undefined;
 }

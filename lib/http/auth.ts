@@ -235,12 +235,13 @@ export function currentSession(c: Context<AppEnv>): SessionInfo {
 }
 
 /**
- * Per-client (`by: "client"`: the client address, an IPv6 client's /64) or per-user (`by: "user"`) limit. Over the limit:
- * 429 RATE_LIMITED with Retry-After in seconds.
+ * Per-client (`by: "client"`: the client address, an IPv6 client's /64), per-user (`by: "user"`) or per-session
+ * (`by: "session"`) limit. Over the limit: 429 RATE_LIMITED with Retry-After in seconds.
  */
-export function rateLimit(rule: LimitRule, by: "client" | "user"): MiddlewareHandler<AppEnv> {
+export function rateLimit(rule: LimitRule, by: "client" | "user" | "session"): MiddlewareHandler<AppEnv> {
   return mark<MiddlewareHandler<AppEnv>>(async (c, next) => {
-    const identifier = by === "user" ? `user:${currentUser(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
+    const identifier =
+      by === "user" ? `user:${currentUser(c).id}` : by === "session" ? `session:${currentSession(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
     const result = await c.var.deps.rateLimiter.check(rule, identifier);
     if (!result.success) {
       throw new AppError("RATE_LIMITED", "Too many requests. Try again later.", {

@@ -73,6 +73,10 @@ export const LIMITS = {
   quote: { name: "quote", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
   emailResend: { name: "emailResend", limit: 3, windowSeconds: 3600, fallbackLimit: 2 },
   passwordResetRequest: { name: "passwordResetRequest", limit: 5, windowSeconds: 3600, fallbackLimit: 3 },
+  /** Routes that check the current password again (change it, delete the account): guesses from one stolen session. */
+  passwordCheckSession: { name: "passwordCheckSession", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
+  /** The same, across all of a user's sessions. */
+  passwordCheckUser: { name: "passwordCheckUser", limit: 10, windowSeconds: 900, fallbackLimit: 5 },
 } satisfies Record<string, LimitRule>;
 
 /** At most one "store unavailable" warning per rule in this interval. */

@@ -10,6 +10,8 @@ import { startSmtpServer, type SmtpTestServer } from "../support/smtp-server.ts"
 
 let smtp: SmtpTestServer;
 let t: TestApp;
+/** The same instance with a client address per request (for flows that ask for many links). */
+let many: TestApp;
 
 beforeAll(async () => {
   smtp = await startSmtpServer({ tls: "none" });
@@ -23,6 +25,7 @@ beforeAll(async () => {
   };
   const probe = await testApp(inject("databaseUrl"), env);
   t = await testApp(inject("databaseUrl"), env, { mailer: await createNodeMailer(probe.config) });
+  many = await testApp(inject("databaseUrl"), env, { mailer: await createNodeMailer(probe.config), peer: "per-request" });
 });
 afterAll(() => smtp?.close());
 
@@ -117,6 +120,44 @@ describe("password reset", () => {
     const reuse = await t.client().post("/api/auth/password-reset/confirm", { token, password: "yet another one" });
     expect(reuse.status).toBe(400);
     expect((await t.client().post("/api/auth/login", { email, password: "the new password" })).status).toBe(200);
+  });
+
+  it("a reset link dies when the password changes, is reset, or every session is ended", async () => {
+    // A link requested before the owner acted must not replace the password afterwards.
+    const requestLink = async (email: string) => {
+      const before = smtp.messages.length;
+      expect((await many.client().post("/api/auth/password-reset/request", { email })).status).toBe(202);
+      await many.settled();
+      const mail = await smtp.waitFor((m) => m.to.includes(email) && smtp.messages.indexOf(m) >= before && m.text.includes("/reset-password?"), 5000);
+      return tokenFrom(mail.text, "reset-password");
+    };
+    const refusedNow = async (token: string, email: string, password: string) => {
+      const res = await many.client().post("/api/auth/password-reset/confirm", { token, password: "the attacker's pick" });
+      expect(res.status).toBe(400);
+      expect((await many.client().post("/api/auth/login", { email, password })).status).toBe(200);
+    };
+
+    // 1. The owner changes the password (POST /api/auth/password).
+    const email = uniqueEmail("stale");
+    const owner = many.client();
+    await owner.post("/api/auth/register", { email, password: PASSWORD });
+    const stale = await requestLink(email);
+    const changed = await owner.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: "a brand new password" });
+    expect(changed.status).toBe(204);
+    await refusedNow(stale, email, "a brand new password");
+
+    // 2. Another link is used: every other unused link goes with it.
+    const first = await requestLink(email);
+    const second = await requestLink(email);
+    expect((await many.client().post("/api/auth/password-reset/confirm", { token: second, password: "set by the second link" })).status).toBe(204);
+    await refusedNow(first, email, "set by the second link");
+
+    // 3. The owner signs out everywhere else (DELETE /api/auth/sessions).
+    const signedIn = many.client();
+    await signedIn.post("/api/auth/login", { email, password: "set by the second link" });
+    const before = await requestLink(email);
+    expect((await signedIn.request("/api/auth/sessions", { method: "DELETE" })).status).toBe(204);
+    await refusedNow(before, email, "set by the second link");
   });
 
   it("validates the new password before using the token", async () => {

@@ -1,4 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { seedAdmin } from "../../lib/auth/users.ts";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { createLogger } from "../../lib/log.ts";
 import { describe, expect, inject, it } from "vitest";
 import type { NodeServer } from "../../functions/node.ts";
 import { users } from "../../lib/db/schema.ts";
@@ -147,6 +150,42 @@ describe("rate limits", () => {
   });
 });
 
+describe("password re-checks (change the password, delete the account)", () => {
+  it("5 guesses per session and 10 per user in 15 minutes, then 429 with Retry-After, the right password included", async () => {
+    const { perSession, perUser, retryAfter } = await inOneWindow(900, async () => {
+      const t = await testApp(url(), {}, { peer: "per-request" });
+      const email = uniqueEmail("guess");
+      const stolen = t.client();
+      await stolen.post("/api/auth/register", { email, password: PASSWORD });
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) seen.push((await stolen.post("/api/auth/password", { currentPassword: `guess ${i}`, newPassword: "taken over!" })).status);
+      seen.push((await stolen.request("/api/auth/account", { method: "DELETE", json: { password: "guess 4", confirm: "delete my account" } })).status);
+      // The sixth, the right password this time, from the same session: refused, on either route.
+      const right = await stolen.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: "taken over!" });
+      seen.push(right.status);
+      seen.push((await stolen.request("/api/auth/account", { method: "DELETE", json: { password: PASSWORD, confirm: "delete my account" } })).status);
+      // A second session of the same user gets what is left of the user's budget (10), then 429 too.
+      const second = t.client();
+      await second.post("/api/auth/login", { email, password: PASSWORD });
+      const more: number[] = [];
+      for (let i = 0; i < 6; i++) more.push((await second.post("/api/auth/password", { currentPassword: `more ${i}`, newPassword: "taken over!" })).status);
+      return { perSession: seen, perUser: more, retryAfter: Number(right.headers.get("Retry-After")) };
+    });
+    expect(perSession).toEqual([400, 400, 400, 400, 400, 429, 429]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(perUser).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
+  it("the owner's own right password still works within the budget", async () => {
+    const t = await testApp(url(), {}, { peer: "per-request" });
+    const client = t.client();
+    const email = uniqueEmail("owner");
+    await client.post("/api/auth/register", { email, password: PASSWORD });
+    expect((await client.post("/api/auth/password", { currentPassword: "typo", newPassword: "the next password" })).status).toBe(400);
+    expect((await client.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: "the next password" })).status).toBe(204);
+  });
+});
+
 describe("cross-origin mode (CORS_ALLOWED_ORIGINS set)", () => {
   const origin = "https://app.example.com";
   const env = { CORS_ALLOWED_ORIGINS: origin };
@@ -210,10 +249,16 @@ describe("cross-origin mode (CORS_ALLOWED_ORIGINS set)", () => {
 
   it("sends no CORS headers at all when unset, and keeps SameSite=Lax", async () => {
     const t = await testApp(url());
-    const res = await t.client().post("/api/auth/register", { email: uniqueEmail("same-origin"), password: PASSWORD }, { headers: { Origin: origin } });
+    const res = await t.client().post("/api/auth/register", { email: uniqueEmail("same-origin"), password: PASSWORD }, { headers: { Origin: "http://localhost" } });
+    expect(res.status).toBe(201);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
     expect((await res.json()).csrfToken).toBeUndefined();
     expect(res.headers.getSetCookie().join()).toMatch(/SameSite=Lax/);
+    // Another origin gets neither CORS headers nor an answer (docs/auth.md, "Same-origin mode").
+    const foreign = await t.client().post("/api/auth/register", { email: uniqueEmail("foreign"), password: PASSWORD }, { headers: { Origin: origin } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect((await foreign.json()).error.code).toBe("CSRF_FAILED");
   });
 });
 
@@ -238,6 +283,40 @@ describe("administrators", () => {
       await (await sharedDb(db.url)).close();
     } finally {
       await dropDatabase(db.name);
+    }
+  });
+
+  it("with email on, SEED_ADMIN_EMAIL promotes only a confirmed address; with email off, a warning says to register it first", async () => {
+    const db = await createMigratedDatabase("journal_seed_verified");
+    try {
+      const email = uniqueEmail("seed-verified");
+      const mail = { SMTP_HOST: "127.0.0.1", SMTP_PORT: "2525", SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100/", SEED_ADMIN_EMAIL: email };
+      const withEmail = await testApp(db.url, mail);
+      // Someone registers the seeded address before its owner (email is on: they cannot confirm it).
+      await withEmail.client().post("/api/auth/register", { email, password: PASSWORD });
+      expect(await seedAdmin(withEmail.deps)).toBeUndefined();
+      const [squatter] = await withEmail.deps.db.select().from(users).where(eq(users.email, email));
+      expect(squatter!.isAdmin).toBe(false);
+      // Once the address is confirmed (by its owner, through the mailed link), the next start promotes it, audited.
+      await withEmail.deps.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+      expect(await seedAdmin(withEmail.deps)).toMatchObject({ email, isAdmin: true });
+      const audit = rowsOf<{ actor_id: string | null; actor_email: string; action: string; target_email: string }>(
+        await withEmail.deps.db.execute(sql`select actor_id, actor_email, action, target_email from admin_audit`),
+      );
+      expect(audit).toEqual([{ actor_id: null, actor_email: "operator (SEED_ADMIN_EMAIL)", action: "promote", target_email: email }]);
+    } finally {
+      await (await sharedDb(db.url)).close();
+      await dropDatabase(db.name);
+    }
+    const off = await createMigratedDatabase("journal_seed_off");
+    try {
+      const lines: string[] = [];
+      const t = await testApp(off.url, { SEED_ADMIN_EMAIL: uniqueEmail("seed-off") }, { log: createLogger({ write: (l) => lines.push(l) }) });
+      expect(await seedAdmin(t.deps)).toBeUndefined();
+      expect(lines.some((l) => l.includes('"level":"warn"') && l.includes("whoever registers it first becomes the administrator"))).toBe(true);
+    } finally {
+      await (await sharedDb(off.url)).close();
+      await dropDatabase(off.name);
     }
   });
 

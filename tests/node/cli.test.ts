@@ -1,4 +1,6 @@
 import { eq } from "drizzle-orm";
+import pg from "pg";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { describe, expect, inject, it } from "vitest";
 import { sessions, users } from "../../lib/db/schema.ts";
 import { testApp } from "../support/app.ts";
@@ -35,7 +37,7 @@ describe("operator CLI", () => {
     expect(await t.deps.db.select().from(users).where(eq(users.email, email))).toEqual([]);
   });
 
-  it("promote-admin, demote-admin and revoke-sessions", async () => {
+  it("promote-admin and revoke-sessions (demote-admin: the next test, on its own database)", async () => {
     const t = await testApp(inject("databaseUrl"));
     const email = uniqueEmail("cli-admin");
     const client = t.client();
@@ -43,12 +45,37 @@ describe("operator CLI", () => {
 
     expect((await cli(["promote-admin", email])).code).toBe(0);
     expect((await (await client.get("/api/auth/me")).json()).user.isAdmin).toBe(true);
-    expect((await cli(["demote-admin", email])).code).toBe(0);
-    expect((await (await client.get("/api/auth/me")).json()).user.isAdmin).toBe(false);
 
     const revoked = await cli(["revoke-sessions", email]);
     expect(revoked.code).toBe(0);
     expect(await t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+  });
+
+  it("writes promote and demote to the audit log, and refuses to demote the last administrator, as the console does", async () => {
+    // Its own database: who the admins are must not depend on other test files.
+    const db = await createMigratedDatabase("journal_cli_last_admin");
+    try {
+      const [first, second] = [uniqueEmail("admin-one"), uniqueEmail("admin-two")];
+      for (const email of [first, second]) {
+        expect((await runCliProcess(db.url, ["create-user", email], `${PASSWORD}\n`)).code).toBe(0);
+        expect((await runCliProcess(db.url, ["promote-admin", email])).code).toBe(0);
+      }
+      expect((await runCliProcess(db.url, ["demote-admin", second])).code).toBe(0);
+      const refused = await runCliProcess(db.url, ["demote-admin", first]);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain("is the only administrator");
+      expect((await runCliProcess(db.url, ["list-admins"])).out.trim()).toBe(first);
+      const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+      const audit = (await pool.query("select actor_id, actor_email, action, target_email from admin_audit order by at")).rows;
+      await pool.end();
+      expect(audit).toEqual([
+        { actor_id: null, actor_email: "operator (CLI)", action: "promote", target_email: first },
+        { actor_id: null, actor_email: "operator (CLI)", action: "promote", target_email: second },
+        { actor_id: null, actor_email: "operator (CLI)", action: "demote", target_email: second },
+      ]);
+    } finally {
+      await dropDatabase(db.name);
+    }
   });
 
   it("explains unknown commands and users with exit code 1", async () => {
