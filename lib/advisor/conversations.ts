@@ -1,5 +1,6 @@
 // Advisor conversations and their messages (DESIGN.md section 9), and the per-user data-sharing setting.
 // Another user's conversation is answered exactly like one that does not exist (404).
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { advisorConversations, advisorMessages, advisorSettings, storedKeys } from "../db/schema.ts";
@@ -79,19 +80,9 @@ export async function createConversation(deps: Pick<Deps, "db">, user: AuthUser,
   return toConversation(row!);
 }
 
-type Cursor = { at: string; id: string };
-
 /** Newest first (by last activity), 20 at a time. */
 export async function listConversations(deps: Pick<Deps, "db">, user: AuthUser, cursor: string | undefined) {
-  let after: Cursor | null = null;
-  if (cursor) {
-    try {
-      after = JSON.parse(atob(cursor)) as Cursor;
-      if (Number.isNaN(Date.parse(after.at)) || !/^[0-9a-f-]{36}$/.test(after.id)) throw new Error("bad cursor");
-    } catch {
-      throw new AppError("VALIDATION_ERROR", "The cursor is not one this list gave.", { fields: [{ path: "cursor", message: "is not a valid cursor" }] });
-    }
-  }
+  const after = cursor ? decodeCursor(cursor) : null;
   const rows = await deps.db
     .select()
     .from(advisorConversations)
@@ -107,7 +98,7 @@ export async function listConversations(deps: Pick<Deps, "db">, user: AuthUser, 
   const last = page.at(-1);
   return {
     conversations: page.map(toConversation),
-    nextCursor: rows.length > 20 && last ? btoa(JSON.stringify({ at: last.updatedAt.toISOString(), id: last.id })) : null,
+    nextCursor: rows.length > 20 && last ? encodeCursor({ at: last.updatedAt.toISOString(), id: last.id }) : null,
   };
 }
 

@@ -44,7 +44,7 @@ export const ConversationPatchSchema = z.strictObject({ title: z.optional(TitleS
 export type ConversationPatch = z.infer<typeof ConversationPatchSchema>;
 
 export const ConversationIdSchema = z.object({ id: z.uuid("must be a uuid") });
-export const ConversationListQuerySchema = z.object({ cursor: z.optional(z.string().check(z.maxLength(300))) });
+export const ConversationListQuerySchema = z.object({ cursor: z.optional(z.string().check(z.maxLength(300, "is too long"))) });
 
 export const TurnSchema = z.strictObject({
   clientMessageId: z.uuid("must be a uuid"),

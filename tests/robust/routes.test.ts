@@ -120,6 +120,14 @@ const weirdString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 20 }),
   fc.integer({ min: 1000, max: 5000 }).map((n) => "x".repeat(n)),
 );
+/** A cursor as a list writes it (base64 of {at, id}), holding what no list writes: a time of "1", 36 dashes... */
+const craftedCursor = fc
+  .record({
+    at: fc.oneof(fc.constantFrom("1", "0", "-1", "infinity", "-infinity", "epoch", "now", "294277-01-01T00:00:00Z", "2024-02-30T00:00:00Z", "0001-01-01T00:00:00Z", "2026-03-02 10:00"), weirdString),
+    id: fc.oneof(fc.constantFrom("-".repeat(36), "g".repeat(36), "00000000-0000-0000-0000-00000000000", ""), uuid),
+  })
+  .map((c) => Buffer.from(JSON.stringify(c)).toString("base64").replace(/=+$/, ""));
+
 const weirdValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -176,7 +184,7 @@ describe("every mounted route under generated bad input", () => {
     for (const route of all) {
       const [method, template] = route.split(" ") as [string, string];
       await fc.assert(
-        fc.asyncProperty(fc.nat(), weirdString, body, fc.dictionary(fc.constantFrom("page", "pageSize", "from", "to", "cursor", "limit", "symbol", "tag", "status", "by", "accountId", "q", "confirm"), weirdString, { maxKeys: 4 }), async (pick, raw, payload, query) => {
+        fc.asyncProperty(fc.nat(), weirdString, body, fc.dictionary(fc.constantFrom("page", "pageSize", "from", "to", "cursor", "limit", "symbol", "tag", "status", "by", "accountId", "q", "confirm"), fc.oneof(weirdString, craftedCursor), { maxKeys: 4 }), async (pick, raw, payload, query) => {
           const qs = new URLSearchParams(query).toString();
           const path = `${pathFor(template, pick, raw)}${qs ? `?${qs}` : ""}`;
           const before = await checksum();
@@ -361,6 +369,38 @@ describe("same-site, cross-origin requests (a page on another port of the same h
     for (const headers of own) {
       const res = await owner.request(`/api/trades/${owned.trade}`, { method: "PATCH", headers, json: { notes: "from the app" } });
       expect(res.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+});
+
+describe("paged routes and the cursors they did not write", () => {
+  it("answer 400 VALIDATION_ERROR naming cursor, never a 5xx, for an administrator too", async () => {
+    // An administrator, so the admin lists reach their cursor (a non-admin is refused before it).
+    const { client: admin, userId } = await signUp(t, "cursor-admin");
+    await t.deps.db.execute(sql`update users set is_admin = true where id = ${userId}::uuid`);
+    const paged = t.app.routes
+      .filter((r) => r.method === "GET" && r.path.startsWith("/api/"))
+      .map((r) => r.path)
+      .filter((p, i, all) => all.indexOf(p) === i && ["/api/advisor/conversations", "/api/admin/users", "/api/admin/audit", "/api/billing/transactions"].includes(p));
+    expect(paged).toHaveLength(4);
+    await fc.assert(
+      fc.asyncProperty(craftedCursor, async (cursor) => {
+        for (const path of paged) {
+          const res = await admin.get(`${path}?cursor=${encodeURIComponent(cursor)}`);
+          const text = await res.text();
+          const where = `${path} cursor ${Buffer.from(cursor, "base64").toString().slice(0, 120)} -> ${res.status} ${text.slice(0, 200)} ${errors.splice(0).join(" ").slice(0, 800)}`;
+          expect(res.status, where).toBeLessThan(500);
+          if (res.status !== 200) expect(JSON.parse(text).error.fields, where).toMatchObject([{ path: "cursor" }]);
+        }
+      }),
+      { numRuns: RUNS * 4, ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+    // The probe's case, and a cursor a list wrote, on each.
+    const one = btoa(JSON.stringify({ at: "1", id: crypto.randomUUID() }));
+    const real = btoa(JSON.stringify({ at: "2026-03-02T14:30:00.123Z", id: crypto.randomUUID() }));
+    for (const path of paged) {
+      expect((await admin.get(`${path}?cursor=${encodeURIComponent(one)}`)).status, path).toBe(400);
+      expect((await admin.get(`${path}?cursor=${encodeURIComponent(real)}`)).status, path).toBe(200);
     }
   });
 });
