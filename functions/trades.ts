@@ -15,8 +15,10 @@ const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uui
 /** One screenshot's bytes, a trade's or a journal's: cacheable by its id, answered 304 on a matching ETag. */
 export async function serveImage(c: Context<AppEnv>, owner: ImageOwner, imageId: string) {
   const etag = `"${imageId}"`;
-  const headers = { ETag: etag, "Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" };
-  // The id names the bytes for good, so a matching tag needs no read; ownership is still checked first.
+  // Revalidated on every use (no-cache): a browser keeps the bytes but asks first, and only a signed-in owner
+  // gets the 304, so signing out on a shared computer leaves no screenshot a fresh load could show. The id
+  // names the bytes for good, so a matching tag needs no read; ownership is still checked first.
+  const headers = { ETag: etag, "Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosniff" };
   if (c.req.header("If-None-Match")?.split(",").some((t) => t.trim() === etag)) {
     if (!(await imageExists(c.var.deps, currentUser(c), owner, imageId))) throw new AppError("NOT_FOUND", "No such image.");
     return c.body(null, 304, headers);
@@ -60,7 +62,7 @@ export const tradeImages = createRouter()
     "/:id/images/:imageId",
     describeRoute({
       tag: "trades",
-      summary: "One screenshot's bytes (cacheable: an image never changes under its id)",
+      summary: "One screenshot's bytes (ETag; cached private, revalidated on every use)",
       responses: {
         200: { description: "The image.", contentType: "image/*", schema: z.string().check(z.describe("The image bytes")) },
         304: { description: "Not modified (If-None-Match matched)." },

@@ -94,23 +94,34 @@ function cleanPng(b: Uint8Array) {
   return { bytes: concat(parts), width, height };
 }
 
-// JPEG (ITU T.81): SOI, then marker segments (0xFF, marker, 2-byte big-endian length including itself)
-// up to SOS, then entropy-coded data to EOI, copied as it is. Kept before SOS: everything but APPn segments
-// (except JFIF in APP0, ICC_PROFILE in APP2, Adobe in APP14) and comments (COM).
+// JPEG (ITU T.81): SOI, then marker segments (0xFF, marker, 2-byte big-endian length including itself);
+// each SOS (start of scan) is followed by entropy-coded data up to the next marker (0xFF 0x00 is a stuffed
+// byte, 0xFF 0xD0-0xD7 a restart marker: both part of the data). A progressive JPEG has several scans, with
+// table segments (and, from some tools, APPn metadata) between them; EOI ends the frame. Kept: everything
+// before the first scan but APPn segments (except JFIF in APP0, ICC_PROFILE in APP2, Adobe in APP14) and
+// comments (COM); the scans and the tables between them, without any APPn or COM there. The stored file ends
+// at the first frame's EOI: whatever follows (the second picture of a multi-picture camera file, with its
+// own EXIF and GPS, or bytes some tools append) is dropped.
 function cleanJpeg(b: Uint8Array) {
   const dv = view(b);
   const parts: Uint8Array[] = [b.subarray(0, 2)];
   let at = 2;
   let width = 0;
   let height = 0;
+  let scanned = false;
   for (;;) {
-    if (at + 4 > b.length || b[at] !== 0xff) throw new Malformed();
+    if (at + 2 > b.length || b[at] !== 0xff) throw new Malformed();
     const marker = b[at + 1]!;
     if (marker === 0xff) {
       at += 1; // fill byte
       continue;
     }
-    if (marker === 0xd8 || marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) throw new Malformed();
+    if (marker === 0xd9) {
+      if (!scanned) throw new Malformed();
+      parts.push(b.subarray(at, at + 2));
+      break;
+    }
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01 || at + 4 > b.length) throw new Malformed();
     const length = dv.getUint16(at + 2);
     const end = at + 2 + length;
     if (length < 2 || end > b.length) throw new Malformed();
@@ -121,30 +132,38 @@ function cleanJpeg(b: Uint8Array) {
       width = dv.getUint16(at + 7);
     }
     if (marker === 0xda) {
-      // Start of scan: the rest (scans, further tables, EOI) carries no metadata segments worth a parse.
       if (!width || !height) throw new Malformed();
-      const rest = b.subarray(at);
-      // A file cut short has no EOI; bytes some tools append after it are dropped with the metadata.
-      if (lastEoi(rest) < 4) throw new Malformed();
-      parts.push(rest.subarray(0, lastEoi(rest) + 2));
-      break;
+      const dataEnd = entropyEnd(b, end);
+      parts.push(b.subarray(at, dataEnd));
+      scanned = true;
+      at = dataEnd;
+      continue;
     }
-    const segment = b.subarray(at, end);
     const isApp = marker >= 0xe0 && marker <= 0xef;
     const id = ascii(b, at + 4, Math.min(12, Math.max(0, length - 2)));
     const keep =
       !isApp && marker !== 0xfe
         ? true
-        : (marker === 0xe0 && id.startsWith("JFIF")) || (marker === 0xe2 && id.startsWith("ICC_PROFILE")) || (marker === 0xee && id.startsWith("Adobe"));
-    if (keep) parts.push(segment);
+        : !scanned && ((marker === 0xe0 && id.startsWith("JFIF")) || (marker === 0xe2 && id.startsWith("ICC_PROFILE")) || (marker === 0xee && id.startsWith("Adobe")));
+    if (keep) parts.push(b.subarray(at, end));
     at = end;
   }
   return { bytes: concat(parts), width, height };
 }
 
-function lastEoi(b: Uint8Array): number {
-  for (let i = b.length - 2; i >= 0; i--) if (b[i] === 0xff && b[i + 1] === 0xd9) return i;
-  return -1;
+/** Where a scan's entropy-coded data ends: the next marker that is not a stuffed byte or a restart; a file cut short has none. */
+function entropyEnd(b: Uint8Array, from: number): number {
+  for (let i = from; i + 1 < b.length; i++) {
+    if (b[i] !== 0xff) continue;
+    const next = b[i + 1]!;
+    if (next === 0xff) continue; // a fill byte before a marker
+    if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) {
+      i += 1;
+      continue;
+    }
+    return i;
+  }
+  throw new Malformed();
 }
 
 // WebP (RIFF): "RIFF", size (4, little-endian), "WEBP", then chunks of fourcc, size (LE), data padded to

@@ -70,7 +70,9 @@ describe("inline in Postgres (no object storage)", () => {
     const res = await t.client.get(`/api/trades/${t.tradeId}/images/${image.id}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe(type);
-    expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    // Revalidated on every use (a 304 costs no bytes): after signing out on a shared computer, a fresh load
+    // shows no screenshot from the browser's cache.
+    expect(res.headers.get("cache-control")).toBe("private, no-cache");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     // Its own policy, not the shell's: a stored picture never runs as a page.
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
@@ -80,6 +82,30 @@ describe("inline in Postgres (no object storage)", () => {
     const again = await t.client.get(`/api/trades/${t.tradeId}/images/${image.id}`, { headers: { "If-None-Match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
     expect(await (await t.client.get(`/api/trades/${t.tradeId}/images`)).json()).toEqual({ images: [image] });
+  });
+
+  it("a progressive JPEG loses the metadata between its scans; a multi-picture file is cut at its first frame's end", async () => {
+    const t = await trader();
+    const progressive = jpegImage({ progressive: true });
+    expect(progressive.includes(GPS_MARK)).toBe(true);
+    const p = await added(t, progressive, "progressive.jpg");
+    // Stored: SOI, JFIF, the tables, the frame, both scans (stuffed byte and restart marker untouched) and the
+    // table between them, EOI; not the EXIF segment nor the comment between the scans.
+    const stored = async (id: string) => Buffer.from((await imageRows(t)).find((r) => r.id === id)!.data!, "base64");
+    const kept = await stored(p.id);
+    expect(kept.includes(GPS_MARK)).toBe(false);
+    expect(kept.includes(Buffer.from("Exif"))).toBe(false);
+    expect(kept.includes(Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56]))).toBe(true);
+    expect(kept.includes(Buffer.from([0x78, 0x9a, 0xff, 0xd9]))).toBe(true);
+    expect(kept.length).toBe(progressive.length - (4 + 6 + 8 + GPS_MARK.length) - (4 + `between scans ${GPS_MARK}`.length));
+
+    const first = jpegImage();
+    const twoPictures = jpegImage({ appended: true });
+    expect(twoPictures.includes(GPS_MARK)).toBe(true);
+    const m = await added(t, twoPictures, "camera.jpg");
+    const cut = await stored(m.id);
+    expect(cut.equals(first)).toBe(true); // the first frame exactly, ending at its EOI
+    expect(cut.includes(GPS_MARK)).toBe(false);
   });
 
   it("the type comes from the content: a PNG named .jpg is a PNG; a text file named .png is refused 415 and nothing is stored", async () => {

@@ -55,10 +55,32 @@ function jpegSegment(marker: number, data: Buffer): Buffer {
 
 /**
  * A JPEG's structure (JFIF, tables, a baseline frame header of width x height, one scan, EOI); `metadata`
- * adds an EXIF APP1 segment with GPS_MARK, an XMP APP1, an IPTC APP13 and a comment.
+ * adds an EXIF APP1 segment with GPS_MARK, an XMP APP1, an IPTC APP13 and a comment. `progressive`: a
+ * progressive frame (SOF2) of two scans with an EXIF APP1 (GPS_MARK), a comment and a new table between
+ * them. `appended`: a second picture after EOI (as multi-picture camera files carry), with its own EXIF.
  */
-export function jpegImage(options: { width?: number; height?: number; metadata?: boolean; truncated?: boolean } = {}): Buffer {
-  const { width = 800, height = 600, metadata = false, truncated = false } = options;
+export function jpegImage(
+  options: { width?: number; height?: number; metadata?: boolean; truncated?: boolean; progressive?: boolean; appended?: boolean } = {},
+): Buffer {
+  const { width = 800, height = 600, metadata = false, truncated = false, progressive = false, appended = false } = options;
+  if (progressive) {
+    const parts = [
+      Buffer.from([0xff, 0xd8]),
+      jpegSegment(0xe0, Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1")),
+      jpegSegment(0xdb, Buffer.concat([Buffer.from([0]), Buffer.alloc(64, 1)])),
+      jpegSegment(0xc2, Buffer.concat([Buffer.from([8]), u16be(height), u16be(width), Buffer.from([1, 1, 0x11, 0])])),
+      jpegSegment(0xc4, Buffer.concat([Buffer.from([0]), Buffer.alloc(16, 0)])),
+      jpegSegment(0xda, Buffer.from([1, 1, 0, 0, 0, 0])),
+      Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56]), // a stuffed byte and a restart marker inside the data
+      jpegSegment(0xe1, Buffer.concat([Buffer.from("Exif\0\0MM\0*\0\0\0\x08", "latin1"), Buffer.from(GPS_MARK, "latin1")])),
+      jpegSegment(0xfe, Buffer.from(`between scans ${GPS_MARK}`, "latin1")),
+      jpegSegment(0xc4, Buffer.concat([Buffer.from([0x10]), Buffer.alloc(16, 0)])),
+      jpegSegment(0xda, Buffer.from([1, 1, 0, 1, 0x3f, 0])),
+      Buffer.from([0x78, 0x9a]),
+      Buffer.from([0xff, 0xd9]),
+    ];
+    return Buffer.concat(parts);
+  }
   const parts = [
     Buffer.from([0xff, 0xd8]),
     jpegSegment(0xe0, Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1")),
@@ -77,6 +99,7 @@ export function jpegImage(options: { width?: number; height?: number; metadata?:
     Buffer.from([0x12, 0x34, 0xff, 0x00, 0x56]),
   ];
   if (!truncated) parts.push(Buffer.from([0xff, 0xd9]));
+  if (appended) parts.push(jpegImage({ width: 160, height: 120, metadata: true }));
   return Buffer.concat(parts);
 }
 
