@@ -183,6 +183,8 @@ export const ConfigSchema = z.object({
     z.transform(Number),
   ),
   WEB_PORT: int(1, 65535, 8080),
+  /** Strict-Transport-Security max-age, sent only on requests that came over TLS; 0: no header. */
+  HSTS_MAX_AGE: int(0, 999_999_999, 31_536_000),
   API_BASE_URL: z.optional(httpUrl()),
   NEWSLETTER_URL: z.optional(httpUrl()),
   /** undefined: use the build stamp; null: set blank, drop the version. */
@@ -332,8 +334,11 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 export type ConfigValues = z.output<typeof ConfigSchema>;
 export type ConfigVariable = keyof typeof ConfigSchema.shape;
 
-/** Variables DESIGN.md adds beside SPEC.md's 72 and the test seams. */
-export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES"];
+/**
+ * Variables beside SPEC.md's 72 and the test seams: DESIGN.md's (CREDIT_PACKS, MODEL_PRICES) and the
+ * project's own decisions, each in docs/configuration.md (HSTS_MAX_AGE: docs/operations.md, "TLS").
+ */
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE"];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [

@@ -13,7 +13,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, validationError, type ErrorCode } from "../errors.ts";
 import { textProblems } from "../text.ts";
 import { databaseErrorForLog, isDatabaseUnavailable } from "../db/errors.ts";
-import { clientIp } from "../net/client-ip.ts";
+import { clientIp, fromTrustedProxy } from "../net/client-ip.ts";
 import { corsMiddleware, sessionMiddleware } from "./auth.ts";
 import { mark } from "./route-docs.ts";
 
@@ -140,13 +140,21 @@ export function createApp(options: AppOptions) {
   app.use("*", async (c, next) => {
     const deps = await options.deps(c);
     c.set("deps", deps);
-    c.set("clientIp", clientIp(options.peerAddress?.(c), c.req.header("X-Forwarded-For"), deps.config.TRUSTED_PROXIES));
+    const peer = options.peerAddress?.(c);
+    c.set("clientIp", clientIp(peer, c.req.header("X-Forwarded-For"), deps.config.TRUSTED_PROXIES));
     try {
       await next();
+      // HSTS only on a request that came over TLS: its own URL (a Worker), or a trusted proxy that says so.
+      const maxAge = deps.config.HSTS_MAX_AGE;
+      if (maxAge > 0 && cameOverTls(c, peer, deps.config.TRUSTED_PROXIES)) c.res.headers.set("Strict-Transport-Security", `max-age=${maxAge}`);
     } finally {
       options.release?.(deps, c);
     }
   });
+
+  const cameOverTls = (c: Context<AppEnv>, peer: string | undefined, trusted: readonly string[]) =>
+    c.req.url.startsWith("https:") ||
+    (c.req.header("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase() === "https" && fromTrustedProxy(peer, trusted));
 
   const UPLOAD_PATHS = new Set(["/api/csv-import/preview", "/api/auth/account/import"]);
   const IMAGE_UPLOAD_PATH = /^\/api\/trades\/[^/]+\/images$/;

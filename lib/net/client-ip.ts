@@ -65,6 +65,12 @@ function isTrusted(a: Address, ranges: Range[]): boolean {
   return ranges.some(([net, bits]) => net.kind() === a.kind() && a.match(net, bits));
 }
 
+/** Whether the immediate peer is one of TRUSTED_PROXIES (whose X-Forwarded-* headers are believed). */
+export function fromTrustedProxy(peer: string | undefined, trustedProxies: readonly string[]): boolean {
+  const peerAddr = peer ? parseAddress(peer) : null;
+  return peerAddr !== null && isTrusted(peerAddr, rangesOf(trustedProxies));
+}
+
 export function clientIp(peer: string | undefined, forwardedFor: string | undefined, trustedProxies: readonly string[]): string {
   const peerAddr = peer ? parseAddress(peer) : null;
   if (!peerAddr) return "unknown";

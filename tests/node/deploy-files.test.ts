@@ -151,6 +151,7 @@ function healthTest(service: Service): string {
 
 const PUBLIC_WEB_VARIABLES = [
   "API_BASE_URL",
+  "HSTS_MAX_AGE",
   "MAX_UPLOAD_SIZE",
   "CSV_IMPORT_NGINX_PROXY_TIMEOUT",
   "NEWSLETTER_URL",
@@ -496,7 +497,7 @@ describe("web/write-config-js.sh and lib/web-config.ts", () => {
 // web/docker-entrypoint.d/19-journal-config.envsh (sourced by the image's entrypoint under `set -eu`)
 // ---------------------------------------------------------------------------------------------------------
 
-const EXPORTS = ["API_UPSTREAM", "MAX_UPLOAD_SIZE", "CSV_IMPORT_NGINX_PROXY_TIMEOUT", "JOURNAL_RESOLVERS"] as const;
+const EXPORTS = ["API_UPSTREAM", "MAX_UPLOAD_SIZE", "CSV_IMPORT_NGINX_PROXY_TIMEOUT", "JOURNAL_RESOLVERS", "JOURNAL_HSTS"] as const;
 
 function sourceEntryStep(env: Record<string, string>, sh = SHELLS[0]!) {
   const dir = mkdtempSync(join(TMP, "entry-"));
@@ -523,7 +524,17 @@ describe.each(SHELLS)("web/docker-entrypoint.d/19-journal-config.envsh under $na
     const r = sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11" }, sh);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.values).toEqual({ API_UPSTREAM: "http://api:3100", MAX_UPLOAD_SIZE: "20m", CSV_IMPORT_NGINX_PROXY_TIMEOUT: "300s", JOURNAL_RESOLVERS: "127.0.0.11" });
+    expect(r.values).toEqual({
+      API_UPSTREAM: "http://api:3100",
+      MAX_UPLOAD_SIZE: "20m",
+      CSV_IMPORT_NGINX_PROXY_TIMEOUT: "300s",
+      JOURNAL_RESOLVERS: "127.0.0.11",
+      JOURNAL_HSTS: "max-age=31536000",
+    });
+    // HSTS_MAX_AGE sets the header's value; 0 leaves it empty (no header).
+    expect(sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", HSTS_MAX_AGE: "600" }, sh).values.JOURNAL_HSTS).toBe("max-age=600");
+    const off = sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", HSTS_MAX_AGE: "0" }, sh);
+    expect([off.status, off.values.JOURNAL_HSTS]).toEqual([0, ""]);
     expect(r.stdout).not.toMatch(/^LEAKED=/m);
     expect(evaluate(r.configJs!)).toEqual(NULLS);
   });
@@ -553,6 +564,8 @@ describe.each(SHELLS)("web/docker-entrypoint.d/19-journal-config.envsh under $na
       ["CSV_IMPORT_NGINX_PROXY_TIMEOUT", '300s"; x'],
       ["CSV_IMPORT_NGINX_PROXY_TIMEOUT", "5 m"],
       ["JOURNAL_RESOLVERS", "8.8.8.8; evil"],
+      ["HSTS_MAX_AGE", "31536000; includeSubDomains"],
+      ["HSTS_MAX_AGE", "-1"],
     ];
     for (const [name, value] of bad) {
       const r = sourceEntryStep({ [name]: value }, sh);
@@ -590,6 +603,7 @@ const RENDER_DEFAULTS = {
   MAX_UPLOAD_SIZE: "20m",
   CSV_IMPORT_NGINX_PROXY_TIMEOUT: "300s",
   JOURNAL_RESOLVERS: "127.0.0.1",
+  JOURNAL_HSTS: "max-age=31536000",
 };
 
 describe("web/nginx/default.conf.template", () => {
@@ -727,7 +741,8 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
         req.on("end", () => {
           seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, bodyBytes });
           const answer = () => {
-            res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "private, max-age=5", "X-Content-Type-Options": "nosniff" });
+            // The API sends its own HSTS when told the request came over TLS; nginx keeps one (its own).
+            res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "private, max-age=5", "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=1" });
             res.end(JSON.stringify({ ok: true, url: req.url, bodyBytes }));
           };
           if (req.url?.endsWith("/slow")) setTimeout(answer, 2500);
@@ -786,6 +801,12 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     };
 
+    it("sends HSTS on the app shell only when the proxy in front says the request came over TLS", async () => {
+      expect((await request("/")).headers["strict-transport-security"]).toBeUndefined();
+      expect((await request("/", { headers: { "X-Forwarded-Proto": "https" } })).headers["strict-transport-security"]).toBe("max-age=31536000");
+      expect((await request("/nope.txt", { headers: { "X-Forwarded-Proto": "https" } })).headers["strict-transport-security"]).toBe("max-age=31536000");
+    });
+
     it("serves the app shell for / and for client-side routes, revalidated, with the security headers", async () => {
       for (const path of ["/", "/accounts/42/ledger", "/register?closed=1"]) {
         const r = await request(path);
@@ -834,9 +855,12 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       expect(got.headers["x-request-id"]).toBe("req-123");
       expect(r.headers["x-request-id"]).toBe("req-123");
 
+      expect(r.headers["strict-transport-security"]).toBeUndefined(); // plain HTTP: no HSTS, the API's hidden
+
       seen.length = 0;
-      await request("/api/me", { headers: { "X-Forwarded-Proto": "https", "X-Request-Id": "not a valid id!" } });
+      const tls = await request("/api/me", { headers: { "X-Forwarded-Proto": "https", "X-Request-Id": "not a valid id!" } });
       expect(seen[0]!.headers["x-forwarded-proto"]).toBe("https");
+      expect(tls.headers["strict-transport-security"]).toBe("max-age=31536000"); // once, nginx's
       expect(seen[0]!.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
     });
 

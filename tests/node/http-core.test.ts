@@ -151,3 +151,26 @@ describe("GET /api/config/public", () => {
     });
   });
 });
+
+describe("Strict-Transport-Security", () => {
+  const hsts = async (env: Record<string, string>, peer: string, headers: Record<string, string>, url = "/api/health") => {
+    const deps = testDeps(testConfig(env), handle, { log: logged.log });
+    const res = await buildFullApp({ deps: () => deps, peerAddress: () => peer }).request(url, { headers });
+    return res.headers.get("strict-transport-security");
+  };
+
+  it("is sent only on a request that came over TLS: a trusted proxy's X-Forwarded-Proto, or an https URL", async () => {
+    const env = { TRUSTED_PROXIES: "10.0.0.0/8" };
+    expect(await hsts(env, "10.1.2.3", { "X-Forwarded-Proto": "https" })).toBe("max-age=31536000");
+    expect(await hsts(env, "10.1.2.3", { "X-Forwarded-Proto": "https, http" })).toBe("max-age=31536000");
+    // Plain HTTP, or a client that only claims TLS through an untrusted hop: no header.
+    expect(await hsts(env, "10.1.2.3", { "X-Forwarded-Proto": "http" })).toBeNull();
+    expect(await hsts(env, "10.1.2.3", {})).toBeNull();
+    expect(await hsts(env, "203.0.113.9", { "X-Forwarded-Proto": "https" })).toBeNull();
+    // At the edge the request's own URL says it (a Worker sees https:).
+    expect(await hsts(env, "203.0.113.9", {}, "https://journal.example.com/api/health")).toBe("max-age=31536000");
+    // HSTS_MAX_AGE sets it; 0 turns it off.
+    expect(await hsts({ ...env, HSTS_MAX_AGE: "600" }, "10.1.2.3", { "X-Forwarded-Proto": "https" })).toBe("max-age=600");
+    expect(await hsts({ ...env, HSTS_MAX_AGE: "0" }, "10.1.2.3", { "X-Forwarded-Proto": "https" })).toBeNull();
+  });
+});
