@@ -5,21 +5,28 @@ export type Cursor = { at: string; id: string };
 
 export const encodeCursor = (c: Cursor) => btoa(JSON.stringify(c)).replace(/=+$/, "");
 
-const INSTANT = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
+// What lists write as `at`: an ISO instant ("2026-03-02T14:30:00.123Z") or Postgres' own text of a
+// timestamptz ("2026-03-02 14:30:00.123456+00"), exact to the microsecond.
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-]\d{2}(?::?\d{2})?)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A real time of a real day from 1900 on: what Date.parse lets through ("1", February 30th) Postgres refuses. */
+function realInstant(at: unknown): at is string {
+  const m = typeof at === "string" ? INSTANT.exec(at) : null;
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1900 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+}
+
 /**
- * The cursor a list gave, or 400 VALIDATION_ERROR on `cursor`. Only what a list writes passes (an ISO instant
- * in UTC within 1900-9999, a uuid): what Date.parse or a looser pattern lets through ("1", 36 dashes) would
- * reach Postgres and fail there.
+ * The cursor a list gave, or 400 VALIDATION_ERROR on `cursor`. Only what a list writes passes (a real
+ * instant, a uuid): anything looser would reach Postgres and fail there.
  */
 export function decodeCursor(raw: string): Cursor {
   try {
     const c = JSON.parse(atob(raw)) as Partial<Cursor> | null;
-    const year = typeof c?.at === "string" ? INSTANT.exec(c.at)?.[1] : undefined;
-    // A real instant: Date rolls "2024-02-30" over to March 1st, Postgres refuses it, so the round trip must hold.
-    const real = year && Number(year) >= 1900 && new Date(c!.at!).toISOString().slice(0, 19) === c!.at!.slice(0, 19);
-    if (real && typeof c!.id === "string" && UUID.test(c!.id)) return { at: c!.at!, id: c!.id };
+    if (realInstant(c?.at) && typeof c!.id === "string" && UUID.test(c!.id)) return { at: c!.at, id: c!.id };
   } catch {
     // falls through
   }

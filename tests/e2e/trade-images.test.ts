@@ -50,7 +50,7 @@ describe("screenshots on the trade page", () => {
     await page.getByRole("dialog", { name: "Screenshot 2 of 2" }).waitFor();
     await expect.poll(() => page.locator(".viewer__image").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(90);
     page.once("dialog", (d) => void d.accept());
-    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog", { name: "Screenshot 1 of 1" }).waitFor();
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByRole("dialog").count()).toBe(0);

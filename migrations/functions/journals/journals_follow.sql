@@ -18,6 +18,16 @@ DECLARE
   cand uuid[];
   ids uuid[];
   targets uuid[];
+  -- (journal, trade, how many of its fills the trade holds, when the trade opened), one row per pair
+  h_j uuid[];
+  h_p uuid[];
+  h_n bigint[];
+  h_o timestamptz[];
+  taken uuid[];
+  a_j uuid[] := '{}';
+  a_p uuid[] := '{}';
+  new_j uuid[];
+  new_p uuid[];
 BEGIN
   SELECT array_agg(j.id) INTO cand
   FROM trade_journals j LEFT JOIN positions p ON p.id = j.position_id
@@ -59,21 +69,37 @@ BEGIN
     ) c
     WHERE EXISTS (SELECT 1 FROM position_fills pf WHERE pf.position_id = c.id AND pf.fill_id = f.id)
     GROUP BY m.journal_id, c.id, c.opened_at
-  ),
-  best AS (
-    SELECT DISTINCT ON (h.journal_id) h.journal_id, h.position_id, h.n
-    FROM held h ORDER BY h.journal_id, h.n DESC, h.opened_at, h.position_id
-  ),
-  ranked AS (
-    SELECT b.journal_id, b.position_id,
-      row_number() OVER (PARTITION BY b.position_id
-        ORDER BY (j.position_id IS NOT DISTINCT FROM b.position_id) DESC, b.n DESC, j.opened_at NULLS LAST, j.created_at, j.id) AS r
-    FROM best b JOIN trade_journals j ON j.id = b.journal_id
-    -- A trade whose journal is not being moved keeps it.
-    WHERE NOT EXISTS (SELECT 1 FROM trade_journals o WHERE o.position_id = b.position_id AND NOT o.id = ANY(cand))
   )
-  SELECT array_agg(c.id), array_agg(r.position_id) INTO ids, targets
-  FROM unnest(cand) AS c(id) LEFT JOIN ranked r ON r.journal_id = c.id AND r.r = 1;
+  SELECT array_agg(journal_id), array_agg(position_id), array_agg(n), array_agg(opened_at) INTO h_j, h_p, h_n, h_o FROM held;
+
+  -- A trade whose journal is not being moved keeps it.
+  SELECT coalesce(array_agg(o.position_id), '{}') INTO taken
+  FROM trade_journals o WHERE o.position_id = ANY(coalesce(h_p, '{}')) AND NOT o.id = ANY(cand);
+
+  -- Rounds: each unplaced journal asks for the free trade holding the most of its fills; where several ask
+  -- for one trade, one wins it; the others ask again next round, for what is still free.
+  LOOP
+    WITH free AS (
+      SELECT h.j, h.p, h.n, h.o FROM unnest(h_j, h_p, h_n, h_o) AS h(j, p, n, o)
+      WHERE NOT h.j = ANY(a_j) AND NOT h.p = ANY(a_p) AND NOT h.p = ANY(taken)
+    ),
+    best AS (
+      SELECT DISTINCT ON (f.j) f.j, f.p, f.n FROM free f ORDER BY f.j, f.n DESC, f.o, f.p
+    ),
+    ranked AS (
+      SELECT b.j, b.p,
+        row_number() OVER (PARTITION BY b.p
+          ORDER BY (tj.position_id IS NOT DISTINCT FROM b.p) DESC, b.n DESC, tj.opened_at NULLS LAST, tj.created_at, tj.id) AS r
+      FROM best b JOIN trade_journals tj ON tj.id = b.j
+    )
+    SELECT array_agg(j), array_agg(p) INTO new_j, new_p FROM ranked WHERE r = 1;
+    EXIT WHEN new_j IS NULL;
+    a_j := a_j || new_j;
+    a_p := a_p || new_p;
+  END LOOP;
+
+  SELECT array_agg(c.id), array_agg(a.p) INTO ids, targets
+  FROM unnest(cand) AS c(id) LEFT JOIN unnest(a_j, a_p) AS a(j, p) ON a.j = c.id;
 
   -- Journals that move or detach let go of their trade first: a trade holds one journal (a unique column).
   UPDATE trade_journals j SET position_id = NULL
