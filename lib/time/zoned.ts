@@ -4,7 +4,8 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function offsetMinutes(instant: number, timeZone: string): number {
+/** An instant's wall clock in an IANA zone, to the second (the zone's own date and 24-hour time). */
+export function wallClock(instant: number, timeZone: string): Omit<WallTime, "millisecond"> {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -20,7 +21,12 @@ function offsetMinutes(instant: number, timeZone: string): number {
     formatters.set(timeZone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+}
+
+function offsetMinutes(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 

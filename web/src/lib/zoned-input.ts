@@ -1,6 +1,6 @@
 // Times a trader types are read in the account's time zone, not the browser's (a New York account's "09:35"
 // is 09:35 in New York whatever computer it is typed on), and form fields are filled the same way.
-import { zonedTimeToUtc } from "../../../lib/time/zoned.ts";
+import { wallClock, zonedTimeToUtc } from "../../../lib/time/zoned.ts";
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
@@ -26,23 +26,10 @@ export function nextDay(date: string): string {
 
 /** An instant as a datetime-local value on `zone`'s clock ("2026-03-02T09:35", seconds when they are not 0). */
 export function isoToWall(iso: string | Date, zone: string): string {
-  const d = typeof iso === "string" ? new Date(iso) : iso;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    })
-      .formatToParts(d)
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-  return parts.second === "00" ? wall : `${wall}:${parts.second}`;
+  const w = wallClock((typeof iso === "string" ? new Date(iso) : iso).getTime(), zone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const wall = `${String(w.year).padStart(4, "0")}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}`;
+  return w.second === 0 ? wall : `${wall}:${two(w.second)}`;
 }
 
 /** "America/New_York" -> "New York time (America/New_York)": how a field names the zone it reads. */

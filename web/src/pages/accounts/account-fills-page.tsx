@@ -1,13 +1,12 @@
 // An account's fills, newest first, each correctable and deletable (the trade page offers the same for one
 // trade's fills). The trade a fill belongs to is rebuilt, and what the trader wrote on it follows the fills.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccount } from "../../api/queries.ts";
-import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView, StatusMessage } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
 import { formatDateTime, formatMoney, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
-import { FillDeleteConfirm, FillEditor, type EditableFill } from "../trades/fill-editor.tsx";
+import { FillActionPanel, FillActionsCell, useFillActions } from "../trades/fill-editor.tsx";
 
 const PAGE_SIZE = 100;
 
@@ -21,12 +20,7 @@ export function AccountFillsPage() {
     queryFn: () => unwrap(api.api.fills.$get({ query: { accountId, page: String(page), pageSize: String(PAGE_SIZE) } })),
     placeholderData: keepPreviousData,
   });
-  const [action, setAction] = useState<{ fill: EditableFill; mode: "edit" | "delete" } | null>(null);
-  const [done, setDone] = useState("");
-  const finish = (message: string) => {
-    setAction(null);
-    setDone(message);
-  };
+  const fillActions = useFillActions();
 
   return (
     <QueryView query={account} label="the account">
@@ -41,9 +35,7 @@ export function AccountFillsPage() {
             </Link>
           </PageHeader>
           <p className="muted">Times in {a.timezone}, the account's time zone. Correcting or deleting a fill rebuilds its trade; your notes follow the fills.</p>
-          <StatusMessage>{done}</StatusMessage>
-          {action?.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={a.timezone} onDone={finish} />}
-          {action?.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={a.timezone} onDone={finish} />}
+          <FillActionPanel actions={fillActions} zone={a.timezone} />
           {fills.isPending ? (
             <Loading label="Loading fills…" />
           ) : fills.isError ? (
@@ -82,14 +74,7 @@ export function AccountFillsPage() {
                           <td data-label="Quantity" className="num">{formatNumber(f.quantity)}</td>
                           <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                           <td data-label="Fees" className="num">{formatMoney(f.fees, a.currency)}</td>
-                          <td data-label="Actions" className="nowrap">
-                            <button type="button" className="button button--secondary button--small" aria-label={`Correct the ${label}`} onClick={() => { setDone(""); setAction({ fill: f, mode: "edit" }); }}>
-                              Edit
-                            </button>{" "}
-                            <button type="button" className="button button--secondary button--small" aria-label={`Delete the ${label}`} onClick={() => { setDone(""); setAction({ fill: f, mode: "delete" }); }}>
-                              Delete
-                            </button>
-                          </td>
+                          <FillActionsCell fill={f} label={label} onOpen={fillActions.open} />
                         </tr>
                       );
                     })}

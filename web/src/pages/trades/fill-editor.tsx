@@ -116,3 +116,49 @@ export function FillDeleteConfirm({ fill, zone, onDone }: { fill: EditableFill; 
     </div>
   );
 }
+
+export type FillAction = { fill: EditableFill; mode: "edit" | "delete" };
+
+/** What a page with fills needs to offer Edit and Delete: the open action, the last outcome, and both handlers. */
+export function useFillActions() {
+  const [action, setAction] = useState<FillAction | null>(null);
+  const [done, setDone] = useState("");
+  return {
+    action,
+    done,
+    open: (next: FillAction) => {
+      setDone("");
+      setAction(next);
+    },
+    finish: (message: string) => {
+      setAction(null);
+      setDone(message);
+    },
+  };
+}
+
+/** A fill's Edit and Delete buttons (a table cell), named for a screen reader by what the fill was (`label`). */
+export function FillActionsCell({ fill, label, onOpen }: { fill: EditableFill; label: string; onOpen(action: FillAction): void }) {
+  return (
+    <td data-label="Actions" className="nowrap">
+      <button type="button" className="button button--secondary button--small" aria-label={`Correct the ${label}`} onClick={() => onOpen({ fill, mode: "edit" })}>
+        Edit
+      </button>{" "}
+      <button type="button" className="button button--secondary button--small" aria-label={`Delete the ${label}`} onClick={() => onOpen({ fill, mode: "delete" })}>
+        Delete
+      </button>
+    </td>
+  );
+}
+
+/** The editor or the delete confirmation the open action asks for, and the last outcome. */
+export function FillActionPanel({ actions, zone }: { actions: ReturnType<typeof useFillActions>; zone: string }) {
+  const { action, done, finish } = actions;
+  return (
+    <>
+      <StatusMessage>{done}</StatusMessage>
+      {action?.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
+      {action?.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
+    </>
+  );
+}

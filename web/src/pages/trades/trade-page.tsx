@@ -9,7 +9,7 @@ import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
-import { FillDeleteConfirm, FillEditor, type EditableFill } from "./fill-editor.tsx";
+import { FillActionPanel, FillActionsCell, useFillActions } from "./fill-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -165,16 +165,13 @@ function MovedTrade({ tradeId }: { tradeId: string }) {
   );
 }
 
-type FillAction = { fill: EditableFill; mode: "edit" | "delete" } | null;
-
 export function TradePage() {
   const { tradeId = "" } = useParams();
   const location = useLocation();
   const movedFrom = (location.state as { movedFrom?: string } | null)?.movedFrom;
   const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId), retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2 });
   const accounts = useAccounts();
-  const [action, setAction] = useState<FillAction>(null);
-  const [done, setDone] = useState("");
+  const fillActions = useFillActions();
 
   if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
   return (
@@ -187,10 +184,6 @@ export function TradePage() {
         // One precision for every price of the instrument: its fills' and the averages.
         const decimals = priceDecimals(fills.map((f) => f.price));
         const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
-        const finish = (message: string) => {
-          setAction(null);
-          setDone(message);
-        };
         return (
           <>
             <p className="breadcrumb">
@@ -281,42 +274,17 @@ export function TradePage() {
                         <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                         <td data-label="Fees" className="num">{formatMoney(f.feesInTrade, currency)}</td>
                         <td data-label="Execution ID">{f.executionId ?? "—"}</td>
-                        <td data-label="Actions" className="nowrap">
-                          {zone && (
-                            <>
-                              <button
-                                type="button"
-                                className="button button--secondary button--small"
-                                aria-label={`Correct the ${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`}
-                                onClick={() => {
-                                  setDone("");
-                                  setAction({ fill: f, mode: "edit" });
-                                }}
-                              >
-                                Edit
-                              </button>{" "}
-                              <button
-                                type="button"
-                                className="button button--secondary button--small"
-                                aria-label={`Delete the ${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`}
-                                onClick={() => {
-                                  setDone("");
-                                  setAction({ fill: f, mode: "delete" });
-                                }}
-                              >
-                                Delete
-                              </button>
-                            </>
-                          )}
-                        </td>
+                        {zone ? (
+                          <FillActionsCell fill={f} label={`${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`} onOpen={fillActions.open} />
+                        ) : (
+                          <td data-label="Actions" />
+                        )}
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </div>
-              <StatusMessage>{done}</StatusMessage>
-              {action && zone && action.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
-              {action && zone && action.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
+              {zone && <FillActionPanel actions={fillActions} zone={zone} />}
             </section>
             <section className="panel" aria-labelledby="journal-title">
               <h2 id="journal-title">Journal</h2>
