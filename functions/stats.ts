@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, StatsSummarySchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import {
@@ -9,11 +9,12 @@ import {
   breakdown,
   calendar,
   equityCurve,
+  rDistribution,
   summary,
 } from "../lib/stats/stats.ts";
 
 export const stats = createRouter()
-  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
+  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades, and the same in R (r)", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
     c.json(await summary(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
   .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
@@ -24,6 +25,18 @@ export const stats = createRouter()
   )
   .get("/breakdown", describeRoute({ tag: "stats", summary: "P&L by symbol, tag, setup, weekday or hour", responses: { 200: { description: "The figures.", schema: BreakdownSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", BreakdownQuerySchema), async (c) =>
     c.json(await breakdown(c.var.deps, currentUser(c), c.req.valid("query"))),
+  )
+  .get(
+    "/r-distribution",
+    describeRoute({
+      tag: "stats",
+      summary: "How closed trades with a 1R spread over R-multiples: 0.5 R buckets from -3 R to +5 R, tails grouped",
+      responses: { 200: { description: "The buckets.", schema: RDistributionSchema } },
+      errors: ["NOT_FOUND"],
+    }),
+    requireUser,
+    validate("query", StatsQuerySchema),
+    async (c) => c.json(await rDistribution(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
 export const statsGroup = { prefix: "/api/stats", app: stats } as const satisfies Group;

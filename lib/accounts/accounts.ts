@@ -30,6 +30,8 @@ export type Account = {
   createdAt: string;
   /** The current cash balance: the running balance after the newest ledger entry. */
   balance: string;
+  /** 1R in money for trades without a plan of their own (DESIGN.md section 10); null: none. */
+  defaultRisk: string | null;
 };
 
 type AccountRow = {
@@ -40,6 +42,7 @@ type AccountRow = {
   starting_balance_at: string | null;
   timezone: string;
   brokerage_id: string | null;
+  default_risk: string | null;
   created_at: string;
   balance: string | null;
 };
@@ -56,7 +59,7 @@ const foreignBrokerage = () =>
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
 function accountColumns(alias: string, balance: SQL, startingBalanceAt: SQL): SQL {
   return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
-    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id,
+    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id, ${alias}.default_risk::text as default_risk,
     ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${startingBalanceAt} as starting_balance_at, ${balance} as balance`;
 }
 
@@ -80,6 +83,7 @@ function toAccount(row: AccountRow): Account {
     brokerageId: row.brokerage_id,
     createdAt: row.created_at,
     balance: formatDecimal(row.balance ?? "0"),
+    defaultRisk: row.default_risk === null ? null : formatDecimal(row.default_risk),
   };
 }
 
@@ -196,6 +200,7 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
   if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
   if (patch.timezone !== undefined) sets.push(sql`timezone = ${checkTimezone(patch.timezone)}`);
   if (patch.brokerageId !== undefined) sets.push(sql`brokerage_id = ${patch.brokerageId}::uuid`);
+  if (patch.defaultRisk !== undefined) sets.push(sql`default_risk = ${patch.defaultRisk}::numeric`);
   const dated = patch.startingBalanceAt !== undefined;
   if (sets.length === 0 && !dated) return getAccount(deps, user, id);
   const brokerageOwned = patch.brokerageId

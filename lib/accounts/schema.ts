@@ -62,13 +62,17 @@ export const AccountPatchSchema = z.strictObject(
     brokerageId: z.optional(z.nullable(Uuid)),
     /** Re-dates the opening entry; it must stay before every other entry of the ledger. */
     startingBalanceAt: z.optional(StartingBalanceAtSchema),
+    /** 1R in money for its trades that say nothing of their own (DESIGN.md section 10); null clears it. */
+    defaultRisk: z.optional(
+      z.nullable(DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), "must be greater than zero"))),
+    ),
     startingBalance: z.optional(z.never(IMMUTABLE)),
     currency: z.optional(z.never(IMMUTABLE)),
   },
   {
     error: (iss) =>
       iss.code === "unrecognized_keys"
-        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId and startingBalanceAt can be changed`
+        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId, startingBalanceAt and defaultRisk can be changed`
         : iss.code === "invalid_type"
           ? "must be a JSON object"
           : undefined,

@@ -59,6 +59,10 @@ function compactTrade(t: Trade) {
     ...(t.tags.length ? { tags: t.tags } : {}),
     ...(t.setup ? { setup: t.setup } : {}),
     ...(t.rating ? { rating: t.rating } : {}),
+    // The plan and the result in R, when the trade has a 1R (DESIGN.md section 10).
+    ...(t.risk.oneR ? { oneR: t.risk.oneR, rMultiple: t.risk.rMultiple } : {}),
+    ...(t.risk.stopPrice ? { stopPrice: t.risk.stopPrice } : {}),
+    ...(t.risk.targetPrice ? { targetPrice: t.risk.targetPrice, plannedRR: t.risk.plannedRR } : {}),
   };
 }
 
@@ -78,7 +82,7 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
   const tools: Record<string, AdvisorTool> = {
     performance_summary: {
       description:
-        "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown.",
+        "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown; `r` gives the same trades in R (multiples of their planned risk) over those that have one (withRisk of them).",
       inputSchema: z.object(statsRange),
       async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
         const s = await summary(deps, user, q);
@@ -86,7 +90,8 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
       },
     },
     breakdown: {
-      description: "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group.",
+      description:
+        "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group, and their total in R (rTotal) over the withRisk of them that have a planned risk.",
       inputSchema: z.object({ ...statsRange, by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]).check(z.describe("How to group")) }),
       async execute(q: { by: BreakdownBy; accountId?: string; currency?: string; from?: string; to?: string }) {
         const b = await breakdown(deps, user, q);
@@ -94,7 +99,8 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
       },
     },
     list_trades: {
-      description: "Trades (positions from flat to flat) with filters, newest opened first, at most 50: ids, symbol, direction, status, times, quantity, average prices, net P&L, tags and setup.",
+      description:
+        "Trades (positions from flat to flat) with filters, newest opened first, at most 50: ids, symbol, direction, status, times, quantity, average prices, net P&L, tags, setup, and the plan (stop, target) with 1R and the result in R when the trade has them.",
       inputSchema: z.object({
         ...range,
         symbol: z.optional(z.string().check(z.maxLength(40), z.describe("Symbol, such as AAPL or ESZ26"))),

@@ -98,12 +98,15 @@ export const accounts = pgTable(
     startingBalance: money("starting_balance").notNull().default("0"),
     /** Canonical IANA zone; defines the account's trading day. */
     timezone: text("timezone").notNull().default("America/New_York"),
+    /** The money a trade risks when it says nothing of its own (1R): trades' R falls back to it. */
+    defaultRisk: money("default_risk"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("accounts_user_name_idx").on(t.userId, sql`lower(${t.name})`),
     index("accounts_user_id_idx").on(t.userId, t.createdAt),
+    check("accounts_default_risk_positive", sql`${t.defaultRisk} is null or ${t.defaultRisk} > 0`),
   ],
 );
 
@@ -241,6 +244,15 @@ export const tradeJournals = pgTable(
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     setup: text("setup"),
     rating: smallint("rating"),
+    /** The plan: where the trader would have been wrong (stop), where they meant to take profit, and what they risked. */
+    stopPrice: money("stop_price"),
+    targetPrice: money("target_price"),
+    plannedRisk: money("planned_risk"),
+    /**
+     * The trade's entry when last refreshed: the average price of its opening fills (those before its first
+     * reducing fill). Kept by journals_follow with the trade, so R reads need no walk over fills.
+     */
+    entryPrice: money("entry_price"),
     /** The trade it was last on, as it was then: what the detached notes page shows. */
     symbol: text("symbol").notNull(),
     direction: text("direction", { enum: ["long", "short"] }),
@@ -257,6 +269,8 @@ export const tradeJournals = pgTable(
     index("trade_journals_former_idx").using("gin", t.formerPositionIds),
     index("trade_journals_last_position_idx").on(t.lastPositionId),
     check("trade_journals_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+    check("trade_journals_plan_prices", sql`(${t.stopPrice} is null or ${t.stopPrice} >= 0) and (${t.targetPrice} is null or ${t.targetPrice} >= 0)`),
+    check("trade_journals_planned_risk_positive", sql`${t.plannedRisk} is null or ${t.plannedRisk} > 0`),
   ],
 );
 

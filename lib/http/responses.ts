@@ -50,6 +50,7 @@ export const AccountSchema = z.object({
   brokerageId: z.nullable(id()),
   createdAt: iso(),
   balance: decimal(),
+  defaultRisk: z.nullable(decimal()).check(z.describe("1R in money for trades without a plan of their own; null: none")),
 });
 export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
 
@@ -114,7 +115,15 @@ const TradeFields = {
   tags: z.array(z.string()),
   setup: z.nullable(z.string()),
   rating: z.nullable(z.number()),
-  journalId: z.nullable(id()).check(z.describe("The journal holding what is written on this trade (notes, tags, setup, rating, screenshots); null when nothing is")),
+  journalId: z.nullable(id()).check(z.describe("The journal holding what is written on this trade (notes, tags, setup, rating, plan, screenshots); null when nothing is")),
+  risk: z.object({
+    stopPrice: z.nullable(decimal()),
+    targetPrice: z.nullable(decimal()),
+    plannedRisk: z.nullable(decimal()),
+    oneR: z.nullable(decimal()).check(z.describe("1R in money: plannedRisk, else |entry - stop| x largest size x multiplier, else the account's defaultRisk")),
+    rMultiple: z.nullable(decimal()).check(z.describe("Net realised P&L (so far, while open) / oneR, 2 decimals")),
+    plannedRR: z.nullable(decimal()).check(z.describe("|target - entry| / |entry - stop|, 2 decimals")),
+  }),
 };
 export const ValuationSchema = z.object({ price: decimal(), asOf: iso(), stale: z.boolean(), marketValue: decimal(), unrealizedPnl: decimal() });
 export const TradeListSchema = z.object({
@@ -197,17 +206,51 @@ export const StatsSummarySchema = z.object({
   largestWin: z.nullable(decimal()),
   largestLoss: z.nullable(decimal()),
   maxDrawdown: decimal(),
+  r: z
+    .object({
+      trades: z.number(),
+      withRisk: z.number().check(z.describe("Closed trades of the period with a 1R: what every R figure is over")),
+      total: z.nullable(decimal()),
+      expectancy: z.nullable(decimal()),
+      averageWin: z.nullable(decimal()),
+      averageLoss: z.nullable(decimal()),
+      best: z.nullable(decimal()),
+      worst: z.nullable(decimal()),
+    })
+    .check(z.describe("The closed trades in R (2 decimals); the figures are null when none has a 1R")),
 });
-export const CalendarSchema = z.object({ currency: statsCurrency(), days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number() })) });
+/** A bucket's closed trades in R: the sum over those with a 1R (null when none), and how many they are. */
+const rFields = {
+  rTotal: z.nullable(decimal()),
+  withRisk: z.number(),
+};
+export const CalendarSchema = z.object({
+  currency: statsCurrency(),
+  days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number(), ...rFields })),
+});
 export const EquitySchema = z.object({
   currency: statsCurrency(),
   bucket: z.enum(["day", "week", "month"]),
-  points: z.array(z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number() })),
+  points: z.array(
+    z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number(), ...rFields, rEquity: decimal().check(z.describe("Cumulative R")) }),
+  ),
 });
 export const BreakdownSchema = z.object({
   currency: statsCurrency(),
   by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"]),
-  groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio() })),
+  groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio(), ...rFields })),
+});
+export const RDistributionSchema = z.object({
+  currency: statsCurrency(),
+  trades: z.number().check(z.describe("Closed trades of the period")),
+  withRisk: z.number().check(z.describe("Those with a 1R: the ones counted in the buckets")),
+  buckets: z.array(
+    z.object({
+      from: z.nullable(z.string()).check(z.describe("Lower bound in R (inclusive); null: the lower tail")),
+      to: z.nullable(z.string()).check(z.describe("Upper bound in R (exclusive); null: the upper tail")),
+      trades: z.number(),
+    }),
+  ),
 });
 
 export const PackListSchema = z.object({ packs: z.array(PackSchema) });

@@ -12,6 +12,7 @@ import { requireOwnAccount } from "../accounts/accounts.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
+import { R_MULTIPLE } from "../trades/risk.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -37,23 +38,32 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  * - `events`: each fill share of those positions dated in [from, to): what it realised (gross) and the fees
  *   it paid, on the day it happened (DESIGN.md section 9: realised P&L counts on the day it is realised,
  *   partial exits included; fees count on the day they are paid);
- * - `closed`: the trades closed in [from, to), for the per-trade figures (win rate, expectancy, averages).
+ * - `closed`: the trades closed in [from, to), for the per-trade figures (win rate, expectancy, averages),
+ *   with their journal `j` (left-joined: a trade's plan, for its R) and account `a`.
  * `currency`: the one currency of every amount in scope (null when the user has no account).
- * `extraJoin` adds a join after the positions (the tag breakdown unnests tags).
+ * `journal` joins the trades' journals to the events too (the tag and setup breakdowns); `extraJoin` adds a
+ * join after them (the tag breakdown unnests tags).
  */
 export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
 
-export async function scope(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, extraJoin: SQL = sql``): Promise<StatsScope> {
+export async function scope(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  query: StatsQuery,
+  options: { journal?: boolean; extraJoin?: SQL } = {},
+): Promise<StatsScope> {
   const currency = await scopeCurrency(deps, user, query);
-  const positions = sql`positions p join accounts a on a.id = p.account_id ${extraJoin}`;
+  const positions = sql`positions p join accounts a on a.id = p.account_id`;
+  const journal = sql`left join trade_journals j on j.position_id = p.id`;
+  const extra = options.extraJoin ?? sql``;
   const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
   const owned = sql`a.user_id = ${user.id} ${only}`;
   const range = (column: SQL) =>
     sql`${query.from ? sql`and ${column} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
       ${query.to ? sql`and ${column} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
   return {
-    events: sql`${positions} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`,
-    closed: sql`${positions} where ${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`,
+    events: sql`${positions} ${options.journal ? journal : sql``} ${extra} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`,
+    closed: sql`${positions} ${journal} ${extra} where ${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`,
     currency,
   };
 }
@@ -92,6 +102,7 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
   const from = await scope(deps, user, query);
   const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(summarySql(from)));
   const r = row!;
+  const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
   return {
     currency: from.currency,
     trades: Number(r.trades),
@@ -108,6 +119,17 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
     largestWin: Number(r.wins) > 0 ? dec(r.largest_win) : null,
     largestLoss: Number(r.losses) > 0 ? dec(r.largest_loss) : null,
     maxDrawdown: formatDecimal(r.max_drawdown!),
+    /** The closed trades in R (DESIGN.md section 10): over those with a 1R; figures null when none has one. */
+    r: {
+      trades: Number(r.trades),
+      withRisk: Number(r.r_with_risk),
+      total: r2(r.r_total),
+      expectancy: r2(r.r_expectancy),
+      averageWin: r2(r.r_avg_win),
+      averageLoss: r2(r.r_avg_loss),
+      best: r2(r.r_best),
+      worst: r2(r.r_worst),
+    },
   };
 }
 
@@ -115,10 +137,10 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
  * The summary aggregate over a scope (exported for the benchmark, which times it without HTTP): money
  * totals and the drawdown from the realisations, per-trade figures from the closed trades.
  */
-export function summarySql(from: StatsScope): SQL {
+export function summarySql(from: StatsScope, options: { r: boolean } = { r: true }): SQL {
   return sql`
       with e as (select pf.executed_at as at, pf.fill_id as id, pf.realized, pf.fees from ${from.events}),
-      t as (select p.net_pnl from ${from.closed}),
+      t as (select p.net_pnl${options.r ? sql`, ${R_MULTIPLE} as r` : sql``} from ${from.closed}),
       totals as (select coalesce(sum(realized - fees), 0) as net, coalesce(sum(realized), 0) as gross, coalesce(sum(fees), 0) as fees from e),
       curve as (select sum(realized - fees) over (order by at, id rows unbounded preceding) as equity from e),
       per_trade as (
@@ -133,6 +155,11 @@ export function summarySql(from: StatsScope): SQL {
           max(net_pnl) as largest_win,
           min(net_pnl) as largest_loss,
           round(avg(net_pnl), 10) as expectancy
+          ${options.r
+            ? sql`, count(r) as r_with_risk, round(sum(r), 2) as r_total, round(avg(r), 2) as r_expectancy,
+              round(avg(r) filter (where r > 0), 2) as r_avg_win, round(avg(r) filter (where r < 0), 2) as r_avg_loss,
+              round(max(r), 2) as r_best, round(min(r), 2) as r_worst`
+            : sql``}
         from t
       )
       select
@@ -140,6 +167,10 @@ export function summarySql(from: StatsScope): SQL {
         totals.net::text as net, totals.gross::text as gross, totals.fees::text as fees,
         avg_win::text as avg_win, avg_loss::text as avg_loss,
         largest_win::text as largest_win, largest_loss::text as largest_loss, expectancy::text as expectancy,
+        ${options.r
+          ? sql`r_with_risk::text as r_with_risk, r_total::text as r_total, r_expectancy::text as r_expectancy, r_avg_win::text as r_avg_win,
+            r_avg_loss::text as r_avg_loss, r_best::text as r_best, r_worst::text as r_worst,`
+          : sql``}
         case when trades = 0 then null else round(wins::numeric / trades, 4)::text end as win_rate,
         case when coalesce(lost, 0) = 0 then null else round(coalesce(won, 0) / lost, 4)::text end as profit_factor,
         -- The deepest fall of cumulative realised P&L below its running peak (the peak starts at zero).
@@ -152,8 +183,17 @@ export function summarySql(from: StatsScope): SQL {
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
 export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
   const from = await scope(deps, user, query);
-  const rows = rowsOf<{ day: string; net: string; trades: string }>(await deps.db.execute(calendarSql(from)));
-  return { currency: from.currency, days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades) })) };
+  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(await deps.db.execute(calendarSql(from)));
+  return {
+    currency: from.currency,
+    days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades), ...inR(r) })),
+  };
+}
+
+/** A bucket's trades in R: the R of those closed in it that have a 1R, summed, and how many they are. */
+function inR(r: { r: string | null; with_risk: string }) {
+  const withRisk = Number(r.with_risk);
+  return { rTotal: withRisk === 0 || r.r === null ? null : formatDecimal(r.r), withRisk };
 }
 
 /**
@@ -162,12 +202,13 @@ export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: St
  */
 function bucketedSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
   return sql`
-      select b.start, sum(b.net) as net, sum(b.trades) as trades from (
+      select b.start, sum(b.net) as net, sum(b.trades) as trades, round(sum(b.r), 2) as r, sum(b.with_risk) as with_risk from (
         select ${bucket(sql`(pf.executed_at at time zone a.timezone)`)} as start, sum(pf.realized - pf.fees) as net,
-               0 as trades, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
+               0 as trades, null::numeric as r, 0 as with_risk, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
         from ${from.events} group by 1
         union all
-        select ${bucket(sql`(p.closed_at at time zone a.timezone)`)}, 0, count(*), true from ${from.closed} group by 1
+        select ${bucket(sql`(p.closed_at at time zone a.timezone)`)}, 0, count(*), sum(${R_MULTIPLE}), count(${R_MULTIPLE}), true
+        from ${from.closed} group by 1
       ) b
       group by b.start having bool_or(b.moved)`;
 }
@@ -175,7 +216,7 @@ function bucketedSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
 /** The calendar aggregate over a scope (exported for the benchmark). */
 export function calendarSql(from: StatsScope): SQL {
   return sql`
-      select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades
+      select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades, d.r::text as r, d.with_risk::text as with_risk
       from (${bucketedSql(from, (at) => sql`${at}::date`)}) d
       order by d.start`;
 }
@@ -195,17 +236,26 @@ export async function equityCurve(
         : deps.config.WEEK_START_DAY === 1
           ? sql`date_trunc('week', ${local})`
           : sql`(date_trunc('week', ${local} + interval '1 day') - interval '1 day')`;
-  const rows = rowsOf<{ start: string; net: string; equity: string; trades: string }>(
+  const rows = rowsOf<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
     await deps.db.execute(sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,
-             sum(b.net) over (order by b.start)::text as equity
+             sum(b.net) over (order by b.start)::text as equity, b.r::text as r, b.with_risk::text as with_risk,
+             sum(coalesce(b.r, 0)) over (order by b.start)::text as r_equity
       from (${bucketedSql(from, bucket)}) b
       order by b.start`),
   );
   return {
     currency: from.currency,
     bucket: query.bucket,
-    points: rows.map((r) => ({ start: r.start, netPnl: formatDecimal(r.net), equity: formatDecimal(r.equity), trades: Number(r.trades) })),
+    points: rows.map((r) => ({
+      start: r.start,
+      netPnl: formatDecimal(r.net),
+      equity: formatDecimal(r.equity),
+      trades: Number(r.trades),
+      ...inR(r),
+      /** Cumulative R of the trades with a 1R closed up to the bucket's end. */
+      rEquity: formatDecimal(r.r_equity),
+    })),
   };
 }
 
@@ -221,13 +271,12 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
  */
 export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }) {
   // Tags and setup are the trade's journal's.
-  const journal =
-    query.by === "tag"
-      ? sql`join trade_journals tj on tj.position_id = p.id cross join lateral unnest(tj.tags) as tag(name)`
-      : query.by === "setup"
-        ? sql`left join trade_journals tj on tj.position_id = p.id`
-        : sql``;
-  const from = await scope(deps, user, query, journal);
+  const from = await scope(
+    deps,
+    user,
+    query,
+    query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
+  );
   const key =
     query.by === "symbol"
       ? sql`p.symbol`
@@ -236,17 +285,20 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
         : query.by === "tag"
         ? sql`tag.name`
         : query.by === "setup"
-          ? sql`coalesce(tj.setup, '')`
+          ? sql`coalesce(j.setup, '')`
           : query.by === "weekday"
           ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
           : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
-  const rows = rowsOf<{ key: string; net: string; trades: string; wins: string }>(
+  const rows = rowsOf<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
     await deps.db.execute(sql`
-      select g.key, sum(g.net)::text as net, sum(g.trades)::text as trades, sum(g.wins)::text as wins from (
-        select ${key} as key, sum(pf.realized - pf.fees) as net, 0 as trades, 0 as wins, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
+      select g.key, sum(g.net)::text as net, sum(g.trades)::text as trades, sum(g.wins)::text as wins,
+        round(sum(g.r), 2)::text as r, sum(g.with_risk)::text as with_risk from (
+        select ${key} as key, sum(pf.realized - pf.fees) as net, 0 as trades, 0 as wins, null::numeric as r, 0 as with_risk,
+          bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
         from ${from.events} group by 1
         union all
-        select ${key}, 0, count(*), count(*) filter (where p.net_pnl > 0), true from ${from.closed} group by 1
+        select ${key}, 0, count(*), count(*) filter (where p.net_pnl > 0), sum(${R_MULTIPLE}), count(${R_MULTIPLE}), true
+        from ${from.closed} group by 1
       ) g
       group by g.key having bool_or(g.moved)
       order by ${query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`1`}`),
@@ -268,6 +320,44 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
       netPnl: formatDecimal(r.net),
       trades: Number(r.trades),
       winRate: Number(r.trades) > 0 ? (Number(r.wins) / Number(r.trades)).toFixed(4) : null,
+      ...inR(r),
     })),
+  };
+}
+
+/** Where R-multiples fall: 0.5 R buckets from -3 R to +5 R, and the two tails. */
+export const R_BUCKET_LOW = -3;
+export const R_BUCKET_HIGH = 5;
+const R_BUCKET = 0.5;
+
+/**
+ * GET /api/stats/r-distribution: how the closed trades with a 1R spread over R-multiples, in 0.5 R buckets
+ * [from, to) from -3 R to +5 R, every bucket listed (a stable axis), with the tails (below -3 R, from +5 R on)
+ * grouped; `from` or `to` null on a tail.
+ */
+export async function rDistribution(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
+  const from = await scope(deps, user, query);
+  const slots = (R_BUCKET_HIGH - R_BUCKET_LOW) / R_BUCKET + 2;
+  const [row] = rowsOf<{ trades: number; counts: string }>(
+    await deps.db.execute(sql`
+      with t as (select ${R_MULTIPLE} as r from ${from.closed}),
+      b as (
+        select least(greatest(floor((r - ${R_BUCKET_LOW}) / ${R_BUCKET}) + 1, 0), ${slots - 1})::int as slot, count(*) as n
+        from t where r is not null group by 1
+      )
+      select (select count(*) from t)::int as trades, coalesce((select json_object_agg(slot, n) from b), '{}')::text as counts`),
+  );
+  const counts = JSON.parse(row!.counts) as Record<string, number>;
+  const edge = (slot: number) => (R_BUCKET_LOW + (slot - 1) * R_BUCKET).toFixed(2);
+  const buckets = Array.from({ length: slots }, (_, slot) => ({
+    from: slot === 0 ? null : edge(slot),
+    to: slot === slots - 1 ? null : edge(slot + 1),
+    trades: Number(counts[slot] ?? 0),
+  }));
+  return {
+    currency: from.currency,
+    trades: Number(row!.trades),
+    withRisk: buckets.reduce((n, b) => n + b.trades, 0),
+    buckets,
   };
 }

@@ -76,5 +76,9 @@ export const TradeJournalSchema = z.strictObject({
   ),
   setup: z.optional(z.nullable(z.string().check(z.maxLength(100, "must be at most 100 characters")))),
   rating: z.optional(z.nullable(z.number().check(z.int("must be a whole number"), z.minimum(1, "must be 1 to 5"), z.maximum(5, "must be 1 to 5")))),
+  /** The plan (DESIGN.md section 10): where the trade is wrong, where it takes profit, what it risks. */
+  stopPrice: z.optional(z.nullable(nonNegativeDecimal())),
+  targetPrice: z.optional(z.nullable(nonNegativeDecimal())),
+  plannedRisk: z.optional(z.nullable(positiveDecimal("planned risk"))),
 });
 export type TradeJournal = z.infer<typeof TradeJournalSchema>;

@@ -4,14 +4,16 @@
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
+import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
+import { riskColumns, toRisk, type RiskRow } from "./risk.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
 
-type TradeRow = {
+type TradeRow = RiskRow & {
   id: string;
   account_id: string;
   /** The account's: what every amount of the trade is in. */
@@ -70,6 +72,7 @@ function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | 
     rating: row.rating,
     /** The journal holding what is written on this trade, or null when nothing is. */
     journalId: row.journal_id,
+    risk: toRisk(row),
   };
 }
 export type Trade = ReturnType<typeof toTrade>;
@@ -83,7 +86,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
   const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
     await deps.db.execute(sql`
-      select ${tradeColumns}, p.currency, ${averages} from (
+      select ${tradeColumns}, p.currency, ${averages}, ${riskColumns} from (
       select p.*, a.currency from positions p join accounts a on a.id = p.account_id
       where a.user_id = ${user.id}
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
@@ -95,6 +98,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
       order by p.opened_at desc, p.id desc
       limit ${query.pageSize + 1} offset ${offset}
       ) p
+      join accounts a on a.id = p.account_id
       left join trade_journals j on j.position_id = p.id
       order by p.opened_at desc, p.id desc`),
   );
@@ -110,7 +114,7 @@ const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
 
 export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
   const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
-    await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages} from positions p join accounts a on a.id = p.account_id
+    await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages}, ${riskColumns} from positions p join accounts a on a.id = p.account_id
       left join trade_journals j on j.position_id = p.id
       where p.id = ${tradeId} and a.user_id = ${user.id}`),
   );
@@ -141,9 +145,22 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
 export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
   const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
   const body = { ...patch, ...(tags === undefined ? {} : { tags }) };
-  const [row] = rowsOf<{ journal: string | null }>(
-    await deps.db.execute(sql`select trade_journal_write(${user.id}::uuid, ${tradeId}::uuid, ${JSON.stringify(body)}::jsonb)::text as journal`),
-  );
+  let row: { journal: string | null } | undefined;
+  try {
+    [row] = rowsOf<{ journal: string | null }>(
+      await deps.db.execute(sql`select trade_journal_write(${user.id}::uuid, ${tradeId}::uuid, ${JSON.stringify(body)}::jsonb)::text as journal`),
+    );
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === RAISED_EXCEPTION && pg.message.startsWith("STOP_WRONG_SIDE:")) {
+      const [, direction, entry] = pg.message.split(":");
+      const side = direction === "long" ? "below" : "above";
+      throw new AppError("VALIDATION_ERROR", `A ${direction} trade's stop is ${side} its entry (${entry}): at the stop the trade loses.`, {
+        fields: [{ path: "stopPrice", message: `must be ${side} the entry price ${entry} for a ${direction} trade` }],
+      });
+    }
+    throw err;
+  }
   if (!row?.journal) throw NO_TRADE();
   // The journal fields come from the write itself, so a concurrent PATCH cannot show through the answer.
   const written = JSON.parse(row.journal) as { id: string | null; notes: string | null; tags: string[]; setup: string | null; rating: number | null };

@@ -54,6 +54,7 @@ describe("POST /api/accounts", () => {
       brokerageId: null,
       createdAt: expect.stringMatching(ISO_UTC),
       balance: "0.00",
+      defaultRisk: null,
     });
     const rows = await accountsOf(t.db, userId);
     expect(rows).toHaveLength(1);

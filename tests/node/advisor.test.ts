@@ -176,6 +176,23 @@ describe("a turn", () => {
     expect(JSON.parse(figures.content)).toMatchObject({ currency: "EUR", trades: 1, netPnl: "-100.00" });
   });
 
+  it("the statistics and trade tools carry R when trades have a planned risk", async () => {
+    const { client, conversation } = await trader(t, "openai", { share: true });
+    const account = await (await client.post("/api/accounts", { name: `R ${crypto.randomUUID()}`, currency: "USD", timezone: "Etc/UTC" })).json();
+    for (const [side, price, at] of [["buy", "50", "2026-03-02T14:00:00Z"], ["sell", "53", "2026-03-02T15:00:00Z"]]) {
+      expect((await client.post("/api/fills", { accountId: account.id, symbol: "RRR", side, quantity: "100", price, executedAt: at })).status).toBe(201);
+    }
+    const [trade] = (await (await client.get(`/api/trades?accountId=${account.id}`)).json()).trades;
+    expect((await client.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { stopPrice: "48", targetPrice: "56" } })).status).toBe(200);
+    const toolResult = () => JSON.parse((stand.streams.at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").at(-1)!.content);
+    await turn(client, conversation.id, `How did it go in R? #tool:performance_summary:{"accountId":"${account.id}"}`);
+    expect(toolResult().r).toMatchObject({ trades: 1, withRisk: 1, total: "1.50", expectancy: "1.50" });
+    await turn(client, conversation.id, `And the trade? #tool:get_trade:{"tradeId":"${trade.id}"}`);
+    expect(toolResult()).toMatchObject({ oneR: "200.00", rMultiple: "1.50", stopPrice: "48.00", targetPrice: "56.00", plannedRR: "3.00" });
+    await turn(client, conversation.id, `By symbol? #tool:breakdown:{"accountId":"${account.id}","by":"symbol"}`);
+    expect(toolResult().groups).toEqual([expect.objectContaining({ key: "RRR", rTotal: "1.50", withRisk: 1 })]);
+  });
+
   it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
     const { client, conversation } = await trader(t, "anthropic");
     const before = stand.streams.length;

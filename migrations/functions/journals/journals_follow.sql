@@ -8,8 +8,9 @@
 -- - a trade holds one journal: the one already on it keeps it, then the one with more of its fills, then
 --   the one whose earlier trade opened first; a journal that finds no free trade is detached (kept, listed as
 --   a detached note) and one that finds none at all too; a blank journal is removed instead;
--- - an attached journal's fills become its trade's fills, its snapshot (symbol, direction, times, net P&L)
---   that trade's, and the trade it leaves joins its former trades (old links follow it).
+-- - an attached journal's fills become its trade's fills, its snapshot (symbol, direction, times, net P&L,
+--   and the entry price its R figures read) that trade's, and the trade it leaves joins its former trades
+--   (old links follow it).
 -- Rebuilt positions carry updated_at = now() (the transaction's time): that is how a rewritten trade is told.
 -- Locks: none of its own; callers hold the account row.
 CREATE OR REPLACE FUNCTION journals_follow(p_account uuid, p_symbols text[]) RETURNS void
@@ -120,7 +121,8 @@ BEGIN
     closed_at = CASE WHEN p.id IS NULL THEN j.closed_at ELSE p.closed_at END,
     net_pnl = CASE WHEN p.id IS NULL THEN j.net_pnl ELSE p.net_pnl END,
     fill_count = CASE WHEN p.id IS NULL THEN j.fill_count
-      ELSE (SELECT count(*) FROM position_fills pf WHERE pf.position_id = p.id) END
+      ELSE (SELECT count(*) FROM position_fills pf WHERE pf.position_id = p.id) END,
+    entry_price = CASE WHEN p.id IS NULL THEN j.entry_price ELSE position_entry_price(p.id) END
   FROM unnest(ids, targets) AS t(id, target) LEFT JOIN positions p ON p.id = t.target
   WHERE j.id = t.id;
 

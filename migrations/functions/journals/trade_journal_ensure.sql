@@ -11,9 +11,9 @@ BEGIN
   IF jid IS NOT NULL THEN
     RETURN jid;
   END IF;
-  INSERT INTO trade_journals (account_id, position_id, last_position_id, symbol, direction, opened_at, closed_at, net_pnl, fill_count)
+  INSERT INTO trade_journals (account_id, position_id, last_position_id, symbol, direction, opened_at, closed_at, net_pnl, fill_count, entry_price)
   SELECT p.account_id, p.id, p.id, p.symbol, p.direction, p.opened_at, p.closed_at, p.net_pnl,
-    (SELECT count(*) FROM position_fills pf WHERE pf.position_id = p.id)
+    (SELECT count(*) FROM position_fills pf WHERE pf.position_id = p.id), position_entry_price(p.id)
   FROM positions p WHERE p.id = p_position
   ON CONFLICT (position_id) DO NOTHING
   RETURNING id INTO jid;

@@ -1,6 +1,8 @@
--- trade_journal_write(user, trade, patch): writes the fields a patch names (notes, tags, setup, rating; a
--- key present with null clears it, a key absent keeps it) on the journal of a trade of the user, making the
--- journal on the first write. Returns the journal as this write left it ({id, notes, tags, setup, rating};
+-- trade_journal_write(user, trade, patch): writes the fields a patch names (notes, tags, setup, rating,
+-- stopPrice, targetPrice, plannedRisk; a key present with null clears it, a key absent keeps it) on the
+-- journal of a trade of the user, making the journal on the first write. A stop on the wrong side of the
+-- trade's entry (at or above it for a long, at or below it for a short) raises STOP_WRONG_SIDE:<direction>:<entry>
+-- and writes nothing. Returns the journal as this write left it ({id, notes, tags, setup, rating};
 -- id null when the write left it blank and without screenshots, which removes it), or NULL when the trade
 -- is not the user's (or was rebuilt away while this waited).
 -- Locks the trade's account row FOR KEY SHARE: rebuilds (FOR UPDATE) wait for it and it for them, so a
@@ -12,6 +14,9 @@ DECLARE
   acct uuid;
   jid uuid;
   j trade_journals;
+  pos positions;
+  entry numeric;
+  stop numeric;
 BEGIN
   SELECT p.account_id INTO acct FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.id = p_trade AND a.user_id = p_user;
   IF acct IS NULL THEN
@@ -21,12 +26,23 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM positions WHERE id = p_trade) THEN
     RETURN NULL;
   END IF;
+  stop := (p_patch->>'stopPrice')::numeric;
+  IF stop IS NOT NULL THEN
+    SELECT * INTO pos FROM positions WHERE id = p_trade;
+    entry := position_entry_price(p_trade);
+    IF (pos.direction = 'long' AND stop >= entry) OR (pos.direction = 'short' AND stop <= entry) THEN
+      RAISE EXCEPTION 'STOP_WRONG_SIDE:%:%', pos.direction, format_decimal(entry) USING ERRCODE = 'P0001';
+    END IF;
+  END IF;
   jid := trade_journal_ensure(p_trade);
   UPDATE trade_journals SET
     notes = CASE WHEN p_patch ? 'notes' THEN p_patch->>'notes' ELSE notes END,
     tags = CASE WHEN p_patch ? 'tags' THEN coalesce(ARRAY(SELECT jsonb_array_elements_text(p_patch->'tags')), '{}') ELSE tags END,
     setup = CASE WHEN p_patch ? 'setup' THEN p_patch->>'setup' ELSE setup END,
     rating = CASE WHEN p_patch ? 'rating' THEN (p_patch->>'rating')::smallint ELSE rating END,
+    stop_price = CASE WHEN p_patch ? 'stopPrice' THEN stop ELSE stop_price END,
+    target_price = CASE WHEN p_patch ? 'targetPrice' THEN (p_patch->>'targetPrice')::numeric ELSE target_price END,
+    planned_risk = CASE WHEN p_patch ? 'plannedRisk' THEN (p_patch->>'plannedRisk')::numeric ELSE planned_risk END,
     updated_at = now()
   WHERE id = jid
   RETURNING * INTO j;
