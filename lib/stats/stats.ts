@@ -12,7 +12,7 @@ import { requireOwnAccount } from "../accounts/accounts.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
-import { R_MULTIPLE } from "../trades/risk.ts";
+import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -138,39 +138,48 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
  * totals and the drawdown from the realisations, per-trade figures from the closed trades.
  */
 export function summarySql(from: StatsScope, options: { r: boolean } = { r: true }): SQL {
+  // The closed trades grouped by their 1R (lib/trades/risk.ts, ONE_R_SQL): every per-trade figure, in money and
+  // in R, comes from the groups' counts, sums and extremes, in one pass. Without R (the benchmark's baseline),
+  // one group.
   return sql`
       with e as (select pf.executed_at as at, pf.fill_id as id, pf.realized, pf.fees from ${from.events}),
-      t as (select p.net_pnl${options.r ? sql`, ${R_MULTIPLE} as r` : sql``} from ${from.closed}),
+      g as (
+        select ${options.r ? ONE_R_SQL : sql`null::numeric`} as one_r, count(*) as n, sum(p.net_pnl) as s,
+          count(*) filter (where p.net_pnl > 0) as nw, sum(p.net_pnl) filter (where p.net_pnl > 0) as sw,
+          count(*) filter (where p.net_pnl < 0) as nl, sum(p.net_pnl) filter (where p.net_pnl < 0) as sl,
+          max(p.net_pnl) as mx, min(p.net_pnl) as mn
+        from ${from.closed} group by 1
+      ),
       totals as (select coalesce(sum(realized - fees), 0) as net, coalesce(sum(realized), 0) as gross, coalesce(sum(fees), 0) as fees from e),
       curve as (select sum(realized - fees) over (order by at, id rows unbounded preceding) as equity from e),
       per_trade as (
         select
-          count(*) as trades,
-          count(*) filter (where net_pnl > 0) as wins,
-          count(*) filter (where net_pnl < 0) as losses,
-          sum(net_pnl) filter (where net_pnl > 0) as won,
-          -sum(net_pnl) filter (where net_pnl < 0) as lost,
-          round(avg(net_pnl) filter (where net_pnl > 0), 10) as avg_win,
-          round(avg(net_pnl) filter (where net_pnl < 0), 10) as avg_loss,
-          max(net_pnl) as largest_win,
-          min(net_pnl) as largest_loss,
-          round(avg(net_pnl), 10) as expectancy
-          ${options.r
-            ? sql`, count(r) as r_with_risk, round(sum(r), 2) as r_total, round(avg(r), 2) as r_expectancy,
-              round(avg(r) filter (where r > 0), 2) as r_avg_win, round(avg(r) filter (where r < 0), 2) as r_avg_loss,
-              round(max(r), 2) as r_best, round(min(r), 2) as r_worst`
-            : sql``}
-        from t
+          coalesce(sum(n), 0) as trades,
+          coalesce(sum(nw), 0) as wins,
+          coalesce(sum(nl), 0) as losses,
+          sum(sw) as won,
+          -sum(sl) as lost,
+          round(sum(sw) / nullif(sum(nw), 0), 10) as avg_win,
+          round(sum(sl) / nullif(sum(nl), 0), 10) as avg_loss,
+          max(mx) as largest_win,
+          min(mn) as largest_loss,
+          round(sum(s) / nullif(sum(n), 0), 10) as expectancy,
+          coalesce(sum(n) filter (where one_r is not null), 0) as r_with_risk,
+          round(sum(s / one_r), 2) as r_total,
+          round(sum(s / one_r) / nullif(sum(n) filter (where one_r is not null), 0), 2) as r_expectancy,
+          round(sum(sw / one_r) / nullif(sum(nw) filter (where one_r is not null), 0), 2) as r_avg_win,
+          round(sum(sl / one_r) / nullif(sum(nl) filter (where one_r is not null), 0), 2) as r_avg_loss,
+          round(max(mx / one_r), 2) as r_best,
+          round(min(mn / one_r), 2) as r_worst
+        from g
       )
       select
         trades::text as trades, wins::text as wins, losses::text as losses,
         totals.net::text as net, totals.gross::text as gross, totals.fees::text as fees,
         avg_win::text as avg_win, avg_loss::text as avg_loss,
         largest_win::text as largest_win, largest_loss::text as largest_loss, expectancy::text as expectancy,
-        ${options.r
-          ? sql`r_with_risk::text as r_with_risk, r_total::text as r_total, r_expectancy::text as r_expectancy, r_avg_win::text as r_avg_win,
-            r_avg_loss::text as r_avg_loss, r_best::text as r_best, r_worst::text as r_worst,`
-          : sql``}
+        r_with_risk::text as r_with_risk, r_total::text as r_total, r_expectancy::text as r_expectancy, r_avg_win::text as r_avg_win,
+        r_avg_loss::text as r_avg_loss, r_best::text as r_best, r_worst::text as r_worst,
         case when trades = 0 then null else round(wins::numeric / trades, 4)::text end as win_rate,
         case when coalesce(lost, 0) = 0 then null else round(coalesce(won, 0) / lost, 4)::text end as profit_factor,
         -- The deepest fall of cumulative realised P&L below its running peak (the peak starts at zero).
@@ -207,8 +216,10 @@ function bucketedSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
                0 as trades, null::numeric as r, 0 as with_risk, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
         from ${from.events} group by 1
         union all
-        select ${bucket(sql`(p.closed_at at time zone a.timezone)`)}, 0, count(*), sum(${R_MULTIPLE}), count(${R_MULTIPLE}), true
-        from ${from.closed} group by 1
+        select c.start, 0, sum(c.n), sum(c.s / c.one_r), sum(c.n) filter (where c.one_r is not null), true from (
+          select ${bucket(sql`(p.closed_at at time zone a.timezone)`)} as start, ${ONE_R_SQL} as one_r, count(*) as n, sum(p.net_pnl) as s
+          from ${from.closed} group by 1, 2
+        ) c group by 1
       ) b
       group by b.start having bool_or(b.moved)`;
 }
@@ -297,8 +308,10 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
           bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
         from ${from.events} group by 1
         union all
-        select ${key}, 0, count(*), count(*) filter (where p.net_pnl > 0), sum(${R_MULTIPLE}), count(${R_MULTIPLE}), true
-        from ${from.closed} group by 1
+        select c.key, 0, sum(c.n), sum(c.nw), sum(c.s / c.one_r), sum(c.n) filter (where c.one_r is not null), true from (
+          select ${key} as key, ${ONE_R_SQL} as one_r, count(*) as n, count(*) filter (where p.net_pnl > 0) as nw, sum(p.net_pnl) as s
+          from ${from.closed} group by 1, 2
+        ) c group by 1
       ) g
       group by g.key having bool_or(g.moved)
       order by ${query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`1`}`),

@@ -11,11 +11,16 @@ import { formatDecimal } from "../money.ts";
  */
 const ONE_R = "coalesce(j.planned_risk, abs(j.entry_price - j.stop_price) * p.max_quantity * p.multiplier, a.default_risk)";
 
-/** The trade's net realised P&L (so far, while open) in R, unrounded: aggregates round once, at the end. */
-export const R_MULTIPLE = sql.raw(`(p.net_pnl / nullif(${ONE_R}, 0))`);
+/**
+ * 1R of each trade, for aggregates. Statistics group trades by their 1R and divide each group's sums once:
+ * sum(net / 1R) over a group is sum(net) / 1R, and R > 0 exactly when net > 0. Many trades share a 1R (the
+ * account's default risk), so this is one division per distinct 1R instead of one per trade (at 100,000
+ * trades a per-trade division cost as much again as the rest of the summary), and it is exact.
+ */
+export const ONE_R_SQL = sql.raw(`(${ONE_R})`);
 
-/** Whether the trade has a 1R. */
-export const HAS_RISK = sql.raw(`(${ONE_R} is not null)`);
+/** The trade's net realised P&L (so far, while open) in R, unrounded (the R distribution buckets each trade). */
+export const R_MULTIPLE = sql.raw(`(p.net_pnl / nullif(${ONE_R}, 0))`);
 
 /** The risk object's columns, as text (null when undefined). */
 export const riskColumns = sql.raw(`j.stop_price::text as stop_price, j.target_price::text as target_price,

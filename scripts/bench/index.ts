@@ -111,6 +111,9 @@ if (runs("stats")) {
   const stats = await withDatabase((url) => measureStats(testConfig({ DATABASE_URL: url }), url));
   console.log(`summary  API ${f(stats.apiSummary)} | SQL ${f(stats.sqlSummary)} | API/SQL ${(stats.apiSummary / stats.sqlSummary).toFixed(2)} (goal <= 2)`);
   console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
+  console.log(
+    `summary with R ${f(stats.sqlSummary)} | without R ${f(stats.sqlSummaryWithoutR)} | ratio ${(stats.sqlSummary / stats.sqlSummaryWithoutR).toFixed(2)} (goal <= 1.2)`,
+  );
 }
 
 if (runs("imports")) {

@@ -1,5 +1,7 @@
 // Stats summary and calendar over 100,000 closed trades (200,000 fill shares) in one account: median latency
-// through the API on the real Node server, and the same aggregate as bare SQL over a pg connection, in one run.
+// through the API on the real Node server, and the same aggregate as bare SQL over a pg connection, in one run;
+// and the summary with its figures in R (every trade has a 1R, one in ten from a stop) against the same query
+// without them.
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { startNodeServer } from "../../functions/node-server.ts";
@@ -44,8 +46,17 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
        select id, gen_random_uuid(), 100, 0.75, 'close', closed_at, gross_pnl from positions where account_id = $1`,
       [accountId],
     );
+    // R: the account's default risk gives every trade a 1R, and one trade in ten has a stop of its own (a journal).
+    await client.query("update accounts set default_risk = 100 where id = $1", [accountId]);
+    await client.query(
+      `insert into trade_journals (account_id, position_id, last_position_id, symbol, direction, opened_at, closed_at, net_pnl, fill_count, stop_price, entry_price)
+       select account_id, id, id, symbol, direction, opened_at, closed_at, net_pnl, 2, 99, 100 from positions
+       where account_id = $1 and (extract(epoch from opened_at)::bigint / 1200) % 10 = 0`,
+      [accountId],
+    );
     await client.query("analyze positions");
     await client.query("analyze position_fills");
+    await client.query("analyze trade_journals");
 
     const dialect = new PgDialect();
     const handle = await createNodeDb(databaseUrl, { poolSize: 1, transactionPooler: false });
@@ -61,6 +72,7 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
     const result = {
       apiSummary: await timeMany(runs, api("/api/stats/summary")),
       sqlSummary: await timeMany(runs, bare(summarySql(scoped))),
+      sqlSummaryWithoutR: await timeMany(runs, bare(summarySql(scoped, { r: false }))),
       apiCalendar: await timeMany(runs, api("/api/stats/calendar")),
       sqlCalendar: await timeMany(runs, bare(calendarSql(scoped))),
     };
