@@ -99,3 +99,29 @@ export function formatTime(iso: string, timeZone?: string): string {
 export function formatDate(iso: string, timeZone?: string): string {
   return formatInstant(iso, { dateStyle: "medium" }, timeZone);
 }
+
+/** What a figure counts in: money in a currency (null: several, shown as plain numbers), or R (multiples of the planned risk). */
+export type Unit = { kind: "money"; currency: string | null } | { kind: "r" };
+
+const R_FORMAT = new Intl.NumberFormat(LOCALE, { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const R_COMPACT = new Intl.NumberFormat(LOCALE, { signDisplay: "exceptZero", minimumFractionDigits: 0, maximumFractionDigits: 1 });
+
+/** "1.49" -> "+1.49 R", "-0.5" -> "-0.50 R": an R-multiple, signed like P&L. */
+export function formatR(value: string): string {
+  return `${R_FORMAT.format(value as NumberInput)} R`;
+}
+
+/** A signed figure in its unit: "+$1,234.50" or "+1.49 R". */
+export function formatSigned(value: string, unit: Unit): string {
+  return unit.kind === "r" ? formatR(value) : formatPnl(value, unit.currency);
+}
+
+/** The short form for a phone's calendar cell: "+1.2K" or "+1.5R". */
+export function formatSignedCompact(value: string, unit: Unit): string {
+  return unit.kind === "r" ? `${R_COMPACT.format(value as NumberInput)}R` : formatPnlCompact(value, null);
+}
+
+/** A chart axis label: "$1,200.00" or "1.50 R". */
+export function formatAxis(value: string, unit: Unit): string {
+  return unit.kind === "r" ? `${new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value as NumberInput)} R` : formatMoney(value, unit.currency);
+}

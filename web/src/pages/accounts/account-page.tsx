@@ -18,9 +18,10 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
   const [name, setName] = useState(account.name);
   const [timezone, setTimezone] = useState(account.timezone);
   const [brokerageId, setBrokerageId] = useState(account.brokerageId ?? "");
+  const [defaultRisk, setDefaultRisk] = useState(account.defaultRisk ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
-    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null }) =>
+    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null; defaultRisk: string | null }) =>
       unwrap(api.api.accounts[":id"].$patch({ param: { id: account.id }, json })),
     onSuccess: async (updated) => {
       queryClient.setQueryData(keys.account(account.id), updated);
@@ -35,7 +36,7 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
     const found: FieldErrors = {};
     if (!name.trim()) found.name = "must not be empty";
     setErrors(found);
-    if (Object.keys(found).length === 0) save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null });
+    if (Object.keys(found).length === 0) save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null, defaultRisk: defaultRisk.trim() || null });
   }
 
   return (
@@ -46,6 +47,15 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
         <BrokerageSelect value={brokerageId} onChange={setBrokerageId} error={shown.brokerageId} />
       </div>
       <TimeZonePicker value={timezone} onChange={setTimezone} error={shown.timezone} />
+      <TextField
+        label="Default risk per trade"
+        inputMode="decimal"
+        value={defaultRisk}
+        placeholder="None"
+        onChange={(e) => setDefaultRisk(e.target.value)}
+        error={shown.defaultRisk}
+        hint={`In ${account.currency}: 1R of the trades without a stop or planned risk of their own, so they count in R too. Leave empty for none.`}
+      />
       <p className="field__hint">
         Currency and starting balance cannot be changed; record an adjustment in the ledger to correct a balance.
       </p>
@@ -166,6 +176,10 @@ export function AccountPage() {
                   {formatMoney(a.startingBalance, a.currency)}
                   {a.startingBalanceAt && <span className="muted"> as of {formatDate(a.startingBalanceAt, a.timezone)}</span>}
                 </dd>
+              </div>
+              <div>
+                <dt>Default risk</dt>
+                <dd>{a.defaultRisk ? formatMoney(a.defaultRisk, a.currency) : "None"}</dd>
               </div>
               <div>
                 <dt>Time zone</dt>

@@ -1,5 +1,5 @@
 import { compareDecimals } from "../../lib/decimal.ts";
-import { formatPnl, toneOf } from "../../lib/format.ts";
+import { formatSigned, toneOf, type Unit } from "../../lib/format.ts";
 import { formatRate } from "./format.ts";
 
 export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour";
@@ -29,26 +29,32 @@ function keyLabel(by: BreakdownBy, key: string): string {
   return by === "hour" ? `${key.padStart(2, "0")}:00` : key;
 }
 
-/** Net P&L per group as a table; the bar beside each amount is decoration (aria-hidden), the text is the data. */
-export function BreakdownTable({ by, groups, currency }: { by: BreakdownBy; groups: readonly BreakdownGroup[]; currency: string | null }) {
+/**
+ * Net P&L per group as a table (in R: `netPnl` holds the group's R and `trades` those with a 1R); the bar
+ * beside each figure is decoration (aria-hidden), the text is the data.
+ */
+export function BreakdownTable({ by, groups, unit }: { by: BreakdownBy; groups: readonly BreakdownGroup[]; unit: Unit }) {
+  const inR = unit.kind === "r";
   const max = largest(groups);
   // Bar widths are pixels, not money: a float ratio is fine here.
   const width = (v: string) => (Number(max) === 0 ? 0 : Math.round((Math.abs(Number(v)) / Number(max)) * 100));
   return (
     <div className="table-wrap">
       <table className="breakdown">
-        <caption className="visually-hidden">Net P&amp;L by {BREAKDOWN_LABELS[by].toLowerCase()}</caption>
+        <caption className="visually-hidden">
+          {inR ? "R" : "Net P&L"} by {BREAKDOWN_LABELS[by].toLowerCase()}
+        </caption>
         <thead>
           <tr>
             <th scope="col">{BREAKDOWN_LABELS[by]}</th>
             <th scope="col" className="num">
-              Trades
+              {inR ? "Trades with risk" : "Trades"}
             </th>
             <th scope="col" className="num">
               Win rate
             </th>
             <th scope="col" className="num">
-              Net P&amp;L
+              {inR ? "Total R" : "Net P&L"}
             </th>
             <th scope="col" className="breakdown__bar-col">
               <span className="visually-hidden">Bar</span>
@@ -63,7 +69,7 @@ export function BreakdownTable({ by, groups, currency }: { by: BreakdownBy; grou
                 <th scope="row">{keyLabel(by, g.key)}</th>
                 <td className="num">{g.trades}</td>
                 <td className="num">{formatRate(g.winRate)}</td>
-                <td className={`num ${tone}`}>{formatPnl(g.netPnl, currency)}</td>
+                <td className={`num ${tone}`}>{formatSigned(g.netPnl, unit)}</td>
                 <td className="breakdown__bar-col" aria-hidden="true">
                   <span className={`breakdown__bar breakdown__bar--${tone}`} style={{ width: `${width(g.netPnl)}%` }} />
                 </td>

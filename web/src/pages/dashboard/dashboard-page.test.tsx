@@ -155,3 +155,62 @@ describe("the dashboard", () => {
     expect(card("Net P&L").textContent).toContain("+$150.50");
   });
 });
+
+describe("the dashboard in R", () => {
+  it("turns the cards, curve, calendar and breakdown into R with the count of trades with risk, and draws the R distribution", async () => {
+    const r = { trades: 3, withRisk: 2, total: "0.82", expectancy: "0.41", averageWin: "1.49", averageLoss: "-0.67", best: "1.49", worst: "-0.67" };
+    const buckets = Array.from({ length: 18 }, (_, i) => ({
+      from: i === 0 ? null : (-3 + (i - 1) * 0.5).toFixed(2),
+      to: i === 17 ? null : (-3 + i * 0.5).toFixed(2),
+      trades: i === 5 || i === 9 ? 1 : 0,
+    }));
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/stats/summary": { ...SUMMARY, r },
+      "GET /api/stats/equity": (req) =>
+        json({
+          bucket: req.query.get("bucket"),
+          points: [
+            { start: "2024-01-18", netPnl: "-50", equity: "-50", trades: 1, rTotal: "-0.67", withRisk: 1, rEquity: "-0.67" },
+            { start: "2024-01-19", netPnl: "200.5", equity: "150.5", trades: 2, rTotal: "1.49", withRisk: 1, rEquity: "0.82" },
+          ],
+        }),
+      "GET /api/stats/calendar": {
+        days: [
+          { date: "2024-01-18", netPnl: "-50", trades: 1, rTotal: "-0.67", withRisk: 1 },
+          { date: "2024-01-19", netPnl: "200.5", trades: 2, rTotal: "1.49", withRisk: 1 },
+        ],
+      },
+      "GET /api/stats/breakdown": {
+        by: "symbol",
+        groups: [
+          { key: "AAPL", netPnl: "298", trades: 1, winRate: "1.0000", rTotal: "1.49", withRisk: 1 },
+          { key: "IBM", netPnl: "1", trades: 1, winRate: "1.0000", rTotal: null, withRisk: 0 },
+        ],
+      },
+      "GET /api/stats/r-distribution": { currency: "USD", trades: 3, withRisk: 2, buckets },
+    });
+    const { router } = renderApp(`/dashboard?account=${ACCOUNT.id}`);
+    const user = userEvent.setup();
+    await screen.findByRole("heading", { name: "Summary" });
+    await user.click(screen.getByRole("radio", { name: "R" }));
+    await screen.findByRole("heading", { name: "Summary in R" });
+    expect(router.state.location.search).toContain("unit=r");
+    const rCard = (label: string) =>
+      within(screen.getByRole("list", { name: "Summary in R" }))
+        .getAllByRole("listitem")
+        .find((li) => li.firstElementChild?.textContent === label)!;
+    expect(rCard("Total R").textContent).toBe("Total R+0.82 R2 of 3 trades with risk");
+    expect(rCard("Worst trade").textContent).toContain("-0.67 R");
+    expect((await screen.findByRole("img", { name: /Equity curve by day/ })).textContent).toContain("Cumulative R ends at +0.82 R");
+    const table = await screen.findByRole("table", { name: "R by symbol" });
+    expect(within(table).getAllByRole("row").map((row) => row.textContent)).toEqual(["SymbolTrades with riskWin rateTotal RBar", "AAPL1100%+1.49 R"]);
+    const dist = await screen.findByRole("table", { name: "Closed trades by R-multiple, in 0.5 R buckets" });
+    expect(within(dist).getByRole("rowheader", { name: "-1.00 to -0.50 R" }).closest("tr")!.textContent).toContain("1");
+    expect(within(dist).getByRole("rowheader", { name: "below -3.00 R" })).toBeTruthy();
+    const calendar = await screen.findByRole("table", { name: "Daily R, January 2024" });
+    expect(calendar.querySelector('[data-date="2024-01-19"]')!.textContent).toContain("+1.49 R");
+    expect(calendar.querySelector('[data-date="2024-01-19"]')!.textContent).toContain("1 trade");
+  });
+});

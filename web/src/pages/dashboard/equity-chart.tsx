@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { formatDate, formatMoney, formatPnl, toneOf } from "../../lib/format.ts";
+import { formatAxis, formatDate, formatSigned, toneOf, type Unit } from "../../lib/format.ts";
 import { drawdowns, maxDrawdown, scaleEquity, type EquityPoint } from "./equity.ts";
 
 const BOX = { width: 640, height: 240, top: 12, right: 8, bottom: 12, left: 8 };
@@ -32,7 +32,10 @@ type Hover = { label: string; equity: string; netPnl: string; drawdown: string; 
  * over it shows the bucket's exact figures above the chart. The picture is described in words (a labelled
  * image) and every value is in the table below it, so nothing depends on seeing the chart.
  */
-export function EquityChart({ points, bucket, currency }: { points: readonly EquityPoint[]; bucket: Bucket; currency: string | null }) {
+export function EquityChart({ points, bucket, unit }: { points: readonly EquityPoint[]; bucket: Bucket; unit: Unit }) {
+  // In R the points hold cumulative R (equity) and each bucket's R (netPnl) over the trades with a 1R.
+  const pnl = (v: string) => formatSigned(v, unit);
+  const what = unit.kind === "r" ? "Cumulative R" : "Cumulative net P&L";
   const titleId = useId();
   const descId = useId();
   const host = useRef<HTMLDivElement>(null);
@@ -45,8 +48,8 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
   const description =
     first && last
       ? `From ${bucketLabel(first.start, bucket)} to ${bucketLabel(last.start, bucket)}, ${points.length} ${bucket}${points.length === 1 ? "" : "s"} with closed trades. ` +
-        `Cumulative net P&L ends at ${formatPnl(last.equity, currency)}; highest ${formatPnl(g.max, currency)}, lowest ${formatPnl(g.min, currency)}; ` +
-        `deepest drawdown ${formatPnl(deepest, currency)}.`
+        `${what} ends at ${pnl(last.equity)}; highest ${pnl(g.max)}, lowest ${pnl(g.min)}; ` +
+        `deepest drawdown ${pnl(deepest)}.`
       : "No closed trades in this period.";
   const tone = last ? toneOf(last.equity) : "zero";
 
@@ -66,7 +69,7 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
           grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
           rightPriceScale: { borderColor: colors.border },
           timeScale: { borderColor: colors.border, fixLeftEdge: true, fixRightEdge: true },
-          localization: { priceFormatter: (p: number) => formatMoney(p.toFixed(2), currency) },
+          localization: { priceFormatter: (p: number) => formatAxis(p.toFixed(2), unit) },
           handleScroll: false,
           handleScale: false,
         });
@@ -118,7 +121,7 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
       remove?.();
       setHover(null);
     };
-  }, [points, dd, bucket, currency]);
+  }, [points, dd, bucket, unit]);
 
   const shown = hover ?? (last ? { label: bucketLabel(last.start, bucket), equity: last.equity, netPnl: last.netPnl, drawdown: dd[dd.length - 1]!, trades: last.trades } : null);
   return (
@@ -126,33 +129,34 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
       <dl className="equity__legend">
         <div>
           <dt>End</dt>
-          <dd className={tone}>{last ? formatPnl(last.equity, currency) : "—"}</dd>
+          <dd className={tone}>{last ? pnl(last.equity) : "—"}</dd>
         </div>
         <div>
           <dt>High</dt>
-          <dd>{formatPnl(g.max, currency)}</dd>
+          <dd>{pnl(g.max)}</dd>
         </div>
         <div>
           <dt>Low</dt>
-          <dd>{formatPnl(g.min, currency)}</dd>
+          <dd>{pnl(g.min)}</dd>
         </div>
         <div>
           {/* Between bucket ends: the summary's max drawdown also counts the moves within a bucket. */}
           <dt>Max drawdown by {bucket}</dt>
-          <dd className={toneOf(deepest)}>{formatPnl(deepest, currency)}</dd>
+          <dd className={toneOf(deepest)}>{pnl(deepest)}</dd>
         </div>
       </dl>
       {shown && (
         <p className="equity__hover" data-testid="equity-hover">
           <span>{bucket === "week" ? `Week of ${shown.label}` : shown.label}</span>
-          <span className={toneOf(shown.equity)}>Cumulative {formatPnl(shown.equity, currency)}</span>
+          <span className={toneOf(shown.equity)}>Cumulative {pnl(shown.equity)}</span>
           <span className={toneOf(shown.netPnl)}>
-            {BUCKET_WORD_NET[bucket]} {formatPnl(shown.netPnl, currency)}
+            {BUCKET_WORD_NET[bucket]} {pnl(shown.netPnl)}
           </span>
           <span>
             {shown.trades} {shown.trades === 1 ? "trade" : "trades"}
+            {unit.kind === "r" ? " with risk" : ""}
           </span>
-          <span className={toneOf(shown.drawdown)}>Drawdown {formatPnl(shown.drawdown, currency)}</span>
+          <span className={toneOf(shown.drawdown)}>Drawdown {pnl(shown.drawdown)}</span>
         </p>
       )}
       <div className="equity__chart" role="img" aria-labelledby={`${titleId} ${descId}`}>
@@ -168,15 +172,15 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
         <summary>Equity curve data table</summary>
         <div className="table-wrap">
           <table>
-            <caption className="visually-hidden">Net P&amp;L and cumulative P&amp;L by {bucket}</caption>
+            <caption className="visually-hidden">{unit.kind === "r" ? `R and cumulative R by ${bucket}` : `Net P&L and cumulative P&L by ${bucket}`}</caption>
             <thead>
               <tr>
                 <th scope="col">{BUCKET_WORD[bucket]}</th>
                 <th scope="col" className="num">
-                  Trades
+                  {unit.kind === "r" ? "Trades with risk" : "Trades"}
                 </th>
                 <th scope="col" className="num">
-                  Net P&amp;L
+                  {unit.kind === "r" ? "R" : "Net P&L"}
                 </th>
                 <th scope="col" className="num">
                   Cumulative
@@ -188,8 +192,8 @@ export function EquityChart({ points, bucket, currency }: { points: readonly Equ
                 <tr key={p.start}>
                   <th scope="row">{bucketLabel(p.start, bucket)}</th>
                   <td className="num">{p.trades}</td>
-                  <td className={`num ${toneOf(p.netPnl)}`}>{formatPnl(p.netPnl, currency)}</td>
-                  <td className={`num ${toneOf(p.equity)}`}>{formatPnl(p.equity, currency)}</td>
+                  <td className={`num ${toneOf(p.netPnl)}`}>{pnl(p.netPnl)}</td>
+                  <td className={`num ${toneOf(p.equity)}`}>{pnl(p.equity)}</td>
                 </tr>
               ))}
             </tbody>

@@ -8,9 +8,10 @@ import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.
 import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
-import { formatMoney, formatPnl, toneOf } from "../../lib/format.ts";
+import { formatMoney, formatPnl, formatR, toneOf, type Unit } from "../../lib/format.ts";
 import { formatFactor, formatRate } from "./format.ts";
 import { PnlCalendar } from "./pnl-calendar.tsx";
+import { RDistribution } from "./r-distribution.tsx";
 import { PERIODS, monthQuery, periodDays, rangeQuery, todayIn, type Period } from "./range.ts";
 import "./dashboard.css";
 
@@ -83,8 +84,27 @@ export function DashboardPage() {
   );
 }
 
+/** Money or R (multiples of each trade's planned risk), kept in the URL as `?unit=r`. */
+function useUnit(currency: string | null): [Unit, (r: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const inR = params.get("unit") === "r";
+  const choose = (r: boolean) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (r) next.set("unit", "r");
+        else next.delete("unit");
+        return next;
+      },
+      { replace: true },
+    );
+  return [inR ? { kind: "r" } : { kind: "money", currency }, choose];
+}
+
 function Dashboard({ accounts }: { accounts: readonly Account[] }) {
   const { accountId, account, currencies, filter, value, currency, choose } = useDashboardScope(accounts);
+  const [unit, chooseUnit] = useUnit(currency);
+  const unitName = useId();
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });
   const zone = account?.timezone ?? browserZone();
@@ -120,6 +140,17 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
               </option>
             ))}
           </SelectField>
+          <fieldset className="unit-switch">
+            <legend>Show</legend>
+            <div className="segmented">
+              {([false, true] as const).map((r) => (
+                <label key={String(r)} className="segmented__option">
+                  <input type="radio" name={unitName} checked={(unit.kind === "r") === r} onChange={() => chooseUnit(r)} />
+                  <span>{r ? "R" : (currency ?? "Money")}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
           {period === "custom" && (
             <>
               <TextField label="From" type="date" value={custom.from} max={custom.to || undefined} onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))} />
@@ -131,6 +162,8 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
           P&L and fees count on the day a fill realised or paid them, partial exits included; trades, win rate and averages count the trades
           closed in the period. Days are those of {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
           {currencies.length > 1 && !account && ` Your accounts are in ${currencies.join(", ")}: each currency is shown on its own, as amounts are never added across currencies.`}
+          {unit.kind === "r" &&
+            " In R, each closed trade counts as its net P&L divided by its 1R (its planned risk, the distance to its stop, or the account's default risk); trades without one are left out, and each figure says how many count."}
         </p>
       </section>
 
@@ -154,13 +187,19 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
             </EmptyState>
           ) : (
             <>
-              <SummaryCards summary={s} currency={currency} />
+              {unit.kind === "r" ? <RCards summary={s} /> : <SummaryCards summary={s} currency={currency} />}
               {s.trades === 0 ? (
                 <p className="notice">No trades closed in this period. Choose another period or account.</p>
+              ) : unit.kind === "r" && s.r.withRisk === 0 ? (
+                <p className="notice">
+                  None of these trades has a planned risk yet. Set a stop (or a planned risk) on a trade, or a default risk on the account, to see
+                  them in R.
+                </p>
               ) : (
                 <>
-                  <EquitySection scope={scope} currency={currency} />
-                  <BreakdownSection scope={scope} currency={currency} />
+                  <EquitySection scope={scope} unit={unit} />
+                  {unit.kind === "r" && <RDistributionSection scope={scope} />}
+                  <BreakdownSection scope={scope} unit={unit} />
                 </>
               )}
             </>
@@ -168,7 +207,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         }
       </QueryView>
       {summary.data && (summary.data.trades > 0 || period !== "all") && (
-        <CalendarSection filter={filter} currency={currency} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} />
+        <CalendarSection filter={filter} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} />
       )}
     </>
   );
@@ -206,7 +245,53 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
   );
 }
 
-function EquitySection({ scope, currency }: { scope: Scope; currency: string | null }) {
+/** The summary in R: over the closed trades that have a 1R, each figure saying how many those are. */
+function RCards({ summary: s }: { summary: Summary }) {
+  const r = s.r;
+  const of = `${r.withRisk} of ${s.trades} ${s.trades === 1 ? "trade" : "trades"} with risk`;
+  const value = (v: string | null) => (v === null ? "—" : formatR(v));
+  const cards: { label: string; value: string; tone?: string; note: string }[] = [
+    { label: "Total R", value: value(r.total), tone: r.total ? toneOf(r.total) : "", note: of },
+    { label: "Expectancy", value: value(r.expectancy), tone: r.expectancy ? toneOf(r.expectancy) : "", note: `per trade, ${of}` },
+    { label: "Average win", value: value(r.averageWin), tone: "positive", note: of },
+    { label: "Average loss", value: value(r.averageLoss), tone: "negative", note: of },
+    { label: "Best trade", value: value(r.best), tone: r.best ? toneOf(r.best) : "", note: of },
+    { label: "Worst trade", value: value(r.worst), tone: r.worst ? toneOf(r.worst) : "", note: of },
+    { label: "Win rate", value: formatRate(s.winRate), note: `all ${s.trades} closed ${s.trades === 1 ? "trade" : "trades"}` },
+  ];
+  return (
+    <section aria-labelledby="summary-heading">
+      <h2 id="summary-heading">Summary in R</h2>
+      <ul className="stat-cards" aria-labelledby="summary-heading">
+        {cards.map((c) => (
+          <li key={c.label} className="stat-card">
+            <span className="stat-card__label">{c.label}</span>
+            <span className={`stat-card__value ${c.value === "—" ? "" : (c.tone ?? "")}`}>{c.value}</span>
+            <span className="stat-card__note">{c.note}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RDistributionSection({ scope }: { scope: Scope }) {
+  const dist = useQuery({
+    queryKey: ["stats", "r-distribution", scope],
+    queryFn: () => unwrap(stats["r-distribution"].$get({ query: scope })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section className="panel" aria-labelledby="r-distribution-heading">
+      <h2 id="r-distribution-heading">R distribution</h2>
+      <QueryView query={dist} label="the R distribution">
+        {(data) => <RDistribution buckets={data.buckets} withRisk={data.withRisk} trades={data.trades} />}
+      </QueryView>
+    </section>
+  );
+}
+
+function EquitySection({ scope, unit }: { scope: Scope; unit: Unit }) {
   const [bucket, setBucket] = useState<Bucket>("day");
   const name = useId();
   const equity = useQuery({
@@ -229,13 +314,19 @@ function EquitySection({ scope, currency }: { scope: Scope; currency: string | n
         </fieldset>
       </div>
       <QueryView query={equity} label="the equity curve">
-        {(data) => <EquityChart points={data.points} bucket={data.bucket} currency={currency} />}
+        {(data) => (
+          <EquityChart
+            points={unit.kind === "r" ? data.points.map((p) => ({ start: p.start, netPnl: p.rTotal ?? "0", equity: p.rEquity, trades: p.withRisk })) : data.points}
+            bucket={data.bucket}
+            unit={unit}
+          />
+        )}
       </QueryView>
     </section>
   );
 }
 
-function CalendarSection({ filter, currency, initial, today }: { filter: Filter; currency: string | null; initial: Month | null; today: string }) {
+function CalendarSection({ filter, unit, initial, today }: { filter: Filter; unit: Unit; initial: Month | null; today: string }) {
   const [chosen, setChosen] = useState<Month | null>(null);
   // The instance's WEEK_START_DAY (as the weekly equity buckets) until the reader picks another.
   const instance = useInstanceConfig();
@@ -258,7 +349,7 @@ function CalendarSection({ filter, currency, initial, today }: { filter: Filter;
   return (
     <section className="panel" aria-labelledby="calendar-heading">
       <div className="section-head">
-        <h2 id="calendar-heading">P&amp;L calendar</h2>
+        <h2 id="calendar-heading">{unit.kind === "r" ? "R calendar" : "P&L calendar"}</h2>
         <SelectField label="Week starts on" value={String(weekStart)} onChange={(e) => setWeekStart(e.target.value === "1" ? 1 : 0)} className="field--compact">
           <option value="0">Sunday</option>
           <option value="1">Monday</option>
@@ -266,14 +357,20 @@ function CalendarSection({ filter, currency, initial, today }: { filter: Filter;
       </div>
       <QueryView query={calendar} label="the calendar">
         {(data) => (
-          <PnlCalendar month={month} days={data.days} weekStart={weekStart} currency={currency} onMonthChange={(d) => setChosen(addMonths(month, d))} />
+          <PnlCalendar
+            month={month}
+            days={unit.kind === "r" ? data.days.flatMap((d) => (d.rTotal === null ? [] : [{ date: d.date, netPnl: d.rTotal, trades: d.withRisk }])) : data.days}
+            weekStart={weekStart}
+            unit={unit}
+            onMonthChange={(d) => setChosen(addMonths(month, d))}
+          />
         )}
       </QueryView>
     </section>
   );
 }
 
-function BreakdownSection({ scope, currency }: { scope: Scope; currency: string | null }) {
+function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
   const [by, setBy] = useState<BreakdownBy>("symbol");
   const breakdown = useQuery({
     queryKey: ["stats", "breakdown", scope, by],
@@ -297,7 +394,15 @@ function BreakdownSection({ scope, currency }: { scope: Scope; currency: string 
           data.groups.length === 0 ? (
             <p className="muted">{by === "tag" ? "No tagged trades in this period." : "Nothing to show for this period."}</p>
           ) : (
-            <BreakdownTable by={data.by} groups={data.groups} currency={currency} />
+            <BreakdownTable
+              by={data.by}
+              groups={
+                unit.kind === "r"
+                  ? data.groups.flatMap((g) => (g.rTotal === null ? [] : [{ key: g.key, netPnl: g.rTotal, trades: g.withRisk, winRate: g.winRate }]))
+                  : data.groups
+              }
+              unit={unit}
+            />
           )
         }
       </QueryView>

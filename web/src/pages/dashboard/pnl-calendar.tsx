@@ -1,6 +1,6 @@
 import { addMonths, monthBounds, monthGrid, monthLabel, weekdayHeadings, type Month } from "./calendar.ts";
 import { addDecimals } from "../../lib/decimal.ts";
-import { formatPnl, formatPnlCompact, toneOf } from "../../lib/format.ts";
+import { formatSigned, formatSignedCompact, toneOf, type Unit } from "../../lib/format.ts";
 
 export type CalendarDay = { date: string; netPnl: string; trades: number };
 
@@ -8,7 +8,8 @@ type Props = {
   month: Month;
   days: readonly CalendarDay[];
   weekStart: 0 | 1;
-  currency: string | null;
+  /** Money, or R (then each day's `netPnl` is its R and `trades` those with a 1R). */
+  unit: Unit;
   onMonthChange: (delta: number) => void;
 };
 
@@ -18,7 +19,7 @@ type Props = {
  * signed number without the currency symbol (the month total above the grid carries it). The last column
  * totals each week (its days within this month).
  */
-export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }: Props) {
+export function PnlCalendar({ month, days, weekStart, unit, onMonthChange }: Props) {
   const { first, next } = monthBounds(month);
   const inMonth = days.filter((d) => d.date >= first && d.date < next);
   const byDate = new Map(inMonth.map((d) => [d.date, d]));
@@ -35,7 +36,11 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
         <p className="calendar__title" aria-live="polite">
           <strong>{label}</strong>{" "}
           <span className={toneOf(total)}>
-            {trades > 0 ? `${formatPnl(total, currency)} · ${trades} ${trades === 1 ? "trade" : "trades"}` : "No closed trades"}
+            {trades > 0
+              ? `${formatSigned(total, unit)} · ${trades} ${trades === 1 ? "trade" : "trades"}${unit.kind === "r" ? " with risk" : ""}`
+              : unit.kind === "r"
+                ? "No closed trades with risk"
+                : "No closed trades"}
           </span>
         </p>
         <button type="button" className="button button--secondary button--small" onClick={() => onMonthChange(1)} aria-label={`Next month, ${monthLabel(addMonths(month, 1))}`}>
@@ -43,7 +48,9 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
         </button>
       </div>
       <table className="calendar__grid">
-        <caption className="visually-hidden">Daily net P&amp;L, {label}</caption>
+        <caption className="visually-hidden">
+          {unit.kind === "r" ? "Daily R" : "Daily net P&L"}, {label}
+        </caption>
         <thead>
           <tr>
             {headings.map((h) => (
@@ -74,9 +81,9 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
                     </time>
                     {entry && (
                       <>
-                        <span className="calendar__pnl">{formatPnl(entry.netPnl, currency)}</span>
+                        <span className="calendar__pnl">{formatSigned(entry.netPnl, unit)}</span>
                         <span className="calendar__pnl-compact" aria-hidden="true">
-                          {formatPnlCompact(entry.netPnl, null)}
+                          {formatSignedCompact(entry.netPnl, unit)}
                         </span>
                         <span className="calendar__count">
                           {entry.trades} {entry.trades === 1 ? "trade" : "trades"}
@@ -89,9 +96,9 @@ export function PnlCalendar({ month, days, weekStart, currency, onMonthChange }:
               <td className={`calendar__week${entries.length ? ` ${toneOf(weekTotal)}` : ""}`} data-week={w + 1}>
                 {entries.length > 0 ? (
                   <>
-                    <span className="calendar__pnl">{formatPnl(weekTotal, currency)}</span>
+                    <span className="calendar__pnl">{formatSigned(weekTotal, unit)}</span>
                     <span className="calendar__pnl-compact" aria-hidden="true">
-                      {formatPnlCompact(weekTotal, null)}
+                      {formatSignedCompact(weekTotal, unit)}
                     </span>
                     <span className="calendar__count">
                       {weekTrades} {weekTrades === 1 ? "trade" : "trades"}

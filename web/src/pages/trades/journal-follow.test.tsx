@@ -18,6 +18,7 @@ const trade = (id: string) => ({
   id, accountId: ACCOUNT.id, currency: "USD", symbol: "AAPL", assetClass: "stock", multiplier: "1.00", direction: "long", status: "open",
   openedAt: FILL.executedAt, closedAt: null, openQuantity: "100.00", maxQuantity: "100.00", averageEntryPrice: "190.50", averageExitPrice: null,
   fees: "1.00", grossPnl: "0.00", netPnl: "-1.00", notes: "kept", tags: [], setup: null, rating: null, journalId: JOURNAL_ID,
+  risk: { stopPrice: null, targetPrice: null, plannedRisk: null, oneR: null, rMultiple: null, plannedRR: null },
 });
 const detail = (id: string) => ({ trade: trade(id), fills: [{ ...FILL, role: "open", quantityInTrade: "100.00", feesInTrade: "1.00" }] });
 const NOTE = {

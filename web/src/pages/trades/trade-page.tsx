@@ -6,14 +6,25 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { FillActionPanel, FillActionsCell, useFillActions } from "./fill-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
-type Journal = { notes: string | null; tags: string[]; setup: string | null; rating: number | null };
+type Journal = {
+  notes: string | null;
+  tags: string[];
+  setup: string | null;
+  rating: number | null;
+  stopPrice: string | null;
+  targetPrice: string | null;
+  plannedRisk: string | null;
+};
+
+/** A decimal field's text as the API takes it: trimmed, null when empty. */
+const decimalOrNull = (v: string) => (v.trim() ? v.trim() : null);
 
 function fetchTrade(id: string) {
   return unwrap(api.api.trades[":id"].$get({ param: { id } }));
@@ -74,6 +85,9 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
   const [tags, setTags] = useState<string[]>(trade.tags);
   const [setup, setSetup] = useState(trade.setup ?? "");
   const [rating, setRating] = useState<number | null>(trade.rating);
+  const [stop, setStop] = useState(trade.risk.stopPrice ?? "");
+  const [target, setTarget] = useState(trade.risk.targetPrice ?? "");
+  const [plannedRisk, setPlannedRisk] = useState(trade.risk.plannedRisk ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState("");
   const save = useMutation({
@@ -88,7 +102,15 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
   function submit(e: FormEvent) {
     e.preventDefault();
     setSaved("");
-    const value: Journal = { notes: notes.trim() ? notes : null, tags, setup: setup.trim() ? setup.trim() : null, rating };
+    const value: Journal = {
+      notes: notes.trim() ? notes : null,
+      tags,
+      setup: setup.trim() ? setup.trim() : null,
+      rating,
+      stopPrice: decimalOrNull(stop),
+      targetPrice: decimalOrNull(target),
+      plannedRisk: decimalOrNull(plannedRisk),
+    };
     const found = schemaErrors(TradeJournalSchema, value);
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate(value);
@@ -99,6 +121,28 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
     <form className="form" onSubmit={submit} noValidate aria-label="Trade journal">
       <ErrorAlert error={save.error} title="Could not save the journal." />
       <TextField label="Setup" value={setup} maxLength={100} onChange={(e) => setSetup(e.target.value)} error={shown.setup} hint="The pattern or plan behind the trade." />
+      <fieldset>
+        <legend>Plan and risk</legend>
+        <div className="grid-3">
+          <TextField
+            label="Stop"
+            inputMode="decimal"
+            value={stop}
+            onChange={(e) => setStop(e.target.value)}
+            error={shown.stopPrice}
+            hint={trade.direction === "long" ? "Below the entry: where the trade is wrong." : "Above the entry: where the trade is wrong."}
+          />
+          <TextField label="Target" inputMode="decimal" value={target} onChange={(e) => setTarget(e.target.value)} error={shown.targetPrice} hint="Where you meant to take profit." />
+          <TextField
+            label="Planned risk"
+            inputMode="decimal"
+            value={plannedRisk}
+            onChange={(e) => setPlannedRisk(e.target.value)}
+            error={shown.plannedRisk}
+            hint={`In ${trade.currency}: 1R, when it is not the distance to the stop.`}
+          />
+        </div>
+      </fieldset>
       <fieldset className={`field${shown.rating ? " field--invalid" : ""}`}>
         <legend>Rating</legend>
         <div className="rating">
@@ -221,6 +265,21 @@ export function TradePage() {
                 <dt>Average entry</dt>
                 <dd>{price(t.averageEntryPrice)}</dd>
               </div>
+              {t.risk.oneR && (
+                <div>
+                  <dt>Result in R</dt>
+                  <dd className={pnlClass}>
+                    {formatR(t.risk.rMultiple!)}
+                    <span className="muted"> (1R {formatMoney(t.risk.oneR, currency)})</span>
+                  </dd>
+                </div>
+              )}
+              {t.risk.plannedRR && (
+                <div>
+                  <dt>Planned reward : risk</dt>
+                  <dd>{formatNumber(t.risk.plannedRR)} : 1</dd>
+                </div>
+              )}
               <div>
                 <dt>Average exit</dt>
                 <dd>{price(t.averageExitPrice)}</dd>

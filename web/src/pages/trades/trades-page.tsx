@@ -6,7 +6,7 @@ import { keys, useAccounts, useInstanceConfig, type Account } from "../../api/qu
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, toneOf } from "../../lib/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
@@ -260,6 +260,9 @@ export function TradesPage() {
                   <th scope="col" className="num">
                     Net P&amp;L
                   </th>
+                  <th scope="col" className="num">
+                    <abbr title="Net P&L in multiples of the trade's planned risk (1R)">R</abbr>
+                  </th>
                   {priced && (
                     <>
                       <th scope="col" className="num">
@@ -294,6 +297,9 @@ export function TradesPage() {
                       <td data-label="Avg exit" className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
                       <td data-label="Net P&L" className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
                         {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatPnl(t.netPnl, currency)}
+                      </td>
+                      <td data-label="R" className={`num ${t.risk.rMultiple ? toneOf(t.risk.rMultiple) : ""}`}>
+                        {t.risk.rMultiple === null || (t.status === "open" && signOf(t.netPnl) === 0) ? "—" : formatR(t.risk.rMultiple)}
                       </td>
                       {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={account?.timezone} />}
                     </tr>

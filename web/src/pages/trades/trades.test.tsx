@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { json, renderApp, stubApi, USER } from "../../test/render.tsx";
+import { envelope, json, renderApp, stubApi, USER } from "../../test/render.tsx";
 
 const ACCOUNT = {
   id: "11111111-1111-4111-8111-111111111111",
@@ -35,6 +35,8 @@ const TRADE = {
   tags: ["breakout"],
   setup: null,
   rating: null,
+  journalId: null,
+  risk: { stopPrice: null, targetPrice: null, plannedRisk: null, oneR: null, rMultiple: null, plannedRR: null },
 };
 const signedIn = { "GET /api/auth/session": { user: USER }, "GET /api/accounts": { accounts: [ACCOUNT] } };
 
@@ -186,7 +188,46 @@ describe("the trade page", () => {
     await user.type(screen.getByLabelText("Notes"), "Held through the gap.");
     await user.click(screen.getByRole("button", { name: "Save journal" }));
     await waitFor(() => expect(screen.getByText("Journal saved.")).toBeTruthy());
-    expect(patches).toEqual([{ notes: "Held through the gap.", tags: ["earnings"], setup: "Opening range", rating: 4 }]);
+    expect(patches).toEqual([
+      { notes: "Held through the gap.", tags: ["earnings"], setup: "Opening range", rating: 4, stopPrice: null, targetPrice: null, plannedRisk: null },
+    ]);
+  });
+
+  it("takes a stop and a target, shows a wrong-side stop's message on the field, and the result in R", async () => {
+    const patches: Array<Record<string, unknown>> = [];
+    const fills = [
+      { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00" },
+    ];
+    let risk = TRADE.risk as Record<string, string | null>;
+    stubApi({
+      ...signedIn,
+      [`GET /api/trades/${TRADE.id}`]: () => json({ trade: { ...TRADE, risk }, fills }),
+      [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
+      [`PATCH /api/trades/${TRADE.id}`]: ({ body }) => {
+        const b = body as Record<string, unknown>;
+        patches.push(b);
+        if (b.stopPrice === "151") {
+          return envelope(400, "VALIDATION_ERROR", "A long trade's stop is below its entry (150.25).", [
+            { path: "stopPrice", message: "must be below the entry price 150.25 for a long trade" },
+          ]);
+        }
+        risk = { stopPrice: "148.00", targetPrice: "156.00", plannedRisk: null, oneR: "22.50", rMultiple: "2.02", plannedRR: "2.57" };
+        return json({ trade: { ...TRADE, risk }, fills });
+      },
+    });
+    renderApp(`/trades/${TRADE.id}`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("Stop"), "151");
+    await user.click(screen.getByRole("button", { name: "Save journal" }));
+    expect(await screen.findByText("Stop must be below the entry price 150.25 for a long trade.", { exact: false })).toBeTruthy();
+    await user.clear(screen.getByLabelText("Stop"));
+    await user.type(screen.getByLabelText("Stop"), "148");
+    await user.type(screen.getByLabelText("Target"), "156");
+    await user.click(screen.getByRole("button", { name: "Save journal" }));
+    await waitFor(() => expect(screen.getByText("Journal saved.")).toBeTruthy());
+    expect(patches.at(-1)).toMatchObject({ stopPrice: "148", targetPrice: "156", plannedRisk: null });
+    expect(await screen.findByText("+2.02 R")).toBeTruthy();
+    expect(screen.getByText("2.57 : 1")).toBeTruthy();
   });
 });
 
