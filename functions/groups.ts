@@ -14,7 +14,7 @@ import { fillsGroup } from "./fills.ts";
 import { healthGroup } from "./health.ts";
 import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
-import { quotesGroup, symbolsGroup } from "./market.ts";
+import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
@@ -38,6 +38,7 @@ export const groups = {
   billing: billingGroup,
   symbols: symbolsGroup,
   quotes: quotesGroup,
+  instruments: instrumentsGroup,
   admin: adminGroup,
   changelog: changelogGroup,
   docs: docsGroup,
@@ -68,6 +69,7 @@ export function typedRoutes() {
     .route(billingGroup.prefix, billingGroup.app)
     .route(symbolsGroup.prefix, symbolsGroup.app)
     .route(quotesGroup.prefix, quotesGroup.app)
+    .route(instrumentsGroup.prefix, instrumentsGroup.app)
     .route(adminGroup.prefix, adminGroup.app)
     .route(changelogGroup.prefix, changelogGroup.app)
     .route(docsGroup.prefix, docsGroup.app);

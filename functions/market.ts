@@ -1,11 +1,12 @@
 import { rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { QuoteSchema, SymbolListSchema } from "../lib/http/responses.ts";
+import { FuturesListSchema, QuoteSchema, SymbolListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { getQuote, quotesConfigured } from "../lib/market/quotes.ts";
 import { QuoteParamSchema, SymbolSearchQuerySchema } from "../lib/market/schema.ts";
 import { searchSymbols } from "../lib/market/symbols.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
+import { listFutures } from "../lib/trades/futures.ts";
 
 export const symbols = createRouter().get(
   "/",
@@ -34,5 +35,21 @@ export const quotes = createRouter().get(
   async (c) => c.json(await getQuote(c.var.deps, c.req.valid("param").symbol)),
 );
 
+// The futures contracts the journal knows (lib/trades/futures.ts): a fill of one takes its multiplier and currency from here.
+export const instruments = createRouter().get(
+  "/futures",
+  describeRoute({
+    tag: "instruments",
+    summary: "The futures contracts the journal knows by root: name, exchange, multiplier, tick size, currency",
+    responses: { 200: { description: "The contracts, by group and root.", schema: FuturesListSchema } },
+  }),
+  requireUser,
+  (c) => {
+    c.header("Cache-Control", "private, max-age=3600");
+    return c.json(listFutures());
+  },
+);
+
 export const symbolsGroup = { prefix: "/api/symbols", app: symbols } as const satisfies Group;
+export const instrumentsGroup = { prefix: "/api/instruments", app: instruments } as const satisfies Group;
 export const quotesGroup = { prefix: "/api/quotes", app: quotes } as const satisfies Group;

@@ -10,6 +10,7 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError } from "../errors.ts";
 import { DecimalStringSchema, MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, multiplyUnits, toUnits } from "../money.ts";
+import { refuseOtherCurrency } from "../trades/fills.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import { textProblems } from "../text.ts";
 import { dateTimeSchema } from "../time/range.ts";
@@ -144,7 +145,9 @@ function ruleProblems(data: DataExport): Array<{ path: PropertyKey[]; message: s
     a.fills.forEach((f, k) => {
       const row = `fill ${k + 1} (ref ${f.ref}) of account "${a.name}"`;
       try {
-        f.symbol = resolveInstrument({ symbol: f.symbol, assetClass: f.assetClass, multiplier: f.multiplier }).symbol;
+        const instrument = resolveInstrument({ symbol: f.symbol, assetClass: f.assetClass, multiplier: f.multiplier });
+        refuseOtherCurrency(instrument, a.currency);
+        f.symbol = instrument.symbol;
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         for (const field of err.fields ?? []) problems.push({ path: ["accounts", i, "fills", k, field.path], message: `${row}: ${field.path} ${field.message}` });

@@ -253,6 +253,20 @@ export const RDistributionSchema = z.object({
   ),
 });
 
+export const FuturesListSchema = z.object({
+  futures: z.array(
+    z.object({
+      root: z.string(),
+      name: z.string(),
+      exchange: z.enum(["CME", "CBOT", "NYMEX", "COMEX", "ICE US", "CFE"]),
+      group: z.string(),
+      multiplier: z.string().check(z.describe("Money per point of the quoted price, per contract")),
+      tickSize: z.string(),
+      currency: z.string(),
+    }),
+  ),
+});
+
 export const PackListSchema = z.object({ packs: z.array(PackSchema) });
 export const WalletSchema = z.object({ balance: z.number(), reserved: z.number(), available: z.number() });
 export const MovementListSchema = z.object({

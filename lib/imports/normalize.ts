@@ -482,6 +482,10 @@ export function normalizeCsv(
       const message = err instanceof AppError ? (err.fields?.map((f) => `${f.path} ${f.message}`).join("; ") ?? err.message) : "is invalid";
       fail("symbol", `"${cell("symbol")}": ${message}`);
     }
+    // A row whose currency cell says otherwise has its error already (above).
+    if (instrument?.currency && instrument.currency !== account.currency && currency === "") {
+      fail("symbol", `"${cell("symbol")}" settles in ${instrument.currency}, not this account's currency (${account.currency}): import this row into an account in ${instrument.currency}`);
+    }
     if (rowErrors.length || !instrument || !executedAt || !side || !quantity || !price) {
       errors.push(...rowErrors);
       return;

@@ -84,8 +84,20 @@ async function run(deps: Pick<Deps, "db">, query: SQL): Promise<FillRow[]> {
 
 const NO_FILL = () => new AppError("NOT_FOUND", "No such fill.");
 
+/**
+ * A futures contract settles in its own currency (lib/trades/futures.ts): its fills go in an account of that
+ * currency, since the journal never converts (DESIGN.md section 9). Other instruments are the account's.
+ */
+export function refuseOtherCurrency(instrument: Instrument, accountCurrency: string): void {
+  if (!instrument.currency || instrument.currency === accountCurrency) return;
+  throw new AppError("VALIDATION_ERROR", `${instrument.symbol} settles in ${instrument.currency}: record it in an account in ${instrument.currency} (this one is in ${accountCurrency}).`, {
+    fields: [{ path: "symbol", message: `settles in ${instrument.currency}, not in this account's ${accountCurrency}` }],
+  });
+}
+
 export async function addFill(deps: Pick<Deps, "db">, user: AuthUser, input: NewFill): Promise<Fill> {
   const instrument = resolveInstrument({ symbol: input.symbol, assetClass: input.assetClass, multiplier: input.multiplier });
+  if (instrument.currency) refuseOtherCurrency(instrument, (await requireOwnAccount(deps, user, input.accountId)).currency);
   const rows = await run(
     deps,
     sql`select ${fillColumns} from fill_add(${user.id}, ${input.accountId}, ${instrument.symbol}, ${instrument.assetClass},
@@ -122,6 +134,13 @@ export async function updateFill(deps: Pick<Deps, "db">, user: AuthUser, fillId:
       assetClass: patch.assetClass ?? current.assetClass,
       multiplier: patch.multiplier ?? (patch.assetClass === undefined ? current.multiplier : undefined),
     });
+  }
+  if (instrument?.currency) {
+    const [owner] = rowsOf<{ currency: string }>(
+      await deps.db.execute(sql`select a.currency from fills f join accounts a on a.id = f.account_id where f.id = ${fillId} and a.user_id = ${user.id}`),
+    );
+    if (!owner) throw NO_FILL();
+    refuseOtherCurrency(instrument, owner.currency);
   }
   const rows = await run(
     deps,

@@ -3,6 +3,7 @@
 // (`now` is a parameter), so the same input always resolves the same way.
 import { AppError, type FieldError } from "../errors.ts";
 import { DecimalStringSchema } from "../money.ts";
+import { FUTURES } from "./futures.ts";
 
 export type AssetClass = "stock" | "option" | "future";
 
@@ -14,66 +15,15 @@ export type Instrument = {
   multiplier: string;
   option?: { root: string; /** YYYY-MM-DD */ expiry: string; right: "call" | "put"; strike: string };
   future?: { root: string; /** Month code, e.g. "Z" */ month: string; /** 4-digit year */ year: number };
+  /** The currency a known futures contract settles in (lib/trades/futures.ts); absent: the account's. */
+  currency?: string;
+  /** A known futures contract's price step. */
+  tickSize?: string;
 };
 
 export type InstrumentInput = { symbol: string; assetClass?: AssetClass; multiplier?: string };
 
-/**
- * Futures root -> point value: the money one full point of the quoted price is worth per contract.
- * Source: CME contract specifications (VX: Cboe Futures Exchange). Grains (ZC, ZS, ZW) and livestock
- * (HE, LE) are quoted in cents, so their values are per cent: 5,000 bushels and 40,000 lb.
- */
-export const FUTURES_MULTIPLIERS: Readonly<Record<string, string>> = Object.freeze({
-  // Equity indexes
-  ES: "50",
-  MES: "5",
-  NQ: "20",
-  MNQ: "2",
-  YM: "5",
-  MYM: "0.5",
-  RTY: "50",
-  M2K: "5",
-  // Energy
-  CL: "1000",
-  MCL: "100",
-  QM: "500",
-  NG: "10000",
-  QG: "2500",
-  // Metals
-  GC: "100",
-  MGC: "10",
-  SI: "5000",
-  SIL: "1000",
-  HG: "25000",
-  PL: "50",
-  // Interest rates (price in points of par)
-  ZB: "1000",
-  UB: "1000",
-  ZN: "1000",
-  ZF: "1000",
-  ZT: "2000",
-  // Grains and livestock (price in cents)
-  ZC: "50",
-  ZS: "50",
-  ZW: "50",
-  HE: "400",
-  LE: "400",
-  // Currencies (price in USD per unit of the currency)
-  "6E": "125000",
-  M6E: "12500",
-  "6J": "12500000",
-  "6B": "62500",
-  "6A": "100000",
-  "6C": "100000",
-  "6S": "125000",
-  // Crypto
-  BTC: "5",
-  MBT: "0.1",
-  ETH: "50",
-  MET: "0.1",
-  // Volatility (Cboe Futures Exchange)
-  VX: "1000",
-});
+export { FUTURES_MULTIPLIERS } from "./futures.ts";
 
 const OPTION_MULTIPLIER = "100";
 const STOCK_MULTIPLIER = "1";
@@ -132,7 +82,10 @@ export function resolveInstrument(input: InstrumentInput, now: Date = new Date()
 
   const multiplier = checkMultiplier(input.multiplier, fields);
   if (resolved?.multiplier === "" && input.multiplier === undefined) {
-    fields.push({ path: "multiplier", message: `is required for futures root "${resolved.future!.root}", which has no default point value` });
+    fields.push({
+      path: "multiplier",
+      message: `is required: "${resolved.future!.root}" is not a futures root the journal knows (GET /api/instruments/futures lists them), so give the contract's multiplier`,
+    });
   }
 
   if (fields.length > 0 || !resolved) throw new AppError("VALIDATION_ERROR", "The instrument is invalid.", { fields });
@@ -169,7 +122,9 @@ function infer(symbol: string, now: Date): Instrument | string {
     const future = parseFuture(body, now);
     if (future.kind === "no-match") return MESSAGE.future;
     if (future.kind === "invalid") return future.message;
-    if (!future.value.known) return `has unknown futures root "${future.value.future.root}": pass assetClass "future" and a multiplier`;
+    if (!future.value.known) {
+      return `has futures root "${future.value.future.root}", which the journal does not know (GET /api/instruments/futures lists them): give the asset class future and the contract's multiplier`;
+    }
     return futureInstrument(future.value);
   }
 
@@ -185,8 +140,9 @@ function optionInstrument(parts: OptionParts): Instrument {
 }
 
 function futureInstrument(parts: FutureParts): Instrument {
-  const multiplier = parts.known ? FUTURES_MULTIPLIERS[parts.future.root]! : "";
-  return { symbol: parts.symbol, assetClass: "future", multiplier, future: parts.future };
+  const contract = FUTURES.get(parts.future.root);
+  if (!contract) return { symbol: parts.symbol, assetClass: "future", multiplier: "", future: parts.future };
+  return { symbol: parts.symbol, assetClass: "future", multiplier: contract.multiplier, future: parts.future, currency: contract.currency, tickSize: contract.tickSize };
 }
 
 /** Accepts the OSI form with or without the root's space padding, and the "." or "O:" prefix some brokers and data vendors add. */
@@ -221,9 +177,20 @@ function isRealDate(year: number, month: number, day: number): boolean {
   return day <= daysInMonth;
 }
 
-/** "/ES" (thinkorswim, TradeStation) and "@ES" (some data vendors) mark futures. */
+const MONTH_NAMES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+/** "ES DEC 25", "ES DEC25", "ES Dec '25", "ES DEC 2025": a root, a month's name and a year. */
+const NAMED_MONTH = /^([A-Z0-9]{1,6}) +(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC) *'?(\d{2}|\d{4})$/;
+
+/**
+ * What marks a symbol as a futures contract, and its body in the ROOT + month code + year form: "/ES"
+ * (thinkorswim, TradeStation) and "@ES" (some data vendors) prefixes, and the month spelled out ("ES DEC 25",
+ * IBKR and several statements), which becomes "ESZ25".
+ */
 function stripFuturesPrefix(symbol: string): { body: string; prefixed: boolean } {
-  return symbol.startsWith("/") || symbol.startsWith("@") ? { body: symbol.slice(1), prefixed: true } : { body: symbol, prefixed: false };
+  const body = symbol.startsWith("/") || symbol.startsWith("@") ? symbol.slice(1) : symbol;
+  const named = NAMED_MONTH.exec(body);
+  if (named) return { body: `${named[1]}${MONTH_CODES[MONTH_NAMES.indexOf(named[2]!)]}${named[3]}`, prefixed: true };
+  return { body, prefixed: body !== symbol };
 }
 
 /**
@@ -263,7 +230,7 @@ function resolveFuturesYear(digits: string, now: Date): number | string {
 }
 
 function isKnownRoot(root: string): boolean {
-  return Object.hasOwn(FUTURES_MULTIPLIERS, root);
+  return FUTURES.has(root);
 }
 
 /** The explicit multiplier, or undefined when none was given; a bad one is added to `fields`. */

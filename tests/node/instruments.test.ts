@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError, type FieldError } from "../../lib/errors.ts";
+import { FUTURES } from "../../lib/trades/futures.ts";
 import { FUTURES_MULTIPLIERS, resolveInstrument, type AssetClass, type Instrument, type InstrumentInput } from "../../lib/trades/instruments.ts";
 
 /** 1-digit futures years resolve into [2024, 2033] from here. */
@@ -134,7 +135,7 @@ describe("futures", () => {
     ["/VXQ5", "VXQ25", "VX", "Q", 2025, "1000"],
     ["HEV5", "HEV25", "HE", "V", 2025, "400"],
   ])("%j -> %j", (symbol, normal, root, month, year, multiplier) => {
-    const expected: Instrument = { symbol: normal, assetClass: "future", multiplier, future: { root, month, year } };
+    const expected: Instrument = { symbol: normal, assetClass: "future", multiplier, future: { root, month, year }, currency: "USD", tickSize: FUTURES.get(root)!.tickSize };
     expect(resolveInstrument({ symbol }, NOW)).toStrictEqual(expected);
     expect(resolveInstrument({ symbol, assetClass: "future" }, NOW)).toStrictEqual(expected);
   });
@@ -210,8 +211,9 @@ describe("futures", () => {
     ["/ES", undefined, "futures symbol"],
     ["AAPL", "future", "futures symbol"],
     ["ABCDEFGZ4", "future", "root longer than 6 characters"],
-    ["/FOOZ4", undefined, 'unknown futures root "FOO"'],
-    ["@FOOZ24", undefined, 'unknown futures root "FOO"'],
+    ["/FOOZ4", undefined, 'futures root "FOO", which the journal does not know'],
+    ["@FOOZ24", undefined, 'futures root "FOO", which the journal does not know'],
+    ["FOO DEC 25", undefined, 'futures root "FOO", which the journal does not know'],
   ])("refuses %j (class %s): %s", (symbol, assetClass, message) => {
     const fields = fieldsOf({ symbol, assetClass });
     expect(paths(fields)).toEqual(["symbol"]);
@@ -220,7 +222,7 @@ describe("futures", () => {
 
   it("an unknown root is a future only when asked, and then needs a multiplier", () => {
     expect(fieldsOf({ symbol: "FOOZ4", assetClass: "future" })).toEqual([
-      { path: "multiplier", message: expect.stringContaining('futures root "FOO"') },
+      { path: "multiplier", message: expect.stringContaining('"FOO" is not a futures root the journal knows') },
     ]);
     expect(resolveInstrument({ symbol: "/fooz4", assetClass: "future", multiplier: "25" }, NOW)).toStrictEqual({
       symbol: "FOOZ24",
@@ -232,6 +234,25 @@ describe("futures", () => {
     expect(fieldsOf({ symbol: "FOOZ4", assetClass: "future", multiplier: "0" })).toEqual([
       { path: "multiplier", message: expect.stringContaining("positive") },
     ]);
+  });
+
+  it.each([
+    ["ES DEC 25", "ESZ25"],
+    ["ES DEC25", "ESZ25"],
+    ["es dec '25", "ESZ25"],
+    ["ES Dec 2025", "ESZ25"],
+    ["/ES MAR 26", "ESH26"],
+    ["MES JUN 26", "MESM26"],
+    ["CL JAN 27", "CLF27"],
+  ])("the month spelled out: %j is %s", (symbol, normal) => {
+    expect(resolveInstrument({ symbol }, NOW).symbol).toBe(normal);
+    expect(resolveInstrument({ symbol, assetClass: "future" }, NOW).symbol).toBe(normal);
+  });
+
+  it("a known contract brings its currency and tick size; a yen contract settles in yen", () => {
+    expect(resolveInstrument({ symbol: "ESZ5" }, NOW)).toMatchObject({ multiplier: "50", tickSize: "0.25", currency: "USD" });
+    expect(resolveInstrument({ symbol: "NIYH6" }, NOW)).toMatchObject({ multiplier: "500", tickSize: "5", currency: "JPY" });
+    expect(resolveInstrument({ symbol: "ZNZ5" }, NOW)).toMatchObject({ tickSize: "0.015625" });
   });
 
   it("an explicit multiplier overrides the table", () => {
