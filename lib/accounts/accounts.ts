@@ -14,6 +14,7 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import type { AccountPatch, NewAccount } from "./schema.ts";
+import type { FeeSchedule } from "../trades/fees.ts";
 
 export const DEFAULT_TIMEZONE = "America/New_York";
 export const DELETE_HISTORY_CONFIRMATION = "delete-history";
@@ -32,6 +33,8 @@ export type Account = {
   balance: string;
   /** 1R in money for trades without a plan of their own (DESIGN.md section 10); null: none. */
   defaultRisk: string | null;
+  /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null: none. */
+  feeSchedule: FeeSchedule | null;
 };
 
 type AccountRow = {
@@ -43,6 +46,7 @@ type AccountRow = {
   timezone: string;
   brokerage_id: string | null;
   default_risk: string | null;
+  fee_schedule: FeeSchedule | string | null;
   created_at: string;
   balance: string | null;
 };
@@ -59,7 +63,7 @@ const foreignBrokerage = () =>
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
 function accountColumns(alias: string, balance: SQL, startingBalanceAt: SQL): SQL {
   return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
-    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id, ${alias}.default_risk::text as default_risk,
+    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id, ${alias}.default_risk::text as default_risk, ${alias}.fee_schedule,
     ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${startingBalanceAt} as starting_balance_at, ${balance} as balance`;
 }
 
@@ -84,6 +88,7 @@ function toAccount(row: AccountRow): Account {
     createdAt: row.created_at,
     balance: formatDecimal(row.balance ?? "0"),
     defaultRisk: row.default_risk === null ? null : formatDecimal(row.default_risk),
+    feeSchedule: typeof row.fee_schedule === "string" ? (JSON.parse(row.fee_schedule) as FeeSchedule) : row.fee_schedule,
   };
 }
 
@@ -201,6 +206,7 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
   if (patch.timezone !== undefined) sets.push(sql`timezone = ${checkTimezone(patch.timezone)}`);
   if (patch.brokerageId !== undefined) sets.push(sql`brokerage_id = ${patch.brokerageId}::uuid`);
   if (patch.defaultRisk !== undefined) sets.push(sql`default_risk = ${patch.defaultRisk}::numeric`);
+  if (patch.feeSchedule !== undefined) sets.push(sql`fee_schedule = ${patch.feeSchedule === null ? null : JSON.stringify(patch.feeSchedule)}::jsonb`);
   const dated = patch.startingBalanceAt !== undefined;
   if (sets.length === 0 && !dated) return getAccount(deps, user, id);
   const brokerageOwned = patch.brokerageId

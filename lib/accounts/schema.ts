@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema } from "../money.ts";
 import { dateTimeSchema } from "../time/range.ts";
+import { FeeScheduleSchema } from "../trades/fees.ts";
 
 const required = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`),
@@ -66,13 +67,15 @@ export const AccountPatchSchema = z.strictObject(
     defaultRisk: z.optional(
       z.nullable(DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), "must be greater than zero"))),
     ),
+    /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null clears it. */
+    feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
     startingBalance: z.optional(z.never(IMMUTABLE)),
     currency: z.optional(z.never(IMMUTABLE)),
   },
   {
     error: (iss) =>
       iss.code === "unrecognized_keys"
-        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId, startingBalanceAt and defaultRisk can be changed`
+        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId, startingBalanceAt, defaultRisk and feeSchedule can be changed`
         : iss.code === "invalid_type"
           ? "must be a JSON object"
           : undefined,

@@ -100,6 +100,11 @@ export const accounts = pgTable(
     timezone: text("timezone").notNull().default("America/New_York"),
     /** The money a trade risks when it says nothing of its own (1R): trades' R falls back to it. */
     defaultRisk: money("default_risk"),
+    /**
+     * What the broker charges, per asset class (lib/trades/fees.ts): applied on import to rows that carry no
+     * fee, each such fee marked estimated on its fill. Null: none.
+     */
+    feeSchedule: jsonb("fee_schedule"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -159,6 +164,8 @@ export const fills = pgTable(
     quantity: money("quantity").notNull(),
     price: money("price").notNull(),
     fees: money("fees").notNull().default("0"),
+    /** The fees were estimated from the account's fee schedule (the row carried none), not reported. */
+    feesEstimated: boolean("fees_estimated").notNull().default(false),
     executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
     /** The broker's execution id, when the source has one (de-duplication key). */
     executionId: text("execution_id"),

@@ -1,6 +1,7 @@
 // Response bodies as zod schemas, for the OpenAPI document (describeRoute) and so for the contract test that
 // holds real responses to it. The domain code builds these bodies; these schemas say what they are.
 import * as z from "zod/mini";
+import { FeeScheduleSchema } from "../trades/fees.ts";
 
 const iso = () => z.string().check(z.describe("An instant, ISO 8601 in UTC"));
 const decimal = () => z.string().check(z.regex(/^-?\d+\.\d{2,10}$/), z.describe("A decimal as a string, at least two decimals"));
@@ -51,6 +52,7 @@ export const AccountSchema = z.object({
   createdAt: iso(),
   balance: decimal(),
   defaultRisk: z.nullable(decimal()).check(z.describe("1R in money for trades without a plan of their own; null: none")),
+  feeSchedule: z.nullable(FeeScheduleSchema).check(z.describe("What the broker charges per asset class, for imported rows that carry no fee; null: none")),
 });
 export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
 
@@ -85,6 +87,7 @@ const FillFields = {
   quantity: decimal(),
   price: decimal(),
   fees: decimal(),
+  feesEstimated: z.boolean().check(z.describe("The fees are the account's fee schedule's estimate: the imported row carried none")),
   executedAt: iso(),
   executionId: z.nullable(z.string()),
   importId: z.nullable(id()),

@@ -17,6 +17,7 @@ import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
 import { decodeCsv, normalizeCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
+import type { FeeSchedule } from "../trades/fees.ts";
 import type { ImportRequest } from "./schema.ts";
 
 /** At most this many row errors and preview fills are returned; the counts always cover every row. */
@@ -109,7 +110,12 @@ function stagedJson(fills: readonly StagedFill[]): string {
   // A thousand fills at a time: a few hundred strings before the join, not one per fill.
   const parts: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
-    const batch = fills.slice(i, i + 1000).map((f) => [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)]);
+    // An estimated fee adds an 11th element (import_apply reads its absence as reported fees).
+    const batch = fills.slice(i, i + 1000).map((f) => {
+      const row: unknown[] = [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)];
+      if (f.fees_estimated) row.push(true);
+      return row;
+    });
     parts.push(JSON.stringify(batch).slice(1, -1));
   }
   return `[${parts.join(",")}]`;
@@ -132,7 +138,11 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   // staged JSON is made, and what the answer shows is taken from them before they go.
   const text = decodeCsv(input.bytes);
   input.bytes = new Uint8Array(0);
-  const { fills, errors, skipped, rowCount } = normalizeCsv(text, mapping, options, account, deps.config.CSV_IMPORT_MAX_ROWS);
+  const [schedule] = rowsOf<{ fee_schedule: FeeSchedule | string | null }>(
+    await deps.db.execute(sql`select fee_schedule from accounts where id = ${account.id}::uuid`),
+  );
+  const feeSchedule = typeof schedule?.fee_schedule === "string" ? (JSON.parse(schedule.fee_schedule) as FeeSchedule) : (schedule?.fee_schedule ?? null);
+  const { fills, errors, skipped, rowCount } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, deps.config.CSV_IMPORT_MAX_ROWS);
   await markDuplicates(deps, account.id, fills);
   const fresh = fills.filter((f) => !f.duplicate);
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));
@@ -272,6 +282,7 @@ function toPreviewFill(f: StagedFill) {
     quantity: formatDecimal(f.quantity),
     price: formatDecimal(f.price),
     fees: formatDecimal(f.fees),
+    feesEstimated: Boolean(f.fees_estimated),
     executedAt: f.executed_at,
     executionId: f.execution_id,
     duplicate: Boolean(f.duplicate),

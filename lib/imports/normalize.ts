@@ -8,6 +8,7 @@ import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
+import { estimateFee, type FeeSchedule } from "../trades/fees.ts";
 import type { ImportMapping, ImportOptions } from "./schema.ts";
 
 /** A fill as staged for the commit: what its cash effect needs (lib/trades/cash.ts), and where it came from. */
@@ -15,6 +16,8 @@ export type StagedFill = CashFill & {
   row: number;
   execution_id: string | null;
   duplicate?: boolean;
+  /** The row carried no fee: `fees` is the account's fee schedule's estimate (lib/trades/fees.ts). */
+  fees_estimated?: boolean;
 };
 
 export type RowError = { row: number; column?: string; message: string };
@@ -377,7 +380,7 @@ export function normalizeCsv(
   text: string,
   mapping: ImportMapping,
   options: ImportOptions,
-  account: { timezone: string; currency: string },
+  account: { timezone: string; currency: string; feeSchedule?: FeeSchedule | null },
   maxRows: number,
 ): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number } {
   const timeZone = options.timezone ?? account.timezone;
@@ -495,6 +498,12 @@ export function normalizeCsv(
     if (amount !== null) fees = feesFromNetAmount(side, quantity, price, instrument.multiplier, amount);
     const charged = sectionFees.size ? sectionFees.get(executedAt.toISOString().slice(0, 19))?.shift() : undefined;
     if (charged !== undefined) fees = unitsToDecimal(toUnits(fees) + charged);
+    // A row that says nothing of its fees (no fee cell filled in, no net amount, no charge from a fees
+    // section) gets the account's fee schedule's, marked estimated. A fee of 0 written in the file is a fee.
+    const estimate = feeParts.length === 0 && amount === null && charged === undefined && account.feeSchedule
+      ? estimateFee(account.feeSchedule, { assetClass: instrument.assetClass, quantity, price, multiplier: instrument.multiplier })
+      : null;
+    if (estimate !== null) fees = estimate;
     const executionId = cell("executionId");
     fills.push({
       row,
@@ -509,6 +518,7 @@ export function normalizeCsv(
       execution_id: executionId === "" ? null : executionId.slice(0, 100),
       // Set here, not first by markDuplicates: a property added later costs every fill an allocation.
       duplicate: false,
+      ...(estimate !== null ? { fees_estimated: true } : {}),
     });
   });
   return { fills, errors, skipped, rowCount };

@@ -22,6 +22,8 @@ export type Fill = {
   quantity: string;
   price: string;
   fees: string;
+  /** The fees are the account's fee schedule's estimate: the imported row carried none. */
+  feesEstimated: boolean;
   executedAt: string;
   executionId: string | null;
   importId: string | null;
@@ -37,6 +39,7 @@ type FillRow = {
   quantity: string;
   price: string;
   fees: string;
+  fees_estimated: boolean;
   executed_at: string;
   execution_id: string | null;
   import_id: string | null;
@@ -45,7 +48,7 @@ type FillRow = {
 /** Every column as text, so all drivers answer alike. `f` is the fills row alias. */
 export const fillColumns = sql.raw(`f.id::text as id, f.account_id::text as account_id, f.symbol, f.asset_class,
   f.multiplier::text as multiplier, f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees,
-  ${isoUtc("f.executed_at")} as executed_at, f.execution_id,
+  f.fees_estimated, ${isoUtc("f.executed_at")} as executed_at, f.execution_id,
   f.import_id::text as import_id`);
 
 export function toFill(row: FillRow): Fill {
@@ -59,6 +62,7 @@ export function toFill(row: FillRow): Fill {
     quantity: formatDecimal(row.quantity),
     price: formatDecimal(row.price),
     fees: formatDecimal(row.fees),
+    feesEstimated: row.fees_estimated,
     executedAt: row.executed_at,
     executionId: row.execution_id,
     importId: row.import_id,

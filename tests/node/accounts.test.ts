@@ -55,6 +55,7 @@ describe("POST /api/accounts", () => {
       createdAt: expect.stringMatching(ISO_UTC),
       balance: "0.00",
       defaultRisk: null,
+      feeSchedule: null,
     });
     const rows = await accountsOf(t.db, userId);
     expect(rows).toHaveLength(1);

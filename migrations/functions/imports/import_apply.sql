@@ -2,8 +2,8 @@
 -- into its account: the fills, their ledger entries and the rebuilt positions of each symbol touched, then
 -- marks the import committed. p_staged: the fills read from object storage by the caller (NULL means the
 -- inline csv_imports.staged); either holds one array per fill (symbol, asset class, multiplier, side, quantity,
--- price, fees, executed_at, execution id, duplicate) or, staged by an older version, one object per fill
--- with those keys. Returns the number of fills written, or NULL when the import is not claimed.
+-- price, fees, executed_at, execution id, duplicate, and true when the fees were estimated from the account's
+-- fee schedule) or, staged by an older version, one object per fill with those keys. Returns the number of fills written, or NULL when the import is not claimed.
 -- Guarantees: exactly once (the row must be 'committing' and is locked; it leaves as 'committed'); a fill
 -- whose execution id the account already has is skipped; so, unless duplicates are included, is one that
 -- matches an existing fill on symbol, time to the second, side, quantity and price, unless both carry
@@ -48,12 +48,12 @@ BEGIN
     -- One array per fill, in lib/imports/imports.ts stagedJson's order (what a preview stages).
     SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
       (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
-      (e->>9)::boolean AS duplicate
+      (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated
     FROM src, jsonb_array_elements(src.j) AS e
     WHERE jsonb_typeof(e) = 'array'
     UNION ALL
     -- One object per fill: what previews staged before the arrays (still staged when the function changed).
-    SELECT x.* FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
+    SELECT x.*, false FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
       symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
       executed_at timestamptz, execution_id text, duplicate boolean)
   ),
@@ -73,8 +73,8 @@ BEGIN
       ))
   ),
   inserted AS (
-    INSERT INTO fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, import_id)
-    SELECT imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, p_import FROM todo
+    INSERT INTO fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, import_id)
+    SELECT imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, p_import FROM todo
     RETURNING id, symbol, asset_class, side, quantity, price, multiplier, fees, executed_at
   ),
   -- A futures fill's realised P&L is known once its positions are rebuilt (below); until then it moves cash

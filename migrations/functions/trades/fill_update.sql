@@ -26,6 +26,8 @@ BEGIN
   UPDATE fills SET symbol = coalesce(p_symbol, old.symbol), asset_class = coalesce(p_asset_class, old.asset_class),
     multiplier = coalesce(p_multiplier, old.multiplier), side = coalesce(p_side, old.side),
     quantity = coalesce(p_quantity, old.quantity), price = coalesce(p_price, old.price), fees = coalesce(p_fees, old.fees),
+    -- Fees typed in are reported, no longer the fee schedule's estimate.
+    fees_estimated = CASE WHEN p_fees IS NULL THEN old.fees_estimated ELSE false END,
     executed_at = coalesce(p_executed_at, old.executed_at)
   WHERE id = p_fill RETURNING * INTO changed;
   UPDATE ledger_entries

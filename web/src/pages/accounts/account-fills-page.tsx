@@ -5,7 +5,8 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccount } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
-import { formatDateTime, formatMoney, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, useFillActions } from "../trades/fill-editor.tsx";
 
 const PAGE_SIZE = 100;
@@ -73,7 +74,9 @@ export function AccountFillsPage() {
                           <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
                           <td data-label="Quantity" className="num">{formatNumber(f.quantity)}</td>
                           <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
-                          <td data-label="Fees" className="num">{formatMoney(f.fees, a.currency)}</td>
+                          <td data-label="Fees" className="num">
+                            <Fees value={f.fees} estimated={f.feesEstimated} currency={a.currency} />
+                          </td>
                           <FillActionsCell fill={f} label={label} onOpen={fillActions.open} />
                         </tr>
                       );

@@ -13,6 +13,8 @@ const ACCOUNT = {
   brokerageId: null,
   createdAt: "2026-01-02T00:00:00.000Z",
   balance: "0.30",
+  defaultRisk: null,
+  feeSchedule: null,
 };
 const signedIn = { "GET /api/auth/session": { user: USER }, "GET /api/brokerages": { brokerages: [] } };
 
@@ -156,5 +158,30 @@ describe("the account page", () => {
     await user.click(screen.getByRole("button", { name: "Delete entry" }));
     await waitFor(() => expect(screen.queryByText("Deposit", { selector: "td" })).toBeNull());
     expect(deleted).toHaveLength(1);
+  });
+});
+
+describe("editing an account's risk and fees", () => {
+  it("sends the default risk and the fee schedule, blank parts left out", async () => {
+    const patches: unknown[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0", entries: [] },
+      "GET /api/journals/impact": { journaledTrades: 0, screenshots: 0 },
+      [`PATCH /api/accounts/${ID}`]: ({ body }) => (patches.push(body), json({ ...ACCOUNT, ...(body as object) })),
+    });
+    renderApp(`/accounts/${ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Edit account" }));
+    await user.type(screen.getByLabelText("Default risk per trade"), "250");
+    await user.click(screen.getByText("Fee schedule, for files without fees"));
+    await user.type(screen.getByLabelText("Stocks: Fee per share"), "0.005");
+    await user.type(screen.getByLabelText("Stocks: Minimum"), "1");
+    await user.type(screen.getByLabelText("Options: Fee per contract"), "0.65");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(patches).toHaveLength(1));
+    expect(patches[0]).toMatchObject({ defaultRisk: "250", feeSchedule: { stock: { perUnit: "0.005", minimum: "1" }, option: { perUnit: "0.65" } } });
   });
 });

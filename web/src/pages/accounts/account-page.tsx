@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { JournalImpact } from "../../components/journal-impact.tsx";
+import { draftOf, FeeScheduleFields, scheduleOf } from "./fee-schedule.tsx";
 import { ApiError } from "../../api/errors.ts";
 import { keys, useAccount, useBrokerages, type Account } from "../../api/queries.ts";
 import { BrokerageSelect } from "../../components/brokerage-select.tsx";
@@ -19,9 +20,10 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
   const [timezone, setTimezone] = useState(account.timezone);
   const [brokerageId, setBrokerageId] = useState(account.brokerageId ?? "");
   const [defaultRisk, setDefaultRisk] = useState(account.defaultRisk ?? "");
+  const [fees, setFees] = useState(() => draftOf(account.feeSchedule));
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
-    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null; defaultRisk: string | null }) =>
+    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null; defaultRisk: string | null; feeSchedule: ReturnType<typeof scheduleOf> }) =>
       unwrap(api.api.accounts[":id"].$patch({ param: { id: account.id }, json })),
     onSuccess: async (updated) => {
       queryClient.setQueryData(keys.account(account.id), updated);
@@ -36,7 +38,9 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
     const found: FieldErrors = {};
     if (!name.trim()) found.name = "must not be empty";
     setErrors(found);
-    if (Object.keys(found).length === 0) save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null, defaultRisk: defaultRisk.trim() || null });
+    if (Object.keys(found).length === 0) {
+      save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null, defaultRisk: defaultRisk.trim() || null, feeSchedule: scheduleOf(fees) });
+    }
   }
 
   return (
@@ -56,6 +60,7 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
         error={shown.defaultRisk}
         hint={`In ${account.currency}: 1R of the trades without a stop or planned risk of their own, so they count in R too. Leave empty for none.`}
       />
+      <FeeScheduleFields draft={fees} onChange={setFees} currency={account.currency} error={shown.feeSchedule} />
       <p className="field__hint">
         Currency and starting balance cannot be changed; record an adjustment in the ledger to correct a balance.
       </p>

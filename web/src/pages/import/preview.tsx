@@ -1,4 +1,5 @@
-import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, priceDecimals, toneOf } from "../../lib/format.ts";
+import { Fees } from "../../components/fees.tsx";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
 
 /** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
@@ -207,7 +208,9 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                     <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
                     <td className="num">{formatNumber(f.quantity)}</td>
                     <td className="num">{formatPrice(f.price, decimals.get(f.symbol) ?? 2)}</td>
-                    <td className="num">{formatMoney(f.fees, currency)}</td>
+                    <td className="num">
+                      <Fees value={f.fees} estimated={(f as { feesEstimated?: boolean }).feesEstimated} currency={currency} />
+                    </td>
                     <td>{f.executionId ?? <span className="muted">none</span>}</td>
                     <td>{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
                   </tr>

@@ -9,6 +9,7 @@ import { signOf } from "../../lib/decimal.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
+import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, useFillActions } from "./fill-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
@@ -331,7 +332,9 @@ export function TradePage() {
                           {f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>}
                         </td>
                         <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
-                        <td data-label="Fees" className="num">{formatMoney(f.feesInTrade, currency)}</td>
+                        <td data-label="Fees" className="num">
+                          <Fees value={f.feesInTrade} estimated={f.feesEstimated} currency={currency} />
+                        </td>
                         <td data-label="Execution ID">{f.executionId ?? "—"}</td>
                         {zone ? (
                           <FillActionsCell fill={f} label={`${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`} onOpen={fillActions.open} />
