@@ -15,6 +15,7 @@ import { healthGroup } from "./health.ts";
 import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
 import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
+import { splitsGroup } from "./splits.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
@@ -32,6 +33,7 @@ export const groups = {
   fills: fillsGroup,
   trades: tradesGroup,
   journals: journalsGroup,
+  splits: splitsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
@@ -63,6 +65,7 @@ export function typedRoutes() {
     .route(fillsGroup.prefix, fillsGroup.app)
     .route(tradesGroup.prefix, tradesGroup.app)
     .route(journalsGroup.prefix, journalsGroup.app)
+    .route(splitsGroup.prefix, splitsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)

@@ -7,7 +7,7 @@ import { track } from "../analytics/index.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { FREE_PLAN_LIMITS, isPlanCapped } from "../auth/plan.ts";
 import type { AuthUser } from "../auth/session.ts";
-import { pgError, RAISED_EXCEPTION, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { isUniqueViolation, pgError, RAISED_EXCEPTION } from "../db/errors.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -106,11 +106,6 @@ export function checkTimezone(timezone: string): string {
     // Not a zone the runtime knows either: no hint.
   }
   throw new AppError("INVALID_TIMEZONE", `Unknown time zone; use a canonical IANA name such as America/New_York or Etc/UTC.${hint}`);
-}
-
-function isUniqueViolation(err: unknown, constraint: string): boolean {
-  const pg = pgError(err);
-  return pg?.code === UNIQUE_VIOLATION && pg.constraint === constraint;
 }
 
 /** POST /api/accounts. The Free-plan cap applies only with FEATURE_GATING on, to non-admin Free users. */

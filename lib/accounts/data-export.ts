@@ -1,7 +1,9 @@
 // The whole-account JSON export and its import (docs/accounts.md, "Your data as JSON"): everything a trader
 // entered or imported, in one documented file that a fresh instance (or this one) takes back. Trades are
 // not stored in the file: they are rebuilt from the fills, and their journal fields (notes, tags, setup,
-// rating) are matched to them by the fill that opened them. Screenshots are not included.
+// rating, and the plan: stop, target, planned risk) are matched to them by the fill that opened them. The
+// trader's stock splits travel with the file (they change how the fills make trades). Screenshots are not
+// included. Fields added after version 1 shipped are optional, so older files still read.
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
@@ -10,6 +12,7 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, validationError } from "../errors.ts";
 import { DecimalStringSchema, MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, multiplyUnits, toUnits } from "../money.ts";
+import { FeeScheduleSchema } from "../trades/fees.ts";
 import { refuseOtherCurrency } from "../trades/fills.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import { textProblems } from "../text.ts";
@@ -40,6 +43,8 @@ const FillSchema = z.strictObject({
   fees: nonNegative(),
   executedAt: dateTimeSchema(),
   executionId: z.nullable(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long"))),
+  /** The fee came from the account's fee schedule, not from the broker. */
+  feesEstimated: z.optional(z.boolean()),
 });
 
 const EntrySchema = z.strictObject({
@@ -55,6 +60,9 @@ const JournalSchema = z.strictObject({
   tags: z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20, "has more than 20 tags")),
   setup: z.nullable(z.string().check(z.maxLength(100, "is too long"))),
   rating: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
+  stopPrice: z.optional(z.nullable(nonNegative())),
+  targetPrice: z.optional(z.nullable(nonNegative())),
+  plannedRisk: z.optional(z.nullable(positive("plannedRisk"))),
 });
 
 const AccountSchema = z.strictObject({
@@ -67,6 +75,15 @@ const AccountSchema = z.strictObject({
   ledger: z.array(EntrySchema),
   fills: z.array(FillSchema),
   journal: z.array(JournalSchema),
+  defaultRisk: z.optional(z.nullable(positive("defaultRisk"))),
+  feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
+});
+
+const SplitSchema = z.strictObject({
+  symbol: z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long")),
+  effectiveAt: dateTimeSchema(),
+  newShares: positive("newShares"),
+  oldShares: positive("oldShares"),
 });
 
 export const DataExportSchema = z.strictObject({
@@ -75,6 +92,7 @@ export const DataExportSchema = z.strictObject({
   exportedAt: z.string(),
   brokerages: z.array(z.strictObject({ ref: ref(), name: NameSchema })),
   accounts: z.array(AccountSchema).check(z.maxLength(1000, "has more than 1000 accounts")),
+  splits: z.optional(z.array(SplitSchema).check(z.maxLength(10_000, "has more than 10000 splits"))),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
 
@@ -97,13 +115,19 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
             'fills', coalesce((select json_agg(json_build_object('ref', f.id, 'symbol', f.symbol, 'assetClass', f.asset_class,
                 'multiplier', format_decimal(f.multiplier), 'side', f.side, 'quantity', format_decimal(f.quantity),
                 'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
-                'executionId', f.execution_id) order by f.executed_at, f.id)
+                'executionId', f.execution_id, 'feesEstimated', f.fees_estimated) order by f.executed_at, f.id)
               from fills f where f.account_id = a.id), '[]'::json),
             'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', j.notes, 'tags', j.tags,
-                'setup', j.setup, 'rating', j.rating) order by p.opened_at, p.id)
+                'setup', j.setup, 'rating', j.rating, 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
+                'plannedRisk', format_decimal(j.planned_risk)) order by p.opened_at, p.id)
               from trade_journals j join positions p on p.id = j.position_id where j.account_id = a.id
-                and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0)), '[]'::json)
-          ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json)
+                and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0
+                  or j.stop_price is not null or j.target_price is not null or j.planned_risk is not null)), '[]'::json),
+            'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule
+          ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json),
+        'splits', coalesce((select json_agg(json_build_object('symbol', s.symbol, 'effectiveAt', ${iso("s.effective_at")},
+            'newShares', format_decimal(s.new_shares), 'oldShares', format_decimal(s.old_shares)) order by s.effective_at, s.symbol)
+          from splits s where s.user_id = ${user.id}::uuid), '[]'::json)
       )::text as json`),
   );
   return { json: row!.json, fileName: `trading-journal-export-${deps.now().toISOString().slice(0, 10)}.json` };
@@ -172,6 +196,17 @@ function ruleProblems(data: DataExport): Array<{ path: PropertyKey[]; message: s
       if (wrong) problems.push({ path: ["accounts", i, "ledger", k, "amount"], message: `${row}: amount ${wrong}` });
       if (e.note !== null && e.note.length > 500) problems.push({ path: ["accounts", i, "ledger", k, "note"], message: `${row}: note must be at most 500 characters` });
     });
+  });
+  (data.splits ?? []).forEach((sp, k) => {
+    try {
+      const instrument = resolveInstrument({ symbol: sp.symbol });
+      if (instrument.assetClass !== "stock") problems.push({ path: ["splits", k, "symbol"], message: `split ${k + 1}: symbol must be a stock ticker` });
+      sp.symbol = instrument.symbol;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      problems.push({ path: ["splits", k, "symbol"], message: `split ${k + 1}: ${err.message}` });
+    }
+    if (toUnits(sp.newShares) === toUnits(sp.oldShares)) problems.push({ path: ["splits", k, "newShares"], message: `split ${k + 1}: newShares must differ from oldShares` });
   });
   return problems.slice(0, 20);
 }

@@ -17,6 +17,12 @@ export function pgError(err: unknown): { code: string; constraint?: string; mess
 }
 
 export const UNIQUE_VIOLATION = "23505";
+
+/** Whether an error is a unique violation of that constraint (or index). */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const pg = pgError(err);
+  return pg?.code === UNIQUE_VIOLATION && pg.constraint === constraint;
+}
 export const RAISED_EXCEPTION = "P0001";
 export const NUMERIC_OUT_OF_RANGE = "22003";
 

@@ -226,6 +226,32 @@ export const positions = pgTable(
 );
 
 /**
+ * A stock split of a symbol, for one user's accounts (lib/trades/splits.ts): from `effective_at` on, every
+ * `old_shares` shares are `new_shares` (2 for 1 in a 2-for-1 split, 1 for 10 in a 1-for-10 reverse split; kept
+ * apart so a 1-for-3 split is exact). Trade matching reads
+ * every fill of the symbol before it in post-split shares and prices, so a position held through a split
+ * closes flat; the ledger is untouched (a split moves no cash).
+ */
+export const splits = pgTable(
+  "splits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    effectiveAt: timestamp("effective_at", { withTimezone: true }).notNull(),
+    newShares: money("new_shares").notNull(),
+    oldShares: money("old_shares").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("splits_user_symbol_at_idx").on(t.userId, t.symbol, t.effectiveAt),
+    check("splits_shares_positive", sql`${t.newShares} > 0 and ${t.oldShares} > 0 and ${t.newShares} <> ${t.oldShares}`),
+  ],
+);
+
+/**
  * What a trader wrote about a trade: notes, tags, setup, rating and screenshots (trade_images). A journal is
  * not part of the position it is on: it follows the fills. After any rebuild (fills added, edited, deleted,
  * imported, undone) journals_follow moves it to the trade that holds the most of its previous fills; when
@@ -712,6 +738,7 @@ export const schema = {
   positionFills,
   tradeJournals,
   journalFills,
+  splits,
   csvImports,
   objectDeletions,
   tradeImages,

@@ -137,7 +137,8 @@ export const TradeListSchema = z.object({
 });
 export const TradeDetailSchema = z.object({
   trade: z.object(TradeFields),
-  fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal() })),
+  fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal(),
+    splitFactor: decimal().check(z.describe("Today's shares per share of the fill after the stock splits since it (1 without any): the trade counts its quantity times this and its price divided by it")) })),
 });
 
 /** POST /api/auth/account/import: a multipart form. */
@@ -255,6 +256,15 @@ export const RDistributionSchema = z.object({
     }),
   ),
 });
+
+export const SplitSchema = z.object({
+  id: id(),
+  symbol: z.string(),
+  effectiveAt: iso().check(z.describe("Fills before this instant count in post-split shares")),
+  newShares: decimal().check(z.describe("Shares after the split for oldShares before: 2 for 1 in a 2-for-1 split, 1 for 10 in a 1-for-10 reverse split")),
+  oldShares: decimal(),
+});
+export const SplitListSchema = z.object({ splits: z.array(SplitSchema) });
 
 export const FuturesListSchema = z.object({
   futures: z.array(

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { DecimalStringSchema } from "../money.ts";
+import { DecimalStringSchema, toUnits } from "../money.ts";
 import { dateTimeSchema } from "../time/range.ts";
 
 const positiveDecimal = (what: string) =>
@@ -82,3 +82,27 @@ export const TradeJournalSchema = z.strictObject({
   plannedRisk: z.optional(z.nullable(positiveDecimal("planned risk"))),
 });
 export type TradeJournal = z.infer<typeof TradeJournalSchema>;
+
+const shareCount = () => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), "must be greater than zero"));
+
+/** A stock split the trader records (lib/trades/splits.ts, docs/trading.md "Stock splits"). */
+export const NewSplitSchema = z
+  .strictObject({
+    symbol: z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long")),
+    /** The first trading day on the new share count (the ex-date), YYYY-MM-DD. */
+    date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2026-06-10")),
+    /** "2-for-1": newShares 2, oldShares 1; a 1-for-10 reverse split: newShares 1, oldShares 10. */
+    newShares: shareCount(),
+    oldShares: shareCount(),
+    /** The zone of the day's midnight (default America/New_York). */
+    timezone: z.optional(z.string().check(z.maxLength(100))),
+  })
+  .check(
+    z.refine((s) => !DecimalStringSchema.safeParse(s.newShares).success || !DecimalStringSchema.safeParse(s.oldShares).success || toUnits(s.newShares) !== toUnits(s.oldShares), {
+      message: "must differ from oldShares: a 1-for-1 split changes nothing",
+      path: ["newShares"],
+    }),
+  );
+export type NewSplit = z.infer<typeof NewSplitSchema>;
+
+export const SplitListQuerySchema = z.object({ symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(40))) });

@@ -124,8 +124,9 @@ export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: 
 
 /** A trade's fills with the share of each that belongs to it. */
 async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
-  const fills = rowsOf<Parameters<typeof toFill>[0] & { part_quantity: string; part_fees: string; role: string }>(
-    await deps.db.execute(sql`select ${fillColumns}, pf.quantity::text as part_quantity, pf.fees::text as part_fees, pf.role
+  const fills = rowsOf<Parameters<typeof toFill>[0] & { part_quantity: string; part_fees: string; role: string; split_factor: string }>(
+    await deps.db.execute(sql`select ${fillColumns}, pf.quantity::text as part_quantity, pf.fees::text as part_fees, pf.role,
+        (case when account_has_splits(f.account_id, f.symbol) then split_quantity(1, split_factor(f.account_id, f.symbol, f.executed_at)) else 1 end)::text as split_factor
       from position_fills pf join fills f on f.id = pf.fill_id where pf.position_id = ${tradeId}
       order by f.executed_at, f.id`),
   );
@@ -134,6 +135,7 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
     role: f.role,
     quantityInTrade: formatDecimal(f.part_quantity),
     feesInTrade: formatDecimal(f.part_fees),
+    splitFactor: formatDecimal(f.split_factor),
   }));
 }
 

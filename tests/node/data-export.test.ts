@@ -70,6 +70,9 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
   })).json();
   await client.post(`/api/ledger/${main.id}/entries`, { type: "deposit", amount: "2500.25", occurredAt: "2026-02-01T15:00:00Z", note: "Bonus" });
   await client.post(`/api/ledger/${main.id}/entries`, { type: "withdrawal", amount: "100", occurredAt: "2026-02-10T15:00:00Z" });
+  // The account's default risk and fee schedule (applied below to an imported row without a fee).
+  const patched = await client.request(`/api/accounts/${main.id}`, { method: "PATCH", json: { defaultRisk: "150", feeSchedule: { stock: { perOrder: "1" } } } });
+  expect(patched.status).toBe(200);
   const form = new FormData();
   form.set("file", new Blob([GENERIC_SAMPLE]), "trades.csv");
   form.set("request", JSON.stringify({ accountId: main.id, presetId: "generic" }));
@@ -78,8 +81,15 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
   // A partial exit left open, with fractional prices.
   await client.post("/api/fills", { accountId: main.id, symbol: "MSFT", side: "buy", quantity: "3", price: "401.1234", fees: "0.35", executedAt: "2026-03-03T15:00:00Z", executionId: "M1" });
   await client.post("/api/fills", { accountId: main.id, symbol: "MSFT", side: "sell", quantity: "1", price: "410", executedAt: "2026-03-04T15:00:00Z" });
+  // MSFT split 2-for-1 between the two: the open trade holds 5 of today's shares.
+  expect((await client.post("/api/splits", { symbol: "MSFT", date: "2026-03-04", newShares: "2", oldShares: "1" })).status).toBe(201);
+  const noFee = new FormData();
+  noFee.set("file", new Blob(["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID\n2026-03-05T15:00:00Z,KO,BUY,10,60,,K1\n"]), "ko.csv");
+  noFee.set("request", JSON.stringify({ accountId: main.id, presetId: "generic" }));
+  const koPreview = await (await client.request("/api/csv-import/preview", { method: "POST", body: noFee })).json();
+  expect((await client.post("/api/csv-import/commit", { importId: koPreview.importId })).status).toBe(200);
   const trades = (await (await client.get(`/api/trades?accountId=${main.id}`)).json()).trades as Array<{ id: string; symbol: string }>;
-  await client.request(`/api/trades/${trades.find((t) => t.symbol === "AAPL")!.id}`, { method: "PATCH", json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4 } });
+  await client.request(`/api/trades/${trades.find((t) => t.symbol === "AAPL")!.id}`, { method: "PATCH", json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4, stopPrice: "169.5", targetPrice: "175" } });
   await client.request(`/api/trades/${trades.find((t) => t.symbol === "MSFT")!.id}`, { method: "PATCH", json: { notes: "still open", tags: [] } });
   const empty = await (await client.post("/api/accounts", { name: "Empty EUR", currency: "EUR", timezone: "Europe/Paris" })).json();
   expect(empty.id).toBeDefined();
@@ -93,7 +103,11 @@ describe("the whole-account JSON export", () => {
     const data = JSON.parse(text);
     expect(data).toMatchObject({ format: "trading-journal-export", version: 1, brokerages: [{ name: "Interactive" }] });
     expect(data.accounts.map((a: { name: string }) => a.name)).toEqual(["Swing", "Empty EUR"]);
-    expect(data.accounts[0].fills).toHaveLength(6);
+    expect(data.accounts[0].fills).toHaveLength(7);
+    expect(data.accounts[0]).toMatchObject({ defaultRisk: "150.00", feeSchedule: { stock: { perOrder: "1" } } });
+    expect(data.accounts[0].fills.find((f: { symbol: string }) => f.symbol === "KO")).toMatchObject({ fees: "1.00", feesEstimated: true });
+    expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null });
+    expect(data.splits).toEqual([{ symbol: "MSFT", effectiveAt: "2026-03-04T05:00:00.000000Z", newShares: "2.00", oldShares: "1.00" }]);
     expect(data.accounts[0].ledger.map((e: { type: string; amount: string }) => [e.type, e.amount])).toEqual([
       ["deposit", "2500.25"],
       ["withdrawal", "-100.00"],
@@ -102,8 +116,13 @@ describe("the whole-account JSON export", () => {
     const { client: newcomer } = await signUp(target, "importer");
     const res = await importFile(newcomer, text);
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toEqual({ accounts: 2, fills: 6, entries: 2, journaled: 2 });
-    expect(await snapshot(newcomer)).toEqual(await snapshot(client));
+    expect(await res.json()).toEqual({ accounts: 2, fills: 7, entries: 2, journaled: 2 });
+    const restored = await snapshot(newcomer);
+    expect(restored).toEqual(await snapshot(client));
+    // The split came along: MSFT is one open trade of 5 post-split shares, the plan on AAPL gives its R.
+    const swing = restored[0]!.trades as unknown as Array<{ symbol: string; openQuantity: string; risk: { oneR: string | null } }>;
+    expect(swing.find((t) => t.symbol === "MSFT")?.openQuantity).toBe("5.00");
+    expect(swing.find((t) => t.symbol === "AAPL")?.risk.oneR).toBe("100.00");
     // And the new instance's export of it is the same file, but for the ids and the time it was made.
     const again = JSON.parse(await exportOf(newcomer));
     const withoutIds = (d: typeof data) =>

@@ -29,6 +29,7 @@ const TABLES = [
   "users", "email_tokens", "brokerages", "accounts", "ledger_entries", "fills", "positions", "position_fills", "csv_imports",
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
+  "splits",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -76,6 +77,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   shot.set("file", new Blob([pngImage() as BlobPart]), "shot.png");
   const image = await json(owner.request(`/api/trades/${trade.id}/images`, { method: "POST", body: shot }));
   const journal = (await json(owner.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { notes: "mine" } }))).trade.journalId;
+  const split = await json(owner.post("/api/splits", { symbol: "AAPL", date: "2024-06-10", newShares: "4", oldShares: "1" }));
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -86,6 +88,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     conversation: conversation.id,
     image: image.id,
     journal,
+    split: split.id,
   };
 }
 
@@ -96,9 +99,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "importId") return owned.import;
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|advisor\/conversations)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|advisor\/conversations)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", "advisor/conversations": "conversation" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", "advisor/conversations": "conversation" }[group]!]
     : undefined;
 }
 

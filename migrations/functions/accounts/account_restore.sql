@@ -1,8 +1,10 @@
 -- account_restore(user, data, cap): writes a whole-account JSON export (lib/accounts/data-export.ts, format
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
--- entries), trades rebuilt from the fills, then the trades' journals (matched by the fill that opened
--- them). Returns {accounts, fills, entries, journaled}.
+-- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill
+-- that opened them). The file's stock splits come first (split_add, so the user's other accounts are
+-- rebuilt with them too); a split the user already has at that instant is kept as it is.
+-- Returns {accounts, fills, entries, journaled}.
 -- Guarantees: all or nothing; an account name the user already has raises ACCOUNT_EXISTS:<name> before
 -- anything is written, and so does TIER_LIMIT_ACCOUNTS when the user would then have more than `cap` accounts
 -- (NULL: no cap); the user row is locked first, so a racing create cannot slip in.
@@ -26,6 +28,7 @@ DECLARE
   taken text;
   jr record;
   jid uuid;
+  sp record;
 BEGIN
   PERFORM 1 FROM users WHERE id = p_user FOR UPDATE;
   SELECT x->>'name' INTO taken
@@ -39,6 +42,14 @@ BEGIN
     RAISE EXCEPTION 'TIER_LIMIT_ACCOUNTS' USING ERRCODE = 'P0001';
   END IF;
 
+  FOR sp IN
+    SELECT * FROM jsonb_to_recordset(coalesce(p_data->'splits', '[]'::jsonb)) AS x(symbol text, "effectiveAt" timestamptz, "newShares" numeric, "oldShares" numeric)
+  LOOP
+    IF NOT EXISTS (SELECT 1 FROM splits WHERE user_id = p_user AND symbol = sp.symbol AND effective_at = sp."effectiveAt") THEN
+      PERFORM split_add(p_user, sp.symbol, sp."effectiveAt", sp."newShares", sp."oldShares");
+    END IF;
+  END LOOP;
+
   FOR b IN SELECT * FROM jsonb_array_elements(p_data->'brokerages') LOOP
     SELECT id INTO bid FROM brokerages WHERE user_id = p_user AND lower(name) = lower(b->>'name');
     IF bid IS NULL THEN
@@ -50,8 +61,9 @@ BEGIN
   FOR a IN SELECT * FROM jsonb_array_elements(p_data->'accounts') LOOP
     starting := (a->>'startingBalance')::numeric;
     -- clock_timestamp(): the accounts keep the file's order (lists are ordered by creation).
-    INSERT INTO accounts (user_id, name, currency, starting_balance, timezone, brokerage_id, created_at)
-    VALUES (p_user, a->>'name', a->>'currency', starting, a->>'timezone', (brokerage_ids->>(a->>'brokerage'))::uuid, clock_timestamp())
+    INSERT INTO accounts (user_id, name, currency, starting_balance, timezone, brokerage_id, created_at, default_risk, fee_schedule)
+    VALUES (p_user, a->>'name', a->>'currency', starting, a->>'timezone', (brokerage_ids->>(a->>'brokerage'))::uuid, clock_timestamp(),
+      (a->>'defaultRisk')::numeric, CASE WHEN jsonb_typeof(a->'feeSchedule') = 'object' THEN a->'feeSchedule' END)
     RETURNING id INTO acct_id;
     n_accounts := n_accounts + 1;
     IF starting <> 0 THEN
@@ -69,10 +81,11 @@ BEGIN
     SELECT coalesce(jsonb_object_agg(x.ref, gen_random_uuid()), '{}'::jsonb) INTO fill_ids
     FROM jsonb_to_recordset(a->'fills') AS x(ref text);
 
-    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id)
-    SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId"
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, fees_estimated)
+    SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId",
+      coalesce(x."feesEstimated", false)
     FROM jsonb_to_recordset(a->'fills') AS x(ref text, symbol text, "assetClass" text, multiplier numeric, side text, quantity numeric,
-      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text);
+      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text, "feesEstimated" boolean);
     GET DIAGNOSTICS written = ROW_COUNT;
     n_fills := n_fills + written;
 
@@ -86,12 +99,15 @@ BEGIN
     PERFORM ledger_renumber(acct_id, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid);
 
     FOR jr IN
-      SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating
-      FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint)
+      SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating, j."stopPrice", j."targetPrice", j."plannedRisk"
+      FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint,
+        "stopPrice" numeric, "targetPrice" numeric, "plannedRisk" numeric)
       JOIN positions p ON p.account_id = acct_id AND p.open_fill_id = (fill_ids->>j."openFill")::uuid
     LOOP
       jid := trade_journal_ensure(jr.position_id);
-      UPDATE trade_journals SET notes = jr.notes, tags = jr.tags, setup = jr.setup, rating = jr.rating WHERE id = jid;
+      UPDATE trade_journals SET notes = jr.notes, tags = jr.tags, setup = jr.setup, rating = jr.rating,
+        stop_price = jr."stopPrice", target_price = jr."targetPrice", planned_risk = jr."plannedRisk"
+      WHERE id = jid;
       n_journal := n_journal + 1;
     END LOOP;
   END LOOP;

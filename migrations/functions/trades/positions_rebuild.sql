@@ -7,6 +7,8 @@
 -- so the shares of a closed position add up to its gross P&L exactly. Each share keeps its fill's time.
 -- A position opened by the same fill as before keeps its id (journals follow fills: journals_follow). Futures fills'
 -- ledger entries follow their realised P&L (ledger_sync_futures); the caller renumbers the ledger.
+-- A fill before a stock split of the symbol counts in post-split shares and prices (split_factor,
+-- split_quantity, split_price); the shares (position_fills.quantity) are in those units.
 -- Written in bulk (arrays, one statement per table). Locks: none of its own; callers hold the account row.
 
 CREATE OR REPLACE FUNCTION positions_rebuild(p_account uuid, p_symbol text) RETURNS void
@@ -23,6 +25,9 @@ DECLARE
   fee_part numeric;
   gain numeric;
   has_future boolean := false;
+  has_splits boolean := account_has_splits(p_account, p_symbol);
+  factor numeric[];
+  px numeric;
   -- positions
   ids uuid[] := '{}';
   open_fills uuid[] := '{}';
@@ -55,13 +60,19 @@ BEGIN
     has_future := has_future OR f.asset_class = 'future';
     s := CASE WHEN f.side = 'buy' THEN 1 ELSE -1 END;
     q := f.quantity;
+    px := f.price;
+    IF has_splits THEN
+      factor := split_factor(p_account, p_symbol, f.executed_at);
+      q := split_quantity(q, factor);
+      px := split_price(px, factor);
+    END IF;
     fee := f.fees;
 
     IF dir <> 0 AND s <> dir THEN
       closing := least(q, open_qty[cur]);
       fee_part := CASE WHEN closing = q THEN fee ELSE round(fee * closing / q, 10) END;
       exit_qty[cur] := exit_qty[cur] + closing;
-      exit_val[cur] := exit_val[cur] + closing * f.price;
+      exit_val[cur] := exit_val[cur] + closing * px;
       pos_fees[cur] := pos_fees[cur] + fee_part;
       open_qty[cur] := open_qty[cur] - closing;
       IF open_qty[cur] = 0 THEN
@@ -69,7 +80,7 @@ BEGIN
         gain := round((exit_val[cur] - entry_val[cur]) * multipliers[cur] * dir, 10) - gross[cur];
         closed[cur] := f.executed_at;
       ELSE
-        gain := round(closing * (f.price * entry_qty[cur] - entry_val[cur]) * multipliers[cur] * dir / entry_qty[cur], 10);
+        gain := round(closing * (px * entry_qty[cur] - entry_val[cur]) * multipliers[cur] * dir / entry_qty[cur], 10);
       END IF;
       gross[cur] := gross[cur] + gain;
       pf_position := pf_position || ids[cur];
@@ -89,7 +100,7 @@ BEGIN
       END IF;
     ELSIF dir <> 0 THEN
       entry_qty[cur] := entry_qty[cur] + q;
-      entry_val[cur] := entry_val[cur] + q * f.price;
+      entry_val[cur] := entry_val[cur] + q * px;
       open_qty[cur] := open_qty[cur] + q;
       max_qty[cur] := greatest(max_qty[cur], open_qty[cur]);
       pos_fees[cur] := pos_fees[cur] + fee;
@@ -117,7 +128,7 @@ BEGIN
     open_qty := open_qty || q;
     max_qty := max_qty || q;
     entry_qty := entry_qty || q;
-    entry_val := entry_val || q * f.price;
+    entry_val := entry_val || q * px;
     exit_qty := exit_qty || 0::numeric;
     exit_val := exit_val || 0::numeric;
     pos_fees := pos_fees || fee;

@@ -14,6 +14,7 @@ DECLARE
   start_id uuid;
   seed_qty numeric;
   seed_fees numeric;
+  has_splits boolean := account_has_splits(p_account, p_symbol);
 BEGIN
   -- The last unchanged fill, the position open after it (the latest one opened at or before it) and that
   -- position's opening share (all of its opening fill, or what a crossing fill had left after closing the
@@ -40,13 +41,20 @@ BEGIN
   WHERE pf.position_id = p.id AND p.account_id = p_account AND p.symbol = p_symbol
     AND (p.opened_at, p.open_fill_id) >= (start_at, start_id);
 
-  WITH f AS (
-    SELECT f.id, f.executed_at, f.asset_class, f.multiplier, f.price,
-      CASE WHEN f.side = 'buy' THEN 1 ELSE -1 END AS s,
-      CASE WHEN f.id = start_id THEN seed_qty ELSE f.quantity END AS q,
-      CASE WHEN f.id = start_id THEN seed_fees ELSE f.fees END AS fee
+  -- Before a stock split a fill counts in post-split shares and prices (split_factor, as positions_rebuild);
+  -- the seed is a share, already in them.
+  WITH f0 AS (
+    SELECT f.*, CASE WHEN has_splits THEN split_factor(p_account, p_symbol, f.executed_at) ELSE ARRAY[1, 1]::numeric[] END AS factor
     FROM fills f
     WHERE f.account_id = p_account AND f.symbol = p_symbol AND (f.executed_at, f.id) >= (start_at, start_id)
+  ),
+  f AS (
+    SELECT f.id, f.executed_at, f.asset_class, f.multiplier,
+      split_price(f.price, f.factor) AS price,
+      CASE WHEN f.side = 'buy' THEN 1 ELSE -1 END AS s,
+      CASE WHEN f.id = start_id THEN seed_qty ELSE split_quantity(f.quantity, f.factor) END AS q,
+      CASE WHEN f.id = start_id THEN seed_fees ELSE f.fees END AS fee
+    FROM f0 f
   ),
   -- The signed open quantity after each fill, and the one it meets ("before").
   running AS (

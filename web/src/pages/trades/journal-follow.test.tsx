@@ -20,7 +20,7 @@ const trade = (id: string) => ({
   fees: "1.00", grossPnl: "0.00", netPnl: "-1.00", notes: "kept", tags: [], setup: null, rating: null, journalId: JOURNAL_ID,
   risk: { stopPrice: null, targetPrice: null, plannedRisk: null, oneR: null, rMultiple: null, plannedRR: null },
 });
-const detail = (id: string) => ({ trade: trade(id), fills: [{ ...FILL, role: "open", quantityInTrade: "100.00", feesInTrade: "1.00" }] });
+const detail = (id: string) => ({ trade: trade(id), fills: [{ ...FILL, role: "open", quantityInTrade: "100.00", feesInTrade: "1.00", splitFactor: "1.00" }] });
 const NOTE = {
   id: JOURNAL_ID, accountId: ACCOUNT.id, currency: "USD", tradeId: null, symbol: "AAPL", direction: "long", openedAt: FILL.executedAt,
   closedAt: null, netPnl: "-1.00", fills: 1, notes: "Waited for the open", tags: ["orb"], setup: "ORB", rating: 4, images: [],

@@ -11,6 +11,7 @@ import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, useFillActions } from "./fill-editor.tsx";
+import { SplitsPanel } from "./splits-panel.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -329,7 +330,11 @@ export function TradePage() {
                         <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
                         <td data-label="Quantity" className="num">
                           {formatNumber(f.quantityInTrade)}
-                          {f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>}
+                          {f.splitFactor !== "1.00" ? (
+                            <span className="muted"> ({formatNumber(f.quantity)} as filled, before a split: ×{formatNumber(f.splitFactor)})</span>
+                          ) : (
+                            f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>
+                          )}
                         </td>
                         <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                         <td data-label="Fees" className="num">
@@ -353,6 +358,7 @@ export function TradePage() {
               <JournalForm key={t.id} trade={t} />
             </section>
             <TradeImages key={`images-${t.id}`} tradeId={t.id} zone={zone} />
+            {t.assetClass === "stock" && <SplitsPanel symbol={t.symbol} />}
           </>
         );
       }}

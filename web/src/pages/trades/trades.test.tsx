@@ -171,7 +171,7 @@ describe("the trade page", () => {
       [`GET /api/trades/${TRADE.id}`]: {
         trade: TRADE,
         fills: [
-          { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00" },
+          { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00", splitFactor: "1.00" },
         ],
       },
       [`PATCH /api/trades/${TRADE.id}`]: ({ body }) => (patches.push(body), json({ ...TRADE, ...(body as object) })),
@@ -196,7 +196,7 @@ describe("the trade page", () => {
   it("takes a stop and a target, shows a wrong-side stop's message on the field, and the result in R", async () => {
     const patches: Array<Record<string, unknown>> = [];
     const fills = [
-      { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00" },
+      { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00", splitFactor: "1.00" },
     ];
     let risk = TRADE.risk as Record<string, string | null>;
     stubApi({
@@ -228,6 +228,53 @@ describe("the trade page", () => {
     expect(patches.at(-1)).toMatchObject({ stopPrice: "148", targetPrice: "156", plannedRisk: null });
     expect(await screen.findByText("+2.02 R")).toBeTruthy();
     expect(screen.getByText("2.57 : 1")).toBeTruthy();
+  });
+});
+
+describe("a stock's splits on its trade page", () => {
+  it("shows a fill from before a split in today's shares, records a split with its ex-date and removes it", async () => {
+    const posted: unknown[] = [];
+    const deleted: string[] = [];
+    let splits: Array<Record<string, string>> = [];
+    const SPLIT_ID = "77777777-7777-4777-8777-777777777777";
+    stubApi({
+      ...signedIn,
+      [`GET /api/trades/${TRADE.id}`]: {
+        trade: TRADE,
+        fills: [
+          { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "5.00", price: "300.50", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00", splitFactor: "2.00" },
+        ],
+      },
+      [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
+      "GET /api/splits": () => json({ splits }),
+      "POST /api/splits": ({ body }) => {
+        posted.push(body);
+        splits = [{ id: SPLIT_ID, symbol: "AAPL", effectiveAt: "2026-06-10T04:00:00.000Z", newShares: "2.00", oldShares: "1.00" }];
+        return json(splits[0]!, 201);
+      },
+      [`DELETE /api/splits/${SPLIT_ID}`]: () => (deleted.push(SPLIT_ID), (splits = []), new Response(null, { status: 204 })),
+    });
+    renderApp(`/trades/${TRADE.id}`);
+    const user = userEvent.setup();
+    expect(await screen.findByText(/5 as filled, before a split: ×2/)).toBeTruthy();
+    const form = await screen.findByRole("form", { name: "Record a split of AAPL" });
+    // The schema's message on the field, nothing sent.
+    await user.type(within(form).getByLabelText("New shares"), "2");
+    await user.type(within(form).getByLabelText("Old shares"), "2");
+    await user.click(within(form).getByRole("button", { name: "Record split" }));
+    expect(await within(form).findByText(/must differ from oldShares/)).toBeTruthy();
+    expect(posted).toEqual([]);
+    await user.clear(within(form).getByLabelText("Old shares"));
+    await user.type(within(form).getByLabelText("Old shares"), "1");
+    await user.type(within(form).getByLabelText("Ex-date"), "2026-06-10");
+    await user.click(within(form).getByRole("button", { name: "Record split" }));
+    await waitFor(() => expect(posted).toEqual([{ symbol: "AAPL", date: "2026-06-10", newShares: "2", oldShares: "1" }]));
+    expect(await screen.findByText(/Split recorded: 2 for 1/)).toBeTruthy();
+    const list = await screen.findByRole("list", { name: "Splits of AAPL" });
+    expect(within(list).getByText(/2-for-1 from/)).toBeTruthy();
+    await user.click(within(list).getByRole("button", { name: /Remove the 2-for-1 split/ }));
+    await waitFor(() => expect(deleted).toEqual([SPLIT_ID]));
+    expect(await screen.findByText(/Split removed/)).toBeTruthy();
   });
 });
 
