@@ -45,6 +45,8 @@ const FillSchema = z.strictObject({
   executionId: z.nullable(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long"))),
   /** The fee came from the account's fee schedule, not from the broker. */
   feesEstimated: z.optional(z.boolean()),
+  /** The journal wrote it: "expiry" closes an option after its expiry. */
+  generated: z.optional(z.nullable(z.literal("expiry"))),
 });
 
 const EntrySchema = z.strictObject({
@@ -77,6 +79,8 @@ const AccountSchema = z.strictObject({
   journal: z.array(JournalSchema),
   defaultRisk: z.optional(z.nullable(positive("defaultRisk"))),
   feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
+  /** Options the trader keeps open past their expiry (they deleted the journal's closing fill). */
+  expiryKept: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40, "is too long"))).check(z.maxLength(100_000))),
 });
 
 const SplitSchema = z.strictObject({
@@ -115,7 +119,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
             'fills', coalesce((select json_agg(json_build_object('ref', f.id, 'symbol', f.symbol, 'assetClass', f.asset_class,
                 'multiplier', format_decimal(f.multiplier), 'side', f.side, 'quantity', format_decimal(f.quantity),
                 'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
-                'executionId', f.execution_id, 'feesEstimated', f.fees_estimated) order by f.executed_at, f.id)
+                'executionId', f.execution_id, 'feesEstimated', f.fees_estimated, 'generated', f.generated) order by f.executed_at, f.id)
               from fills f where f.account_id = a.id), '[]'::json),
             'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', j.notes, 'tags', j.tags,
                 'setup', j.setup, 'rating', j.rating, 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
@@ -123,7 +127,8 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
               from trade_journals j join positions p on p.id = j.position_id where j.account_id = a.id
                 and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0
                   or j.stop_price is not null or j.target_price is not null or j.planned_risk is not null)), '[]'::json),
-            'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule
+            'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule,
+            'expiryKept', coalesce((select json_agg(k.symbol order by k.symbol) from option_expiry_kept k where k.account_id = a.id), '[]'::json)
           ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json),
         'splits', coalesce((select json_agg(json_build_object('symbol', s.symbol, 'effectiveAt', ${iso("s.effective_at")},
             'newShares', format_decimal(s.new_shares), 'oldShares', format_decimal(s.old_shares)) order by s.effective_at, s.symbol)

@@ -170,10 +170,18 @@ export const fills = pgTable(
     /** The broker's execution id, when the source has one (de-duplication key). */
     executionId: text("execution_id"),
     importId: uuid("import_id"),
+    /**
+     * Written by the journal, not the trader or a broker: "expiry" closes an option still open after its
+     * expiry at 0 (options_expire). Provisional: the symbol's next fills replace it; the trader may delete it
+     * (the option is then kept open: option_expiry_kept) or edit it (it becomes theirs).
+     */
+    generated: text("generated", { enum: ["expiry"] }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("fills_account_symbol_time_idx").on(t.accountId, t.symbol, t.executedAt, t.id),
+    index("fills_generated_idx").on(t.accountId, t.symbol).where(sql`${t.generated} is not null`),
+    check("fills_generated_known", sql`${t.generated} is null or ${t.generated} = 'expiry'`),
     uniqueIndex("fills_account_execution_id_idx").on(t.accountId, t.executionId).where(sql`${t.executionId} is not null`),
     check("fills_quantity_positive", sql`${t.quantity} > 0`),
     check("fills_price_not_negative", sql`${t.price} >= 0`),
@@ -182,6 +190,22 @@ export const fills = pgTable(
     check("fills_side_known", sql`${t.side} in ('buy', 'sell')`),
     check("fills_asset_class_known", sql`${t.assetClass} in ('stock', 'option', 'future')`),
   ],
+);
+
+/**
+ * An option the trader keeps open past its expiry: they deleted the closing fill options_expire generated
+ * for it, so it is not generated again (docs/trading.md, "Option expiry and assignment").
+ */
+export const optionExpiryKept = pgTable(
+  "option_expiry_kept",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.symbol] })],
 );
 
 /**

@@ -15,6 +15,7 @@ export type Preset = {
 const FOREX = "a currency conversion (forex): the journal does not track currency pairs";
 const NOT_A_TRADE = "not a trade (a cash movement, dividend, transfer or note)";
 const UNFILLED = "an order that was not filled";
+const CORPORATE_ACTION = "a corporate action (a split or symbol change), not a trade: record a split on the stock's trade page";
 
 export const PRESETS: readonly Preset[] = [
   {
@@ -202,9 +203,15 @@ export const PRESETS: readonly Preset[] = [
       rowFilters: [{ column: "Activity Type", keep: ["Bought*", "Sold*"], reason: NOT_A_TRADE }],
     },
   },
-  // History → Transactions → CSV (the layout with "Sub Type" and "Total"). Trades only (Type "Trade");
-  // "Average Price" is signed cash per unit of quantity (x100 for options), hence signedPrice and
-  // priceIncludesMultiplier. Order # is per order, not per fill, so it is not used as execution id.
+  // History → Transactions → CSV (the layout with "Sub Type" and "Total"). Trades (Type "Trade") and the
+  // deliveries that close or open positions (Type "Receive Deliver"): an option's expiration, assignment or
+  // exercise closes it at 0 (Action BUY_TO_CLOSE / SELL_TO_CLOSE), and the stock an assignment or exercise
+  // delivers opens or closes at the strike (Action BUY_TO_OPEN, SELL_TO_CLOSE...). A delivery without an
+  // Action (older files' expirations) is listed, not guessed: the journal closes an expired option by itself
+  // (docs/trading.md, "Option expiry and assignment"). Splits and symbol changes are corporate actions, not
+  // trades: listed (a split is recorded on the trade page). "Average Price" is signed cash per unit of
+  // quantity (x100 for options), hence signedPrice and priceIncludesMultiplier. Order # is per order, not
+  // per fill, so it is not used as execution id.
   {
     id: "tastytrade",
     name: "tastytrade: transaction history",
@@ -229,7 +236,11 @@ export const PRESETS: readonly Preset[] = [
       signedPrice: true,
       priceIncludesMultiplier: true,
       sides: { buy: ["BUY_TO_OPEN", "BUY_TO_CLOSE"], sell: ["SELL_TO_OPEN", "SELL_TO_CLOSE"] },
-      rowFilters: [{ column: "Type", keep: ["Trade"], reason: NOT_A_TRADE }],
+      rowFilters: [
+        { column: "Type", keep: ["Trade", "Receive Deliver"], reason: NOT_A_TRADE },
+        { column: "Sub Type", drop: ["Reverse Split", "Forward Split", "Stock Split", "Symbol Change", "Spin*"], reason: CORPORATE_ACTION },
+        { column: "Action", keep: ["BUY_TO_OPEN", "BUY_TO_CLOSE", "SELL_TO_OPEN", "SELL_TO_CLOSE"], reason: "a delivery without a side (an expired option the journal closes by itself)" },
+      ],
     },
   },
   // TradeManager → Orders tab, filled orders, exported to CSV: one row per order with its average fill

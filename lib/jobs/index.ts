@@ -5,6 +5,7 @@ import { sessions } from "../db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.ts";
 import { releaseExpiredHolds } from "../billing/wallet.ts";
 import { loadTickers } from "../market/tickers.ts";
+import { expireOptions } from "../trades/expiry.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -74,6 +75,14 @@ export const loadTickersJob: Job = {
   },
 };
 
+/** Options still open after their expiry close at 0 (lib/trades/expiry.ts); each write of fills does so too. */
+export const expireOptionsJob: Job = {
+  name: "expire-options",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  run: async (deps) => ({ affected: await expireOptions(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -81,6 +90,7 @@ export const JOBS: readonly Job[] = [
   recoverImportsJob,
   releaseExpiredHoldsJob,
   loadTickersJob,
+  expireOptionsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -27,6 +27,8 @@ export type Fill = {
   executedAt: string;
   executionId: string | null;
   importId: string | null;
+  /** "expiry": the journal closed an option still open after its expiry (docs/trading.md, "Option expiry and assignment"). */
+  generated: "expiry" | null;
 };
 
 type FillRow = {
@@ -43,13 +45,14 @@ type FillRow = {
   executed_at: string;
   execution_id: string | null;
   import_id: string | null;
+  generated: "expiry" | null;
 };
 
 /** Every column as text, so all drivers answer alike. `f` is the fills row alias. */
 export const fillColumns = sql.raw(`f.id::text as id, f.account_id::text as account_id, f.symbol, f.asset_class,
   f.multiplier::text as multiplier, f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees,
   f.fees_estimated, ${isoUtc("f.executed_at")} as executed_at, f.execution_id,
-  f.import_id::text as import_id`);
+  f.import_id::text as import_id, f.generated`);
 
 export function toFill(row: FillRow): Fill {
   return {
@@ -66,6 +69,7 @@ export function toFill(row: FillRow): Fill {
     executedAt: row.executed_at,
     executionId: row.execution_id,
     importId: row.import_id,
+    generated: row.generated,
   };
 }
 

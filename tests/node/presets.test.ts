@@ -64,14 +64,23 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
       stock("AAPL", "sell", "100", "192.25", "1.0036445000", "2024-01-19T15:02:41.000Z", "0000e0d5.65aa5d92.01.01"),
       option("AAPL  240216C00195000", "buy", "2", "3.45", "1.3000000000", "2024-01-19T15:31:07.000Z", "0000e1a2.65aa6e01.01.01"),
       future("ESH24", "sell", "1", "4812.25", "2.0500000000", "2024-01-19T16:05:00.000Z", "0000f1b3.65aa7f55.01.01"),
+      option("MSFT  240216C00400000", "buy", "1", "5.2", "0.6500000000", "2024-01-19T16:15:00.000Z", "0000e1a2.65aa6f02.01.01"),
+      // The call exercised (a book trade without an execution id): closed at 0, 100 MSFT bought at the strike.
+      option("MSFT  240216C00400000", "sell", "1", "0", "0.0000000000", "2024-02-16T21:20:00.000Z"),
+      stock("MSFT", "buy", "100", "400", "0.0000000000", "2024-02-16T21:20:00.000Z"),
     ],
   },
   "ibkr-activity": {
-    skipped: 11, // subtotals, totals, the forex header and total, the forex trade, the instrument information section
+    skipped: 14, // subtotals, totals, the forex header and total, the forex trade, the instrument information section
     fills: [
       stock("AAPL", "buy", "100", "191.5", "1.0000000000", "2024-01-19T14:30:15.000Z"),
       stock("AAPL", "sell", "100", "192.25", "1.0036445000", "2024-01-19T15:02:41.000Z"),
+      stock("AAPL", "buy", "100", "190", "0.0000000000", "2024-02-16T21:20:00.000Z"), // delivered by the put's assignment (A;O), at the strike
       stock("MSFT", "buy", "1000", "396.1", "5.0000000000", "2024-01-19T18:45:03.000Z"),
+      option("AAPL  240216P00190000", "sell", "1", "2.5", "1.0500000000", "2024-01-19T16:00:00.000Z"),
+      option("AAPL  240216P00190000", "buy", "1", "0", "0.0000000000", "2024-02-16T21:20:00.000Z"), // assigned (A;C): closed at 0
+      option("SPY   240216C00500000", "buy", "1", "0.45", "1.0500000000", "2024-01-19T16:15:00.000Z"),
+      option("SPY   240216C00500000", "sell", "1", "0", "0.0000000000", "2024-02-16T21:20:00.000Z"), // expired (C;Ep): closed at 0
       future("ESH24", "sell", "1", "4812.25", "2.0500000000", "2024-01-19T16:05:00.000Z"),
     ],
   },
@@ -127,9 +136,15 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     ],
   },
   tastytrade: {
-    skipped: 1, // the deposit
+    skipped: 3, // the deposit, the reverse split (a corporate action), the expiration without an Action (the journal closes it)
     fills: [
+      // Deliveries: the call expired (closed at 0); the put assigned (closed at 0) delivers 100 AAPL bought at the strike.
+      option("SPY   240216C00500000", "sell", "1", "0.00", "0.0000000000", "2024-02-16T22:00:00.000Z"),
+      stock("AAPL", "buy", "100", "190.00", "5.0000000000", "2024-02-16T22:00:00.000Z"),
+      option("AAPL  240216P00190000", "buy", "1", "0.00", "0.0000000000", "2024-02-16T22:00:00.000Z"),
       option("SPY   240216P00470000", "buy", "2", "3.10", "0.2600000000", "2024-01-19T19:45:52.000Z"),
+      option("SPY   240216C00500000", "buy", "1", "0.45", "1.1300000000", "2024-01-19T16:15:00.000Z"),
+      option("AAPL  240216P00190000", "sell", "1", "2.50", "1.1400000000", "2024-01-19T16:00:00.000Z"),
       option("SPY   240216P00470000", "sell", "2", "3.85", "2.2800000000", "2024-01-19T15:31:07.000Z"),
       stock("AAPL", "sell", "100", "192.25", "0.2400000000", "2024-01-19T15:02:41.000Z"),
       stock("AAPL", "buy", "100", "191.50", "0.0800000000", "2024-01-19T14:30:15.000Z"),
@@ -186,14 +201,14 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
 /** Per sample: the total quantity and fees of the fills it gives, added up by hand from the file. */
 const TOTALS: Record<string, [string, string]> = {
   generic: ["202.00", "6.50"],
-  "ibkr-flex": ["203.00", "5.3536445"], // 1 + 1.0036445 + 1.30 + 2.05; the EUR.USD conversion is listed as skipped
-  "ibkr-activity": ["1201.00", "9.0536445"], // 1 + 1.0036445 + 5 + 2.05
+  "ibkr-flex": ["305.00", "6.0036445"], // 1 + 1.0036445 + 1.30 + 2.05 + 0.65; the EUR.USD conversion is listed as skipped
+  "ibkr-activity": ["1305.00", "11.1536445"], // 1 + 1.0036445 + 5 + 2.05 + 1.05 + 1.05
   "schwab-tos": ["253.00", "1.59"], // 0.16 + (0.04 + 1.30) + 0.09 from Cash Balance
   webull: ["212.00", "0.00"],
   robinhood: ["142.512468", "0.04049312"], // 0.04 (AAPL) + 0.00049312 (VTI: 120.00 - 0.512468 x 234.16)
   fidelity: ["143.00", "2.06"], // (1.30 + 0.04) + 0.04 + (0.65 + 0.03)
   etrade: ["243.00", "2.01"], // 0.09 + 1.34 + 0.04 + 0.54
-  tastytrade: ["204.00", "2.86"], // 0.26 + (2.00 + 0.28) + 0.24 + 0.08
+  tastytrade: ["308.00", "10.13"], // 0.26 + (2.00 + 0.28) + 0.24 + 0.08 + 5 (the assignment) + (1 + 0.13) + (1 + 0.14)
   tradestation: ["203.00", "5.72"],
   tradovate: ["6.00", "6.06"],
   ninjatrader: ["10.00", "10.94"],

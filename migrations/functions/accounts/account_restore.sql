@@ -81,11 +81,11 @@ BEGIN
     SELECT coalesce(jsonb_object_agg(x.ref, gen_random_uuid()), '{}'::jsonb) INTO fill_ids
     FROM jsonb_to_recordset(a->'fills') AS x(ref text);
 
-    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, fees_estimated)
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, fees_estimated, generated)
     SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId",
-      coalesce(x."feesEstimated", false)
+      coalesce(x."feesEstimated", false), x.generated
     FROM jsonb_to_recordset(a->'fills') AS x(ref text, symbol text, "assetClass" text, multiplier numeric, side text, quantity numeric,
-      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text, "feesEstimated" boolean);
+      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text, "feesEstimated" boolean, generated text);
     GET DIAGNOSTICS written = ROW_COUNT;
     n_fills := n_fills + written;
 
@@ -97,6 +97,9 @@ BEGIN
       PERFORM positions_rebuild(acct_id, sym);
     END LOOP;
     PERFORM ledger_renumber(acct_id, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid);
+    INSERT INTO option_expiry_kept (account_id, symbol)
+    SELECT DISTINCT acct_id, k FROM jsonb_array_elements_text(coalesce(a->'expiryKept', '[]'::jsonb)) AS k;
+    PERFORM options_expire(acct_id, NULL, now());
 
     FOR jr IN
       SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating, j."stopPrice", j."targetPrice", j."plannedRisk"

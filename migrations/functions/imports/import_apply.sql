@@ -9,7 +9,9 @@
 -- matches an existing fill on symbol, time to the second, side, quantity and price, unless both carry
 -- (different) execution ids: the same executions imported from two formats, one with ids and one without,
 -- are recognised. Futures fills' cash settles after the positions are rebuilt, so the ledger is renumbered
--- from the first futures fill (or the first backdated one). Atomic: one statement for the caller. Locks the
+-- from the first futures fill (or the first backdated one). The journal's generated fills of the symbols
+-- written (options' expiry closes) are dropped, so the file's expiration, assignment or exercise rows take
+-- their place, and asked for again after (options_expire). Atomic: one statement for the caller. Locks the
 -- import, then the account.
 
 CREATE OR REPLACE FUNCTION import_apply(p_import uuid, p_include_duplicates boolean, p_staged jsonb DEFAULT NULL) RETURNS integer
@@ -26,6 +28,7 @@ DECLARE
   first_future_at timestamptz;
   renumber_from timestamptz;
   has_fills boolean;
+  dropped timestamptz;
 BEGIN
   SELECT * INTO imp FROM csv_imports WHERE id = p_import AND status = 'committing' FOR UPDATE;
   IF imp.id IS NULL THEN
@@ -104,8 +107,12 @@ BEGIN
   FROM per_symbol;
 
   IF written > 0 THEN
+    IF has_fills THEN
+      dropped := fills_drop_generated(imp.account_id, symbols);
+      first_at := least(first_at, dropped);
+    END IF;
     FOR i IN 1 .. array_length(symbols, 1) LOOP
-      PERFORM positions_rebuild_from(imp.account_id, symbols[i], firsts[i]);
+      PERFORM positions_rebuild_from(imp.account_id, symbols[i], least(firsts[i], dropped));
     END LOOP;
     -- Notes of trades the new fills join follow them; detached notes whose fills came back re-attach.
     PERFORM journals_follow(imp.account_id, symbols);
@@ -113,9 +120,11 @@ BEGIN
     IF first_future_at IS NOT NULL THEN
       renumber_from := least(renumber_from, first_future_at);
     END IF;
+    renumber_from := least(renumber_from, dropped);
     IF renumber_from IS NOT NULL THEN
       PERFORM ledger_renumber(imp.account_id, renumber_from, '00000000-0000-0000-0000-000000000000'::uuid);
     END IF;
+    PERFORM options_expire(imp.account_id, symbols, now());
   END IF;
 
   UPDATE csv_imports SET status = 'committed', committed_at = now(), fills_created = written, staged = NULL, staged_bytes = 0,

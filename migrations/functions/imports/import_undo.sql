@@ -1,7 +1,8 @@
 -- import_undo(user, import): removes the fills a committed import of the user wrote, with their ledger
 -- entries, renumbers the ledger and rebuilds positions from the first removed fill of each symbol (journals
 -- follow what is left, or are kept as detached notes: never deleted), then
--- marks the import undone. Returns the number of fills removed, or NULL when it is not theirs or not committed.
+-- marks the import undone. Generated fills of those symbols (options' expiry closes) are dropped and asked
+-- for again (options_expire). Returns the number of fills removed, or NULL when it is not theirs or not committed.
 -- Atomic: one statement for the caller. Locks the account row, then the import row.
 
 CREATE OR REPLACE FUNCTION import_undo(p_user uuid, p_import uuid) RETURNS integer
@@ -12,6 +13,7 @@ DECLARE
   first_at timestamptz;
   symbols text[];
   firsts timestamptz[];
+  dropped timestamptz;
 BEGIN
   SELECT * INTO imp FROM csv_imports WHERE id = p_import AND user_id = p_user;
   IF imp.id IS NULL THEN
@@ -30,12 +32,14 @@ BEGIN
   DELETE FROM fills WHERE account_id = imp.account_id AND import_id = p_import;
   GET DIAGNOSTICS removed = ROW_COUNT;
   IF removed > 0 THEN
+    dropped := fills_drop_generated(imp.account_id, symbols);
     FOR i IN 1 .. array_length(symbols, 1) LOOP
-      PERFORM positions_rebuild_from(imp.account_id, symbols[i], firsts[i]);
+      PERFORM positions_rebuild_from(imp.account_id, symbols[i], least(firsts[i], dropped));
     END LOOP;
     -- The notes of trades built from the removed fills follow what is left, or are kept detached.
     PERFORM journals_follow(imp.account_id, symbols);
-    PERFORM ledger_renumber(imp.account_id, first_at, '00000000-0000-0000-0000-000000000000'::uuid);
+    PERFORM ledger_renumber(imp.account_id, least(first_at, dropped), '00000000-0000-0000-0000-000000000000'::uuid);
+    PERFORM options_expire(imp.account_id, symbols, now());
   END IF;
   UPDATE csv_imports SET status = 'undone', undone_at = now() WHERE id = p_import;
   RETURN removed;

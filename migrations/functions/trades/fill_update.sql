@@ -2,6 +2,8 @@
 -- the fill has, read under the lock, so two racing edits of different fields both stay); its ledger entry,
 -- the running balance and the positions of the old and new symbol follow, each rebuilt from the earliest
 -- time the edit touches there (every earlier fill is unchanged); journals follow their fills (journals_follow).
+-- A generated fill (an option's expiry close) that the trader edits becomes theirs (generated cleared);
+-- editing any other fill drops the generated fills of its symbols and asks for them again (options_expire).
 -- Atomic: one statement for the caller. Locks the fill's account row before reading the fill.
 
 CREATE OR REPLACE FUNCTION fill_update(
@@ -13,6 +15,7 @@ DECLARE
   acct uuid;
   old fills;
   changed fills;
+  dropped timestamptz;
 BEGIN
   SELECT f.account_id INTO acct FROM fills f JOIN accounts a ON a.id = f.account_id WHERE f.id = p_fill AND a.user_id = p_user;
   IF acct IS NULL THEN
@@ -28,20 +31,27 @@ BEGIN
     quantity = coalesce(p_quantity, old.quantity), price = coalesce(p_price, old.price), fees = coalesce(p_fees, old.fees),
     -- Fees typed in are reported, no longer the fee schedule's estimate.
     fees_estimated = CASE WHEN p_fees IS NULL THEN old.fees_estimated ELSE false END,
-    executed_at = coalesce(p_executed_at, old.executed_at)
+    executed_at = coalesce(p_executed_at, old.executed_at),
+    generated = NULL
   WHERE id = p_fill RETURNING * INTO changed;
+  IF old.generated IS NULL THEN
+    dropped := fills_drop_generated(acct, ARRAY[old.symbol, changed.symbol]);
+  END IF;
   UPDATE ledger_entries
   SET amount = fill_cash(changed.asset_class, changed.side, changed.quantity, changed.price, changed.multiplier, changed.fees, 0),
     occurred_at = changed.executed_at
   WHERE fill_id = p_fill; -- by its fill alone (ledger_entries_fill_idx), as in fill_delete
   IF changed.symbol = old.symbol THEN
-    PERFORM positions_rebuild_from(acct, old.symbol, least(old.executed_at, changed.executed_at));
+    PERFORM positions_rebuild_from(acct, old.symbol, least(old.executed_at, changed.executed_at, dropped));
   ELSE
-    PERFORM positions_rebuild_from(acct, old.symbol, old.executed_at);
-    PERFORM positions_rebuild_from(acct, changed.symbol, changed.executed_at);
+    PERFORM positions_rebuild_from(acct, old.symbol, least(old.executed_at, dropped));
+    PERFORM positions_rebuild_from(acct, changed.symbol, least(changed.executed_at, dropped));
   END IF;
   PERFORM journals_follow(acct, ARRAY[old.symbol, changed.symbol]);
-  PERFORM ledger_renumber(acct, least(old.executed_at, changed.executed_at), '00000000-0000-0000-0000-000000000000'::uuid);
+  PERFORM ledger_renumber(acct, least(old.executed_at, changed.executed_at, dropped), '00000000-0000-0000-0000-000000000000'::uuid);
+  IF old.generated IS NULL AND (old.asset_class = 'option' OR changed.asset_class = 'option') THEN
+    PERFORM options_expire(acct, ARRAY[old.symbol, changed.symbol], now());
+  END IF;
   RETURN NEXT changed;
 END;
 $$;

@@ -7,7 +7,7 @@ import { useAccount } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
 import { formatDateTime, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
 import { Fees } from "../../components/fees.tsx";
-import { FillActionPanel, FillActionsCell, useFillActions } from "../trades/fill-editor.tsx";
+import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "../trades/fill-editor.tsx";
 
 const PAGE_SIZE = 100;
 
@@ -71,7 +71,9 @@ export function AccountFillsPage() {
                         <tr key={f.id}>
                           <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, a.timezone)}</td>
                           <td data-label="Symbol">{f.symbol}</td>
-                          <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
+                          <td data-label="Side">
+                            {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
+                          </td>
                           <td data-label="Quantity" className="num">{formatNumber(f.quantity)}</td>
                           <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                           <td data-label="Fees" className="num">

@@ -8,7 +8,27 @@ import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } 
 import { formatDateTime, formatNumber } from "../../lib/format.ts";
 import { isoToWall, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 
-export type EditableFill = { id: string; symbol: string; side: "buy" | "sell"; quantity: string; price: string; fees: string; executedAt: string };
+export type EditableFill = {
+  id: string;
+  symbol: string;
+  side: "buy" | "sell";
+  quantity: string;
+  price: string;
+  fees: string;
+  executedAt: string;
+  /** "expiry": the journal closed an option still open after its expiry (docs/trading.md, "Option expiry and assignment"). */
+  generated?: "expiry" | null;
+};
+
+/** Says that the journal, not the trader or the broker, wrote a fill. */
+export function FillOrigin({ generated }: { generated?: "expiry" | null | undefined }) {
+  if (generated !== "expiry") return null;
+  return (
+    <span className="badge" title="The option was still open after its expiry, so the journal closed it at 0. Your broker's own expiration, assignment or exercise rows replace it when you import them.">
+      Expired · closed by the journal
+    </span>
+  );
+}
 
 /** Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. */
 export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>) {
@@ -56,6 +76,7 @@ export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: s
   return (
     <form className="form panel" onSubmit={submit} noValidate aria-label={`Correct the ${fill.side} of ${formatNumber(fill.quantity)} ${fill.symbol}`}>
       <h3>Correct this fill</h3>
+      {fill.generated === "expiry" && <p className="muted">The journal wrote this fill at the option&apos;s expiry. Once you save it, it is yours and stays as you set it.</p>}
       <ErrorAlert error={save.error} title="Could not correct the fill." />
       <div className="grid-2">
         <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as "buy" | "sell")} error={shown.side}>
@@ -103,6 +124,9 @@ export function FillDeleteConfirm({ fill, zone, onDone }: { fill: EditableFill; 
     <div className="confirm panel" role="alertdialog" aria-label="Delete this fill?">
       <h3>Delete this fill?</h3>
       <p>{what}. Its ledger entry goes with it and its trade is rebuilt.</p>
+      {fill.generated === "expiry" && (
+        <p>The journal wrote this fill to close the option at its expiry. Deleting it keeps the option open: the journal will not close it again.</p>
+      )}
       <JournalImpact subject={{ fillId: fill.id }} fate="kept" />
       <ErrorAlert error={remove.error} title="Could not delete the fill." />
       <div className="button-row">

@@ -10,7 +10,7 @@ import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, form
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
-import { FillActionPanel, FillActionsCell, useFillActions } from "./fill-editor.tsx";
+import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "./fill-editor.tsx";
 import { SplitsPanel } from "./splits-panel.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
@@ -327,7 +327,9 @@ export function TradePage() {
                     {fills.map((f) => (
                       <tr key={`${f.id}-${f.role}`}>
                         <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
-                        <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
+                        <td data-label="Side">
+                          {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
+                        </td>
                         <td data-label="Quantity" className="num">
                           {formatNumber(f.quantityInTrade)}
                           {f.splitFactor !== "1.00" ? (

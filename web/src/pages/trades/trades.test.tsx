@@ -278,6 +278,31 @@ describe("a stock's splits on its trade page", () => {
   });
 });
 
+describe("an option the journal closed at its expiry", () => {
+  it("marks the generated fill and says that deleting it keeps the option open", async () => {
+    const option = { ...TRADE, symbol: "AAPL  240216C00190000", assetClass: "option", multiplier: "100.00", status: "closed" };
+    const base = { accountId: ACCOUNT.id, symbol: option.symbol, assetClass: "option", multiplier: "100.00", fees: "0.00", feesEstimated: false, executionId: null, importId: null, splitFactor: "1.00" };
+    stubApi({
+      ...signedIn,
+      [`GET /api/trades/${TRADE.id}`]: {
+        trade: option,
+        fills: [
+          { ...base, id: "f1", side: "buy", quantity: "1.00", price: "3.45", executedAt: "2024-01-19T15:31:07.000Z", generated: null, role: "open", quantityInTrade: "1.00", feesInTrade: "0.00" },
+          { ...base, id: "f2", side: "sell", quantity: "1.00", price: "0.00", executedAt: "2024-02-16T21:00:00.000Z", generated: "expiry", role: "close", quantityInTrade: "1.00", feesInTrade: "0.00" },
+        ],
+      },
+      [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
+      "GET /api/journals/impact": { journaledTrades: 0, trades: 1 },
+    });
+    renderApp(`/trades/${TRADE.id}`);
+    const user = userEvent.setup();
+    const table = await screen.findByRole("table");
+    expect(within(table).getAllByText("Expired · closed by the journal")).toHaveLength(1);
+    await user.click(within(table).getByRole("button", { name: /Delete the sell of 1/ }));
+    expect(await screen.findByText(/Deleting it keeps the option open/)).toBeTruthy();
+  });
+});
+
 describe("signing in", () => {
   it("sends a signed-out visitor to sign in and back to the page they asked for", async () => {
     let signedInNow = false;
