@@ -110,10 +110,12 @@ function stagedJson(fills: readonly StagedFill[]): string {
   // A thousand fills at a time: a few hundred strings before the join, not one per fill.
   const parts: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
-    // An estimated fee adds an 11th element (import_apply reads its absence as reported fees).
+    // An estimated fee adds an 11th element (import_apply reads its absence as reported fees); a plan the
+    // 12th and 13th (stop, target; null when absent).
     const batch = fills.slice(i, i + 1000).map((f) => {
       const row: unknown[] = [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)];
-      if (f.fees_estimated) row.push(true);
+      if (f.stop_price !== undefined || f.target_price !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null);
+      else if (f.fees_estimated) row.push(true);
       return row;
     });
     parts.push(JSON.stringify(batch).slice(1, -1));
@@ -283,6 +285,8 @@ function toPreviewFill(f: StagedFill) {
     price: formatDecimal(f.price),
     fees: formatDecimal(f.fees),
     feesEstimated: Boolean(f.fees_estimated),
+    ...(f.stop_price !== undefined ? { stopPrice: formatDecimal(f.stop_price) } : {}),
+    ...(f.target_price !== undefined ? { targetPrice: formatDecimal(f.target_price) } : {}),
     executedAt: f.executed_at,
     executionId: f.execution_id,
     duplicate: Boolean(f.duplicate),

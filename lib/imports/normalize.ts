@@ -18,6 +18,9 @@ export type StagedFill = CashFill & {
   duplicate?: boolean;
   /** The row carried no fee: `fees` is the account's fee schedule's estimate (lib/trades/fees.ts). */
   fees_estimated?: boolean;
+  /** The plan the row gives its trade (mapping.stopPrice / targetPrice), when it gives one. */
+  stop_price?: string;
+  target_price?: string;
 };
 
 export type RowError = { row: number; column?: string; message: string };
@@ -461,6 +464,15 @@ export function normalizeCsv(
       else feeParts.push(options.feeRebates ? n : n.replace(/^-/, "")); // by default brokers write fees as negative cash; a fee always costs
     }
     if (feeParts.length) fees = sumDecimals(feeParts);
+    // The plan: an empty cell (or "--") says nothing; anything else must be a price.
+    const plan: { stop_price?: string; target_price?: string } = {};
+    for (const field of ["stopPrice", "targetPrice"] as const) {
+      const raw = cell(field);
+      if (raw === "" || /^-+$/.test(raw)) continue;
+      const n = parseNumber(raw, options.numberFormat);
+      if (n === null || n.startsWith("-")) fail(field, `"${raw}" is not a price`);
+      else plan[field === "stopPrice" ? "stop_price" : "target_price"] = n;
+    }
     let instrument;
     try {
       // Files repeat a handful of symbols thousands of times: resolve each once. A 1-digit futures year is
@@ -519,6 +531,7 @@ export function normalizeCsv(
       // Set here, not first by markDuplicates: a property added later costs every fill an allocation.
       duplicate: false,
       ...(estimate !== null ? { fees_estimated: true } : {}),
+      ...plan,
     });
   });
   return { fills, errors, skipped, rowCount };

@@ -40,6 +40,12 @@ export const ImportMappingSchema = z.strictObject({
    * An empty cell is taken as the account's.
    */
   currency: z.optional(column()),
+  /**
+   * The trade's plan (docs/trading.md, "Risk and R"): a stop and a target price on a row go onto the trade
+   * its fill belongs to (the first row of the trade that carries one), unless the trade has its own already.
+   */
+  stopPrice: z.optional(column()),
+  targetPrice: z.optional(column()),
 });
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
@@ -39,21 +39,22 @@ async function preview(client: TestClient, accountId: string, csv = sample, extr
   return res.json();
 }
 
+/** The fills an account got from its files (not those the journal generated to close expired options). */
 async function fillCount(db: Awaited<ReturnType<typeof setup>>["db"], accountId: string) {
-  return (await db.select().from(fills).where(eq(fills.accountId, accountId))).length;
+  return (await db.select().from(fills).where(and(eq(fills.accountId, accountId), isNull(fills.generated)))).length;
 }
 
 /** Each broker sample imported into an empty account: the cash it moves, added up by hand by the money rules. */
 const FIXTURE_CASH: Record<string, string> = {
   generic: "506.00", // AAPL -19,151 + 19,224; ES: -2.25, then short covered 8.75 points x 50 = 437.50 - 2.25
-  "ibkr-flex": "-620.3536445", // AAPL -19,151 + 19,223.9963555; call -690 - 1.30; ES short opened: -2.05 (not its notional)
-  "ibkr-activity": "-396034.0536445", // AAPL as above; MSFT -396,105; ES -2.05
+  "ibkr-flex": "-41141.0036445", // AAPL -19,151 + 19,223.9963555; call -690 - 1.30; ES short opened: -2.05 (not its notional); MSFT call -520.65, exercised: 0 and 100 MSFT at 400 -40,000
+  "ibkr-activity": "-414831.1536445", // AAPL as above; MSFT -396,105; ES -2.05; AAPL put +248.95, assigned: 0 and 100 AAPL at 190 -19,000; SPY call -46.05, expired: 0
   "schwab-tos": "9683.41", // the statement's own cash change (25,000 -> 34,683.41); the ES short moves nothing (no fee)
   webull: "4096.20",
   robinhood: "-12410.04", // the sum of Amount
   fidelity: "-12005.06", // the sum of Amount ($)
   etrade: "-11932.51", // the sum of Amount $ over the trades
-  tastytrade: "222.14", // the sum of Total
+  tastytrade: "-18580.13", // the sum of Total
   tradestation: "-760.72",
   tradovate: "321.44", // MES 5.25 x 2 x 5 = 52.50, NQ 13.75 x 20 = 275, fees 6.06
   ninjatrader: "197.06", // ES 212.50 then -75 (the close realises the rest of 137.50), MNQ 70.50, fees 10.94
@@ -90,18 +91,21 @@ describe("CSV import: every broker sample moves the cash the money rules give", 
     await client.post("/api/csv-import/commit", { importId: firstBody.importId });
     const balance = (await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow;
 
-    // The same four executions in the generic format, without ids (times in New York, as IBKR wrote them).
+    // The same seven executions in the generic format, without ids (times in New York, as IBKR wrote them).
     const generic = [
       HEADER,
       "2024-01-19T09:30:15,AAPL,BUY,100,191.50,1,",
       "2024-01-19T10:02:41,AAPL,SELL,100,192.25,1.0036445,",
       "2024-01-19T10:31:07,AAPL  240216C00195000,BUY,2,3.45,1.30,",
       "2024-01-19T11:05:00,ESH24,SELL,1,4812.25,2.05,",
+      "2024-01-19T11:15:00,MSFT  240216C00400000,BUY,1,5.2,0.65,",
+      "2024-02-16T16:20:00,MSFT  240216C00400000,SELL,1,0,0,",
+      "2024-02-16T16:20:00,MSFT,BUY,100,400,0,",
     ].join("\n");
     const second = await preview(client, accountId, generic);
-    expect(second.summary).toMatchObject({ valid: 4, duplicate: 4, toImport: 0 });
+    expect(second.summary).toMatchObject({ valid: 7, duplicate: 7, toImport: 0 });
     await client.post("/api/csv-import/commit", { importId: second.importId });
-    expect(await fillCount(db, accountId)).toBe(4);
+    expect(await fillCount(db, accountId)).toBe(7);
     expect((await (await client.get(`/api/ledger/${accountId}`)).json()).runningBalanceAtFirstRow).toBe(balance);
 
     // The other way round, in a fresh account, and with the commit racing a later arrival: the file with ids
@@ -115,7 +119,7 @@ describe("CSV import: every broker sample moves the cash the money rules give", 
     // The commit applies the rule again against what arrived since the preview.
     const commit = await client.post("/api/csv-import/commit", { importId: withIds.importId });
     expect(await commit.json()).toMatchObject({ status: "committed", fillsCreated: 0 });
-    expect(await fillCount(db, otherId)).toBe(4);
+    expect(await fillCount(db, otherId)).toBe(7);
   });
 
   it("a multi-currency broker file: each row goes to an account in its own currency, never into another's as if it were in it", async () => {
@@ -144,7 +148,7 @@ describe("CSV import: every broker sample moves the cash the money rules give", 
     expect(usd.summary).toMatchObject({ invalid: 1, cashEffect: FIXTURE_CASH["ibkr-flex"] });
     expect(usd.errors).toEqual([
       {
-        row: 7,
+        row: 10,
         column: "CurrencyPrimary",
         message: '"EUR" is not this account\'s currency (USD): the journal does not convert currencies, so import this row into an account in EUR',
       },
@@ -154,7 +158,7 @@ describe("CSV import: every broker sample moves the cash the money rules give", 
 
     // Into the EUR account: the other way round, the SAP buy alone, its cash in euros.
     const eur = await (await upload(client, file, { accountId: accounts.EUR, presetId: "ibkr-flex" })).json();
-    expect(eur.summary).toMatchObject({ valid: 1, invalid: 4, toImport: 1, cashEffect: "-1608.00" });
+    expect(eur.summary).toMatchObject({ valid: 1, invalid: 7, toImport: 1, cashEffect: "-1608.00" });
     expect(new Set(eur.errors.map((e: { column: string }) => e.column))).toEqual(new Set(["CurrencyPrimary"]));
     expect((await client.post("/api/csv-import/commit", { importId: eur.importId })).status).toBe(200);
     const fillsInEur = await db.select().from(fills).where(eq(fills.accountId, accounts.EUR!));

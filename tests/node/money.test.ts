@@ -92,17 +92,17 @@ describe("realised P&L on the day it is realised", () => {
 
     const summary = await json(client, `/api/stats/summary?accountId=${id}`);
     expect(summary).toMatchObject({ netPnl: "100.00", grossPnl: "100.00", trades: 0, winRate: null });
-    expect((await json(client, `/api/stats/calendar?accountId=${id}`)).days).toEqual([{ date: "2026-04-02", netPnl: "100.00", trades: 0 }]);
-    expect((await json(client, `/api/stats/equity?accountId=${id}`)).points).toEqual([{ start: "2026-04-02", netPnl: "100.00", equity: "100.00", trades: 0 }]);
-    expect((await json(client, `/api/stats/breakdown?accountId=${id}&by=symbol`)).groups).toEqual([{ key: "XYZ", netPnl: "100.00", trades: 0, winRate: null }]);
+    expect((await json(client, `/api/stats/calendar?accountId=${id}`)).days).toEqual([{ date: "2026-04-02", netPnl: "100.00", trades: 0, rTotal: null, withRisk: 0 }]);
+    expect((await json(client, `/api/stats/equity?accountId=${id}`)).points).toEqual([{ start: "2026-04-02", netPnl: "100.00", equity: "100.00", trades: 0, rTotal: null, rEquity: "0.00", withRisk: 0 }]);
+    expect((await json(client, `/api/stats/breakdown?accountId=${id}&by=symbol`)).groups).toEqual([{ key: "XYZ", netPnl: "100.00", trades: 0, winRate: null, rTotal: null, withRisk: 0 }]);
     const [open] = (await json(client, `/api/trades?accountId=${id}`)).trades;
     expect(open).toMatchObject({ status: "open", openQuantity: "50.00", grossPnl: "100.00", netPnl: "100.00" });
 
     await fill(client, id, { symbol: "XYZ", side: "sell", quantity: "50", price: "9", fees: "1", executedAt: "2026-04-03T14:00:00Z" });
     expect(await json(client, `/api/stats/summary?accountId=${id}`)).toMatchObject({ netPnl: "49.00", trades: 1, wins: 1, winRate: "1.0000" });
     expect((await json(client, `/api/stats/calendar?accountId=${id}`)).days).toEqual([
-      { date: "2026-04-02", netPnl: "100.00", trades: 0 },
-      { date: "2026-04-03", netPnl: "-51.00", trades: 1 },
+      { date: "2026-04-02", netPnl: "100.00", trades: 0, rTotal: null, withRisk: 0 },
+      { date: "2026-04-03", netPnl: "-51.00", trades: 1, rTotal: null, withRisk: 0 },
     ]);
     // A range holding only the second day counts only what was realised then.
     expect(await json(client, `/api/stats/summary?accountId=${id}&from=2026-04-03T00:00:00Z`)).toMatchObject({ netPnl: "-51.00", trades: 1 });
@@ -241,7 +241,7 @@ function model(instrument: Instrument, fills: ModelFill[]) {
 describe("money (property-based, against a reference model)", () => {
   const instruments: Instrument[] = [
     { symbol: "XYZ", assetClass: "stock", multiplier: toS("1") },
-    { symbol: "XYZ   260320C00100000", assetClass: "option", multiplier: toS("100") },
+    { symbol: "XYZ   301220C00100000", assetClass: "option", multiplier: toS("100") },
     { symbol: "ESM26", assetClass: "future", multiplier: toS("50") },
     { symbol: "MYMM26", assetClass: "future", multiplier: toS("0.5") },
   ];

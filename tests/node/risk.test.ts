@@ -148,6 +148,45 @@ describe("a trade's plan and its figures in R", () => {
   });
 });
 
+describe("a plan from the imported file (mapping.stopPrice, mapping.targetPrice)", () => {
+  it("goes onto the trade its row's fill joins, where the trade has none; a wrong-side stop or a bad cell is said, never guessed", async () => {
+    const t = await trader();
+    // A trade the trader already planned: the file's stop does not replace theirs.
+    await t.fill("MSFT", "buy", "10", "400");
+    const planned = await t.trade("MSFT");
+    await t.plan(planned.id, { stopPrice: "390" });
+    const header = "Time,Symbol,Side,Qty,Price,Stop,Target";
+    const csv = [
+      header,
+      "2026-03-03T15:00:00Z,AAPL,BUY,100,50,48,56", // a long: 1R = 200, R:R 3
+      "2026-03-03T15:30:00Z,AAPL,SELL,100,53,,", // the exit says nothing of the plan
+      "2026-03-03T16:00:00Z,TSLA,SELL,50,20,21.5,", // a short: stop above
+      "2026-03-03T16:10:00Z,TSLA,BUY,50,21,,",
+      "2026-03-03T17:00:00Z,NVDA,BUY,10,100,101,110", // a stop above a long's entry: not written; the target is
+      "2026-03-03T18:00:00Z,MSFT,SELL,10,405,380,420", // joins the planned trade: its stop stays 390, the target is new
+    ].join("\n");
+    const mapping = { executedAt: "Time", symbol: "Symbol", side: "Side", quantity: "Qty", price: "Price", stopPrice: "Stop", targetPrice: "Target" };
+    const upload = (text: string) => {
+      const form = new FormData();
+      form.set("file", new Blob([text]), "plan.csv");
+      form.set("request", JSON.stringify({ accountId: t.accountId, mapping }));
+      return t.client.request("/api/csv-import/preview", { method: "POST", body: form });
+    };
+    // A cell that is not a price is the row's error, naming the column.
+    const bad = await (await upload([header, "2026-03-03T15:00:00Z,AAPL,BUY,100,50,abc,"].join("\n"))).json();
+    expect(bad.errors).toEqual([expect.objectContaining({ row: 2, column: "Stop", message: expect.stringContaining('"abc" is not a price') })]);
+
+    const preview = await (await upload(csv)).json();
+    expect(preview.errors).toEqual([]);
+    expect(preview.fills[0]).toMatchObject({ symbol: "AAPL", stopPrice: "48.00", targetPrice: "56.00" });
+    expect((await t.client.post("/api/csv-import/commit", { importId: preview.importId })).status).toBe(200);
+    expect((await t.trade("AAPL")).risk).toMatchObject({ stopPrice: "48.00", targetPrice: "56.00", oneR: "200.00", rMultiple: "1.50", plannedRR: "3.00" });
+    expect((await t.trade("TSLA")).risk).toMatchObject({ stopPrice: "21.50", oneR: "75.00", rMultiple: "-0.67" });
+    expect((await t.trade("NVDA")).risk).toMatchObject({ stopPrice: null, targetPrice: "110.00", oneR: null });
+    expect((await t.trade("MSFT")).risk).toMatchObject({ stopPrice: "390.00", targetPrice: "420.00" });
+  });
+});
+
 describe("statistics in R", () => {
   it("the summary's r block, R per day and cumulative, per group, and the R distribution", async () => {
     const t = await trader();

@@ -2,8 +2,9 @@
 -- into its account: the fills, their ledger entries and the rebuilt positions of each symbol touched, then
 -- marks the import committed. p_staged: the fills read from object storage by the caller (NULL means the
 -- inline csv_imports.staged); either holds one array per fill (symbol, asset class, multiplier, side, quantity,
--- price, fees, executed_at, execution id, duplicate, and true when the fees were estimated from the account's
--- fee schedule) or, staged by an older version, one object per fill with those keys. Returns the number of fills written, or NULL when the import is not claimed.
+-- price, fees, executed_at, execution id, duplicate, true when the fees were estimated from the account's
+-- fee schedule, and the stop and target the row gives its trade) or, staged by an older version, one object
+-- per fill with the first ten. A row's stop and target go onto the trade its fill joins (import_apply_plans). Returns the number of fills written, or NULL when the import is not claimed.
 -- Guarantees: exactly once (the row must be 'committing' and is locked; it leaves as 'committed'); a fill
 -- whose execution id the account already has is skipped; so, unless duplicates are included, is one that
 -- matches an existing fill on symbol, time to the second, side, quantity and price, unless both carry
@@ -29,6 +30,7 @@ DECLARE
   renumber_from timestamptz;
   has_fills boolean;
   dropped timestamptz;
+  plans jsonb;
 BEGIN
   SELECT * INTO imp FROM csv_imports WHERE id = p_import AND status = 'committing' FOR UPDATE;
   IF imp.id IS NULL THEN
@@ -51,17 +53,18 @@ BEGIN
     -- One array per fill, in lib/imports/imports.ts stagedJson's order (what a preview stages).
     SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
       (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
-      (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated
+      (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated,
+      (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price
     FROM src, jsonb_array_elements(src.j) AS e
     WHERE jsonb_typeof(e) = 'array'
     UNION ALL
     -- One object per fill: what previews staged before the arrays (still staged when the function changed).
-    SELECT x.*, false FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
+    SELECT x.*, false, NULL::numeric, NULL::numeric FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
       symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
       executed_at timestamptz, execution_id text, duplicate boolean)
   ),
   todo AS (
-    SELECT s.* FROM staged s
+    SELECT gen_random_uuid() AS id, s.* FROM staged s
     WHERE (p_include_duplicates OR NOT coalesce(s.duplicate, false))
       AND (NOT has_fills OR NOT EXISTS (
         SELECT 1 FROM fills f
@@ -76,8 +79,8 @@ BEGIN
       ))
   ),
   inserted AS (
-    INSERT INTO fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, import_id)
-    SELECT imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, p_import FROM todo
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, import_id)
+    SELECT id, imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, p_import FROM todo
     RETURNING id, symbol, asset_class, side, quantity, price, multiplier, fees, executed_at
   ),
   -- A futures fill's realised P&L is known once its positions are rebuilt (below); until then it moves cash
@@ -98,12 +101,15 @@ BEGIN
     WINDOW w AS (ORDER BY e.executed_at, e.entry_id)
     RETURNING 1
   ),
+  plan AS (
+    SELECT jsonb_agg(jsonb_build_array(id, stop_price, target_price)) AS j FROM todo WHERE stop_price IS NOT NULL OR target_price IS NOT NULL
+  ),
   per_symbol AS (
     SELECT symbol, min(executed_at) AS first_at, bool_or(asset_class = 'future') AS future FROM inserted GROUP BY symbol
   )
   SELECT (SELECT count(*) FROM ledger), array_agg(symbol), array_agg(per_symbol.first_at), min(per_symbol.first_at),
-    min(per_symbol.first_at) FILTER (WHERE per_symbol.future)
-  INTO written, symbols, firsts, first_at, first_future_at
+    min(per_symbol.first_at) FILTER (WHERE per_symbol.future), (SELECT j FROM plan)
+  INTO written, symbols, firsts, first_at, first_future_at, plans
   FROM per_symbol;
 
   IF written > 0 THEN
@@ -116,6 +122,9 @@ BEGIN
     END LOOP;
     -- Notes of trades the new fills join follow them; detached notes whose fills came back re-attach.
     PERFORM journals_follow(imp.account_id, symbols);
+    IF plans IS NOT NULL THEN
+      PERFORM import_apply_plans(plans);
+    END IF;
     renumber_from := CASE WHEN last_at IS NOT NULL AND first_at <= last_at THEN first_at END;
     IF first_future_at IS NOT NULL THEN
       renumber_from := least(renumber_from, first_future_at);
@@ -131,5 +140,34 @@ BEGIN
     staged_key = NULL
   WHERE id = p_import;
   RETURN written;
+END;
+$$;
+--> statement-breakpoint
+-- import_apply_plans(plans): [[fill id, stop, target], ...] of an import's rows that gave their trade a plan
+-- (mapping.stopPrice / targetPrice): each trade holding one of those fills takes the stop and the target of
+-- its earliest such row, where it has none of its own (what the trader set stays); a stop on the wrong side
+-- of the trade's entry is not written. The caller holds the account row.
+CREATE OR REPLACE FUNCTION import_apply_plans(p_plans jsonb) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+  jid uuid;
+  entry numeric;
+  stop numeric;
+BEGIN
+  FOR r IN
+    SELECT DISTINCT ON (pf.position_id) pf.position_id, p.direction, (x->>1)::numeric AS stop, (x->>2)::numeric AS target
+    FROM jsonb_array_elements(p_plans) AS x
+    JOIN position_fills pf ON pf.fill_id = (x->>0)::uuid
+    JOIN positions p ON p.id = pf.position_id
+    ORDER BY pf.position_id, pf.executed_at, pf.fill_id
+  LOOP
+    entry := position_entry_price(r.position_id);
+    stop := CASE WHEN (r.direction = 'long' AND r.stop < entry) OR (r.direction = 'short' AND r.stop > entry) THEN r.stop END;
+    CONTINUE WHEN stop IS NULL AND r.target IS NULL;
+    jid := trade_journal_ensure(r.position_id);
+    UPDATE trade_journals SET stop_price = coalesce(stop_price, stop), target_price = coalesce(target_price, r.target), updated_at = now()
+    WHERE id = jid;
+  END LOOP;
 END;
 $$;
