@@ -74,7 +74,9 @@ describe("manual mapping", () => {
     expect(g).toMatchObject({ date: "Trade Date", time: "Time", symbol: "Ticker", side: "Action", quantity: "Qty", price: "Avg Price", fees: "Commission", executionId: "Exec ID", currency: "Currency" });
     expect(g.executedAt).toBe("");
     const one = guessSelection(["Date/Time", "Symbol", "Side", "Quantity", "Price"]);
-    expect(one).toMatchObject({ executedAt: "Date/Time", date: "", time: "" });
+    expect(one).toMatchObject({ executedAt: "Date/Time", date: "", time: "", stopPrice: "", targetPrice: "" });
+    // A trade log with its plan: the stop and target columns found too.
+    expect(guessSelection(["Date/Time", "Symbol", "Side", "Quantity", "Price", "Stop Loss", "Take Profit"])).toMatchObject({ stopPrice: "Stop Loss", targetPrice: "Take Profit" });
   });
 
   it("builds the API's mapping from the chosen columns, leaving unchosen fields out", () => {

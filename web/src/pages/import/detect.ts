@@ -144,6 +144,8 @@ export const TARGET_FIELDS = [
   { key: "assetClass", label: "Asset class", hint: "" },
   { key: "multiplier", label: "Multiplier", hint: "Contract multiplier (options, futures)." },
   { key: "currency", label: "Currency", hint: "Each row's currency: rows in another currency than the account's are refused, not converted." },
+  { key: "stopPrice", label: "Stop", hint: "The trade's stop: goes onto the trade the fill joins, unless it has one already." },
+  { key: "targetPrice", label: "Target", hint: "The trade's profit target, likewise." },
 ] as const;
 
 export type TargetField = (typeof TARGET_FIELDS)[number]["key"];
@@ -167,6 +169,8 @@ const GUESSES: Record<TargetField, RegExp> = {
   assetClass: /^(asset ?class|asset ?category|instrument ?type|security ?type)$/,
   multiplier: /^(multiplier|mult)$/,
   currency: /^(currency|ccy|currency ?primary)$/,
+  stopPrice: /^(stop|stop ?price|stop ?loss|sl)$/,
+  targetPrice: /^(target|target ?price|take ?profit|tp|profit ?target)$/,
 };
 
 /** A first guess at the mapping from header names; the reader checks and corrects it. */
