@@ -89,7 +89,7 @@ const FillFields = {
   fees: decimal(),
   feesEstimated: z.boolean().check(z.describe("The fees are the account's fee schedule's estimate: the imported row carried none")),
   generated: z.nullable(z.enum(["expiry"])).check(
-    z.describe("expiry: the journal wrote this fill to close an option still open after its expiry, at 0 (replaced by the broker's own rows when they come; deleting it keeps the option open)"),
+    z.describe("expiry: the journal wrote this fill, priced 0, to close an option still open after its expiry. The broker's own rows replace it when they come; deleting it keeps the option open"),
   ),
   executedAt: iso(),
   executionId: z.nullable(z.string()),

@@ -71,7 +71,7 @@ describe("the journals upgrade", () => {
            (select array_agg(fill_id::text || ' ' || coalesce(execution_id, '-') || ' ' || to_char(executed_at at time zone 'UTC', 'HH24:MI:SS.MS') order by executed_at)
               from journal_fills where journal_id = j.id) as fills,
            (select array_agg(id::text) from trade_images where journal_id = j.id) as images
-         from trade_journals j order by opened_at`,
+         from trade_journals j order by fill_count desc, opened_at`,
       )
     ).rows;
     expect(journals).toEqual([
