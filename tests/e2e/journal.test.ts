@@ -158,20 +158,22 @@ describe("a new trader's first session", () => {
     await page.getByRole("button", { name: "Preview import" }).click();
     await page.getByRole("heading", { name: "3. Preview of ibkr-activity.csv" }).waitFor();
     const summary = page.getByLabel("Preview summary");
-    // The ES short moves cash by its fee only; the figures are rounded to the cent.
-    await expect.poll(() => summary.textContent()).toContain("-$396,034.05");
+    // The ES short moves cash by its fee only; the assigned put delivers 100 AAPL at 190; the figures are rounded to the cent.
+    await expect.poll(() => summary.textContent()).toContain("-$414,831.15");
     await page.getByRole("table", { name: "Rows left out, with the reason" }).getByText(/currency conversion \(forex\)/).waitFor();
     await page.getByRole("button", { name: "Commit import" }).click();
     await page.getByRole("heading", { name: "Import complete" }).waitFor();
 
     await go("/trades");
     const trades = page.getByRole("table", { name: "Trades, newest opened first" });
-    const aapl = trades.locator("tbody tr").filter({ hasText: "IBKR" }).filter({ has: page.getByRole("link", { name: "AAPL" }) });
+    const aaplRows = trades.locator("tbody tr").filter({ hasText: "IBKR" }).filter({ has: page.getByRole("link", { name: "AAPL", exact: true }) });
+    const aapl = aaplRows.filter({ hasText: "192.25" });
     await expect.poll(() => aapl.textContent()).toContain("+$73.00"); // 75 - 2.0036445 of fees
     expect(await aapl.textContent()).toContain("191.50");
-    expect(await aapl.textContent()).toContain("192.25");
+    // The put's assignment delivered 100 AAPL at the strike: an open trade of its own.
+    await expect.poll(() => aaplRows.filter({ hasText: "190.00" }).count()).toBe(1);
     await go(`/accounts/${id}`);
-    await expect.poll(() => newestBalance().textContent()).toContain("$103,965.95");
+    await expect.poll(() => newestBalance().textContent()).toContain("$85,168.85");
     expect(await ledger().textContent()).not.toMatch(/\d\.\d{3}/); // no amount beyond the cent
   });
 
