@@ -35,8 +35,8 @@ describe("trading routes in workerd", () => {
     expect(calendar).toEqual({
       currency: "USD",
       days: [
-        { date: "2026-06-10", netPnl: "-1.00", trades: 0 },
-        { date: "2026-06-11", netPnl: "104.00", trades: 1 },
+        { date: "2026-06-10", netPnl: "-1.00", trades: 0, rTotal: null, withRisk: 0 },
+        { date: "2026-06-11", netPnl: "104.00", trades: 1, rTotal: null, withRisk: 0 },
       ],
     });
   });
