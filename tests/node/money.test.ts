@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { testApp, type TestApp } from "../support/app.ts";
+import { fmt, type ModelFill, roundDiv, S, toS } from "../support/exact.ts";
 import { PASSWORD, type TestClient, uniqueEmail } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
@@ -162,23 +163,6 @@ describe("the opening entry stays the oldest", () => {
 });
 
 // A plain reference model of the rules, in exact scaled integers (10 decimals), independent of the SQL.
-const S = 10n ** 10n;
-const toS = (v: string) => {
-  const neg = v.startsWith("-");
-  const [i, f = ""] = v.replace(/^-/, "").split(".");
-  const units = BigInt(i!) * S + BigInt((f + "0".repeat(10)).slice(0, 10));
-  return neg ? -units : units;
-};
-const fmt = (v: bigint) => {
-  const neg = v < 0n;
-  const a = neg ? -v : v;
-  const frac = (a % S).toString().padStart(10, "0").replace(/0+$/, "").padEnd(2, "0");
-  return `${neg && a !== 0n ? "-" : ""}${a / S}.${frac}`;
-};
-/** n / d rounded half away from zero, as Postgres rounds numeric. */
-const roundDiv = (n: bigint, d: bigint) => (n >= 0n ? (2n * n + d) / (2n * d) : -((2n * -n + d) / (2n * d)));
-
-type ModelFill = { side: "buy" | "sell"; qty: bigint; price: bigint; fees: bigint };
 type Instrument = { symbol: string; assetClass: "stock" | "option" | "future"; multiplier: bigint };
 
 /** Per fill: the gross P&L it realises (average cost) and its cash effect; plus the realised total. */

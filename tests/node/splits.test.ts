@@ -9,6 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { journal } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
+import { fmt, positionModel, roundDiv, S, toS } from "../support/exact.ts";
 
 const url = () => inject("databaseUrl");
 
@@ -164,61 +165,6 @@ describe("recording a split: bad input is a clear error and writes nothing", () 
   });
 });
 
-// The reference model of tests/node/trades.test.ts's rules, with fills before the split read in new shares:
-// quantity x new / old, price x old / new, each rounded half away from zero to 10 decimals, as Postgres does.
-const S = 10n ** 10n;
-const toS = (v: string) => {
-  const [i, f = ""] = v.split(".");
-  return BigInt(i!) * S + BigInt((f + "0".repeat(10)).slice(0, 10));
-};
-const fmt = (v: bigint) => {
-  const neg = v < 0n;
-  const a = neg ? -v : v;
-  const frac = (a % S).toString().padStart(10, "0").replace(/0+$/, "").padEnd(2, "0");
-  return `${neg && a !== 0n ? "-" : ""}${a / S}.${frac}`;
-};
-const roundDiv = (n: bigint, d: bigint) => (n >= 0n ? (2n * n + d) / (2n * d) : -((2n * -n + d) / (2n * d)));
-
-type ModelFill = { side: "buy" | "sell"; qty: bigint; price: bigint; fees: bigint };
-function model(fills: ModelFill[]) {
-  const closed: Array<{ direction: string; gross: bigint; fees: bigint }> = [];
-  let dir = 0;
-  let open = 0n;
-  let entryV = 0n;
-  let exitV = 0n;
-  let fees = 0n;
-  for (const f of fills) {
-    const s = f.side === "buy" ? 1 : -1;
-    let q = f.qty;
-    let fee = f.fees;
-    if (dir !== 0 && s !== dir) {
-      const closing = q < open ? q : open;
-      const part = closing === q ? fee : roundDiv(fee * closing, q);
-      exitV += closing * f.price;
-      fees += part;
-      open -= closing;
-      if (open === 0n) {
-        closed.push({ direction: dir === 1 ? "long" : "short", gross: roundDiv((exitV - entryV) * BigInt(dir), S), fees });
-        dir = 0;
-      }
-      q -= closing;
-      fee -= part;
-      if (q === 0n) continue;
-    } else if (dir !== 0) {
-      entryV += q * f.price;
-      open += q;
-      fees += fee;
-      continue;
-    }
-    dir = s;
-    open = q;
-    entryV = q * f.price;
-    exitV = 0n;
-    fees = fee;
-  }
-  return { closed, open: dir === 0 ? null : { direction: dir === 1 ? "long" : "short", qty: open } };
-}
-
 describe("trade math around a split (property-based, against a reference model)", () => {
   it("random fills on days around a split of a random ratio, the split recorded before, between or after them: trades as the model, cash as the fills, the same as a full replay", async () => {
     const t = await trader("model");
@@ -243,9 +189,11 @@ describe("trade math around a split (property-based, against a reference model)"
         }
         if (!split) split = await addSplit(t.client, { symbol, date: "2026-06-10", newShares: String(n), oldShares: String(o) });
 
+        // The reference model (tests/support/exact.ts) with fills before the split read in new shares: quantity
+        // x new / old, price x old / new, each rounded half away from zero to 10 decimals, as Postgres does.
         const ordered = [...rows].sort((a, b) => a.at.localeCompare(b.at));
         const before = (f: (typeof rows)[number]) => f.day < 10;
-        const expected = model(
+        const expected = positionModel(
           ordered.map((f) => ({
             side: f.side,
             qty: before(f) ? roundDiv(toS(String(f.qty)) * n, o) : toS(String(f.qty)),

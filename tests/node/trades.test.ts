@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { PASSWORD, type TestClient, uniqueEmail } from "../support/client.ts";
+import { fmt, type ModelFill, positionModel, toS } from "../support/exact.ts";
 
 const url = () => inject("databaseUrl");
 
@@ -264,62 +265,6 @@ describe("fills roll up into trades", () => {
   });
 });
 
-// A plain reference model of the same rules, in exact scaled integers.
-const S = 10n ** 10n;
-const toS = (v: string) => {
-  const [i, f = ""] = v.split(".");
-  return BigInt(i!) * S + BigInt((f + "0".repeat(10)).slice(0, 10));
-};
-const fmt = (v: bigint) => {
-  const neg = v < 0n;
-  const a = neg ? -v : v;
-  const frac = (a % S).toString().padStart(10, "0").replace(/0+$/, "").padEnd(2, "0");
-  return `${neg && a !== 0n ? "-" : ""}${a / S}.${frac}`;
-};
-const roundDiv = (n: bigint, d: bigint) => (n >= 0n ? (2n * n + d) / (2n * d) : -((2n * -n + d) / (2n * d)));
-
-type ModelFill = { side: "buy" | "sell"; qty: bigint; price: bigint; fees: bigint };
-function model(fills: ModelFill[]) {
-  const closed: Array<{ direction: string; gross: bigint; fees: bigint }> = [];
-  let dir = 0;
-  let open = 0n;
-  let entryV = 0n;
-  let exitV = 0n;
-  let fees = 0n;
-  let cash = 0n;
-  for (const f of fills) {
-    const s = f.side === "buy" ? 1 : -1;
-    cash += (BigInt(-s) * f.qty * f.price) / S - f.fees;
-    let q = f.qty;
-    let fee = f.fees;
-    if (dir !== 0 && s !== dir) {
-      const closing = q < open ? q : open;
-      const part = closing === q ? fee : roundDiv(fee * closing, q);
-      exitV += closing * f.price;
-      fees += part;
-      open -= closing;
-      if (open === 0n) {
-        closed.push({ direction: dir === 1 ? "long" : "short", gross: ((exitV - entryV) * BigInt(dir)) / S, fees });
-        dir = 0;
-      }
-      q -= closing;
-      fee -= part;
-      if (q === 0n) continue;
-    } else if (dir !== 0) {
-      entryV += q * f.price;
-      open += q;
-      fees += fee;
-      continue;
-    }
-    dir = s;
-    open = q;
-    entryV = q * f.price;
-    exitV = 0n;
-    fees = fee;
-  }
-  return { closed, open: dir === 0 ? null : { direction: dir === 1 ? "long" : "short", qty: open }, cash };
-}
-
 describe("position math (property-based, against a reference model)", () => {
   it("matches the model for random fill sequences: trades, P&L net of fees, and cash", async () => {
     const t = await testApp(url());
@@ -341,7 +286,7 @@ describe("position math (property-based, against a reference model)", () => {
           await fill(client, accountId, { symbol: "XYZ", side: f.side, quantity: String(f.qty), price, fees: feesStr });
           modelFills.push({ side: f.side, qty: toS(String(f.qty)), price: toS(price), fees: toS(feesStr) });
         }
-        const expected = model(modelFills);
+        const expected = positionModel(modelFills);
         const actual = (await trades(client, `?accountId=${accountId}&pageSize=200`)).reverse();
         const actualClosed = actual.filter((x) => x.status === "closed");
         expect(actualClosed.map((x) => [x.direction, x.grossPnl, x.fees, x.netPnl])).toEqual(
