@@ -16,6 +16,7 @@ import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
 import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
 import { splitsGroup } from "./splits.ts";
+import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
 
@@ -34,6 +35,7 @@ export const groups = {
   trades: tradesGroup,
   journals: journalsGroup,
   splits: splitsGroup,
+  bars: barsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
@@ -66,6 +68,7 @@ export function typedRoutes() {
     .route(tradesGroup.prefix, tradesGroup.app)
     .route(journalsGroup.prefix, journalsGroup.app)
     .route(splitsGroup.prefix, splitsGroup.app)
+    .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)

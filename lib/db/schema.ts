@@ -276,6 +276,82 @@ export const splits = pgTable(
 );
 
 /**
+ * Price bars (OHLCV) of a symbol (docs/charts.md): 1-minute ("1m") and daily ("1d"), each bar by its start
+ * instant. A user's own: fetched on their key from the bar provider (source "provider") or uploaded as a
+ * candle CSV ("upload"). Coarser resolutions of the chart (5m, 15m, 1h) are read from the 1-minute bars.
+ */
+export const bars = pgTable(
+  "bars",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    resolution: text("resolution", { enum: ["1m", "1d"] }).notNull(),
+    t: timestamp("t", { withTimezone: true }).notNull(),
+    open: money("open").notNull(),
+    high: money("high").notNull(),
+    low: money("low").notNull(),
+    close: money("close").notNull(),
+    volume: money("volume").notNull().default("0"),
+    source: text("source", { enum: ["provider", "upload"] }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.symbol, t.resolution, t.t] }),
+    check("bars_resolution_known", sql`${t.resolution} in ('1m', '1d')`),
+    check("bars_source_known", sql`${t.source} in ('provider', 'upload')`),
+    check("bars_prices", sql`${t.low} >= 0 and ${t.low} <= ${t.open} and ${t.low} <= ${t.close} and ${t.high} >= ${t.open} and ${t.high} >= ${t.close} and ${t.volume} >= 0`),
+  ],
+);
+
+/**
+ * Which days of a symbol's bars a user has, and the fetch queue (lib/market/bars.ts): one row per user,
+ * symbol, resolution and New York trading day ("1m") or month ("1d": the month's first day). `queued` rows
+ * wait for the provider (not before next_attempt_at), one `fetching` claim at a time; `ok` holds bars,
+ * `empty` had none (a holiday), `failed` gave up. Uploads mark the days they cover `ok`.
+ */
+export const barDays = pgTable(
+  "bar_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    resolution: text("resolution", { enum: ["1m", "1d"] }).notNull(),
+    day: text("day").notNull(),
+    status: text("status", { enum: ["queued", "fetching", "ok", "empty", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    detail: text("detail"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.symbol, t.resolution, t.day] }),
+    index("bar_days_queue_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    check("bar_days_status_known", sql`${t.status} in ('queued', 'fetching', 'ok', 'empty', 'failed')`),
+  ],
+);
+
+/**
+ * A closed trade's excursions (docs/charts.md, "Excursions"), computed from the bars covering it
+ * (trade_excursions_compute). `basis` is the trade's updated_at when computed: a rebuild of the trade (its
+ * fills changed) makes the row stale; new bars of its symbol delete it. Recomputed by the compute-excursions
+ * job and on reading the trade. No foreign key to positions, as position_fills (migration 0013): rebuilds
+ * replace positions in bulk, and the job deletes rows whose trade is gone.
+ */
+export const tradeExcursions = pgTable("trade_excursions", {
+  positionId: uuid("position_id").primaryKey(),
+  basis: timestamp("basis", { withTimezone: true }).notNull(),
+  priceMae: money("price_mae"),
+  priceMfe: money("price_mfe"),
+  positionMae: money("position_mae"),
+  positionMfe: money("position_mfe"),
+  bestExitPnl: money("best_exit_pnl"),
+  barsFrom: text("bars_from", { enum: ["1m", "1d"] }),
+  computedAt: timestamp("computed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * What a trader wrote about a trade: notes, tags, setup, rating and screenshots (trade_images). A journal is
  * not part of the position it is on: it follows the fills. After any rebuild (fills added, edited, deleted,
  * imported, undone) journals_follow moves it to the trade that holds the most of its previous fills; when

@@ -130,6 +130,19 @@ const TradeFields = {
     rMultiple: z.nullable(decimal()).check(z.describe("Net realised P&L (so far, while open) / oneR, 2 decimals")),
     plannedRR: z.nullable(decimal()).check(z.describe("|target - entry| / |entry - stop|, 2 decimals")),
   }),
+  excursions: z.nullable(
+    z.object({
+      priceMae: z.nullable(decimal()).check(z.describe("The worst price against the trade while it was open")),
+      priceMfe: z.nullable(decimal()).check(z.describe("The best price for the trade while it was open")),
+      positionMae: z.nullable(decimal()).check(z.describe("The lowest running P&L (gross), scale-ins and partial exits included")),
+      positionMfe: z.nullable(decimal()).check(z.describe("The highest running P&L (gross)")),
+      maeR: z.nullable(decimal()),
+      mfeR: z.nullable(decimal()),
+      bestExitPnl: z.nullable(decimal()).check(z.describe("positionMfe less the trade's fees: its net P&L had it left at its best")),
+      efficiency: z.nullable(z.string()).check(z.describe("netPnl / bestExitPnl, 4 decimals; null when bestExitPnl is not positive")),
+      barsFrom: z.enum(["1m", "1d"]).check(z.describe("The bars they were read from: 1-minute, else daily")),
+    }),
+  ).check(z.describe("Null while the trade is open, for options, and when no bars cover it (docs/charts.md)")),
 };
 export const ValuationSchema = z.object({ price: decimal(), asOf: iso(), stale: z.boolean(), marketValue: decimal(), unrealizedPnl: decimal() });
 export const TradeListSchema = z.object({
@@ -268,6 +281,20 @@ export const SplitSchema = z.object({
   oldShares: decimal(),
 });
 export const SplitListSchema = z.object({ splits: z.array(SplitSchema) });
+
+/** POST /api/bars/upload: a multipart form. */
+export const BarsUploadBodySchema = z.object({
+  file: z.string().check(z.describe("A candle CSV: a header naming time, open, high, low, close, volume; time ISO 8601 with an offset or epoch seconds; at most 5 MB and 50,000 bars")),
+  symbol: z.string().check(z.describe("A stock or futures symbol")),
+  resolution: z.enum(["1m", "1d"]),
+});
+export const BarsUploadSchema = z.object({
+  symbol: z.string(),
+  resolution: z.enum(["1m", "1d"]),
+  bars: z.number(),
+  from: iso().check(z.describe("The first bar's start")),
+  to: iso().check(z.describe("The last bar's start")),
+});
 
 export const FuturesListSchema = z.object({
   futures: z.array(

@@ -6,6 +6,7 @@ import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.
 import { releaseExpiredHolds } from "../billing/wallet.ts";
 import { loadTickers } from "../market/tickers.ts";
 import { expireOptions } from "../trades/expiry.ts";
+import { computeExcursions } from "../trades/excursions.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -83,6 +84,14 @@ export const expireOptionsJob: Job = {
   run: async (deps) => ({ affected: await expireOptions(deps) }),
 };
 
+/** Excursions of closed trades whose bars arrived or whose fills changed (lib/trades/excursions.ts). */
+export const computeExcursionsJob: Job = {
+  name: "compute-excursions",
+  cron: "*/5 * * * *",
+  everyMinutes: 5,
+  run: async (deps) => ({ affected: await computeExcursions(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -91,6 +100,7 @@ export const JOBS: readonly Job[] = [
   releaseExpiredHoldsJob,
   loadTickersJob,
   expireOptionsJob,
+  computeExcursionsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -10,10 +10,11 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
+import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcursions, type ExcursionRow } from "./excursions.ts";
 import { riskColumns, toRisk, type RiskRow } from "./risk.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
 
-type TradeRow = RiskRow & {
+type TradeRow = RiskRow & ExcursionRow & {
   id: string;
   account_id: string;
   /** The account's: what every amount of the trade is in. */
@@ -73,6 +74,7 @@ function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | 
     /** The journal holding what is written on this trade, or null when nothing is. */
     journalId: row.journal_id,
     risk: toRisk(row),
+    excursions: toExcursions(row),
   };
 }
 export type Trade = ReturnType<typeof toTrade>;
@@ -86,7 +88,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
   const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
     await deps.db.execute(sql`
-      select ${tradeColumns}, p.currency, ${averages}, ${riskColumns} from (
+      select ${tradeColumns}, p.currency, ${averages}, ${riskColumns}, ${excursionColumns} from (
       select p.*, a.currency from positions p join accounts a on a.id = p.account_id
       where a.user_id = ${user.id}
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
@@ -100,6 +102,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
       ) p
       join accounts a on a.id = p.account_id
       left join trade_journals j on j.position_id = p.id
+      ${freshExcursionsJoin}
       order by p.opened_at desc, p.id desc`),
   );
   return {
@@ -114,9 +117,12 @@ const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
 
 export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
   const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
-    await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages}, ${riskColumns} from positions p join accounts a on a.id = p.account_id
+    // The trade is found (and its owner checked) first; only then are its excursions computed when stale.
+    await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages}, ${riskColumns}, ${excursionColumns}
+      from (select p.* from positions p join accounts a on a.id = p.account_id where p.id = ${tradeId} and a.user_id = ${user.id}) p
+      join accounts a on a.id = p.account_id
       left join trade_journals j on j.position_id = p.id
-      where p.id = ${tradeId} and a.user_id = ${user.id}`),
+      ${computedExcursionsJoin}`),
   );
   if (!row) throw NO_TRADE();
   return { trade: toTrade(row), fills: await tradeFills(deps, tradeId) };
