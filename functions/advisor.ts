@@ -1,10 +1,10 @@
 import {
   deleteStoredKey,
-  getMarketDataKey,
+  getDataKey,
   listAvailableModels,
   listProviderKeys,
   modelProvider,
-  saveMarketDataKey,
+  saveDataKey,
   saveProviderKey,
   updateProviderKey,
 } from "../lib/advisor/keys.ts";
@@ -70,9 +70,9 @@ export const advisor = createRouter()
     return c.body(null, 204);
   })
   .get("/models", describeRoute({ tag: "advisor", summary: "The models each of your keys can use", responses: { 200: { description: "Per provider: the listing, or null when it cannot be fetched now.", schema: ModelListSchema } } }), requireUser, async (c) => c.json(await listAvailableModels(c.var.deps, currentUser(c))))
-  .get("/market-data-key", describeRoute({ tag: "advisor", summary: "Whether you have a market-data key", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) => c.json(await getMarketDataKey(c.var.deps, currentUser(c))))
+  .get("/market-data-key", describeRoute({ tag: "advisor", summary: "Whether you have a market-data key", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) => c.json(await getDataKey(c.var.deps, currentUser(c))))
   .put("/market-data-key", describeRoute({ tag: "advisor", summary: "Save a market-data key (probed first; stored sealed)", responses: { 200: { description: "The saved key.", schema: MarketDataKeySchema } }, errors: ["MARKET_DATA_KEY_INVALID"] }), requireUser, rateLimit(LIMITS.marketDataKeySave, "user"), validate("json", MarketDataKeySaveSchema), async (c) =>
-    c.json(await saveMarketDataKey(c.var.deps, currentUser(c), c.req.valid("json"))),
+    c.json(await saveDataKey(c.var.deps, currentUser(c), c.req.valid("json"))),
   )
   .delete("/market-data-key", describeRoute({ tag: "advisor", summary: "Delete your market-data key", responses: { 204: { description: "Deleted." } }, errors: ["NOT_FOUND"] }), requireUser, async (c) => {
     await deleteStoredKey(c.var.deps, currentUser(c), MARKET_DATA);

@@ -1,7 +1,11 @@
 import { z } from "zod/mini";
-import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { createRouter, readFilePart, type Group } from "../lib/http/index.ts";
-import { BarsUploadBodySchema, BarsUploadSchema } from "../lib/http/responses.ts";
+import { deleteStoredKey, getDataKey, saveDataKey } from "../lib/advisor/keys.ts";
+import { BARS } from "../lib/advisor/providers.ts";
+import { MarketDataKeySaveSchema } from "../lib/advisor/schema.ts";
+import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
+import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { BarsUploadBodySchema, BarsUploadSchema, MarketDataKeySchema } from "../lib/http/responses.ts";
+import { LIMITS } from "../lib/ratelimit/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { AppError, validationError } from "../lib/errors.ts";
 import { BAR_RESOLUTIONS, BARS_UPLOAD_MAX_BYTES, uploadBars } from "../lib/market/bars.ts";
@@ -11,8 +15,25 @@ const UploadFieldsSchema = z.object({
   resolution: z.enum(BAR_RESOLUTIONS, { error: "must be 1m or 1d" }),
 });
 
-// Price bars (docs/charts.md): a candle CSV a trader uploads for a symbol, when they have no bar provider key.
-export const bars = createRouter().post(
+// Price bars (docs/charts.md): the trader's bar provider key (Polygon.io), and a candle CSV a trader uploads
+// for a symbol when they have none.
+export const bars = createRouter()
+  .get("/key", describeRoute({ tag: "bars", summary: "Whether you have a bar provider key (Polygon.io)", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) =>
+    c.json(await getDataKey(c.var.deps, currentUser(c), BARS)),
+  )
+  .put(
+    "/key",
+    describeRoute({ tag: "bars", summary: "Save a bar provider key (Polygon.io; probed first; stored sealed)", responses: { 200: { description: "The saved key.", schema: MarketDataKeySchema } }, errors: ["BARS_KEY_INVALID"] }),
+    requireUser,
+    rateLimit(LIMITS.barsKeySave, "user"),
+    validate("json", MarketDataKeySaveSchema),
+    async (c) => c.json(await saveDataKey(c.var.deps, currentUser(c), c.req.valid("json"), BARS)),
+  )
+  .delete("/key", describeRoute({ tag: "bars", summary: "Delete your bar provider key", responses: { 204: { description: "Deleted." } }, errors: ["NOT_FOUND"] }), requireUser, async (c) => {
+    await deleteStoredKey(c.var.deps, currentUser(c), BARS);
+    return c.body(null, 204);
+  })
+  .post(
   "/upload",
   describeRoute({
     tag: "bars",

@@ -1,7 +1,8 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
 import { AppError } from "../lib/errors.ts";
-import { TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
+import { TradeChartSchema, TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
+import { ChartQuerySchema, tradeChart } from "../lib/market/chart.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import type { Context } from "hono";
@@ -106,6 +107,19 @@ export const trades = createRouter()
   })
   .get("/:id", describeRoute({ tag: "trades", summary: "One trade with its fills", responses: { 200: { description: "The trade.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getTrade(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .get(
+    "/:id/chart",
+    describeRoute({
+      tag: "trades",
+      summary: "A trade's chart: your bars around it (fetched on your bar provider key, or uploaded), its fills, average cost, plan and running P&L",
+      responses: { 200: { description: "The chart; coverage.missing lists the days without bars yet and why.", schema: TradeChartSchema } },
+      errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+    }),
+    requireUser,
+    validate("param", IdParamSchema),
+    validate("query", ChartQuerySchema),
+    async (c) => c.json(await tradeChart(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query"))),
   )
   .patch("/:id", describeRoute({ tag: "trades", summary: "Journal a trade: notes, tags, setup, rating", responses: { 200: { description: "The trade after the change.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), validate("json", TradeJournalSchema), async (c) =>
     c.json(await journalTrade(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),

@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { additionalData, EnvelopeError, keyRing, open, seal, type KeyRing } from "../crypto/envelope.ts";
 import { chooseDefaultModel, FALLBACK_MODELS } from "./models.ts";
-import { isModelProvider, listModels, MARKET_DATA, MODEL_PROVIDERS, probeMarketData, type KeyProvider, type ModelProvider, type Probe } from "./providers.ts";
+import { DATA_KEYS, isModelProvider, listModels, MARKET_DATA, MODEL_PROVIDERS, type DataKeyProvider, type KeyProvider, type ModelProvider, type Probe } from "./providers.ts";
 import { PROVIDER_NAMES, type MarketDataKeySave, type ProviderKeyPatch, type ProviderKeySave } from "./schema.ts";
 
 type StoredKey = typeof storedKeys.$inferSelect;
@@ -177,7 +177,10 @@ async function listingOf(deps: Pick<Deps, "db" | "config" | "now" | "fetch">, ro
 }
 
 function noKey(provider: KeyProvider): AppError {
-  return new AppError("NOT_FOUND", provider === MARKET_DATA ? "No market-data key is stored." : `No ${PROVIDER_NAMES[provider]} key is stored.`);
+  return new AppError(
+    "NOT_FOUND",
+    provider === MARKET_DATA ? "No market-data key is stored." : provider === "bars" ? "No bar provider key is stored." : `No ${PROVIDER_NAMES[provider]} key is stored.`,
+  );
 }
 
 /** PATCH provider-keys/:provider {defaultModel}: checked against the key's listing when it can be fetched. */
@@ -239,28 +242,33 @@ export async function listAvailableModels(deps: Pick<Deps, "db" | "config" | "no
 
 export type MarketDataKeyStatus = { configured: false } | { configured: true; keyHintTail: string; verified: boolean };
 
-export async function getMarketDataKey(deps: Pick<Deps, "db">, user: AuthUser): Promise<MarketDataKeyStatus> {
-  const row = await findKey(deps, user.id, MARKET_DATA);
+/** GET market-data-key, GET /api/bars/key: whether the user has that data key, and its last four characters. */
+export async function getDataKey(deps: Pick<Deps, "db">, user: AuthUser, provider: DataKeyProvider = MARKET_DATA): Promise<MarketDataKeyStatus> {
+  const row = await findKey(deps, user.id, provider);
   return row ? { configured: true, keyHintTail: row.keyHint, verified: row.verified } : { configured: false };
 }
 
-/** PUT market-data-key: the same rules as a provider key, with the market-data probe. */
-export async function saveMarketDataKey(
+/** PUT market-data-key, PUT /api/bars/key: the same rules as a provider key, with that data provider's probe. */
+export async function saveDataKey(
   deps: Pick<Deps, "db" | "config" | "now" | "fetch" | "log" | "analytics">,
   user: AuthUser,
   input: MarketDataKeySave,
+  provider: DataKeyProvider = MARKET_DATA,
 ): Promise<MarketDataKeyStatus> {
-  const probe = await probeMarketData(deps.fetch, deps.config, input.apiKey);
+  const { probe: run, invalidCode, name } = DATA_KEYS[provider];
+  const probe = await run(deps.fetch, deps.config, input.apiKey);
   if (probe.kind === "invalid") {
-    throw new AppError(
-      "MARKET_DATA_KEY_INVALID",
-      `The market-data provider refused this key (HTTP ${probe.status}). Check that it is complete and active, then paste it again.`,
-    );
+    throw new AppError(invalidCode, `${name} refused this key (HTTP ${probe.status}). Check that it is complete and active, then paste it again.`);
   }
-  if (probe.kind === "unavailable") deps.log.warn("market-data key stored unverified", { reason: probe.reason });
-  const row = await upsertKey(deps, user.id, MARKET_DATA, input.apiKey, { verified: probe.kind === "ok", defaultModel: null });
-  track(deps, "provider key saved", user.id, { provider: MARKET_DATA, verified: row.verified });
+  if (probe.kind === "unavailable") deps.log.warn("data key stored unverified", { provider, reason: probe.reason });
+  const row = await upsertKey(deps, user.id, provider, input.apiKey, { verified: probe.kind === "ok", defaultModel: null });
+  track(deps, "provider key saved", user.id, { provider, verified: row.verified });
   return { configured: true, keyHintTail: row.keyHint, verified: row.verified };
+}
+
+/** A data key the provider refused later (a fetch answered 401 or 403): marked unverified, kept for the trader to replace. */
+export async function markDataKeyRefused(deps: Pick<Deps, "db">, userId: string, provider: DataKeyProvider): Promise<void> {
+  await deps.db.update(storedKeys).set({ verified: false }).where(and(eq(storedKeys.userId, userId), eq(storedKeys.provider, provider)));
 }
 
 /** The plaintext of the user's key for `provider`, for a call to that provider (the advisor); null when none. */

@@ -7,7 +7,10 @@ import type { Config } from "../config/index.ts";
 export const MODEL_PROVIDERS = ["openai", "anthropic", "gemini", "openrouter"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 export const MARKET_DATA = "market-data";
-export type KeyProvider = ModelProvider | typeof MARKET_DATA;
+/** The bar provider (docs/charts.md): Polygon.io (Massive), for the trade chart's bars. */
+export const BARS = "bars";
+export type DataKeyProvider = typeof MARKET_DATA | typeof BARS;
+export type KeyProvider = ModelProvider | DataKeyProvider;
 
 export function isModelProvider(value: string): value is ModelProvider {
   return (MODEL_PROVIDERS as readonly string[]).includes(value);
@@ -24,6 +27,8 @@ export const DEFAULT_BASE_URLS: Readonly<Record<KeyProvider, string>> = {
   openrouter: "https://openrouter.ai/api/v1",
   // Finnhub (finnhub.io): a free tier, and a quote call that answers 401 to a bad key.
   [MARKET_DATA]: "https://finnhub.io/api/v1",
+  // Polygon.io, now Massive (docs/charts.md): its free tier serves two years of 1-minute US stock bars.
+  [BARS]: "https://api.polygon.io",
 };
 
 const SEAMS = {
@@ -32,6 +37,7 @@ const SEAMS = {
   gemini: "GEMINI_BASE_URL",
   openrouter: "OPENROUTER_BASE_URL",
   [MARKET_DATA]: "MARKET_DATA_BASE_URL",
+  [BARS]: "BARS_BASE_URL",
 } as const satisfies Record<KeyProvider, keyof Config>;
 
 export function baseUrlOf(config: Config, provider: KeyProvider): string {
@@ -154,3 +160,18 @@ export function probeMarketData(fetcher: typeof fetch, config: Config, apiKey: s
     return "kind" in a ? a : { kind: "ok", models: [] };
   }, timeoutMs);
 }
+
+/** The bar provider's probe: the previous day's bar of AAPL (a 401 or 403 is a refused key). */
+export function probeBars(fetcher: typeof fetch, config: Config, apiKey: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<Probe> {
+  return withBudget(async (signal) => {
+    const a = verdict(await get(fetcher, `${baseUrlOf(config, BARS)}/v2/aggs/ticker/AAPL/prev?adjusted=false`, { Authorization: `Bearer ${apiKey}` }, signal));
+    return "kind" in a ? a : { kind: "ok", models: [] };
+  }, timeoutMs);
+}
+
+/** The data keys (not model keys): where each probe goes, and how a refused key is told. */
+export const DATA_KEYS = {
+  [MARKET_DATA]: { probe: probeMarketData, invalidCode: "MARKET_DATA_KEY_INVALID", name: "The market-data provider" },
+  [BARS]: { probe: probeBars, invalidCode: "BARS_KEY_INVALID", name: "The bar provider (Polygon.io)" },
+} as const;
+

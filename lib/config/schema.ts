@@ -312,6 +312,8 @@ export const ConfigSchema = z.object({
   // Outbound test seams (DESIGN.md section 5); production leaves them unset
   PAYMENT_API_BASE_URL: z.optional(httpUrl()),
   MARKET_DATA_BASE_URL: z.optional(httpUrl()),
+  /** The bar provider (Polygon.io, docs/charts.md). */
+  BARS_BASE_URL: z.optional(httpUrl()),
   OPENAI_BASE_URL: z.optional(httpUrl()),
   ANTHROPIC_BASE_URL: z.optional(httpUrl()),
   GEMINI_BASE_URL: z.optional(httpUrl()),
@@ -344,6 +346,7 @@ export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MOD
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "PAYMENT_API_BASE_URL",
   "MARKET_DATA_BASE_URL",
+  "BARS_BASE_URL",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",
   "GEMINI_BASE_URL",

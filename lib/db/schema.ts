@@ -549,7 +549,7 @@ export const storedKeys = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["openai", "anthropic", "gemini", "openrouter", "market-data"] }).notNull(),
+    provider: text("provider", { enum: ["openai", "anthropic", "gemini", "openrouter", "market-data", "bars"] }).notNull(),
     ciphertext: text("ciphertext").notNull(),
     keyId: text("key_id").notNull(),
     keyHint: text("key_hint").notNull(),
@@ -561,7 +561,7 @@ export const storedKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.provider] }),
     index("stored_keys_key_id_idx").on(t.keyId),
-    check("stored_keys_provider_known", sql`${t.provider} in ('openai', 'anthropic', 'gemini', 'openrouter', 'market-data')`),
+    check("stored_keys_provider_known", sql`${t.provider} in ('openai', 'anthropic', 'gemini', 'openrouter', 'market-data', 'bars')`),
   ],
 );
 

@@ -282,6 +282,29 @@ export const SplitSchema = z.object({
 });
 export const SplitListSchema = z.object({ splits: z.array(SplitSchema) });
 
+const barOut = () => z.object({ t: iso(), open: decimal(), high: decimal(), low: decimal(), close: decimal(), volume: decimal() });
+export const TradeChartSchema = z.object({
+  tradeId: id(),
+  symbol: z.string(),
+  assetClass: assetClass(),
+  direction: z.enum(["long", "short"]),
+  resolution: z.enum(["1m", "5m", "15m", "1h", "1d"]),
+  from: iso(),
+  to: iso(),
+  fills: z.array(z.object({ id: id(), t: iso(), side: z.enum(["buy", "sell"]), quantity: decimal(), price: decimal(), role: z.enum(["open", "add", "reduce", "close"]) })),
+  stopPrice: z.nullable(decimal()),
+  targetPrice: z.nullable(decimal()),
+  bars: z.array(barOut()).check(z.describe("Bars of the resolution from `from` to `to`, by their start; 5m, 15m and 1h are read from 1-minute bars")),
+  averageCost: z.array(z.object({ t: iso(), price: z.nullable(decimal()) })).check(z.describe("The average cost after each fill; null once flat")),
+  pnl: z.array(z.object({ t: iso(), pnl: decimal() })).check(z.describe("The running P&L (gross) after each fill and at each bar's close while open")),
+  coverage: z.object({
+    sources: z.array(z.enum(["provider", "upload"])),
+    key: z.boolean().check(z.describe("Whether you have a bar provider key")),
+    missing: z.array(z.object({ day: z.string(), status: z.enum(["none", "queued", "fetching", "failed"]), detail: z.nullable(z.string()) })),
+  }),
+  note: z.nullable(z.string()),
+});
+
 /** POST /api/bars/upload: a multipart form. */
 export const BarsUploadBodySchema = z.object({
   file: z.string().check(z.describe("A candle CSV: a header naming time, open, high, low, close, volume; time ISO 8601 with an offset or epoch seconds; at most 5 MB and 50,000 bars")),

@@ -7,6 +7,7 @@ import { releaseExpiredHolds } from "../billing/wallet.ts";
 import { loadTickers } from "../market/tickers.ts";
 import { expireOptions } from "../trades/expiry.ts";
 import { computeExcursions } from "../trades/excursions.ts";
+import { drainBarQueue } from "../market/bar-queue.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -92,6 +93,14 @@ export const computeExcursionsJob: Job = {
   run: async (deps) => ({ affected: await computeExcursions(deps) }),
 };
 
+/** Queued bar days fetched from the bar provider on their users' keys (lib/market/bar-queue.ts). */
+export const fetchBarsJob: Job = {
+  name: "fetch-bars",
+  cron: "* * * * *",
+  everyMinutes: 1,
+  run: async (deps) => ({ affected: await drainBarQueue(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -101,6 +110,7 @@ export const JOBS: readonly Job[] = [
   loadTickersJob,
   expireOptionsJob,
   computeExcursionsJob,
+  fetchBarsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -68,6 +68,7 @@ export const LIMITS = {
   login: { name: "login", limit: 10, windowSeconds: 900, fallbackLimit: 5 },
   providerKeySave: { name: "providerKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   marketDataKeySave: { name: "marketDataKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
+  barsKeySave: { name: "barsKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   checkout: { name: "checkout", limit: 10, windowSeconds: 60, fallbackLimit: 5 },
   advisorTurn: { name: "advisorTurn", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
   quote: { name: "quote", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
