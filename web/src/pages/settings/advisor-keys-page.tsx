@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api, unwrap } from "../../api/client.ts";
 import { asApiError } from "../../api/errors.ts";
@@ -16,6 +16,7 @@ const PROVIDERS: ReadonlyArray<{ id: Provider; name: string; where: string }> = 
 const keysKey = ["advisor", "keys"] as const;
 const modelsKey = ["advisor", "models"] as const;
 const marketKey = ["advisor", "market-data-key"] as const;
+const barsKey = ["bars", "key"] as const;
 
 type Status = { verified: boolean; keyHintTail: string } | null;
 
@@ -140,12 +141,56 @@ function ModelPicker({ provider, current, models }: { provider: Provider; curren
   );
 }
 
+const verifiedOf = (saved: { configured: boolean; verified?: boolean }) => saved.configured && Boolean(saved.verified);
+
+type DataKeyStatus = { configured: boolean; keyHintTail?: string | undefined; verified?: boolean | undefined };
+
+/** A data key's card (market data, price bars): its status and the key form. */
+function DataKeyCard(props: {
+  id: string;
+  title: string;
+  hint: string;
+  label: string;
+  query: UseQueryResult<DataKeyStatus>;
+  onSave(apiKey: string): Promise<boolean>;
+  onRemove(): Promise<void>;
+  refresh(): Promise<unknown>;
+}) {
+  return (
+    <section className="panel key-card" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      <p className="muted">{props.hint}</p>
+      <QueryView query={props.query} label={`the ${props.label} key`}>
+        {(m) => (
+          <>
+            <StatusLine status={m.configured ? { verified: Boolean(m.verified), keyHintTail: m.keyHintTail ?? "" } : null} />
+            <KeyForm
+              label={props.label}
+              hasKey={m.configured}
+              onSave={async (apiKey) => {
+                const verified = await props.onSave(apiKey);
+                await props.refresh();
+                return verified;
+              }}
+              onRemove={async () => {
+                await props.onRemove();
+                await props.refresh();
+              }}
+            />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
 export function AdvisorKeysPage() {
   const queryClient = useQueryClient();
   const stored = useQuery({ queryKey: keysKey, queryFn: () => unwrap(api.api.advisor["provider-keys"].$get()) });
   const models = useQuery({ queryKey: modelsKey, queryFn: () => unwrap(api.api.advisor.models.$get()), enabled: (stored.data?.keys.length ?? 0) > 0 });
   const market = useQuery({ queryKey: marketKey, queryFn: () => unwrap(api.api.advisor["market-data-key"].$get()) });
-  const refresh = () => Promise.all([keysKey, modelsKey, marketKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  const bars = useQuery({ queryKey: barsKey, queryFn: () => unwrap(api.api.bars.key.$get()) });
+  const refresh = () => Promise.all([keysKey, modelsKey, marketKey, barsKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
   return (
     <>
@@ -185,30 +230,26 @@ export function AdvisorKeysPage() {
           </div>
         )}
       </QueryView>
-      <section className="panel key-card" aria-labelledby="key-market-data">
-        <h2 id="key-market-data">Market data (Finnhub)</h2>
-        <p className="muted">Optional: lets the advisor look up a current quote when it discusses your positions.</p>
-        <QueryView query={market} label="the market-data key">
-          {(m) => (
-            <>
-              <StatusLine status={m.configured ? m : null} />
-              <KeyForm
-                label="market-data"
-                hasKey={m.configured}
-                onSave={async (apiKey) => {
-                  const saved = await unwrap(api.api.advisor["market-data-key"].$put({ json: { apiKey } }));
-                  await refresh();
-                  return saved.configured && saved.verified;
-                }}
-                onRemove={async () => {
-                  await unwrap(api.api.advisor["market-data-key"].$delete());
-                  await refresh();
-                }}
-              />
-            </>
-          )}
-        </QueryView>
-      </section>
+      <DataKeyCard
+        id="key-market-data"
+        title="Market data (Finnhub)"
+        hint="Optional: lets the advisor look up a current quote when it discusses your positions."
+        label="market-data"
+        query={market}
+        onSave={async (apiKey) => verifiedOf(await unwrap(api.api.advisor["market-data-key"].$put({ json: { apiKey } })))}
+        onRemove={async () => void (await unwrap(api.api.advisor["market-data-key"].$delete()))}
+        refresh={refresh}
+      />
+      <DataKeyCard
+        id="key-bars"
+        title="Price bars (Polygon.io)"
+        hint="Optional: draws your trades on their 1-minute chart and measures how far each went for and against you. Polygon's free plan covers two years of US stocks; without a key, upload candles on the trade page."
+        label="bar provider"
+        query={bars}
+        onSave={async (apiKey) => verifiedOf(await unwrap(api.api.bars.key.$put({ json: { apiKey } })))}
+        onRemove={async () => void (await unwrap(api.api.bars.key.$delete()))}
+        refresh={refresh}
+      />
     </>
   );
 }

@@ -12,6 +12,7 @@ import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "./fill-editor.tsx";
 import { SplitsPanel } from "./splits-panel.tsx";
+import { TradeChart } from "./trade-chart.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -218,6 +219,9 @@ export function TradePage() {
   const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId), retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2 });
   const accounts = useAccounts();
   const fillActions = useFillActions();
+  // While a replay runs, the trade's result stays hidden: the chart tells it bar by bar.
+  const [replaying, setReplaying] = useState(false);
+  const later = <span className="muted">after the replay</span>;
 
   if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
   return (
@@ -246,11 +250,11 @@ export function TradePage() {
             <dl className="stats">
               <div>
                 <dt>{t.status === "open" ? "Realised so far" : "Net P&L"}</dt>
-                <dd className={pnlClass}>{formatPnl(t.netPnl, currency)}</dd>
+                <dd className={replaying ? "" : pnlClass}>{replaying ? later : formatPnl(t.netPnl, currency)}</dd>
               </div>
               <div>
                 <dt>Gross P&amp;L</dt>
-                <dd>{formatMoney(t.grossPnl, currency)}</dd>
+                <dd>{replaying ? later : formatMoney(t.grossPnl, currency)}</dd>
               </div>
               <div>
                 <dt>Fees</dt>
@@ -267,7 +271,7 @@ export function TradePage() {
                 <dt>Average entry</dt>
                 <dd>{price(t.averageEntryPrice)}</dd>
               </div>
-              {t.risk.oneR && (
+              {t.risk.oneR && !replaying && (
                 <div>
                   <dt>Result in R</dt>
                   <dd className={pnlClass}>
@@ -284,7 +288,7 @@ export function TradePage() {
               )}
               <div>
                 <dt>Average exit</dt>
-                <dd>{price(t.averageExitPrice)}</dd>
+                <dd>{replaying ? later : price(t.averageExitPrice)}</dd>
               </div>
               <div>
                 <dt>Opened</dt>
@@ -292,14 +296,47 @@ export function TradePage() {
               </div>
               <div>
                 <dt>Closed</dt>
-                <dd>{t.closedAt ? formatDateTime(t.closedAt, zone) : "—"}</dd>
+                <dd>{replaying ? later : t.closedAt ? formatDateTime(t.closedAt, zone) : "—"}</dd>
               </div>
               <div>
                 <dt>Account</dt>
                 <dd>{account ? <Link to={`/accounts/${account.id}`}>{account.name}</Link> : "—"}</dd>
               </div>
             </dl>
-            <section aria-labelledby="fills-title">
+            {t.excursions && !replaying && (
+              <section aria-labelledby="excursions-title">
+                <h2 id="excursions-title">How far it went</h2>
+                <dl className="stats">
+                  <div>
+                    <dt>Against you (MAE)</dt>
+                    <dd className="negative">
+                      {formatMoney(t.excursions.positionMae ?? "0", currency)}
+                      {t.excursions.maeR && <span className="muted"> ({formatR(t.excursions.maeR)})</span>}
+                      <span className="muted"> · worst price {price(t.excursions.priceMae)}</span>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>For you (MFE)</dt>
+                    <dd className="positive">
+                      {formatMoney(t.excursions.positionMfe ?? "0", currency)}
+                      {t.excursions.mfeR && <span className="muted"> ({formatR(t.excursions.mfeR)})</span>}
+                      <span className="muted"> · best price {price(t.excursions.priceMfe)}</span>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Best exit</dt>
+                    <dd>{t.excursions.bestExitPnl ? formatPnl(t.excursions.bestExitPnl, currency) : "—"}</dd>
+                  </div>
+                  <div>
+                    <dt>Exit efficiency</dt>
+                    <dd>{t.excursions.efficiency ? `${(Number(t.excursions.efficiency) * 100).toFixed(0)} %` : "—"}</dd>
+                  </div>
+                </dl>
+                <p className="muted">From {t.excursions.barsFrom === "1m" ? "1-minute" : "daily"} bars; the share of the best exit the trade kept.</p>
+              </section>
+            )}
+            <TradeChart key={`chart-${t.id}`} tradeId={t.id} zone={zone} currency={currency} onReplayChange={setReplaying} />
+            <section aria-labelledby="fills-title" hidden={replaying}>
               <h2 id="fills-title">Fills</h2>
               <div className="table-wrap">
                 <table className="stack-table">
