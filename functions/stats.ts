@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import {
@@ -9,6 +9,7 @@ import {
   breakdown,
   calendar,
   equityCurve,
+  excursionPoints,
   rDistribution,
   summary,
 } from "../lib/stats/stats.ts";
@@ -37,6 +38,18 @@ export const stats = createRouter()
     requireUser,
     validate("query", StatsQuerySchema),
     async (c) => c.json(await rDistribution(c.var.deps, currentUser(c), c.req.valid("query"))),
+  )
+  .get(
+    "/excursions",
+    describeRoute({
+      tag: "stats",
+      summary: "Closed trades with their excursions (MAE, MFE, in money and R, exit efficiency) against their net P&L: the newest 2000",
+      responses: { 200: { description: "The points.", schema: ExcursionPointsSchema } },
+      errors: ["NOT_FOUND"],
+    }),
+    requireUser,
+    validate("query", StatsQuerySchema),
+    async (c) => c.json(await excursionPoints(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
 export const statsGroup = { prefix: "/api/stats", app: stats } as const satisfies Group;

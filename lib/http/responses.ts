@@ -282,6 +282,25 @@ export const SplitSchema = z.object({
 });
 export const SplitListSchema = z.object({ splits: z.array(SplitSchema) });
 
+export const ExcursionPointsSchema = z.object({
+  currency: z.nullable(z.string()),
+  trades: z.number().check(z.describe("Closed trades in scope")),
+  withExcursions: z.number().check(z.describe("Those with excursions (bars cover them)")),
+  points: z.array(
+    z.object({
+      tradeId: id(),
+      symbol: z.string(),
+      netPnl: decimal(),
+      positionMae: decimal(),
+      positionMfe: decimal(),
+      maeR: z.nullable(decimal()),
+      mfeR: z.nullable(decimal()),
+      rMultiple: z.nullable(decimal()),
+      efficiency: z.nullable(z.string()),
+    }),
+  ),
+});
+
 const barOut = () => z.object({ t: iso(), open: decimal(), high: decimal(), low: decimal(), close: decimal(), volume: decimal() });
 export const TradeChartSchema = z.object({
   tradeId: id(),

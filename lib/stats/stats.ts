@@ -374,3 +374,37 @@ export async function rDistribution(deps: Pick<Deps, "db">, user: AuthUser, quer
     buckets,
   };
 }
+
+/** Trades a scatter plot shows at most: the newest closes. */
+export const EXCURSION_POINTS = 2000;
+
+/**
+ * GET /api/stats/excursions: per closed trade in scope with fresh excursions (docs/charts.md), its net P&L,
+ * MAE and MFE in money and R, and its exit efficiency: the dashboard's scatter plots (MAE vs P&L, MFE vs
+ * P&L). The newest EXCURSION_POINTS closes; `trades` counts the closed trades in scope, `withExcursions`
+ * those that have them.
+ */
+export async function excursionPoints(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
+  const from = await scope(deps, user, query);
+  const [row] = rowsOf<{ trades: number; with_excursions: number; points: string }>(
+    await deps.db.execute(sql`
+      with c as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r from ${from.closed}),
+      e as (
+        select c.*, x.position_mae, x.position_mfe, x.best_exit_pnl from c
+        join trade_excursions x on x.position_id = c.id and x.basis = c.updated_at and x.bars_from is not null
+      ),
+      shown as (select * from e order by closed_at desc, id desc limit ${EXCURSION_POINTS})
+      select (select count(*) from c)::int as trades, (select count(*) from e)::int as with_excursions,
+        coalesce((select json_agg(json_build_object('tradeId', id, 'symbol', symbol, 'netPnl', format_decimal(net_pnl),
+          'positionMae', format_decimal(position_mae), 'positionMfe', format_decimal(position_mfe),
+          'maeR', format_decimal(round(position_mae / nullif(one_r, 0), 2)), 'mfeR', format_decimal(round(position_mfe / nullif(one_r, 0), 2)),
+          'rMultiple', format_decimal(round(net_pnl / nullif(one_r, 0), 2)),
+          'efficiency', (case when best_exit_pnl > 0 then round(net_pnl / best_exit_pnl, 4) end)::text) order by closed_at desc, id desc) from shown), '[]')::text as points`),
+  );
+  return {
+    currency: from.currency,
+    trades: Number(row!.trades),
+    withExcursions: Number(row!.with_excursions),
+    points: JSON.parse(row!.points) as Array<{ tradeId: string; symbol: string; netPnl: string; positionMae: string; positionMfe: string; maeR: string | null; mfeR: string | null; rMultiple: string | null; efficiency: string | null }>,
+  };
+}

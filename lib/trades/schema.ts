@@ -54,6 +54,10 @@ export const TradeListQuerySchema = z.object({
   status: z.optional(z.enum(["open", "closed"], { error: "must be open or closed" })),
   /** "true": open stock positions carry a `valuation` at the delayed quote (when quotes are configured). */
   quotes: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
+  /** Closed trades that kept at most this share of their best exit (excursions.efficiency, e.g. 0.5). */
+  maxEfficiency: z.optional(z.string().check(z.regex(/^-?\d{1,6}(\.\d{1,4})?$/, "must be a decimal such as 0.5"))),
+  /** Closed trades whose MAE in R is at most this (went at least that far against: e.g. -1). */
+  maxMaeR: z.optional(z.string().check(z.regex(/^-?\d{1,6}(\.\d{1,4})?$/, "must be a decimal such as -1"))),
   page: pageField(1_000_000, 1),
   pageSize: pageField(200, 50),
 });

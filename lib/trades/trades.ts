@@ -11,7 +11,7 @@ import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
 import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcursions, type ExcursionRow } from "./excursions.ts";
-import { riskColumns, toRisk, type RiskRow } from "./risk.ts";
+import { ONE_R_SQL, riskColumns, toRisk, type RiskRow } from "./risk.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
 
 type TradeRow = RiskRow & ExcursionRow & {
@@ -97,6 +97,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
         ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
         ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
         ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
+        ${query.maxEfficiency !== undefined || query.maxMaeR !== undefined ? excursionFilter(query) : sql``}
       order by p.opened_at desc, p.id desc
       limit ${query.pageSize + 1} offset ${offset}
       ) p
@@ -111,6 +112,14 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
     page: query.page,
     pageSize: query.pageSize,
   };
+}
+
+/** The excursion filters: trades whose fresh excursions keep at most maxEfficiency, or went maxMaeR or further against. */
+function excursionFilter(query: TradeListQuery) {
+  return sql`and exists (select 1 from trade_excursions x left join trade_journals j on j.position_id = p.id
+    where x.position_id = p.id and x.basis = p.updated_at
+    ${query.maxEfficiency !== undefined ? sql`and x.best_exit_pnl > 0 and p.net_pnl / x.best_exit_pnl <= ${query.maxEfficiency}::numeric` : sql``}
+    ${query.maxMaeR !== undefined ? sql`and x.position_mae / nullif(${ONE_R_SQL}, 0) <= ${query.maxMaeR}::numeric` : sql``})`;
 }
 
 const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");

@@ -66,6 +66,24 @@ describe("excursions from 1-minute bars", () => {
     const planned = await t.client.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { stopPrice: "9.5" } });
     expect(planned.status).toBe(200);
     expect((await tradeOf(t, "AAPL")).excursions).toMatchObject({ maeR: "-0.40", mfeR: "1.20" });
+    // The list filters by them: kept at most a share of the best exit, went at least so far against in R.
+    const count = async (q: string) => {
+      const res = await t.client.get(`/api/trades?accountId=${t.accountId}&${q}`);
+      expect(res.status, q).toBe(200);
+      return ((await res.json()).trades as unknown[]).length;
+    };
+    expect([await count("maxEfficiency=0.8"), await count("maxEfficiency=0.83"), await count("maxMaeR=-0.5"), await count("maxMaeR=-0.4")]).toEqual([0, 1, 0, 1]);
+    for (const bad of ["maxEfficiency=half", "maxMaeR=1e3"]) expect((await t.client.get(`/api/trades?${bad}`)).status).toBe(400);
+    // The dashboard's scatter plots: each closed trade with excursions against its net P&L; a trade without bars counted apart.
+    await fill(t, "KO", "buy", "10", "60", "2026-03-02T15:00:00Z");
+    await fill(t, "KO", "sell", "10", "61", "2026-03-02T15:30:00Z");
+    const points = await (await t.client.get(`/api/stats/excursions?accountId=${t.accountId}`)).json();
+    expect(points).toEqual({
+      currency: "USD",
+      trades: 2,
+      withExcursions: 1,
+      points: [{ tradeId: trade.id, symbol: "AAPL", netPnl: "48.00", positionMae: "-20.00", positionMfe: "60.00", maeR: "-0.40", mfeR: "1.20", rMultiple: "0.96", efficiency: "0.8276" }],
+    });
   });
 
   it("a short: the worst price is the highest, the best the lowest", async () => {

@@ -12,6 +12,7 @@ import { formatMoney, formatPnl, formatR, toneOf, type Unit } from "../../lib/fo
 import { formatFactor, formatRate } from "./format.ts";
 import { PnlCalendar } from "./pnl-calendar.tsx";
 import { RDistribution } from "./r-distribution.tsx";
+import { ExcursionScatter } from "./excursion-scatter.tsx";
 import { PERIODS, monthQuery, periodDays, rangeQuery, todayIn, type Period } from "./range.ts";
 import "./dashboard.css";
 
@@ -200,6 +201,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
                   <EquitySection scope={scope} unit={unit} />
                   {unit.kind === "r" && <RDistributionSection scope={scope} />}
                   <BreakdownSection scope={scope} unit={unit} />
+                  <ExcursionSection scope={scope} unit={unit} />
                 </>
               )}
             </>
@@ -271,6 +273,22 @@ function RCards({ summary: s }: { summary: Summary }) {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+function ExcursionSection({ scope, unit }: { scope: Scope; unit: Unit }) {
+  const points = useQuery({
+    queryKey: ["stats", "excursions", scope],
+    queryFn: () => unwrap(stats.excursions.$get({ query: scope })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section className="panel" aria-labelledby="excursions-heading">
+      <h2 id="excursions-heading">How far trades went</h2>
+      <QueryView query={points} label="the excursions">
+        {(data) => <ExcursionScatter points={data.points} trades={data.trades} withExcursions={data.withExcursions} unit={unit} />}
+      </QueryView>
     </section>
   );
 }

@@ -11,7 +11,13 @@ import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
 const PAGE_SIZE = 50;
-const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status"] as const;
+const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status", "excursion"] as const;
+
+/** The excursion filter's choices (docs/charts.md): the API's maxEfficiency and maxMaeR. */
+const EXCURSION_FILTERS = {
+  "kept-under-half": { label: "Kept under half of the best exit", query: { maxEfficiency: "0.4999" } },
+  "against-1r": { label: "Went 1R or more against", query: { maxMaeR: "-1" } },
+} as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
 /**
@@ -87,6 +93,14 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
         <option value="open">Open</option>
         <option value="closed">Closed</option>
       </SelectField>
+      <SelectField label="How it went" value={f.excursion ?? ""} onChange={set("excursion")} hint="From the bars of closed trades.">
+        <option value="">Any</option>
+        {Object.entries(EXCURSION_FILTERS).map(([id, e]) => (
+          <option key={id} value={id}>
+            {e.label}
+          </option>
+        ))}
+      </SelectField>
       <div className="button-row">
         <button type="submit" className="button">
           Apply filters
@@ -149,6 +163,7 @@ export function TradesPage() {
     ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
     ...(filters.from && dateToIso(filters.from, zone) ? { from: dateToIso(filters.from, zone)! } : {}),
     ...(filters.to && dateToIso(filters.to, zone, true) ? { to: dateToIso(filters.to, zone, true)! } : {}),
+    ...(filters.excursion && filters.excursion in EXCURSION_FILTERS ? EXCURSION_FILTERS[filters.excursion as keyof typeof EXCURSION_FILTERS].query : {}),
     ...(priced ? { quotes: "true" as const } : {}),
     page: String(page),
     pageSize: String(PAGE_SIZE),
@@ -263,6 +278,19 @@ export function TradesPage() {
                   <th scope="col" className="num">
                     <abbr title="Net P&L in multiples of the trade's planned risk (1R)">R</abbr>
                   </th>
+                  {!priced && (
+                    <>
+                      <th scope="col" className="num">
+                        <abbr title="Maximum adverse excursion: the lowest running P&L while open">MAE</abbr>
+                      </th>
+                      <th scope="col" className="num">
+                        <abbr title="Maximum favourable excursion: the highest running P&L while open">MFE</abbr>
+                      </th>
+                      <th scope="col" className="num">
+                        <abbr title="Exit efficiency: the share of the best exit the trade kept">Kept</abbr>
+                      </th>
+                    </>
+                  )}
                   {priced && (
                     <>
                       <th scope="col" className="num">
@@ -301,6 +329,13 @@ export function TradesPage() {
                       <td data-label="R" className={`num ${t.risk.rMultiple ? toneOf(t.risk.rMultiple) : ""}`}>
                         {t.risk.rMultiple === null || (t.status === "open" && signOf(t.netPnl) === 0) ? "—" : formatR(t.risk.rMultiple)}
                       </td>
+                      {!priced && (
+                        <>
+                          <td data-label="MAE" className="num negative">{t.excursions?.positionMae ? formatPnl(t.excursions.positionMae, currency) : "—"}</td>
+                          <td data-label="MFE" className="num positive">{t.excursions?.positionMfe ? formatPnl(t.excursions.positionMfe, currency) : "—"}</td>
+                          <td data-label="Kept" className="num">{t.excursions?.efficiency ? `${Math.round(Number(t.excursions.efficiency) * 100)} %` : "—"}</td>
+                        </>
+                      )}
                       {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={account?.timezone} />}
                     </tr>
                   );

@@ -78,6 +78,29 @@ describe("the trades list", () => {
     expect(last.get("symbol")).toBe("aapl");
     expect(last.get("status")).toBe("closed");
   });
+
+  it("filters by how the trade went, and shows its excursions as columns", async () => {
+    const queries: string[] = [];
+    const excursions = { priceMae: "99.80", priceMfe: "100.60", positionMae: "-20.00", positionMfe: "60.00", maeR: "-0.40", mfeR: "1.20", bestExitPnl: "58.00", efficiency: "0.8276", barsFrom: "1m" };
+    stubApi({
+      ...signedIn,
+      "GET /api/trades": ({ query }) => {
+        queries.push(query.toString());
+        return json({ trades: [{ ...TRADE, excursions }], hasMore: false, page: 1, pageSize: 50 });
+      },
+    });
+    const { router } = renderApp("/trades");
+    const user = userEvent.setup();
+    const table = await screen.findByRole("table", { name: /Trades/ });
+    const row = within(table).getAllByRole("row")[1]!;
+    expect(within(row).getByText("-$20.00")).toBeTruthy();
+    expect(within(row).getByText("+$60.00")).toBeTruthy();
+    expect(within(row).getByText("83 %")).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText("How it went"), "against-1r");
+    await user.click(screen.getByRole("button", { name: "Apply filters" }));
+    await waitFor(() => expect(router.state.location.search).toContain("excursion=against-1r"));
+    expect(new URLSearchParams(queries.at(-1)).get("maxMaeR")).toBe("-1");
+  });
 });
 
 describe("open positions at the delayed quote", () => {
