@@ -185,6 +185,8 @@ export const ConfigSchema = z.object({
   WEB_PORT: int(1, 65535, 8080),
   /** Strict-Transport-Security max-age, sent only on requests that came over TLS; 0: no header. */
   HSTS_MAX_AGE: int(0, 999_999_999, 31_536_000),
+  /** Requests a minute one user's bar provider key may make (docs/charts.md): Polygon's free tier allows 5. */
+  BARS_REQUESTS_PER_MINUTE: int(1, 100_000, 5),
   API_BASE_URL: z.optional(httpUrl()),
   NEWSLETTER_URL: z.optional(httpUrl()),
   /** undefined: use the build stamp; null: set blank, drop the version. */
@@ -340,7 +342,7 @@ export type ConfigVariable = keyof typeof ConfigSchema.shape;
  * Variables beside SPEC.md's 72 and the test seams: DESIGN.md's (CREDIT_PACKS, MODEL_PRICES) and the
  * project's own decisions, each in docs/configuration.md (HSTS_MAX_AGE: docs/operations.md, "TLS").
  */
-export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE"];
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE"];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [

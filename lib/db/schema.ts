@@ -323,6 +323,13 @@ export const barDays = pgTable(
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     detail: text("detail"),
+    /**
+     * The day's bars as the chart reads them, one JSON array of [epoch seconds, open, high, low, close, volume]
+     * (decimals without trailing zeros), written with them by bars_store: a chart reads a day in one row.
+     */
+    barsJson: text("bars_json"),
+    /** Who wrote the day's bars last: "provider" or "upload". */
+    source: text("source", { enum: ["provider", "upload"] }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -307,6 +307,8 @@ export const TradeChartSchema = z.object({
   symbol: z.string(),
   assetClass: assetClass(),
   direction: z.enum(["long", "short"]),
+  multiplier: decimal(),
+  closedAt: z.nullable(iso()),
   resolution: z.enum(["1m", "5m", "15m", "1h", "1d"]),
   from: iso(),
   to: iso(),
@@ -314,8 +316,7 @@ export const TradeChartSchema = z.object({
   stopPrice: z.nullable(decimal()),
   targetPrice: z.nullable(decimal()),
   bars: z.array(barOut()).check(z.describe("Bars of the resolution from `from` to `to`, by their start; 5m, 15m and 1h are read from 1-minute bars")),
-  averageCost: z.array(z.object({ t: iso(), price: z.nullable(decimal()) })).check(z.describe("The average cost after each fill; null once flat")),
-  pnl: z.array(z.object({ t: iso(), pnl: decimal() })).check(z.describe("The running P&L (gross) after each fill and at each bar's close while open")),
+  averageCost: z.array(z.object({ t: iso(), price: z.nullable(decimal()) })).check(z.describe("The average cost after each fill; null once flat (the running P&L is the browser's: lib/market/running-pnl.ts)")),
   coverage: z.object({
     sources: z.array(z.enum(["provider", "upload"])),
     key: z.boolean().check(z.describe("Whether you have a bar provider key")),

@@ -1,7 +1,7 @@
 // The bar fetch queue (docs/charts.md, "The bar provider"): the days a chart needs are queued in bar_days,
 // and each is fetched from the provider once, by whoever claims it first (the trade page, for the first
 // few, or the fetch-bars job, which drains the rest every minute). The provider's free tier allows
-// BARS_PER_MINUTE requests a minute per key: every request first takes a slot from the shared rate limiter.
+// BARS_REQUESTS_PER_MINUTE requests a minute per key (5 on the free tier): every request first takes a slot from the shared rate limiter.
 // A 429, a 5xx or a timeout puts the day back with a later next_attempt_at; after MAX_ATTEMPTS it is
 // `failed`, as is a day the key's plan does not cover. A refused key marks the key unverified and fails
 // the user's queued days until a working key is saved.
@@ -14,9 +14,8 @@ import type { LimitRule } from "../ratelimit/index.ts";
 import { BAR_FETCH_TIMEOUT_MS, fetchBarDay, type BarFetch } from "./bar-provider.ts";
 import { storeBars, type BarResolution } from "./bars.ts";
 
-/** Requests a minute per key (Polygon's free tier). */
-export const BARS_PER_MINUTE = 5;
-export const BARS_FETCH_LIMIT: LimitRule = { name: "barsFetch", limit: BARS_PER_MINUTE, windowSeconds: 60, fallbackLimit: BARS_PER_MINUTE };
+/** Requests a minute per key: BARS_REQUESTS_PER_MINUTE (Polygon's free tier allows 5). */
+const fetchLimit = (perMinute: number): LimitRule => ({ name: "barsFetch", limit: perMinute, windowSeconds: 60, fallbackLimit: perMinute });
 /** Tries of one day before it is given up. */
 export const MAX_ATTEMPTS = 6;
 /** A `fetching` claim older than this was left by a process that died: the day is claimable again. */
@@ -66,7 +65,7 @@ async function settle(deps: Pick<Deps, "db">, row: DayRow, status: "queued" | "f
 
 /** Fetches one claimed day on the user's key and records what came of it. */
 async function fetchClaimed(deps: Pick<Deps, "db" | "config" | "fetch" | "rateLimiter" | "log">, row: DayRow, apiKey: string, timeoutMs: number): Promise<BarFetch["kind"] | "throttled"> {
-  const slot = await deps.rateLimiter.check(BARS_FETCH_LIMIT, row.user_id);
+  const slot = await deps.rateLimiter.check(fetchLimit(deps.config.BARS_REQUESTS_PER_MINUTE), row.user_id);
   if (!slot.success) {
     // Not a try: the claim is handed back for when the key has a slot again.
     await deps.db.execute(sql`update bar_days set status = 'queued', attempts = attempts - 1, updated_at = now(),

@@ -10,8 +10,8 @@ import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
-import { getTrade } from "../trades/trades.ts";
+import { fromUnits, toUnits } from "../money.ts";
+import { averageCostLine, type ChartFill } from "./running-pnl.ts";
 import { fetchDaysNow, queueBarDays, type DayRow } from "./bar-queue.ts";
 import { dayKey, type BarResolution } from "./bars.ts";
 
@@ -51,62 +51,114 @@ function daysOf(from: number, to: number, base: BarResolution): string[] {
 }
 
 type BarOut = { t: string; open: string; high: string; low: string; close: string; volume: string };
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-async function readBars(deps: Pick<Deps, "db">, userId: string, symbol: string, resolution: ChartResolution, from: Date, to: Date): Promise<{ bars: BarOut[]; sources: string[] }> {
-  const base: BarResolution = resolution === "1d" ? "1d" : "1m";
-  const step = `${STEP_MS[resolution] / 1000} seconds`;
-  const rows = rowsOf<{ t: string; open: string; high: string; low: string; close: string; volume: string; sources: string[] | string }>(
-    await deps.db.execute(sql`select to_char(date_bin(${step}::interval, b.t, '2000-01-03T00:00:00Z'::timestamptz) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as t,
-        ((array_agg(b.open order by b.t))[1])::text as open, max(b.high)::text as high, min(b.low)::text as low,
-        ((array_agg(b.close order by b.t desc))[1])::text as close, sum(b.volume)::text as volume, array_agg(distinct b.source) as sources
-      from bars b
-      where b.user_id = ${userId}::uuid and b.symbol = ${symbol} and b.resolution = ${base} and b.t >= ${from.toISOString()}::timestamptz and b.t < ${to.toISOString()}::timestamptz
-      group by 1 order by 1`),
+/** The trade as its chart needs it, with its fills: one query, owner checked. */
+async function chartTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
+  const [row] = rowsOf<{ trade: string }>(
+    await deps.db.execute(sql`select json_build_object('id', p.id, 'symbol', p.symbol, 'assetClass', p.asset_class, 'direction', p.direction,
+        'openedAt', to_char(p.opened_at at time zone 'UTC', ${sql.raw(ISO)}), 'closedAt', to_char(p.closed_at at time zone 'UTC', ${sql.raw(ISO)}),
+        'multiplier', format_decimal(p.multiplier), 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
+        'fills', (select json_agg(json_build_object('id', f.id, 't', to_char(pf.executed_at at time zone 'UTC', ${sql.raw(ISO)}), 'side', f.side,
+            'quantity', format_decimal(pf.quantity), 'price', format_decimal(f.price), 'role', pf.role) order by pf.executed_at, f.id)
+          from position_fills pf join fills f on f.id = pf.fill_id where pf.position_id = p.id))::text as trade
+      from positions p join accounts a on a.id = p.account_id left join trade_journals j on j.position_id = p.id
+      where p.id = ${tradeId} and a.user_id = ${user.id}`),
   );
-  const sources = new Set<string>();
-  const bars = rows.map((r) => {
-    for (const s of typeof r.sources === "string" ? r.sources.replace(/[{}]/g, "").split(",") : r.sources) sources.add(s);
-    return { t: r.t, open: formatDecimal(r.open), high: formatDecimal(r.high), low: formatDecimal(r.low), close: formatDecimal(r.close), volume: formatDecimal(r.volume) };
-  });
-  return { bars, sources: [...sources].sort() };
+  if (!row) throw new AppError("NOT_FOUND", "No such trade.");
+  return JSON.parse(row.trade) as {
+    id: string;
+    symbol: string;
+    assetClass: "stock" | "option" | "future";
+    direction: "long" | "short";
+    openedAt: string;
+    closedAt: string | null;
+    multiplier: string;
+    stopPrice: string | null;
+    targetPrice: string | null;
+    fills: ChartFill[] | null;
+  };
 }
 
-async function hasBarsKey(deps: Pick<Deps, "db">, userId: string): Promise<boolean> {
-  return rowsOf(await deps.db.execute(sql`select 1 from stored_keys where user_id = ${userId}::uuid and provider = ${BARS}`)).length > 0;
+type RawBar = [number, string, string, string, string, string];
+type StoredDay = DayRow & { bars: RawBar[] | null; source: "provider" | "upload" | null };
+
+/**
+ * What is stored for a window's days, in one query: whether the user has a bar provider key, the states of
+ * the days, and each day's bars as one JSON text (bar_days.bars_json, written with the bars by bars_store).
+ */
+async function stored(deps: Pick<Deps, "db">, userId: string, symbol: string, base: BarResolution, days: readonly string[]) {
+  const [row] = rowsOf<{ key: boolean; days: string }>(
+    await deps.db.execute(sql`select exists (select 1 from stored_keys where user_id = ${userId}::uuid and provider = ${BARS}) as key,
+      coalesce((select json_agg(json_build_object('user_id', user_id, 'symbol', symbol, 'resolution', resolution, 'day', day, 'status', status,
+          'attempts', attempts, 'detail', detail, 'source', source, 'bars', bars_json::json))
+        from bar_days where user_id = ${userId}::uuid and symbol = ${symbol} and resolution = ${base} and day = any(${`{${days.join(",")}}`}::text[])), '[]')::text as days`),
+  );
+  return { key: Boolean(row?.key), states: JSON.parse(row?.days ?? "[]") as StoredDay[] };
 }
 
-async function dayStates(deps: Pick<Deps, "db">, userId: string, symbol: string, base: BarResolution, days: readonly string[]): Promise<DayRow[]> {
-  return rowsOf<DayRow>(
-    await deps.db.execute(sql`select user_id::text, symbol, resolution, day, status, attempts, detail from bar_days
-      where user_id = ${userId}::uuid and symbol = ${symbol} and resolution = ${base} and day = any(${`{${days.join(",")}}`}::text[])`),
-  );
+/** A decimal without trailing zeros (trim_scale) in the API's form: at least two decimals. */
+function twoDecimals(v: string): string {
+  const dot = v.indexOf(".");
+  return dot < 0 ? `${v}.00` : v.length - dot === 2 ? `${v}0` : v;
+}
+
+/**
+ * The window's bars from its days' JSON: the stored resolution as it is; 5m, 15m and 1h binned from the
+ * 1-minute bars (on the epoch's multiples of the step: the hour and its quarters, UTC).
+ */
+function windowBars(days: readonly StoredDay[], resolution: ChartResolution, from: Date, to: Date): BarOut[] {
+  const [lo, hi] = [from.getTime() / 1000, to.getTime() / 1000];
+  const raw = days
+    .flatMap((d) => d.bars ?? [])
+    .filter((b) => b[0] >= lo && b[0] < hi)
+    .sort((a, b) => a[0] - b[0]);
+  const step = STEP_MS[resolution] / 1000;
+  const binned: RawBar[] = [];
+  if (resolution === "1m" || resolution === "1d") binned.push(...raw);
+  else {
+    for (const b of raw) {
+      const t = Math.floor(b[0] / step) * step;
+      const last = binned.at(-1);
+      if (last && last[0] === t) {
+        if (Number(b[2]) > Number(last[2])) last[2] = b[2];
+        if (Number(b[3]) < Number(last[3])) last[3] = b[3];
+        last[4] = b[4];
+        last[5] = fromUnits(toUnits(last[5]) + toUnits(b[5]));
+      } else binned.push([t, b[1], b[2], b[3], b[4], b[5]]);
+    }
+  }
+  return binned.map(([t, o, h, l, c, v]) => ({ t: new Date(t * 1000).toISOString(), open: twoDecimals(o), high: twoDecimals(h), low: twoDecimals(l), close: twoDecimals(c), volume: twoDecimals(v) }));
 }
 
 /** GET /api/trades/:id/chart. */
 export async function tradeChart(deps: Pick<Deps, "db" | "config" | "fetch" | "rateLimiter" | "log" | "now">, user: AuthUser, tradeId: string, query: ChartQuery) {
-  const { trade, fills } = await getTrade(deps, user, tradeId);
+  const trade = await chartTrade(deps, user, tradeId);
+  const fills = trade.fills ?? [];
   const opened = Date.parse(trade.openedAt);
   const closed = trade.closedAt ? Date.parse(trade.closedAt) : deps.now().getTime();
   const resolution = query.resolution ?? defaultResolution(opened, closed);
   const step = STEP_MS[resolution];
   const from = new Date(Math.floor(opened / step) * step - (query.before ?? DEFAULT_PADDING) * step);
   const to = new Date(Math.floor(closed / step) * step + ((query.after ?? DEFAULT_PADDING) + 1) * step);
-  const chartFills = fills.map((f) => ({ id: f.id, t: f.executedAt, side: f.side, quantity: f.quantityInTrade, price: f.price, role: f.role }));
   const base: BarResolution = resolution === "1d" ? "1d" : "1m";
   const frame = {
     tradeId: trade.id,
     symbol: trade.symbol,
     assetClass: trade.assetClass,
     direction: trade.direction,
+    multiplier: trade.multiplier,
+    closedAt: trade.closedAt,
     resolution,
     from: from.toISOString(),
     to: to.toISOString(),
-    fills: chartFills,
-    stopPrice: trade.risk.stopPrice,
-    targetPrice: trade.risk.targetPrice,
+    fills,
+    stopPrice: trade.stopPrice,
+    targetPrice: trade.targetPrice,
+    averageCost: averageCostLine(fills),
   };
   if (trade.assetClass === "option") {
-    return { ...frame, bars: [], averageCost: averageCostLine(chartFills), pnl: [], coverage: { sources: [], key: false, missing: [] }, note: "Options are charted by their fills only: there is no premium history." };
+    return { ...frame, bars: [], coverage: { sources: [], key: false, missing: [] }, note: "Options are charted by their fills only: there is no premium history." };
   }
   const days = daysOf(from.getTime(), Math.min(to.getTime(), deps.now().getTime()), base);
   if (base === "1m" && days.length > MAX_MINUTE_DAYS) {
@@ -114,90 +166,30 @@ export async function tradeChart(deps: Pick<Deps, "db" | "config" | "fetch" | "r
       fields: [{ path: "resolution", message: `spans more than ${MAX_MINUTE_DAYS} trading days of minute bars: choose 1d` }],
     });
   }
-  const key = await hasBarsKey(deps, user.id);
-  let states: DayRow[];
-  if (key) {
+  let window = await stored(deps, user.id, trade.symbol, base, days);
+  const settled = (d: string) => window.states.some((s) => s.day === d && (s.status === "ok" || s.status === "empty"));
+  if (window.key && !days.every(settled)) {
     const queued = await queueBarDays(deps, user.id, trade.symbol, base, days);
     // The days the trade lived first: its own bars matter more than the padding's.
     const mine = new Set(daysOf(opened, Math.min(closed, deps.now().getTime()), base));
     const todo = queued.filter((d) => d.status === "queued").map((d) => d.day).sort((a, b) => Number(mine.has(b)) - Number(mine.has(a)));
     await fetchDaysNow(deps, user.id, trade.symbol, base, todo, INLINE_FETCHES);
-    states = await dayStates(deps, user.id, trade.symbol, base, days);
-  } else {
-    states = await dayStates(deps, user.id, trade.symbol, base, days);
+    window = await stored(deps, user.id, trade.symbol, base, days);
   }
+  const { key, states } = window;
+  const bars = windowBars(states, resolution, from, to);
+  const sources = [...new Set(states.flatMap((d) => (d.source && d.bars?.length ? [d.source] : [])))].sort();
   const known = new Map(states.map((s) => [s.day, s]));
   const missing = days.flatMap((day) => {
     const s = known.get(day);
     if (s && (s.status === "ok" || s.status === "empty")) return [];
     return [{ day, status: s?.status ?? "none", detail: s?.detail ?? (key ? null : "no bars: save a bar provider key in Settings, or upload a candle CSV") }];
   });
-  const { bars, sources } = await readBars(deps, user.id, trade.symbol, resolution, from, to);
   return {
     ...frame,
     bars,
-    averageCost: averageCostLine(chartFills),
-    pnl: runningPnl(chartFills, bars, trade.direction, trade.multiplier, trade.closedAt),
     coverage: { sources, key, missing },
     note: bars.length ? null : key ? "The bars are on their way from your bar provider." : "No bars for this trade: the chart shows the path through its fills.",
   };
 }
 
-type ChartFill = { t: string; side: string; quantity: string; price: string; role: string };
-
-/** The position's average cost after each fill while it is open (null once flat). */
-function averageCostLine(fills: readonly ChartFill[]) {
-  let openQ = 0n;
-  let cost = 0n;
-  return fills.map((f) => {
-    const q = toUnits(f.quantity);
-    const px = toUnits(f.price);
-    if (f.role === "open" || f.role === "add") {
-      openQ += q;
-      cost += multiplyUnits(q, px);
-    } else if (openQ > 0n) {
-      cost -= (cost * q) / openQ;
-      openQ -= q;
-    }
-    return { t: f.t, price: openQ > 0n ? fromUnits((cost * 10n ** 10n) / openQ) : null };
-  });
-}
-
-/**
- * The running P&L (gross) at each fill and at each bar's close while the trade was open, with the position
- * held at the bar's start, as the excursions count it.
- */
-function runningPnl(fills: readonly ChartFill[], bars: readonly BarOut[], direction: "long" | "short", multiplier: string, closedAt: string | null) {
-  const dir = direction === "long" ? 1n : -1n;
-  const m = toUnits(multiplier);
-  type Event = { at: number; kind: 0; bar: BarOut } | { at: number; kind: 1; fill: ChartFill };
-  const events: Event[] = [
-    ...bars.map((b) => ({ at: Date.parse(b.t), kind: 0 as const, bar: b })),
-    ...fills.map((f) => ({ at: Date.parse(f.t), kind: 1 as const, fill: f })),
-  ].sort((a, b) => a.at - b.at || a.kind - b.kind);
-  let openQ = 0n;
-  let cost = 0n;
-  let realised = 0n;
-  const mark = (px: bigint) => realised + multiplyUnits(dir * (multiplyUnits(openQ, px) - cost), m);
-  const out: Array<{ t: string; pnl: string }> = [];
-  const end = closedAt ? Date.parse(closedAt) : Infinity;
-  for (const e of events) {
-    if (e.kind === 1) {
-      const q = toUnits(e.fill.quantity);
-      const px = toUnits(e.fill.price);
-      if (e.fill.role === "open" || e.fill.role === "add") {
-        openQ += q;
-        cost += multiplyUnits(q, px);
-      } else if (openQ > 0n) {
-        const part = (cost * q) / openQ;
-        realised += multiplyUnits(dir * (multiplyUnits(q, px) - part), m);
-        cost -= part;
-        openQ -= q;
-      }
-      out.push({ t: e.fill.t, pnl: fromUnits(mark(px)) });
-    } else if (openQ > 0n && e.at < end) {
-      out.push({ t: e.bar.t, pnl: fromUnits(mark(toUnits(e.bar.close))) });
-    }
-  }
-  return out;
-}

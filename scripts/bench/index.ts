@@ -16,12 +16,13 @@ import { measureKeys, ROTATED_KEYS } from "./keys.ts";
 import { CONCURRENT_HOLDS, measureBilling, WEBHOOK_ROUNDS } from "./billing.ts";
 import { measureAdvisor, OPEN_STREAMS, STAND_IN_DELAY_MS, TTFB_ROUNDS } from "./advisor.ts";
 import { LOAD_ROUNDS, measureMarket, SEARCH_ROUNDS } from "./market.ts";
+import { CHART_TRADES, measureCharts } from "./charts.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "charts", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -113,6 +114,20 @@ if (runs("stats")) {
   console.log(`calendar API ${f(stats.apiCalendar)} | SQL ${f(stats.sqlCalendar)} | API/SQL ${(stats.apiCalendar / stats.sqlCalendar).toFixed(2)} (goal <= 2)`);
   console.log(
     `summary with R ${f(stats.sqlSummary)} | without R ${f(stats.sqlSummaryWithoutR)} | ratio ${(stats.sqlSummary / stats.sqlSummaryWithoutR).toFixed(2)} (goal <= 1.2)`,
+  );
+}
+
+if (runs("charts")) {
+  console.log("\n== Trade charts (the Node server, the bar provider's stand-in) ==");
+  const charts = await withDatabase((url) => measureCharts(testConfig({ DATABASE_URL: url }), url));
+  console.log(
+    `chart data, ${charts.chart.bars} cached 1-minute bars over 2 days (median of 41): API ${f(charts.chart.apiMs)} | SQL reading the same bars ${f(charts.chart.sqlMs)} | API/SQL ${(charts.chart.apiMs / charts.chart.sqlMs).toFixed(2)} (goal <= 1.5)`,
+  );
+  console.log(
+    `  any signed-in request's floor (GET /api/bars/key) ${f(charts.chart.floorMs)} | the chart beyond it ${f(charts.chart.apiMs - charts.chart.floorMs)} (${((charts.chart.apiMs - charts.chart.floorMs) / charts.chart.sqlMs).toFixed(2)}x the SQL)`,
+  );
+  console.log(
+    `${charts.trades.toLocaleString("en")} trades charted (of ${CHART_TRADES.toLocaleString("en")} planned): ${charts.requests} provider requests for ${charts.symbolDays} symbol-days | ${(charts.requests / charts.symbolDays).toFixed(2)} per symbol-day (goal 1)`,
   );
 }
 

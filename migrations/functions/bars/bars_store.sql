@@ -1,7 +1,9 @@
 -- bars_store(user, symbol, resolution, source, bars, days): writes a user's bars of a symbol (bars: a JSON
 -- array of [t, open, high, low, close, volume], t ISO 8601), replacing those at the same instants; marks the
 -- days they cover `ok` (days: the New York trading days, or months for "1d", as lib/market/bars.ts keys
--- them; a fetched day that had no bars is marked `empty` by the caller passing it with no bars); and deletes
+-- them; a fetched day that had no bars is marked `empty` by the caller passing it with no bars), each with
+-- all its bars as one JSON text (bars_json: [epoch seconds, open, high, low, close, volume], decimals without
+-- trailing zeros) for the chart; and deletes
 -- the excursions of the user's trades of the symbol whose life the bars overlap, so they are computed again.
 -- Returns the number of bars written. Atomic: one statement for the caller.
 CREATE OR REPLACE FUNCTION bars_store(p_user uuid, p_symbol text, p_resolution text, p_source text, p_bars jsonb, p_days text[])
@@ -26,12 +28,18 @@ BEGIN
   )
   SELECT count(*), min(t), max(t) INTO written, first_t, last_t FROM stored;
 
-  INSERT INTO bar_days (user_id, symbol, resolution, day, status, attempts, next_attempt_at, detail, updated_at)
-  SELECT p_user, p_symbol, p_resolution, d, CASE WHEN written > 0 THEN 'ok' ELSE 'empty' END, 0, now(), NULL, now()
+  INSERT INTO bar_days (user_id, symbol, resolution, day, status, attempts, next_attempt_at, detail, updated_at, source, bars_json)
+  SELECT p_user, p_symbol, p_resolution, d, CASE WHEN written > 0 THEN 'ok' ELSE 'empty' END, 0, now(), NULL, now(), p_source,
+    (SELECT json_agg(json_build_array(extract(epoch from b.t)::bigint, trim_scale(b.open)::text, trim_scale(b.high)::text, trim_scale(b.low)::text,
+        trim_scale(b.close)::text, trim_scale(b.volume)::text) ORDER BY b.t)::text
+      FROM bars b
+      WHERE b.user_id = p_user AND b.symbol = p_symbol AND b.resolution = p_resolution
+        AND b.t >= (d::date)::timestamp AT TIME ZONE 'America/New_York'
+        AND b.t < ((d::date)::timestamp + CASE WHEN p_resolution = '1d' THEN interval '1 month' ELSE interval '1 day' END) AT TIME ZONE 'America/New_York')
   FROM unnest(p_days) AS d
   ON CONFLICT (user_id, symbol, resolution, day) DO UPDATE
     SET status = CASE WHEN bar_days.status = 'ok' OR excluded.status = 'ok' THEN 'ok' ELSE excluded.status END,
-      detail = NULL, updated_at = now();
+      detail = NULL, updated_at = now(), source = excluded.source, bars_json = coalesce(excluded.bars_json, bar_days.bars_json);
 
   IF written > 0 THEN
     DELETE FROM trade_excursions x USING positions p, accounts a

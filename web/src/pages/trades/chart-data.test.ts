@@ -1,7 +1,7 @@
 // The trade chart's data at each replay position: candles up to the bar, the fills that have happened by its
 // end (each on its bar), the average cost and the running P&L so far; the path through the fills without bars.
 import { describe, expect, it } from "vitest";
-import { barIndexAt, fillsAt, replayStart, seconds, seriesUpTo, type ChartData } from "./chart-data.ts";
+import { barIndexAt, fillsAt, pnlOf, replayStart, seconds, seriesUpTo, type ChartData } from "./chart-data.ts";
 
 const minute = (i: number, s = 0) => new Date(Date.parse("2026-03-02T14:30:00Z") + i * 60_000 + s * 1000).toISOString();
 const bar = (i: number) => ({ t: minute(i), open: "100", high: "101", low: "99", close: "100.5", volume: "10" });
@@ -17,16 +17,22 @@ const DATA: ChartData = {
     { t: minute(3, 10), price: "100.10" },
     { t: minute(4, 0), price: null },
   ],
-  pnl: [
-    { t: minute(1, 30), pnl: "0.00" },
-    { t: minute(2), pnl: "45.00" },
-    { t: minute(3), pnl: "45.00" },
-    { t: minute(3, 10), pnl: "10.00" },
-    { t: minute(4, 0), pnl: "30.00" },
-  ],
+  direction: "long",
+  multiplier: "1.00",
+  closedAt: minute(4),
 };
 
 describe("the chart's data", () => {
+  it("the running P&L after each fill and at each bar's close, with the position held at the bar's start", () => {
+    expect(pnlOf(DATA).map((p) => [p.t, p.pnl])).toEqual([
+      [minute(1, 30), "0.00"], // the opening fill
+      [minute(2), "45.00"], // 100 from 100.05, closing at 100.50
+      [minute(3), "45.00"],
+      [minute(3, 10), "10.00"], // 200 at 100.10 marked at 100.15
+      [minute(4), "30.00"], // closed at the start of minute 4 (that bar starts flat): 200 x 0.15
+    ]);
+  });
+
   it("puts each fill on the bar it happened in", () => {
     expect(barIndexAt(DATA.bars, minute(1, 30))).toBe(1);
     expect(barIndexAt(DATA.bars, minute(4))).toBe(4);

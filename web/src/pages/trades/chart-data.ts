@@ -1,15 +1,30 @@
 // What the trade chart draws (docs/charts.md, "The chart"), from GET /api/trades/:id/chart, up to a replay
 // position: the candles, a marker per fill on the bar it happened in, the average-cost line, the running
-// P&L. Pure functions, so the replay's steps are tested without a canvas.
+// P&L (computed here, lib/market/running-pnl.ts). Pure functions, so the replay's steps are tested without a canvas.
+import { runningPnl, type ChartFill } from "../../../../lib/market/running-pnl.ts";
 
 export type ChartBar = { t: string; open: string; high: string; low: string; close: string; volume: string };
-export type ChartFill = { id: string; t: string; side: "buy" | "sell"; quantity: string; price: string; role: string };
+export type { ChartFill };
 export type ChartData = {
   bars: ChartBar[];
   fills: ChartFill[];
   averageCost: Array<{ t: string; price: string | null }>;
-  pnl: Array<{ t: string; pnl: string }>;
+  direction: "long" | "short";
+  multiplier: string;
+  closedAt: string | null;
 };
+
+const pnlCache = new WeakMap<ChartData, Array<{ t: string; pnl: string }>>();
+
+/** The running P&L after each fill and at each bar's close while open (once per answer). */
+export function pnlOf(data: ChartData) {
+  let pnl = pnlCache.get(data);
+  if (!pnl) {
+    pnl = runningPnl(data.fills, data.bars, data.direction, data.multiplier, data.closedAt);
+    pnlCache.set(data, pnl);
+  }
+  return pnl;
+}
 
 /** Seconds since the epoch, as lightweight-charts takes time. */
 export const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -74,8 +89,9 @@ export function seriesUpTo(data: ChartData, upTo?: number) {
     return [{ time, position: buy ? ("belowBar" as const) : ("aboveBar" as const), shape: buy ? ("arrowUp" as const) : ("arrowDown" as const), buy, text: `${buy ? "B" : "S"} ${Number(f.quantity)}`, id: f.id }];
   });
   const cost = perTime(data.averageCost.filter((a) => seen(a.t)).map((a) => ({ time: drawnAt(data, a.t), value: a.price === null ? null : Number(a.price) })));
-  const pnl = perTime(data.pnl.filter((p) => seen(p.t)).map((p) => ({ time: drawnAt(data, p.t), value: Number(p.pnl) })));
-  const lastPnl = data.pnl.filter((p) => seen(p.t)).at(-1)?.pnl ?? null;
+  const sofar = pnlOf(data).filter((p) => seen(p.t));
+  const pnl = perTime(sofar.map((p) => ({ time: drawnAt(data, p.t), value: Number(p.pnl) })));
+  const lastPnl = sofar.at(-1)?.pnl ?? null;
   return { candles, path, markers, cost, pnl, fills, lastPnl, finished: upTo === undefined || upTo >= data.bars.length - 1 };
 }
 
