@@ -63,6 +63,10 @@ function compactTrade(t: Trade) {
     ...(t.risk.oneR ? { oneR: t.risk.oneR, rMultiple: t.risk.rMultiple } : {}),
     ...(t.risk.stopPrice ? { stopPrice: t.risk.stopPrice } : {}),
     ...(t.risk.targetPrice ? { targetPrice: t.risk.targetPrice, plannedRR: t.risk.plannedRR } : {}),
+    // How far it went against and for the trader while open, when bars cover it (docs/charts.md).
+    ...(t.excursions
+      ? { excursions: { mae: t.excursions.positionMae, mfe: t.excursions.positionMfe, maeR: t.excursions.maeR, mfeR: t.excursions.mfeR, bestExitPnl: t.excursions.bestExitPnl, efficiency: t.excursions.efficiency } }
+      : {}),
   };
 }
 
@@ -100,7 +104,7 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
     },
     list_trades: {
       description:
-        "Trades (positions from flat to flat) with filters, newest opened first, at most 50: ids, symbol, direction, status, times, quantity, average prices, net P&L, tags, setup, and the plan (stop, target) with 1R and the result in R when the trade has them.",
+        "Trades (positions from flat to flat) with filters, newest opened first, at most 50: ids, symbol, direction, status, times, quantity, average prices, net P&L, tags, setup, the plan (stop, target) with 1R and the result in R, and the excursions (MAE, MFE, in money and R, best exit, exit efficiency) when the trade has them.",
       inputSchema: z.object({
         ...range,
         symbol: z.optional(z.string().check(z.maxLength(40), z.describe("Symbol, such as AAPL or ESZ26"))),
@@ -116,7 +120,7 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
       },
     },
     get_trade: {
-      description: "One trade with its fills (times, sides, quantities, prices, fees) and its journal notes, tags, setup and rating.",
+      description: "One trade with its fills (times, sides, quantities, prices, fees), its journal notes, tags, setup and rating, and its excursions (MAE, MFE, best exit, exit efficiency) when bars cover it.",
       inputSchema: z.object({ tradeId: z.uuid().check(z.describe("The trade's id")) }),
       async execute(q: { tradeId: string }) {
         const { trade, fills } = await getTrade(deps, user, q.tradeId);

@@ -35,6 +35,8 @@ describe("screenshots on the trade page", () => {
     }, b64);
     const thumb = page.getByRole("button", { name: "Open screenshot 1 of 1" });
     await thumb.waitFor();
+    // Thumbnails load lazily: the screenshots are below the chart.
+    await thumb.scrollIntoViewIfNeeded();
     await expect.poll(() => thumb.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
     await page.getByText("Image added.").waitFor();
   });

@@ -189,6 +189,15 @@ describe("a turn", () => {
     expect(toolResult().r).toMatchObject({ trades: 1, withRisk: 1, total: "1.50", expectancy: "1.50" });
     await turn(client, conversation.id, `And the trade? #tool:get_trade:{"tradeId":"${trade.id}"}`);
     expect(toolResult()).toMatchObject({ oneR: "200.00", rMultiple: "1.50", stopPrice: "48.00", targetPrice: "56.00", plannedRR: "3.00" });
+    expect(toolResult().excursions).toBeUndefined();
+    // With bars uploaded over its life, the trade tools carry its excursions too.
+    const candles = new FormData();
+    candles.set("file", new Blob([["time,open,high,low,close", "2026-03-02T14:30:00Z,50,55,47,54"].join("\n")]), "rrr.csv");
+    candles.set("symbol", "RRR");
+    candles.set("resolution", "1m");
+    expect((await client.request("/api/bars/upload", { method: "POST", body: candles })).status).toBe(201);
+    await turn(client, conversation.id, `And now? #tool:get_trade:{"tradeId":"${trade.id}"}`);
+    expect(toolResult().excursions).toEqual({ mae: "-300.00", mfe: "500.00", maeR: "-1.50", mfeR: "2.50", bestExitPnl: "500.00", efficiency: "0.6000" });
     await turn(client, conversation.id, `By symbol? #tool:breakdown:{"accountId":"${account.id}","by":"symbol"}`);
     expect(toolResult().groups).toEqual([expect.objectContaining({ key: "RRR", rTotal: "1.50", withRisk: 1 })]);
   });

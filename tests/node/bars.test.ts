@@ -96,6 +96,17 @@ describe("a trade's chart", () => {
     expect(detail.trade.excursions).toMatchObject({ barsFrom: "1m" });
   });
 
+  it("a day with a gap: the bars there are drawn, the missing minutes are simply absent", async () => {
+    const t = await trader();
+    await t.fill("GAPS", "buy", "10", "100.05", at(5, 30));
+    await t.fill("GAPS", "sell", "10", "100.25", at(25));
+    const chart = await t.chart(await t.tradeId("GAPS"));
+    // Minutes 0 to 55 less the stand-in's gap (10 to 19).
+    expect(chart.bars).toHaveLength(46);
+    expect(chart.bars.some((b: { t: string }) => b.t === at(12))).toBe(false);
+    expect(chart.coverage.missing).toEqual([]);
+  });
+
   it("twenty views at once of a trade whose day is not there yet make one request to the provider", async () => {
     const t = await trader();
     await t.fill("MSFT", "sell", "10", "100.10", at(10));

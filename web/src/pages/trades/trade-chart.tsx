@@ -20,11 +20,14 @@ const RESOLUTIONS = [
 ] as const;
 type Resolution = (typeof RESOLUTIONS)[number]["id"];
 const SPEEDS = [1, 2, 5, 10] as const;
+/** Bars shown before the open and after the close. */
+const WINDOWS = [30, 120, 390] as const;
 
 type Chart = Awaited<ReturnType<typeof fetchChart>>;
 
-function fetchChart(tradeId: string, resolution: Resolution | undefined) {
-  return unwrap(api.api.trades[":id"].chart.$get({ param: { id: tradeId }, query: resolution ? { resolution } : {} }));
+function fetchChart(tradeId: string, resolution: Resolution | undefined, pad: number) {
+  const around = pad === WINDOWS[0] ? {} : { before: pad, after: pad };
+  return unwrap(api.api.trades[":id"].chart.$get({ param: { id: tradeId }, query: { ...(resolution ? { resolution } : {}), ...around } }));
 }
 
 function palette() {
@@ -89,13 +92,14 @@ function CandleUpload({ symbol, resolution }: { symbol: string; resolution: Reso
 
 export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeId: string; zone: string | undefined; currency: string; onReplayChange(hiding: boolean): void }) {
   const [resolution, setResolution] = useState<Resolution | undefined>(undefined);
+  const [pad, setPad] = useState<number>(WINDOWS[0]);
   const [replay, setReplay] = useState<Replay | null>(null);
   const [hover, setHover] = useState<string | null>(null);
   const titleId = useId();
   const host = useRef<HTMLDivElement>(null);
   const chart = useQuery({
-    queryKey: ["trades", tradeId, "chart", resolution ?? "auto"],
-    queryFn: () => fetchChart(tradeId, resolution),
+    queryKey: ["trades", tradeId, "chart", resolution ?? "auto", pad],
+    queryFn: () => fetchChart(tradeId, resolution, pad),
     // While days are on their way from the provider, look again now and then.
     refetchInterval: (q) => (q.state.data?.coverage.missing.some((m) => m.status === "queued" || m.status === "fetching") ? 15_000 : false),
   });
@@ -211,6 +215,13 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
           {RESOLUTIONS.map((r) => (
             <option key={r.id} value={r.id}>
               {r.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Around the trade" value={String(pad)} onChange={(e) => (setReplay(null), setPad(Number(e.target.value)))}>
+          {WINDOWS.map((w) => (
+            <option key={w} value={w}>
+              {w} bars each side
             </option>
           ))}
         </SelectField>

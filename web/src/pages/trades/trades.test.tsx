@@ -326,6 +326,33 @@ describe("an option the journal closed at its expiry", () => {
   });
 });
 
+describe("the trade chart's window", () => {
+  it("asks for more bars around the trade, and says what is missing without a key", async () => {
+    const asked: string[] = [];
+    stubApi({
+      ...signedIn,
+      [`GET /api/trades/${TRADE.id}`]: { trade: TRADE, fills: [] },
+      [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
+      [`GET /api/trades/${TRADE.id}/chart`]: ({ query }) => {
+        asked.push(query.toString());
+        return json({
+          tradeId: TRADE.id, symbol: "AAPL", assetClass: "stock", direction: "long", multiplier: "1.00", closedAt: TRADE.closedAt, resolution: "1m",
+          from: TRADE.openedAt, to: TRADE.openedAt, fills: [], averageCost: [], stopPrice: null, targetPrice: null, bars: [],
+          coverage: { sources: [], key: false, missing: [{ day: "2026-03-02", status: "none", detail: "no bars: save a bar provider key in Settings, or upload a candle CSV" }] },
+          note: "No bars for this trade: the chart shows the path through its fills.",
+        });
+      },
+    });
+    renderApp(`/trades/${TRADE.id}`);
+    const user = userEvent.setup();
+    expect(await screen.findByText(/the chart shows the path through its fills/)).toBeTruthy();
+    expect(screen.getByRole("form", { name: "Upload candles of AAPL" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "bar provider key" }).getAttribute("href")).toBe("/settings/keys");
+    await user.selectOptions(screen.getByLabelText("Around the trade"), "120");
+    await waitFor(() => expect(asked.at(-1)).toBe("before=120&after=120"));
+  });
+});
+
 describe("signing in", () => {
   it("sends a signed-out visitor to sign in and back to the page they asked for", async () => {
     let signedInNow = false;
