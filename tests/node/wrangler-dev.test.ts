@@ -10,6 +10,7 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { startDbBridge } from "../../scripts/db-bridge.ts";
 import { TestClient } from "../support/client.ts";
 import { signUpAndImport } from "../support/csv.ts";
+import { freePort } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -18,7 +19,8 @@ describe("wrangler dev", () => {
   it("serves /api/health from workerd with the database up, and a sign-up, an import, its ledger and its trades", { timeout: 90_000 }, async () => {
     const bridge = await startDbBridge();
     const { PATH } = await readProcessEnv({ dotenvPath: false });
-    const port = 21000 + Math.floor(Math.random() * 20000);
+    // A port the system just handed out, not a random guess (one taken by another test's server failed a run).
+    const port = await freePort();
     const vars = { ...baseTestEnv(), DATABASE_URL: inject("databaseUrl"), DB_HTTP_ENDPOINT: bridge.httpUrl };
     const child = spawn(
       join(ROOT, "node_modules/.bin/wrangler"),
