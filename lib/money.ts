@@ -27,12 +27,17 @@ export const DecimalStringSchema = z.string({ error: (iss) => (iss.input === und
   z.refine((v: string) => (digits(v)?.fraction ?? 0) <= MAX_FRACTION_DIGITS, `must have at most ${MAX_FRACTION_DIGITS} digits after the decimal point`),
 );
 
+/** Already in output form: at least two decimals, the last not a zero, no leading zero, no sign but "-". */
+const TIDY_DECIMAL = /^-?(?:0|[1-9]\d*)\.\d*[1-9]$/;
+
 /**
  * The output form of a decimal (e.g. Postgres `numeric` text): trailing zeros after the point trimmed,
  * but at least 2 decimals; no leading zeros, no `+`, no negative zero. "1000.5000000000" -> "1000.50",
  * "0" -> "0.00", "12.3456000000" -> "12.3456".
  */
 export function formatDecimal(value: string): string {
+  // Most values read back from JSON built by Postgres (trim_scale) are already so: one test, no rewriting.
+  if (TIDY_DECIMAL.test(value) && value.length - value.indexOf(".") > 2) return value;
   const match = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(value.trim());
   if (!match) throw new TypeError(`Not a decimal string: ${JSON.stringify(value)}`);
   const [, sign, rawInteger, rawFraction = ""] = match;

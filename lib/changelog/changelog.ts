@@ -31,7 +31,7 @@ export type Release = { name: string; tag: string; publishedAt: string; url: str
 type CachedCopy = { releases: Release[]; fetchedAt: number; repo: string };
 
 /** In-process single flight, per configuration (a Worker isolate or a Node process). */
-const inflight = new WeakMap<object, Promise<Release[]>>();
+const inflight = new WeakMap<object, Promise<{ releases: Release[]; stale: boolean }>>();
 /** When this process's last call to the source failed, per configuration. */
 const failedAt = new WeakMap<object, number>();
 
@@ -119,25 +119,33 @@ async function refresh(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now
   }
 }
 
-async function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): Promise<{ releases: Release[]; stale: boolean }> {
+async function load(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): Promise<{ releases: Release[]; stale: boolean }> {
   const copy = await readCopy(deps);
   const usable = copy && copy.repo === deps.config.CHANGELOG_RELEASES_REPO ? copy : undefined;
   if (usable && deps.now().getTime() - usable.fetchedAt < CHANGELOG_FRESH_MS) return { releases: usable.releases, stale: false };
-  let flight = inflight.get(deps.config);
   const failed = failedAt.get(deps.config);
-  if (!flight && failed !== undefined && deps.now().getTime() - failed < CHANGELOG_RETRY_MS) {
-    flight = Promise.reject(new SourceError("failed less than a minute ago"));
-  } else if (!flight) {
-    flight = refresh(deps, copy !== undefined).finally(() => inflight.delete(deps.config));
-    inflight.set(deps.config, flight);
-  }
   try {
-    return { releases: await flight, stale: false };
+    if (failed !== undefined && deps.now().getTime() - failed < CHANGELOG_RETRY_MS) throw new SourceError("failed less than a minute ago");
+    return { releases: await refresh(deps, copy !== undefined), stale: false };
   } catch (err) {
     if (usable) return { releases: usable.releases, stale: true };
     if (err instanceof SourceError) throw new AppError("CHANGELOG_UNAVAILABLE", "The release notes cannot be fetched right now. Try again later.");
     throw err;
   }
+}
+
+/**
+ * The releases, single-flighted per process from the read of the copy on: a reader arriving while another
+ * reads (and perhaps refreshes) joins it, and one arriving after it finished reads the copy it stored, so a
+ * burst of readers with no copy makes one call to the source.
+ */
+function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): Promise<{ releases: Release[]; stale: boolean }> {
+  let flight = inflight.get(deps.config);
+  if (!flight) {
+    flight = load(deps).finally(() => inflight.delete(deps.config));
+    inflight.set(deps.config, flight);
+  }
+  return flight;
 }
 
 /** GET /api/changelog: the releases, newest first, how many the user has not seen, and whether the copy is old. */

@@ -57,9 +57,10 @@ async function claim(deps: Pick<Deps, "db">, limit: number, only?: { userId: str
   );
 }
 
-async function settle(deps: Pick<Deps, "db">, row: DayRow, status: "queued" | "failed", detail: string, afterMs = 0) {
-  await deps.db.execute(sql`update bar_days set status = ${status}, detail = ${detail}, updated_at = now(),
-      next_attempt_at = now() + ${`${Math.ceil(afterMs / 1000)} seconds`}::interval
+/** Puts a claimed day back (or gives it up); `detail` null keeps the one it had; `notATry` does not count the claim. */
+async function settle(deps: Pick<Deps, "db">, row: DayRow, status: "queued" | "failed", detail: string | null, afterMs = 0, notATry = false) {
+  await deps.db.execute(sql`update bar_days set status = ${status}, detail = coalesce(${detail}, detail), updated_at = now(),
+      attempts = attempts - ${notATry ? 1 : 0}, next_attempt_at = now() + ${`${Math.ceil(afterMs / 1000)} seconds`}::interval
     where user_id = ${row.user_id}::uuid and symbol = ${row.symbol} and resolution = ${row.resolution} and day = ${row.day}`);
 }
 
@@ -68,9 +69,7 @@ async function fetchClaimed(deps: Pick<Deps, "db" | "config" | "fetch" | "rateLi
   const slot = await deps.rateLimiter.check(fetchLimit(deps.config.BARS_REQUESTS_PER_MINUTE), row.user_id);
   if (!slot.success) {
     // Not a try: the claim is handed back for when the key has a slot again.
-    await deps.db.execute(sql`update bar_days set status = 'queued', attempts = attempts - 1, updated_at = now(),
-        next_attempt_at = now() + ${`${slot.retryAfterSeconds} seconds`}::interval
-      where user_id = ${row.user_id}::uuid and symbol = ${row.symbol} and resolution = ${row.resolution} and day = ${row.day}`);
+    await settle(deps, row, "queued", null, slot.retryAfterSeconds * 1000, true);
     return "throttled";
   }
   const outcome = await fetchBarDay(deps.fetch, deps.config, apiKey, row.symbol, row.resolution, row.day, timeoutMs);

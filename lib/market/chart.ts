@@ -10,7 +10,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { fromUnits, toUnits } from "../money.ts";
+import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { averageCostLine, type ChartFill } from "./running-pnl.ts";
 import { fetchDaysNow, queueBarDays, type DayRow } from "./bar-queue.ts";
 import { dayKey, type BarResolution } from "./bars.ts";
@@ -81,7 +81,7 @@ async function chartTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: strin
 }
 
 type RawBar = [number, string, string, string, string, string];
-type StoredDay = DayRow & { bars: RawBar[] | null; source: "provider" | "upload" | null };
+type StoredDay = Pick<DayRow, "day" | "status" | "detail"> & { bars: RawBar[] | null; source: "provider" | "upload" | null };
 
 /**
  * What is stored for a window's days, in one query: whether the user has a bar provider key, the states of
@@ -90,17 +90,10 @@ type StoredDay = DayRow & { bars: RawBar[] | null; source: "provider" | "upload"
 async function stored(deps: Pick<Deps, "db">, userId: string, symbol: string, base: BarResolution, days: readonly string[]) {
   const [row] = rowsOf<{ key: boolean; days: string }>(
     await deps.db.execute(sql`select exists (select 1 from stored_keys where user_id = ${userId}::uuid and provider = ${BARS}) as key,
-      coalesce((select json_agg(json_build_object('user_id', user_id, 'symbol', symbol, 'resolution', resolution, 'day', day, 'status', status,
-          'attempts', attempts, 'detail', detail, 'source', source, 'bars', bars_json::json))
+      coalesce((select json_agg(json_build_object('day', day, 'status', status, 'detail', detail, 'source', source, 'bars', bars_json::json))
         from bar_days where user_id = ${userId}::uuid and symbol = ${symbol} and resolution = ${base} and day = any(${`{${days.join(",")}}`}::text[])), '[]')::text as days`),
   );
   return { key: Boolean(row?.key), states: JSON.parse(row?.days ?? "[]") as StoredDay[] };
-}
-
-/** A decimal without trailing zeros (trim_scale) in the API's form: at least two decimals. */
-function twoDecimals(v: string): string {
-  const dot = v.indexOf(".");
-  return dot < 0 ? `${v}.00` : v.length - dot === 2 ? `${v}0` : v;
 }
 
 /**
@@ -128,7 +121,7 @@ function windowBars(days: readonly StoredDay[], resolution: ChartResolution, fro
       } else binned.push([t, b[1], b[2], b[3], b[4], b[5]]);
     }
   }
-  return binned.map(([t, o, h, l, c, v]) => ({ t: new Date(t * 1000).toISOString(), open: twoDecimals(o), high: twoDecimals(h), low: twoDecimals(l), close: twoDecimals(c), volume: twoDecimals(v) }));
+  return binned.map(([t, o, h, l, c, v]) => ({ t: new Date(t * 1000).toISOString(), open: formatDecimal(o), high: formatDecimal(h), low: formatDecimal(l), close: formatDecimal(c), volume: formatDecimal(v) }));
 }
 
 /** GET /api/trades/:id/chart. */
