@@ -16,6 +16,8 @@ import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
 import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
 import { splitsGroup } from "./splits.ts";
+import { playbooksGroup } from "./playbooks.ts";
+import { daysGroup } from "./days.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
@@ -35,6 +37,8 @@ export const groups = {
   trades: tradesGroup,
   journals: journalsGroup,
   splits: splitsGroup,
+  playbooks: playbooksGroup,
+  days: daysGroup,
   bars: barsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
@@ -68,6 +72,8 @@ export function typedRoutes() {
     .route(tradesGroup.prefix, tradesGroup.app)
     .route(journalsGroup.prefix, journalsGroup.app)
     .route(splitsGroup.prefix, splitsGroup.app)
+    .route(playbooksGroup.prefix, playbooksGroup.app)
+    .route(daysGroup.prefix, daysGroup.app)
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)

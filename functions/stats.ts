@@ -1,5 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
+import { playbookReport } from "../lib/playbooks/report.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import {
@@ -50,6 +51,18 @@ export const stats = createRouter()
     requireUser,
     validate("query", StatsQuerySchema),
     async (c) => c.json(await excursionPoints(c.var.deps, currentUser(c), c.req.valid("query"))),
+  )
+  .get(
+    "/playbooks",
+    describeRoute({
+      tag: "stats",
+      summary: "Per playbook, the closed trades of the period: net P&L, win rate, expectancy in money and R; per checklist item, followed against broken",
+      responses: { 200: { description: "The report.", schema: PlaybookReportSchema } },
+      errors: ["NOT_FOUND"],
+    }),
+    requireUser,
+    validate("query", StatsQuerySchema),
+    async (c) => c.json(await playbookReport(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
 export const statsGroup = { prefix: "/api/stats", app: stats } as const satisfies Group;

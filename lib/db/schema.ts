@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, customType, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -359,6 +359,51 @@ export const tradeExcursions = pgTable("trade_excursions", {
 });
 
 /**
+ * A trader's playbook: a setup they trade, with its entry and exit criteria and a checklist of items
+ * (`items`: [{id, kind: checkbox|number|text|choice, label, options?}]) a trade taken from it answers
+ * (trade_journals.playbook_answers). Archived, not deleted, while trades use it.
+ */
+export const playbooks = pgTable(
+  "playbooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    entryCriteria: text("entry_criteria"),
+    exitCriteria: text("exit_criteria"),
+    items: jsonb("items").notNull().default(sql`'[]'::jsonb`),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("playbooks_user_name_idx").on(t.userId, sql`lower(${t.name})`)],
+);
+
+/**
+ * The daily journal: one entry per account and trading day (the day on the account's clock): the plan
+ * written before the open, the review after the close, the mood (1-5) and the day's tags.
+ */
+export const dayJournals = pgTable(
+  "day_journals",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    plan: text("plan"),
+    review: text("review"),
+    mood: smallint("mood"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] }), check("day_journals_mood_range", sql`${t.mood} is null or ${t.mood} between 1 and 5`)],
+);
+
+/**
  * What a trader wrote about a trade: notes, tags, setup, rating and screenshots (trade_images). A journal is
  * not part of the position it is on: it follows the fills. After any rebuild (fills added, edited, deleted,
  * imported, undone) journals_follow moves it to the trade that holds the most of its previous fills; when
@@ -393,6 +438,9 @@ export const tradeJournals = pgTable(
      * reducing fill). Kept by journals_follow with the trade, so R reads need no walk over fills.
      */
     entryPrice: money("entry_price"),
+    /** The playbook the trade was taken from (lib/playbooks), and the answers to its checklist by item id. */
+    playbookId: uuid("playbook_id").references(() => playbooks.id, { onDelete: "set null" }),
+    playbookAnswers: jsonb("playbook_answers").notNull().default(sql`'{}'::jsonb`),
     /** The trade it was last on, as it was then: what the detached notes page shows. */
     symbol: text("symbol").notNull(),
     direction: text("direction", { enum: ["long", "short"] }),
@@ -408,6 +456,7 @@ export const tradeJournals = pgTable(
     index("trade_journals_account_symbol_idx").on(t.accountId, t.symbol),
     index("trade_journals_former_idx").using("gin", t.formerPositionIds),
     index("trade_journals_last_position_idx").on(t.lastPositionId),
+    index("trade_journals_playbook_idx").on(t.playbookId),
     check("trade_journals_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
     check("trade_journals_plan_prices", sql`(${t.stopPrice} is null or ${t.stopPrice} >= 0) and (${t.targetPrice} is null or ${t.targetPrice} >= 0)`),
     check("trade_journals_planned_risk_positive", sql`${t.plannedRisk} is null or ${t.plannedRisk} > 0`),
@@ -845,6 +894,8 @@ export const schema = {
   positionFills,
   tradeJournals,
   journalFills,
+  playbooks,
+  dayJournals,
   splits,
   csvImports,
   objectDeletions,

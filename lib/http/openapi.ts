@@ -103,6 +103,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   fills: "Executions, imported or entered by hand.",
   trades: "Positions rolled up from fills, with journal fields.",
   stats: "Performance statistics.",
+  playbooks: "The setups you trade, with a checklist your trades answer.",
+  days: "The daily journal: a plan, a review and a mood per account and trading day.",
   "csv-import": "Broker CSV import: preview, commit, undo.",
   advisor: "The AI advisor on the trader's own provider keys.",
   billing: "Credits, packs, the Pro plan and the payment webhook.",

@@ -122,6 +122,8 @@ const TradeFields = {
   setup: z.nullable(z.string()),
   rating: z.nullable(z.number()),
   journalId: z.nullable(id()).check(z.describe("The journal holding what is written on this trade (notes, tags, setup, rating, plan, screenshots); null when nothing is")),
+  playbookId: z.nullable(id()).check(z.describe("The playbook the trade was taken from")),
+  playbookAnswers: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])).check(z.describe("Answers to the playbook's checklist by item id")),
   risk: z.object({
     stopPrice: z.nullable(decimal()),
     targetPrice: z.nullable(decimal()),
@@ -504,3 +506,64 @@ export const ChangelogSchema = z.object({
   unread: z.number(),
   stale: z.boolean(),
 });
+
+const PlaybookItemOut = z.object({
+  id: id(),
+  kind: z.enum(["checkbox", "number", "text", "choice"]),
+  label: z.string(),
+  options: z.optional(z.array(z.string()).check(z.describe("A choice item's options"))),
+});
+export const PlaybookSchema = z.object({
+  id: id(),
+  name: z.string(),
+  description: z.nullable(z.string()),
+  entryCriteria: z.nullable(z.string()),
+  exitCriteria: z.nullable(z.string()),
+  items: z.array(PlaybookItemOut),
+  archived: z.boolean(),
+  archivedAt: z.nullable(iso()),
+  trades: z.number().check(z.describe("Trades (and detached notes) taken from it")),
+  createdAt: iso(),
+  updatedAt: iso(),
+});
+export const PlaybookListSchema = z.object({ playbooks: z.array(PlaybookSchema) });
+const PlaybookFigures = z.object({
+  trades: z.number().check(z.describe("Closed trades of the period")),
+  netPnl: decimal(),
+  winRate: ratio(),
+  expectancy: z.nullable(decimal()).check(z.describe("Net P&L per trade")),
+  withRisk: z.number().check(z.describe("Those with a 1R")),
+  expectancyR: z.nullable(decimal()).check(z.describe("R per trade over those with a 1R, 2 decimals")),
+});
+export const PlaybookReportSchema = z.object({
+  currency: statsCurrency(),
+  playbooks: z.array(
+    z.extend(PlaybookFigures, {
+      id: id(),
+      name: z.string(),
+      archived: z.boolean(),
+      items: z.array(
+        z.object({
+          id: id(),
+          label: z.string(),
+          kind: z.enum(["checkbox", "number", "text", "choice"]),
+          followed: PlaybookFigures.check(z.describe("Trades that ticked it (a checkbox) or answered it")),
+          broken: PlaybookFigures.check(z.describe("Trades that did not")),
+        }),
+      ),
+    }),
+  ),
+  none: PlaybookFigures.check(z.describe("Closed trades of the period taken from no playbook")),
+});
+
+export const DayEntryOutSchema = z.object({
+  accountId: id(),
+  day: z.string().check(z.describe("The trading day on the account's clock, YYYY-MM-DD")),
+  plan: z.nullable(z.string()).check(z.describe("The plan, written before the open")),
+  review: z.nullable(z.string()).check(z.describe("The review, written after the close")),
+  mood: z.nullable(z.number()).check(z.describe("1 (worst) to 5 (best)")),
+  tags: z.array(z.string()),
+  createdAt: iso(),
+  updatedAt: iso(),
+});
+export const DayListSchema = z.object({ days: z.array(DayEntryOutSchema) });

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema, toUnits } from "../money.ts";
 import { dateTimeSchema } from "../time/range.ts";
+import { PlaybookAnswersSchema } from "../playbooks/schema.ts";
 
 const positiveDecimal = (what: string) =>
   DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
@@ -51,6 +52,8 @@ export const TradeListQuerySchema = z.object({
   to: z.optional(isoDateTime()),
   symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
   tag: z.optional(z.string().check(z.minLength(1), z.maxLength(50))),
+  /** Trades taken from this playbook. */
+  playbookId: z.optional(z.uuid("must be a uuid")),
   status: z.optional(z.enum(["open", "closed"], { error: "must be open or closed" })),
   /** "true": open stock positions carry a `valuation` at the delayed quote (when quotes are configured). */
   quotes: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
@@ -84,6 +87,9 @@ export const TradeJournalSchema = z.strictObject({
   stopPrice: z.optional(z.nullable(nonNegativeDecimal())),
   targetPrice: z.optional(z.nullable(nonNegativeDecimal())),
   plannedRisk: z.optional(z.nullable(positiveDecimal("planned risk"))),
+  /** The playbook the trade was taken from (null: none), and answers to its checklist by item id (merged). */
+  playbookId: z.optional(z.nullable(z.uuid("must be a uuid"))),
+  playbookAnswers: z.optional(PlaybookAnswersSchema),
 });
 export type TradeJournal = z.infer<typeof TradeJournalSchema>;
 

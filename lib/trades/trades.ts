@@ -13,6 +13,7 @@ import { fillColumns, toFill } from "./fills.ts";
 import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcursions, type ExcursionRow } from "./excursions.ts";
 import { ONE_R_SQL, riskColumns, toRisk, type RiskRow } from "./risk.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
+import { checkAnswers } from "../playbooks/playbooks.ts";
 
 type TradeRow = RiskRow & ExcursionRow & {
   id: string;
@@ -39,6 +40,8 @@ type TradeRow = RiskRow & ExcursionRow & {
   setup: string | null;
   rating: number | null;
   journal_id: string | null;
+  playbook_id: string | null;
+  playbook_answers: Record<string, unknown> | string | null;
 };
 
 const tradeColumns = sql.raw(`p.id::text as id, p.account_id::text as account_id, p.symbol, p.asset_class,
@@ -46,7 +49,8 @@ const tradeColumns = sql.raw(`p.id::text as id, p.account_id::text as account_id
   p.open_quantity::text as open_quantity, p.max_quantity::text as max_quantity, p.entry_quantity::text as entry_quantity,
   p.entry_value::text as entry_value, p.exit_quantity::text as exit_quantity, p.exit_value::text as exit_value,
   p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, j.notes,
-  coalesce(array_to_json(j.tags)::text, '[]') as tags, j.setup, j.rating::int as rating, j.id::text as journal_id`);
+  coalesce(array_to_json(j.tags)::text, '[]') as tags, j.setup, j.rating::int as rating, j.id::text as journal_id,
+  j.playbook_id::text as playbook_id, j.playbook_answers::text as playbook_answers`);
 
 function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | null }) {
   return {
@@ -73,6 +77,9 @@ function toTrade(row: TradeRow & { avg_entry: string | null; avg_exit: string | 
     rating: row.rating,
     /** The journal holding what is written on this trade, or null when nothing is. */
     journalId: row.journal_id,
+    /** The playbook it was taken from, and the answers to its checklist by item id. */
+    playbookId: row.playbook_id,
+    playbookAnswers: (typeof row.playbook_answers === "string" ? JSON.parse(row.playbook_answers) : (row.playbook_answers ?? {})) as Record<string, boolean | number | string>,
     risk: toRisk(row),
     excursions: toExcursions(row),
   };
@@ -94,6 +101,7 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
         ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
         ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
         ${query.tag ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and ${query.tag} = any(tj.tags))` : sql``}
+        ${query.playbookId ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and tj.playbook_id = ${query.playbookId})` : sql``}
         ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
         ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
         ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
@@ -162,6 +170,7 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
 export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
   const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
   const body = { ...patch, ...(tags === undefined ? {} : { tags }) };
+  if (patch.playbookAnswers !== undefined) await checkAnswers(deps, user, tradeId, patch.playbookId, patch.playbookAnswers);
   let row: { journal: string | null } | undefined;
   try {
     [row] = rowsOf<{ journal: string | null }>(
@@ -176,11 +185,14 @@ export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, trade
         fields: [{ path: "stopPrice", message: `must be ${side} the entry price ${entry} for a ${direction} trade` }],
       });
     }
+    if (pg?.code === RAISED_EXCEPTION && pg.message === "PLAYBOOK_NOT_FOUND") {
+      throw new AppError("VALIDATION_ERROR", "No such playbook.", { fields: [{ path: "playbookId", message: "is not one of your playbooks" }] });
+    }
     throw err;
   }
   if (!row?.journal) throw NO_TRADE();
   // The journal fields come from the write itself, so a concurrent PATCH cannot show through the answer.
-  const written = JSON.parse(row.journal) as { id: string | null; notes: string | null; tags: string[]; setup: string | null; rating: number | null };
+  const written = JSON.parse(row.journal) as { id: string | null; notes: string | null; tags: string[]; setup: string | null; rating: number | null; playbookId: string | null; playbookAnswers: Record<string, boolean | number | string> };
   const detail = await getTrade(deps, user, tradeId);
   const { id: journalId, ...fields } = written;
   return { ...detail, trade: { ...detail.trade, ...fields, journalId } };

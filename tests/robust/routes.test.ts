@@ -29,7 +29,7 @@ const TABLES = [
   "users", "email_tokens", "brokerages", "accounts", "ledger_entries", "fills", "positions", "position_fills", "csv_imports",
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
-  "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions",
+  "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -78,6 +78,8 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const image = await json(owner.request(`/api/trades/${trade.id}/images`, { method: "POST", body: shot }));
   const journal = (await json(owner.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { notes: "mine" } }))).trade.journalId;
   const split = await json(owner.post("/api/splits", { symbol: "AAPL", date: "2024-06-10", newShares: "4", oldShares: "1" }));
+  const playbook = await json(owner.post("/api/playbooks", { name: "ORB", items: [{ kind: "checkbox", label: "Volume" }] }));
+  expect((await owner.request(`/api/days/${account.id}/${OWNED_DAY}`, { method: "PUT", json: { plan: "mine" } })).status).toBe(200);
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -89,8 +91,13 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     image: image.id,
     journal,
     split: split.id,
+    playbook: playbook.id,
+    day: OWNED_DAY,
   };
 }
+
+/** The day of the owner's daily journal entry (a day is not an id: another user's request names the same day). */
+const OWNED_DAY = "2024-01-02";
 
 /** The owned id a route's parameter names: by the parameter, else by the route's group. */
 function ownIdFor(template: string, param: string, owned: Record<string, string>): string | undefined {
@@ -99,9 +106,10 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "importId") return owned.import;
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|advisor\/conversations)\//.exec(template)?.[1];
+  if (param === "day") return owned.day;
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|advisor\/conversations)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", "advisor/conversations": "conversation" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", "advisor/conversations": "conversation" }[group]!]
     : undefined;
 }
 
@@ -291,6 +299,8 @@ const PLAUSIBLE: Record<string, unknown> = {
   "POST /api/ledger/:accountId/entries": { type: "deposit", amount: "1" },
   "PATCH /api/fills/:id": { price: "11" },
   "PATCH /api/trades/:id": { notes: "taken over" },
+  "PATCH /api/playbooks/:id": { name: "Taken over" },
+  "PUT /api/days/:accountId/:day": { plan: "taken over" },
   "POST /api/journals/:id/attach": { tradeId: "00000000-0000-4000-8000-000000000000" },
   "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
   "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },
@@ -306,7 +316,8 @@ describe("another user's ids, on every id-taking route", () => {
     expect(templates.length).toBeGreaterThanOrEqual(20);
     for (const route of templates) {
       const [method, template] = route.split(" ") as [string, string];
-      const fill = (theirs: boolean) => template.replace(/:(\w+)/g, (_m, name: string) => (theirs ? ownIdFor(template, name, owned)! : crypto.randomUUID()));
+      const fill = (theirs: boolean) =>
+        template.replace(/:(\w+)/g, (_m, name: string) => (theirs ? ownIdFor(template, name, owned)! : name === "day" ? OWNED_DAY : crypto.randomUUID()));
       for (const payload of [PLAUSIBLE[route], {}]) {
         const send = (path: string) =>
           intruder.request(`${path}${method === "DELETE" && template === "/api/accounts/:id" ? "?confirm=delete-history" : ""}`, {
