@@ -1,9 +1,10 @@
 // The whole-account JSON export and its import (docs/accounts.md, "Your data as JSON"): everything a trader
 // entered or imported, in one documented file that a fresh instance (or this one) takes back. Trades are
 // not stored in the file: they are rebuilt from the fills, and their journal fields (notes, tags, setup,
-// rating, and the plan: stop, target, planned risk) are matched to them by the fill that opened them. The
-// trader's stock splits travel with the file (they change how the fills make trades). Screenshots are not
-// included. Fields added after version 1 shipped are optional, so older files still read.
+// rating, the plan: stop, target, planned risk, and the playbook with its answers) are matched to them by the
+// fill that opened them. The trader's stock splits travel with the file (they change how the fills make
+// trades), and so do their playbooks and each account's daily journal. Screenshots are not included. Fields
+// added after version 1 shipped are optional, so older files still read.
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
@@ -20,6 +21,8 @@ import { dateTimeSchema } from "../time/range.ts";
 import { isPlanCapped, FREE_PLAN_LIMITS } from "../auth/plan.ts";
 import { checkTimezone } from "./accounts.ts";
 import { CurrencySchema, NameSchema } from "./schema.ts";
+import { daySchema } from "../days/schema.ts";
+import { MAX_ITEMS, NewPlaybookSchema, PlaybookAnswersSchema, PlaybookItemSchema } from "../playbooks/schema.ts";
 
 export const EXPORT_FORMAT = "trading-journal-export";
 export const EXPORT_VERSION = 1;
@@ -65,6 +68,27 @@ const JournalSchema = z.strictObject({
   stopPrice: z.optional(z.nullable(nonNegative())),
   targetPrice: z.optional(z.nullable(nonNegative())),
   plannedRisk: z.optional(z.nullable(positive("plannedRisk"))),
+  /** The ref of a playbook of the file, and the answers to its checklist by item id. */
+  playbook: z.optional(z.nullable(ref())),
+  playbookAnswers: z.optional(PlaybookAnswersSchema),
+});
+
+const PlaybookFileSchema = z.strictObject({
+  ref: ref(),
+  name: NewPlaybookSchema.shape.name,
+  description: z.nullable(z.string().check(z.maxLength(5000, "is too long"))),
+  entryCriteria: z.nullable(z.string().check(z.maxLength(5000, "is too long"))),
+  exitCriteria: z.nullable(z.string().check(z.maxLength(5000, "is too long"))),
+  items: z.array(PlaybookItemSchema).check(z.maxLength(MAX_ITEMS, `has more than ${MAX_ITEMS} items`)),
+  archived: z.boolean(),
+});
+
+const DaySchema = z.strictObject({
+  day: daySchema(),
+  plan: note(),
+  review: note(),
+  mood: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
+  tags: z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20, "has more than 20 tags")),
 });
 
 const AccountSchema = z.strictObject({
@@ -81,6 +105,8 @@ const AccountSchema = z.strictObject({
   feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
   /** Options the trader keeps open past their expiry (they deleted the journal's closing fill). */
   expiryKept: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40, "is too long"))).check(z.maxLength(100_000))),
+  /** The daily journal: one entry per trading day. */
+  days: z.optional(z.array(DaySchema).check(z.maxLength(100_000))),
 });
 
 const SplitSchema = z.strictObject({
@@ -97,6 +123,7 @@ export const DataExportSchema = z.strictObject({
   brokerages: z.array(z.strictObject({ ref: ref(), name: NameSchema })),
   accounts: z.array(AccountSchema).check(z.maxLength(1000, "has more than 1000 accounts")),
   splits: z.optional(z.array(SplitSchema).check(z.maxLength(10_000, "has more than 10000 splits"))),
+  playbooks: z.optional(z.array(PlaybookFileSchema).check(z.maxLength(1000, "has more than 1000 playbooks"))),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
 
@@ -123,16 +150,22 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
               from fills f where f.account_id = a.id), '[]'::json),
             'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', j.notes, 'tags', j.tags,
                 'setup', j.setup, 'rating', j.rating, 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
-                'plannedRisk', format_decimal(j.planned_risk)) order by p.opened_at, p.id)
+                'plannedRisk', format_decimal(j.planned_risk), 'playbook', j.playbook_id, 'playbookAnswers', j.playbook_answers) order by p.opened_at, p.id)
               from trade_journals j join positions p on p.id = j.position_id where j.account_id = a.id
                 and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0
-                  or j.stop_price is not null or j.target_price is not null or j.planned_risk is not null)), '[]'::json),
+                  or j.stop_price is not null or j.target_price is not null or j.planned_risk is not null
+                  or j.playbook_id is not null or j.playbook_answers <> '{}'::jsonb)), '[]'::json),
+            'days', coalesce((select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'plan', d.plan, 'review', d.review,
+                'mood', d.mood, 'tags', d.tags) order by d.day) from day_journals d where d.account_id = a.id), '[]'::json),
             'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule,
             'expiryKept', coalesce((select json_agg(k.symbol order by k.symbol) from option_expiry_kept k where k.account_id = a.id), '[]'::json)
           ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json),
         'splits', coalesce((select json_agg(json_build_object('symbol', s.symbol, 'effectiveAt', ${iso("s.effective_at")},
             'newShares', format_decimal(s.new_shares), 'oldShares', format_decimal(s.old_shares)) order by s.effective_at, s.symbol)
-          from splits s where s.user_id = ${user.id}::uuid), '[]'::json)
+          from splits s where s.user_id = ${user.id}::uuid), '[]'::json),
+        'playbooks', coalesce((select json_agg(json_build_object('ref', b.id, 'name', b.name, 'description', b.description,
+            'entryCriteria', b.entry_criteria, 'exitCriteria', b.exit_criteria, 'items', b.items, 'archived', b.archived_at is not null)
+            order by b.created_at, b.id) from playbooks b where b.user_id = ${user.id}::uuid), '[]'::json)
       )::text as json`),
   );
   return { json: row!.json, fileName: `trading-journal-export-${deps.now().toISOString().slice(0, 10)}.json` };
@@ -143,6 +176,13 @@ function referenceProblems(data: DataExport): Array<{ path: PropertyKey[]; messa
   const problems: Array<{ path: PropertyKey[]; message: string }> = [];
   const brokerages = new Set(data.brokerages.map((b) => b.ref));
   if (brokerages.size < data.brokerages.length) problems.push({ path: ["brokerages"], message: "has two brokerages with the same ref" });
+  const books = new Map((data.playbooks ?? []).map((b) => [b.ref, b]));
+  if (books.size < (data.playbooks ?? []).length) problems.push({ path: ["playbooks"], message: "has two playbooks with the same ref" });
+  (data.playbooks ?? []).forEach((b, i) =>
+    b.items.forEach((item, k) => {
+      if (!item.id) problems.push({ path: ["playbooks", i, "items", k, "id"], message: "is required" });
+    }),
+  );
   const names = new Set<string>();
   data.accounts.forEach((a, i) => {
     if (names.has(a.name.toLowerCase())) problems.push({ path: ["accounts", i, "name"], message: "is the name of another account in the file" });
@@ -152,7 +192,10 @@ function referenceProblems(data: DataExport): Array<{ path: PropertyKey[]; messa
     if (fills.size < a.fills.length) problems.push({ path: ["accounts", i, "fills"], message: "has two fills with the same ref" });
     a.journal.forEach((j, k) => {
       if (!fills.has(j.openFill)) problems.push({ path: ["accounts", i, "journal", k, "openFill"], message: "names no fill of this account" });
+      if (j.playbook && !books.has(j.playbook)) problems.push({ path: ["accounts", i, "journal", k, "playbook"], message: "names no playbook in the file" });
     });
+    const days = new Set((a.days ?? []).map((d) => d.day));
+    if (days.size < (a.days ?? []).length) problems.push({ path: ["accounts", i, "days"], message: "has two entries for the same day" });
   });
   return problems.slice(0, 20);
 }

@@ -49,7 +49,8 @@ async function snapshot(client: TestClient) {
     out.push({
       account: strip(a),
       ledger: (ledger.entries as Array<Record<string, unknown>>).map(strip),
-      trades: trades.map(strip).map(({ openFillId: _o, journalId, ...t }) => ({ ...t, journaled: journalId !== null })),
+      trades: trades.map(strip).map(({ openFillId: _o, journalId, playbookId, ...t }) => ({ ...t, journaled: journalId !== null, playbook: playbookId !== null })),
+      days: (await (await client.get(`/api/days?accountId=${a.id}&from=2026-01-01&to=2026-12-31`)).json()).days.map(strip),
       fills: fills.map(strip),
       stats,
     });
@@ -89,7 +90,12 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
   const koPreview = await (await client.request("/api/csv-import/preview", { method: "POST", body: noFee })).json();
   expect((await client.post("/api/csv-import/commit", { importId: koPreview.importId })).status).toBe(200);
   const trades = (await (await client.get(`/api/trades?accountId=${main.id}`)).json()).trades as Array<{ id: string; symbol: string }>;
-  await client.request(`/api/trades/${trades.find((t) => t.symbol === "AAPL")!.id}`, { method: "PATCH", json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4, stopPrice: "169.5", targetPrice: "175" } });
+  const book = await (await client.post("/api/playbooks", { name: "Bull flag", entryCriteria: "Break of the flag", items: [{ kind: "checkbox", label: "Volume" }, { kind: "choice", label: "Trend", options: ["up", "down"] }] })).json();
+  await client.request(`/api/trades/${trades.find((t) => t.symbol === "AAPL")!.id}`, {
+    method: "PATCH",
+    json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4, stopPrice: "169.5", targetPrice: "175", playbookId: book.id, playbookAnswers: { [book.items[0].id]: true, [book.items[1].id]: "up" } },
+  });
+  expect((await client.request(`/api/days/${main.id}/2026-03-04`, { method: "PUT", json: { plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] } })).status).toBe(200);
   await client.request(`/api/trades/${trades.find((t) => t.symbol === "MSFT")!.id}`, { method: "PATCH", json: { notes: "still open", tags: [] } });
   const empty = await (await client.post("/api/accounts", { name: "Empty EUR", currency: "EUR", timezone: "Europe/Paris" })).json();
   expect(empty.id).toBeDefined();
@@ -106,7 +112,9 @@ describe("the whole-account JSON export", () => {
     expect(data.accounts[0].fills).toHaveLength(7);
     expect(data.accounts[0]).toMatchObject({ defaultRisk: "150.00", feeSchedule: { stock: { perOrder: "1" } } });
     expect(data.accounts[0].fills.find((f: { symbol: string }) => f.symbol === "KO")).toMatchObject({ fees: "1.00", feesEstimated: true });
-    expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null });
+    expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null, playbook: data.playbooks[0].ref });
+    expect(data.playbooks).toMatchObject([{ name: "Bull flag", entryCriteria: "Break of the flag", archived: false, items: [{ kind: "checkbox" }, { kind: "choice", options: ["up", "down"] }] }]);
+    expect(data.accounts[0].days).toEqual([{ day: "2026-03-04", plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] }]);
     expect(data.splits).toEqual([{ symbol: "MSFT", effectiveAt: "2026-03-04T05:00:00.000000Z", newShares: "2.00", oldShares: "1.00" }]);
     expect(data.accounts[0].ledger.map((e: { type: string; amount: string }) => [e.type, e.amount])).toEqual([
       ["deposit", "2500.25"],

@@ -2,8 +2,11 @@
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
 -- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill
--- that opened them). The file's stock splits come first (split_add, so the user's other accounts are
--- rebuilt with them too); a split the user already has at that instant is kept as it is.
+-- that opened them) and playbook answers, and each account's daily journal. The file's stock splits come first
+-- (split_add, so the user's other accounts are rebuilt with them too); a split the user already has at that
+-- instant is kept as it is. A playbook the user already has by name is reused, and gets the file's checklist
+-- items it lacks (by item id, appended), so every imported answer keeps its question; the others are created
+-- with their item ids.
 -- Returns {accounts, fills, entries, journaled}.
 -- Guarantees: all or nothing; an account name the user already has raises ACCOUNT_EXISTS:<name> before
 -- anything is written, and so does TIER_LIMIT_ACCOUNTS when the user would then have more than `cap` accounts
@@ -29,6 +32,9 @@ DECLARE
   jr record;
   jid uuid;
   sp record;
+  pb jsonb;
+  pid uuid;
+  playbook_ids jsonb := '{}'::jsonb;
 BEGIN
   PERFORM 1 FROM users WHERE id = p_user FOR UPDATE;
   SELECT x->>'name' INTO taken
@@ -56,6 +62,22 @@ BEGIN
       INSERT INTO brokerages (user_id, name) VALUES (p_user, b->>'name') RETURNING id INTO bid;
     END IF;
     brokerage_ids := brokerage_ids || jsonb_build_object(b->>'ref', bid);
+  END LOOP;
+
+  FOR pb IN SELECT * FROM jsonb_array_elements(coalesce(p_data->'playbooks', '[]'::jsonb)) LOOP
+    SELECT id INTO pid FROM playbooks WHERE user_id = p_user AND lower(name) = lower(pb->>'name');
+    IF pid IS NULL THEN
+      INSERT INTO playbooks (user_id, name, description, entry_criteria, exit_criteria, items, archived_at)
+      VALUES (p_user, pb->>'name', pb->>'description', pb->>'entryCriteria', pb->>'exitCriteria', pb->'items',
+        CASE WHEN (pb->>'archived')::boolean THEN now() END)
+      RETURNING id INTO pid;
+    ELSE
+      UPDATE playbooks b SET items = b.items || coalesce((SELECT jsonb_agg(i) FROM jsonb_array_elements(pb->'items') i
+          WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(b.items) o WHERE o->>'id' = i->>'id')), '[]'::jsonb),
+        updated_at = now()
+      WHERE b.id = pid;
+    END IF;
+    playbook_ids := playbook_ids || jsonb_build_object(pb->>'ref', pid);
   END LOOP;
 
   FOR a IN SELECT * FROM jsonb_array_elements(p_data->'accounts') LOOP
@@ -102,17 +124,23 @@ BEGIN
     PERFORM options_expire(acct_id, NULL, now());
 
     FOR jr IN
-      SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating, j."stopPrice", j."targetPrice", j."plannedRisk"
+      SELECT p.id AS position_id, j.notes, coalesce(j.tags, '{}') AS tags, j.setup, j.rating, j."stopPrice", j."targetPrice", j."plannedRisk",
+        (playbook_ids->>j.playbook)::uuid AS playbook_id, coalesce(j."playbookAnswers", '{}'::jsonb) AS answers
       FROM jsonb_to_recordset(a->'journal') AS j("openFill" text, notes text, tags text[], setup text, rating smallint,
-        "stopPrice" numeric, "targetPrice" numeric, "plannedRisk" numeric)
+        "stopPrice" numeric, "targetPrice" numeric, "plannedRisk" numeric, playbook text, "playbookAnswers" jsonb)
       JOIN positions p ON p.account_id = acct_id AND p.open_fill_id = (fill_ids->>j."openFill")::uuid
     LOOP
       jid := trade_journal_ensure(jr.position_id);
       UPDATE trade_journals SET notes = jr.notes, tags = jr.tags, setup = jr.setup, rating = jr.rating,
-        stop_price = jr."stopPrice", target_price = jr."targetPrice", planned_risk = jr."plannedRisk"
+        stop_price = jr."stopPrice", target_price = jr."targetPrice", planned_risk = jr."plannedRisk",
+        playbook_id = jr.playbook_id, playbook_answers = jsonb_strip_nulls(jr.answers)
       WHERE id = jid;
       n_journal := n_journal + 1;
     END LOOP;
+
+    INSERT INTO day_journals (account_id, day, plan, review, mood, tags)
+    SELECT acct_id, d.day, d.plan, d.review, d.mood, coalesce(d.tags, '{}')
+    FROM jsonb_to_recordset(coalesce(a->'days', '[]'::jsonb)) AS d(day date, plan text, review text, mood smallint, tags text[]);
   END LOOP;
 
   RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal);
