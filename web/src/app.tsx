@@ -31,6 +31,8 @@ const AdminUsersPage = lazy(() => admin().then((m) => ({ default: m.AdminUsersPa
 const AdminUserPage = lazy(() => admin().then((m) => ({ default: m.AdminUserPage })));
 const AdminStatsPage = lazy(() => admin().then((m) => ({ default: m.AdminStatsPage })));
 const AdminAuditPage = lazy(() => admin().then((m) => ({ default: m.AdminAuditPage })));
+const PlaybooksPage = lazy(() => import("./pages/playbooks/playbooks-page.tsx").then((m) => ({ default: m.PlaybooksPage })));
+const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").then((m) => ({ default: m.DayJournalPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -65,6 +67,8 @@ export const routes: RouteObject[] = [
           { path: "/accounts/:accountId/fills", element: <AccountFillsPage /> },
           { path: "/import/*", element: <Lazy><ImportPage /></Lazy> },
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
+          { path: "/playbooks", element: <Lazy><PlaybooksPage /></Lazy> },
+          { path: "/journal", element: <Lazy><DayJournalPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/account", element: <AccountSettingsPage /> },
           { path: "/settings/sessions", element: <SessionsPage /> },

@@ -15,6 +15,7 @@ export const keys = {
   instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
   changelog: ["changelog"] as const,
+  playbooks: ["playbooks"] as const,
 };
 
 export type Account = Awaited<ReturnType<typeof fetchAccounts>>["accounts"][number];
@@ -49,4 +50,9 @@ export function useInstanceConfig() {
 /** The release notes and how many the user has not seen ("What's new"); quiet when the source is down. */
 export function useChangelog() {
   return useQuery({ queryKey: keys.changelog, queryFn: () => unwrap(api.api.changelog.$get()), staleTime: 15 * 60_000, retry: false });
+}
+
+/** The user's playbooks, archived ones included (GET /api/playbooks). */
+export function usePlaybooks() {
+  return useQuery({ queryKey: keys.playbooks, queryFn: () => unwrap(api.api.playbooks.$get({ query: {} })) });
 }

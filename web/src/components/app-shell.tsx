@@ -12,6 +12,8 @@ const NAV = [
   { to: "/trades", label: "Trades" },
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
+  { to: "/journal", label: "Journal" },
+  { to: "/playbooks", label: "Playbooks" },
   { to: "/advisor", label: "Advisor" },
 ] as const;
 

@@ -3,22 +3,20 @@ import { useId, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
-import { useAccountParam } from "../import/accounts.ts";
+import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
 import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
-import { addMonths, monthOf, type Month } from "./calendar.ts";
+import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
 import { formatMoney, formatPnl, formatR, toneOf, type Unit } from "../../lib/format.ts";
 import { formatFactor, formatRate } from "./format.ts";
 import { PnlCalendar } from "./pnl-calendar.tsx";
 import { RDistribution } from "./r-distribution.tsx";
 import { ExcursionScatter } from "./excursion-scatter.tsx";
-import { PERIODS, monthQuery, periodDays, rangeQuery, todayIn, type Period } from "./range.ts";
+import { PERIODS, addDays, monthQuery, periodDays, rangeQuery, todayIn, type Period } from "./range.ts";
 import "./dashboard.css";
 
 type Range = { from?: string; to?: string };
-/** One account, or every account of one currency: amounts are never added across currencies. */
-type Filter = { accountId?: string; currency?: string };
 type Scope = Filter & Range;
 
 const stats = api.api.stats;
@@ -29,41 +27,6 @@ function fetchSummary(q: Scope) {
 type Summary = Awaited<ReturnType<typeof fetchSummary>>;
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-
-/**
- * What the dashboard covers, kept in the URL: `?account=` one account, else every account, or (when the
- * accounts use several currencies) every account of `?currency=` (the first account's currency by default).
- * The select's value is an account id, "" for all accounts, or "currency:XXX".
- */
-function useDashboardScope(accounts: readonly Account[]) {
-  const [params, setParams] = useSearchParams();
-  const { accountId, account } = useAccountParam(accounts, true);
-  const currencies = [...new Set(accounts.map((a) => a.currency))].sort();
-  const asked = params.get("currency")?.toUpperCase() ?? "";
-  const byCurrency = !account && currencies.length > 1 ? (currencies.includes(asked) ? asked : accounts[0]!.currency) : undefined;
-  const choose = (value: string) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        next.delete("account");
-        next.delete("currency");
-        if (value.startsWith("currency:")) next.set("currency", value.slice("currency:".length));
-        else if (value) next.set("account", value);
-        return next;
-      },
-      { replace: true },
-    );
-  return {
-    accountId,
-    account,
-    currencies,
-    filter: (accountId ? { accountId } : byCurrency ? { currency: byCurrency } : {}) as Filter,
-    value: accountId || (byCurrency ? `currency:${byCurrency}` : ""),
-    /** The currency of every amount shown. */
-    currency: account?.currency ?? byCurrency ?? currencies[0] ?? null,
-    choose,
-  };
-}
 
 export function DashboardPage() {
   const accounts = useAccounts();
@@ -103,7 +66,7 @@ function useUnit(currency: string | null): [Unit, (r: boolean) => void] {
 }
 
 function Dashboard({ accounts }: { accounts: readonly Account[] }) {
-  const { accountId, account, currencies, filter, value, currency, choose } = useDashboardScope(accounts);
+  const { accountId, account, currencies, filter, value, currency, choose } = useStatsScope(accounts);
   const [unit, chooseUnit] = useUnit(currency);
   const unitName = useId();
   const [period, setPeriod] = useState<Period>("all");
@@ -118,22 +81,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
     <>
       <section className="panel dashboard-filters" aria-label="Filters">
         <div className="form form--inline">
-          <SelectField label="Account" value={value} onChange={(e) => choose(e.target.value)}>
-            {currencies.length > 1 ? (
-              currencies.map((c) => (
-                <option key={c} value={`currency:${c}`}>
-                  All {c} accounts
-                </option>
-              ))
-            ) : (
-              <option value="">All accounts</option>
-            )}
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name} ({a.currency})
-              </option>
-            ))}
-          </SelectField>
+          <ScopeSelect accounts={accounts} currencies={currencies} value={value} onChange={choose} />
           <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
             {PERIODS.map((p) => (
               <option key={p.value} value={p.value}>
@@ -209,7 +157,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         }
       </QueryView>
       {summary.data && (summary.data.trades > 0 || period !== "all") && (
-        <CalendarSection filter={filter} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} />
+        <CalendarSection filter={filter} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} accounts={accounts} />
       )}
     </>
   );
@@ -344,7 +292,7 @@ function EquitySection({ scope, unit }: { scope: Scope; unit: Unit }) {
   );
 }
 
-function CalendarSection({ filter, unit, initial, today }: { filter: Filter; unit: Unit; initial: Month | null; today: string }) {
+function CalendarSection({ filter, unit, initial, today, accounts }: { filter: Filter; unit: Unit; initial: Month | null; today: string; accounts: readonly Account[] }) {
   const [chosen, setChosen] = useState<Month | null>(null);
   // The instance's WEEK_START_DAY (as the weekly equity buckets) until the reader picks another.
   const instance = useInstanceConfig();
@@ -364,6 +312,15 @@ function CalendarSection({ filter, unit, initial, today }: { filter: Filter; uni
     queryFn: () => unwrap(stats.calendar.$get({ query: { ...filter, ...bounds } })),
     placeholderData: keepPreviousData,
   });
+  // Days with a daily journal entry in an account in scope: marked on the calendar, a link to that week.
+  const { first, next } = monthBounds(month);
+  const entries = useQuery({
+    queryKey: ["days", "month", filter.accountId ?? "", first],
+    queryFn: () => unwrap(api.api.days.$get({ query: { ...(filter.accountId ? { accountId: filter.accountId } : {}), from: first, to: addDays(next, -1) } })),
+  });
+  const inScope = new Set(accounts.filter((a) => (filter.accountId ? a.id === filter.accountId : !filter.currency || a.currency === filter.currency)).map((a) => a.id));
+  const journaled = new Map<string, string>();
+  for (const e of entries.data?.days ?? []) if (inScope.has(e.accountId) && !journaled.has(e.day)) journaled.set(e.day, e.accountId);
   return (
     <section className="panel" aria-labelledby="calendar-heading">
       <div className="section-head">
@@ -380,6 +337,7 @@ function CalendarSection({ filter, unit, initial, today }: { filter: Filter; uni
             days={unit.kind === "r" ? data.days.flatMap((d) => (d.rTotal === null ? [] : [{ date: d.date, netPnl: d.rTotal, trades: d.withRisk }])) : data.days}
             weekStart={weekStart}
             unit={unit}
+            journaled={journaled}
             onMonthChange={(d) => setChosen(addMonths(month, d))}
           />
         )}

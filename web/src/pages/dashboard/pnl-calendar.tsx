@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { addMonths, monthBounds, monthGrid, monthLabel, weekdayHeadings, type Month } from "./calendar.ts";
 import { addDecimals } from "../../lib/decimal.ts";
 import { formatSigned, formatSignedCompact, toneOf, type Unit } from "../../lib/format.ts";
@@ -11,6 +12,8 @@ type Props = {
   /** Money, or R (then each day's `netPnl` is its R and `trades` those with a 1R). */
   unit: Unit;
   onMonthChange: (delta: number) => void;
+  /** Days with a daily journal entry, and the account it is in (the mark links to that week's journal). */
+  journaled?: ReadonlyMap<string, string>;
 };
 
 /**
@@ -19,7 +22,7 @@ type Props = {
  * signed number without the currency symbol (the month total above the grid carries it). The last column
  * totals each week (its days within this month).
  */
-export function PnlCalendar({ month, days, weekStart, unit, onMonthChange }: Props) {
+export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journaled }: Props) {
   const { first, next } = monthBounds(month);
   const inMonth = days.filter((d) => d.date >= first && d.date < next);
   const byDate = new Map(inMonth.map((d) => [d.date, d]));
@@ -79,6 +82,11 @@ export function PnlCalendar({ month, days, weekStart, unit, onMonthChange }: Pro
                     <time dateTime={cell.date} className="calendar__day">
                       {cell.day}
                     </time>
+                    {journaled?.has(cell.date) && (
+                      <Link to={`/journal?account=${journaled.get(cell.date)}&week=${cell.date}`} className="calendar__journal" title="Journal entry">
+                        ✎<span className="visually-hidden"> Journal entry of {cell.date}</span>
+                      </Link>
+                    )}
                     {entry && (
                       <>
                         <span className="calendar__pnl">{formatSigned(entry.netPnl, unit)}</span>

@@ -13,6 +13,8 @@ import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "./fill-editor.tsx";
 import { SplitsPanel } from "./splits-panel.tsx";
 import { TradeChart } from "./trade-chart.tsx";
+import { PlaybookPanel } from "./playbook-panel.tsx";
+import { TagEditor } from "../../components/tag-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -31,55 +33,6 @@ const decimalOrNull = (v: string) => (v.trim() ? v.trim() : null);
 
 function fetchTrade(id: string) {
   return unwrap(api.api.trades[":id"].$get({ param: { id } }));
-}
-
-function TagEditor({ tags, onChange, error }: { tags: string[]; onChange(tags: string[]): void; error?: string | undefined }) {
-  const [draft, setDraft] = useState("");
-  function add() {
-    const t = draft.trim();
-    if (t && !tags.includes(t)) onChange([...tags, t]);
-    setDraft("");
-  }
-  return (
-    <div className="field">
-      {tags.length > 0 ? (
-        <ul className="tags" aria-label="Tags">
-          {tags.map((t) => (
-            <li key={t} className="tag">
-              {t}
-              <button type="button" aria-label={`Remove tag ${t}`} onClick={() => onChange(tags.filter((x) => x !== t))}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">No tags yet.</p>
-      )}
-      <div className="form--inline form">
-        <TextField
-          label="New tag"
-          value={draft}
-          maxLength={50}
-          error={error}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            // Enter adds the tag rather than saving the whole journal form.
-            if (e.key === "Enter") {
-              e.preventDefault();
-              add();
-            }
-          }}
-          hint="Up to 20 tags, e.g. breakout, earnings."
-        />
-        <div>
-          <button type="button" className="button button--secondary" onClick={add} disabled={tags.length >= 20}>
-            Add tag
-          </button>
-        </div>
-      </div>
-    </div>
-  );
 }
 
 function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
@@ -396,6 +349,7 @@ export function TradePage() {
               <h2 id="journal-title">Journal</h2>
               <JournalForm key={t.id} trade={t} />
             </section>
+            <PlaybookPanel key={`playbook-${t.id}`} trade={t} />
             <TradeImages key={`images-${t.id}`} tradeId={t.id} zone={zone} />
             {t.assetClass === "stock" && <SplitsPanel symbol={t.symbol} />}
           </>

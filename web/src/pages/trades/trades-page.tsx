@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { keys, useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from "../../api/queries.ts";
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
@@ -11,7 +11,7 @@ import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
 const PAGE_SIZE = 50;
-const FILTERS = ["accountId", "from", "to", "symbol", "tag", "status", "excursion"] as const;
+const FILTERS = ["accountId", "from", "to", "symbol", "tag", "playbookId", "status", "excursion"] as const;
 
 /** The excursion filter's choices (docs/charts.md): the API's maxEfficiency and maxMaeR. */
 const EXCURSION_FILTERS = {
@@ -69,6 +69,7 @@ function zoneHint(accounts: Account[], accountId: string | undefined): string {
 
 function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts: Account[]; onApply(f: Filters): void }) {
   const [f, setF] = useState<Filters>(initial);
+  const books = usePlaybooks();
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setF((prev) => ({ ...prev, [k]: e.target.value }));
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -88,6 +89,16 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
       <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} hint="The whole day included." />
       <SymbolField label="Symbol" value={f.symbol ?? ""} maxLength={40} onChange={(symbol) => setF((prev) => ({ ...prev, symbol }))} />
       <TextField label="Tag" value={f.tag ?? ""} maxLength={50} onChange={set("tag")} />
+      {(books.data?.playbooks.length ?? 0) > 0 && (
+        <SelectField label="Playbook" value={f.playbookId ?? ""} onChange={set("playbookId")}>
+          <option value="">Any</option>
+          {books.data!.playbooks.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
       <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
         <option value="">Open and closed</option>
         <option value="open">Open</option>
@@ -160,6 +171,7 @@ export function TradesPage() {
     ...(filters.accountId ? { accountId: filters.accountId } : {}),
     ...(filters.symbol ? { symbol: filters.symbol } : {}),
     ...(filters.tag ? { tag: filters.tag } : {}),
+    ...(filters.playbookId && /^[0-9a-f-]{36}$/i.test(filters.playbookId) ? { playbookId: filters.playbookId } : {}),
     ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
     ...(filters.from && dateToIso(filters.from, zone) ? { from: dateToIso(filters.from, zone)! } : {}),
     ...(filters.to && dateToIso(filters.to, zone, true) ? { to: dateToIso(filters.to, zone, true)! } : {}),

@@ -1,0 +1,120 @@
+// Playbooks and the daily journal in Chromium, at desktop (1280) and phone (390) width: a playbook written
+// with its checklist, assigned to a trade and answered on the trade's page, its report on the playbooks page
+// (the followed item against the broken one); a day's plan and review written in the journal, the day marked
+// on the dashboard's calendar, the mark leading back to that week. No sideways scrolling. Screenshots go to
+// test-results/screenshots.
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
+
+const base = () => inject("baseUrl");
+
+async function api<T>(request: APIRequestContext, method: "get" | "post", path: string, data?: unknown): Promise<T> {
+  const res = await request[method](`${base()}${path}`, data === undefined ? {} : { data: data as Record<string, unknown> });
+  if (res.status() >= 300) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status()}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+for (const width of [1280, 390] as const) {
+  describe(`playbooks and the daily journal at ${width} px`, () => {
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    const errors: string[] = [];
+    let accountId = "";
+
+    beforeAll(async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      browser = await launchBrowser();
+      context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, timezoneId: "America/New_York" });
+      page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      page.on("pageerror", (e) => errors.push(e.message));
+      const reg = await context.request.post(`${base()}/api/auth/register`, {
+        data: { email: `discipline-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
+        headers: { "X-Forwarded-For": testClientAddress() },
+      });
+      expect(reg.status()).toBe(201);
+      accountId = (await api<{ id: string }>(context.request, "post", "/api/accounts", { name: "Day trading", currency: "USD", startingBalance: "50000", timezone: "America/New_York" })).id;
+      // Two closed trades: +198 and -102 (fees 1 a side).
+      for (const [buy, sell, day] of [["100", "102", "2026-11-23"], ["100", "99", "2026-11-24"]] as const) {
+        await api(context.request, "post", "/api/fills", { accountId, symbol: "AAPL", side: "buy", quantity: "100", price: buy, fees: "1", executedAt: `${day}T10:00:00-05:00` });
+        await api(context.request, "post", "/api/fills", { accountId, symbol: "AAPL", side: "sell", quantity: "100", price: sell, fees: "1", executedAt: `${day}T11:00:00-05:00` });
+      }
+    });
+    afterAll(() => browser?.close());
+
+    const go = (path: string) => page.goto(`${base()}${path}`);
+    const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+    const noSidewaysScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    it("a playbook written with its checklist, answered on two trades, and its report: the ticked item against the unticked one", async () => {
+      await go("/playbooks");
+      await page.getByText("No playbooks yet").waitFor();
+      await page.getByText("New playbook").click();
+      const form = page.getByRole("form", { name: "New playbook" });
+      await form.getByLabel("Name").fill("Opening range breakout");
+      await form.getByLabel("Entry criteria").fill("A close above the 5-minute range");
+      await form.getByRole("button", { name: "Add item" }).click();
+      await form.getByLabel("Item 1", { exact: true }).fill("Volume above average");
+      await form.getByRole("button", { name: "Add item" }).click();
+      await form.getByLabel("Item 2", { exact: true }).fill("Market trend");
+      await form.getByLabel("Item 2 answer").selectOption("choice");
+      await form.getByLabel("Item 2 options").fill("up, flat, down");
+      await form.getByRole("button", { name: "Create playbook" }).click();
+      await page.getByText("Created Opening range breakout.").waitFor();
+      await page.getByRole("heading", { name: "Opening range breakout" }).waitFor();
+      await noSidewaysScroll();
+
+      const { trades } = await api<{ trades: Array<{ id: string; netPnl: string }> }>(context.request, "get", `/api/trades?accountId=${accountId}`);
+      for (const trade of trades) {
+        await go(`/trades/${trade.id}`);
+        const panel = page.getByRole("form", { name: "Trade playbook" });
+        await panel.getByLabel("Taken from").selectOption({ label: "Opening range breakout" });
+        // The winner followed the volume rule; the loser did not.
+        if (trade.netPnl === "198.00") await panel.getByLabel("Volume above average").check();
+        await panel.getByLabel("Market trend").selectOption("up");
+        await panel.getByRole("button", { name: "Save playbook" }).click();
+        await page.getByText("Playbook saved.").waitFor();
+      }
+      await noSidewaysScroll();
+      await shot("trade-playbook");
+      const saved = await api<{ trades: Array<{ playbookAnswers: Record<string, unknown> }> }>(context.request, "get", `/api/trades?accountId=${accountId}`);
+      expect(saved.trades.map((t) => Object.values(t.playbookAnswers).sort())).toEqual(expect.arrayContaining([[false, "up"], [true, "up"]]));
+
+      await go("/playbooks");
+      const card = page.getByRole("region", { name: "Opening range breakout" });
+      await card.getByText("+$96.00").first().waitFor();
+      const row = card.getByRole("row", { name: /Volume above average/ });
+      await expect.poll(() => row.textContent()).toContain("1 · 100% won · +$198.00");
+      expect(await row.textContent()).toContain("1 · 0% won · -$102.00");
+      await noSidewaysScroll();
+      await shot("playbooks");
+    });
+
+    it("a day's plan and review written in the journal; the day marked on the calendar leads back to its week", async () => {
+      await go(`/journal?account=${accountId}&week=2026-11-24`);
+      await page.getByRole("heading", { name: /^Week of/ }).waitFor();
+      const day = page.locator('section[data-day="2026-11-24"]');
+      await day.getByText("-$102.00 · 1 trade closed").waitFor();
+      await day.getByText("Write the day's journal").click();
+      await day.getByLabel("Plan").fill("Only the opening range; stop after one loss.");
+      await day.getByLabel("Review").fill("Took the loss, then stopped. Plan kept.");
+      await day.getByLabel("4 Good").check();
+      await day.getByRole("button", { name: /^Save day/ }).click();
+      await day.getByText("Saved.").waitFor();
+      await expect.poll(async () => (await page.getByRole("region", { name: /^Week of/ }).textContent()) ?? "").toContain("1 of 7");
+      await noSidewaysScroll();
+      await shot("day-journal");
+
+      await go(`/dashboard?account=${accountId}`);
+      const mark = page.getByRole("link", { name: "Journal entry of 2026-11-24" });
+      await mark.click();
+      await page.getByRole("heading", { name: /^Week of/ }).waitFor();
+      expect(new URL(page.url()).searchParams.get("week")).toBe("2026-11-24");
+      await expect.poll(() => page.locator('section[data-day="2026-11-24"]').getByLabel("Plan").inputValue()).toBe("Only the opening range; stop after one loss.");
+      expect(errors).toEqual([]);
+    });
+  });
+}
