@@ -18,6 +18,7 @@ import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
 import { splitsGroup } from "./splits.ts";
 import { playbooksGroup } from "./playbooks.ts";
 import { daysGroup } from "./days.ts";
+import { rulesGroup } from "./rules.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
@@ -39,6 +40,7 @@ export const groups = {
   splits: splitsGroup,
   playbooks: playbooksGroup,
   days: daysGroup,
+  rules: rulesGroup,
   bars: barsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
@@ -74,6 +76,7 @@ export function typedRoutes() {
     .route(splitsGroup.prefix, splitsGroup.app)
     .route(playbooksGroup.prefix, playbooksGroup.app)
     .route(daysGroup.prefix, daysGroup.app)
+    .route(rulesGroup.prefix, rulesGroup.app)
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)

@@ -3,7 +3,7 @@
 // not stored in the file: they are rebuilt from the fills, and their journal fields (notes, tags, setup,
 // rating, the plan: stop, target, planned risk, and the playbook with its answers) are matched to them by the
 // fill that opened them. The trader's stock splits travel with the file (they change how the fills make
-// trades), and so do their playbooks and each account's daily journal. Screenshots are not included. Fields
+// trades), and so do their playbooks and each account's daily journal and trading rules. Screenshots are not included. Fields
 // added after version 1 shipped are optional, so older files still read.
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
@@ -23,6 +23,8 @@ import { checkTimezone } from "./accounts.ts";
 import { CurrencySchema, NameSchema } from "./schema.ts";
 import { daySchema } from "../days/schema.ts";
 import { MAX_ITEMS, NewPlaybookSchema, PlaybookAnswersSchema, PlaybookItemSchema } from "../playbooks/schema.ts";
+import { MAX_RULES } from "../rules/rules.ts";
+import { RuleParamsSchema } from "../rules/schema.ts";
 
 export const EXPORT_FORMAT = "trading-journal-export";
 export const EXPORT_VERSION = 1;
@@ -107,6 +109,12 @@ const AccountSchema = z.strictObject({
   expiryKept: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40, "is too long"))).check(z.maxLength(100_000))),
   /** The daily journal: one entry per trading day. */
   days: z.optional(z.array(DaySchema).check(z.maxLength(100_000))),
+  /** The account's trading rules. */
+  rules: z.optional(
+    z.array(z.strictObject({ rule: RuleParamsSchema, weight: z.enum(["critical", "important", "nice"], { error: "must be critical, important or nice" }), enabled: z.boolean() })).check(
+      z.maxLength(MAX_RULES, `has more than ${MAX_RULES} rules`),
+    ),
+  ),
 });
 
 const SplitSchema = z.strictObject({
@@ -157,6 +165,8 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
                   or j.playbook_id is not null or j.playbook_answers <> '{}'::jsonb)), '[]'::json),
             'days', coalesce((select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'plan', d.plan, 'review', d.review,
                 'mood', d.mood, 'tags', d.tags) order by d.day) from day_journals d where d.account_id = a.id), '[]'::json),
+            'rules', coalesce((select json_agg(json_build_object('rule', r.params, 'weight', case r.weight when 3 then 'critical' when 2 then 'important' else 'nice' end,
+                'enabled', r.enabled) order by r.created_at, r.id) from trading_rules r where r.account_id = a.id), '[]'::json),
             'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule,
             'expiryKept', coalesce((select json_agg(k.symbol order by k.symbol) from option_expiry_kept k where k.account_id = a.id), '[]'::json)
           ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json),

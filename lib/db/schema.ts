@@ -383,6 +383,29 @@ export const playbooks = pgTable(
 );
 
 /**
+ * A trading rule of an account (lib/rules): a limit the trader sets themselves (max daily loss, max trades a
+ * day, trading hours...), with its parameters (`params`, by type) and its weight in the compliance score.
+ * Scored after the fact from the trades; it never blocks a fill.
+ */
+export const tradingRules = pgTable(
+  "trading_rules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    params: jsonb("params").notNull(),
+    /** 3 critical, 2 important, 1 nice to have. */
+    weight: smallint("weight").notNull().default(2),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("trading_rules_account_idx").on(t.accountId), check("trading_rules_weight_range", sql`${t.weight} between 1 and 3`)],
+);
+
+/**
  * The daily journal: one entry per account and trading day (the day on the account's clock): the plan
  * written before the open, the review after the close, the mood (1-5) and the day's tags.
  */
@@ -896,6 +919,7 @@ export const schema = {
   journalFills,
   playbooks,
   dayJournals,
+  tradingRules,
   splits,
   csvImports,
   objectDeletions,

@@ -157,6 +157,13 @@ export const TradeDetailSchema = z.object({
   trade: z.object(TradeFields),
   fills: z.array(z.object({ ...FillFields, role: z.enum(["open", "add", "reduce", "close"]), quantityInTrade: decimal(), feesInTrade: decimal(),
     splitFactor: decimal().check(z.describe("Today's shares per share of the fill after the stock splits since it (1 without any): the trade counts its quantity times this and its price divided by it")) })),
+  compliance: z.nullable(
+    z.object({
+      score: z.number().check(z.describe("Out of 100: the weights of the account's rules it kept over all of them")),
+      rules: z.number().check(z.describe("The account's rules turned on")),
+      broken: z.array(z.object({ ruleId: id(), label: z.string(), weight: z.enum(["critical", "important", "nice"]) })),
+    }),
+  ).check(z.describe("The account's trading rules this trade broke; null when the account has none")),
 });
 
 /** POST /api/auth/account/import: a multipart form. */
@@ -567,3 +574,31 @@ export const DayEntryOutSchema = z.object({
   updatedAt: iso(),
 });
 export const DayListSchema = z.object({ days: z.array(DayEntryOutSchema) });
+
+export const RuleSchema = z.object({
+  id: id(),
+  accountId: id(),
+  rule: z.record(z.string(), z.unknown()).check(z.describe("The rule: {type, ...its parameters} (see the POST body)")),
+  label: z.string().check(z.describe("The rule in words")),
+  weight: z.enum(["critical", "important", "nice"]),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const RuleListSchema = z.object({ rules: z.array(RuleSchema) });
+const ComplianceFigures = z.object({ trades: z.number(), netPnl: decimal(), winRate: ratio(), expectancy: z.nullable(decimal()) });
+export const ComplianceSchema = z.object({
+  accountId: id(),
+  currency: z.string(),
+  rules: z.array(
+    z.extend(RuleSchema, {
+      brokenTrades: z.number(),
+      brokenDays: z.number(),
+      brokenNetPnl: decimal().check(z.describe("Net P&L of the closed trades that broke it")),
+    }),
+  ),
+  score: z.nullable(z.number()).check(z.describe("The period's average day score, out of 100")),
+  trades: z.object({ compliant: ComplianceFigures, broken: ComplianceFigures }),
+  days: z.array(z.object({ day: z.string(), trades: z.number(), netPnl: decimal(), score: z.nullable(z.number()), broken: z.array(id()) })),
+  streak: z.object({ current: z.number(), best: z.number() }).check(z.describe("Fully compliant trading days in a row")),
+});

@@ -14,6 +14,7 @@ import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcurs
 import { ONE_R_SQL, riskColumns, toRisk, type RiskRow } from "./risk.ts";
 import type { TradeJournal, TradeListQuery } from "./schema.ts";
 import { checkAnswers } from "../playbooks/playbooks.ts";
+import { tradeCompliance } from "../rules/compliance.ts";
 
 type TradeRow = RiskRow & ExcursionRow & {
   id: string;
@@ -142,7 +143,8 @@ export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: 
       ${computedExcursionsJoin}`),
   );
   if (!row) throw NO_TRADE();
-  return { trade: toTrade(row), fills: await tradeFills(deps, tradeId) };
+  const [fills, compliance] = await Promise.all([tradeFills(deps, tradeId), tradeCompliance(deps, row.account_id, tradeId, row.opened_at)]);
+  return { trade: toTrade(row), fills, compliance };
 }
 
 /** A trade's fills with the share of each that belongs to it. */

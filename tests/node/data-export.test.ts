@@ -51,6 +51,8 @@ async function snapshot(client: TestClient) {
       ledger: (ledger.entries as Array<Record<string, unknown>>).map(strip),
       trades: trades.map(strip).map(({ openFillId: _o, journalId, playbookId, ...t }) => ({ ...t, journaled: journalId !== null, playbook: playbookId !== null })),
       days: (await (await client.get(`/api/days?accountId=${a.id}&from=2026-01-01&to=2026-12-31`)).json()).days.map(strip),
+      rules: (await (await client.get(`/api/rules?accountId=${a.id}`)).json()).rules.map(strip),
+      compliance: ((await (await client.get(`/api/rules/compliance?accountId=${a.id}`)).json()).days as Array<{ broken: string[] }>).map((d) => ({ ...d, broken: d.broken.length })),
       fills: fills.map(strip),
       stats,
     });
@@ -95,6 +97,8 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
     method: "PATCH",
     json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4, stopPrice: "169.5", targetPrice: "175", playbookId: book.id, playbookAnswers: { [book.items[0].id]: true, [book.items[1].id]: "up" } },
   });
+  expect((await client.post("/api/rules", { accountId: main.id, rule: { type: "trading_hours", from: "09:30", to: "11:30" }, weight: "critical" })).status).toBe(201);
+  expect((await client.post("/api/rules", { accountId: main.id, rule: { type: "max_loss_per_trade", r: "1.5" } })).status).toBe(201);
   expect((await client.request(`/api/days/${main.id}/2026-03-04`, { method: "PUT", json: { plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] } })).status).toBe(200);
   await client.request(`/api/trades/${trades.find((t) => t.symbol === "MSFT")!.id}`, { method: "PATCH", json: { notes: "still open", tags: [] } });
   const empty = await (await client.post("/api/accounts", { name: "Empty EUR", currency: "EUR", timezone: "Europe/Paris" })).json();
@@ -114,6 +118,10 @@ describe("the whole-account JSON export", () => {
     expect(data.accounts[0].fills.find((f: { symbol: string }) => f.symbol === "KO")).toMatchObject({ fees: "1.00", feesEstimated: true });
     expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null, playbook: data.playbooks[0].ref });
     expect(data.playbooks).toMatchObject([{ name: "Bull flag", entryCriteria: "Break of the flag", archived: false, items: [{ kind: "checkbox" }, { kind: "choice", options: ["up", "down"] }] }]);
+    expect(data.accounts[0].rules).toEqual([
+      { rule: { type: "trading_hours", from: "09:30", to: "11:30" }, weight: "critical", enabled: true },
+      { rule: { type: "max_loss_per_trade", r: "1.5" }, weight: "important", enabled: true },
+    ]);
     expect(data.accounts[0].days).toEqual([{ day: "2026-03-04", plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] }]);
     expect(data.splits).toEqual([{ symbol: "MSFT", effectiveAt: "2026-03-04T05:00:00.000000Z", newShares: "2.00", oldShares: "1.00" }]);
     expect(data.accounts[0].ledger.map((e: { type: string; amount: string }) => [e.type, e.amount])).toEqual([

@@ -29,7 +29,7 @@ const TABLES = [
   "users", "email_tokens", "brokerages", "accounts", "ledger_entries", "fills", "positions", "position_fills", "csv_imports",
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
-  "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals",
+  "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -80,6 +80,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const split = await json(owner.post("/api/splits", { symbol: "AAPL", date: "2024-06-10", newShares: "4", oldShares: "1" }));
   const playbook = await json(owner.post("/api/playbooks", { name: "ORB", items: [{ kind: "checkbox", label: "Volume" }] }));
   expect((await owner.request(`/api/days/${account.id}/${OWNED_DAY}`, { method: "PUT", json: { plan: "mine" } })).status).toBe(200);
+  const rule = await json(owner.post("/api/rules", { accountId: account.id, rule: { type: "max_trades_per_day", count: 3 } }));
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -92,6 +93,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     journal,
     split: split.id,
     playbook: playbook.id,
+    rule: rule.id,
     day: OWNED_DAY,
   };
 }
@@ -107,9 +109,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
   if (param === "day") return owned.day;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|advisor\/conversations)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", "advisor/conversations": "conversation" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation" }[group]!]
     : undefined;
 }
 
@@ -301,6 +303,7 @@ const PLAUSIBLE: Record<string, unknown> = {
   "PATCH /api/trades/:id": { notes: "taken over" },
   "PATCH /api/playbooks/:id": { name: "Taken over" },
   "PUT /api/days/:accountId/:day": { plan: "taken over" },
+  "PATCH /api/rules/:id": { weight: "nice" },
   "POST /api/journals/:id/attach": { tradeId: "00000000-0000-4000-8000-000000000000" },
   "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
   "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },

@@ -2,7 +2,7 @@
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
 -- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill
--- that opened them) and playbook answers, and each account's daily journal. The file's stock splits come first
+-- that opened them) and playbook answers, and each account's daily journal and trading rules. The file's stock splits come first
 -- (split_add, so the user's other accounts are rebuilt with them too); a split the user already has at that
 -- instant is kept as it is. A playbook the user already has by name is reused, and gets the file's checklist
 -- items it lacks (by item id, appended), so every imported answer keeps its question; the others are created
@@ -141,6 +141,11 @@ BEGIN
     INSERT INTO day_journals (account_id, day, plan, review, mood, tags)
     SELECT acct_id, d.day, d.plan, d.review, d.mood, coalesce(d.tags, '{}')
     FROM jsonb_to_recordset(coalesce(a->'days', '[]'::jsonb)) AS d(day date, plan text, review text, mood smallint, tags text[]);
+
+    -- clock_timestamp(): the rules keep the file's order.
+    INSERT INTO trading_rules (account_id, type, params, weight, enabled, created_at)
+    SELECT acct_id, r.rule->>'type', r.rule, CASE r.weight WHEN 'critical' THEN 3 WHEN 'nice' THEN 1 ELSE 2 END, r.enabled, clock_timestamp()
+    FROM jsonb_to_recordset(coalesce(a->'rules', '[]'::jsonb)) AS r(rule jsonb, weight text, enabled boolean);
   END LOOP;
 
   RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal);
