@@ -1,7 +1,8 @@
 // Playbooks and the daily journal in Chromium, at desktop (1280) and phone (390) width: a playbook written
 // with its checklist, assigned to a trade and answered on the trade's page, its report on the playbooks page
 // (the followed item against the broken one); a day's plan and review written in the journal, the day marked
-// on the dashboard's calendar, the mark leading back to that week. No sideways scrolling. Screenshots go to
+// on the dashboard's calendar, the mark leading back to that week; a trading rule added, shown broken on the
+// trade's page and counted on the rules page. No sideways scrolling. Screenshots go to
 // test-results/screenshots.
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -114,6 +115,30 @@ for (const width of [1280, 390] as const) {
       await page.getByRole("heading", { name: /^Week of/ }).waitFor();
       expect(new URL(page.url()).searchParams.get("week")).toBe("2026-11-24");
       await expect.poll(() => page.locator('section[data-day="2026-11-24"]').getByLabel("Plan").inputValue()).toBe("Only the opening range; stop after one loss.");
+    });
+
+    it("a trading-hours rule added on the rules page: the trades opened before it say so, and the rules page counts them", async () => {
+      await go(`/rules?account=${accountId}`);
+      await page.getByText("No rules yet").waitFor();
+      const form = page.getByRole("form", { name: "Add a rule" });
+      await form.getByLabel("Rule").selectOption("trading_hours");
+      await form.getByLabel("Weight").selectOption("critical");
+      await form.getByLabel("Open trades from").fill("10:30");
+      await form.getByLabel("Until").fill("16:00");
+      await form.getByRole("button", { name: "Add rule" }).click();
+      await page.getByText("Added: Open trades only from 10:30 to 16:00.").waitFor();
+      const rule = page.getByRole("listitem", { name: "Open trades only from 10:30 to 16:00" });
+      await rule.getByText("Broken by 2 trades on 2 days; those trades made +$96.00.").waitFor();
+      await page.getByText("Clean days in a row").waitFor();
+      await noSidewaysScroll();
+      await shot("rules");
+
+      const { trades } = await api<{ trades: Array<{ id: string }> }>(context.request, "get", `/api/trades?accountId=${accountId}`);
+      await go(`/trades/${trades[0]!.id}`);
+      const panel = page.getByRole("region", { name: "Rules" });
+      await panel.getByText("Broke 1 of 1 rule. Score 0 / 100.").waitFor();
+      await panel.getByRole("list", { name: "Rules broken" }).getByText("Open trades only from 10:30 to 16:00").waitFor();
+      await noSidewaysScroll();
       expect(errors).toEqual([]);
     });
   });

@@ -32,6 +32,7 @@ const AdminUserPage = lazy(() => admin().then((m) => ({ default: m.AdminUserPage
 const AdminStatsPage = lazy(() => admin().then((m) => ({ default: m.AdminStatsPage })));
 const AdminAuditPage = lazy(() => admin().then((m) => ({ default: m.AdminAuditPage })));
 const PlaybooksPage = lazy(() => import("./pages/playbooks/playbooks-page.tsx").then((m) => ({ default: m.PlaybooksPage })));
+const RulesPage = lazy(() => import("./pages/rules/rules-page.tsx").then((m) => ({ default: m.RulesPage })));
 const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").then((m) => ({ default: m.DayJournalPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
@@ -69,6 +70,7 @@ export const routes: RouteObject[] = [
           { path: "/dashboard/*", element: <Lazy><DashboardPage /></Lazy> },
           { path: "/playbooks", element: <Lazy><PlaybooksPage /></Lazy> },
           { path: "/journal", element: <Lazy><DayJournalPage /></Lazy> },
+          { path: "/rules", element: <Lazy><RulesPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/account", element: <AccountSettingsPage /> },
           { path: "/settings/sessions", element: <SessionsPage /> },

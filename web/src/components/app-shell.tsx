@@ -12,8 +12,8 @@ const NAV = [
   { to: "/trades", label: "Trades" },
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
-  { to: "/journal", label: "Journal" },
-  { to: "/playbooks", label: "Playbooks" },
+  // The daily journal, playbooks and rules: one item, the pages' tabs lead between them.
+  { to: "/journal", label: "Journal", also: ["/playbooks", "/rules"] },
   { to: "/advisor", label: "Advisor" },
 ] as const;
 
@@ -92,7 +92,10 @@ export function AppShell() {
             <ul className="nav__list">
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to} className="nav__link">
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) => `nav__link${isActive || ("also" in item && item.also.some((p) => location.pathname.startsWith(p))) ? " active" : ""}`}
+                  >
                     {item.label}
                   </NavLink>
                 </li>

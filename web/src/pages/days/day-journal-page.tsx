@@ -1,6 +1,7 @@
 // The daily journal (docs/discipline.md): one account's week, each trading day with its figures (net P&L and
 // closed trades, on the account's clock) beside its entry (the plan before the open, the review after the
 // close, the mood and the day's tags), and the week's recap above them.
+import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -116,6 +117,12 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
   const entries = useQuery({ queryKey: ["days", account!.id, first], queryFn: () => fetchDays(account!.id, first, last) });
   const range = { accountId: account!.id, from: startOfDay(first, zone), to: startOfDay(addDays(last, 1), zone) };
   const calendar = useQuery({ queryKey: ["stats", "calendar", range], queryFn: () => unwrap(api.api.stats.calendar.$get({ query: range })) });
+  const compliance = useQuery({
+    queryKey: ["rules", account!.id, "compliance", first],
+    queryFn: () => unwrap(api.api.rules.compliance.$get({ query: { accountId: account!.id, from: first, to: last } })),
+  });
+  const ruleLabel = new Map((compliance.data?.rules ?? []).map((r) => [r.id, r.label]));
+  const scoreOf = new Map((compliance.data?.days ?? []).map((d) => [d.day, d]));
   const byDay = new Map((entries.data?.days ?? []).map((e) => [e.day, e]));
   const figures = new Map<string, Figures>((calendar.data?.days ?? []).map((d) => [d.date, d]));
   const traded = [...figures.values()];
@@ -197,6 +204,12 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
               <p className={f ? toneOf(f.netPnl) : "muted"}>
                 {f ? `${formatPnl(f.netPnl, account!.currency)} · ${f.trades} ${f.trades === 1 ? "trade" : "trades"} closed` : "No trades closed."}
               </p>
+              {scoreOf.get(day)?.score != null && (
+                <p className="muted">
+                  Rules: {scoreOf.get(day)!.score} / 100
+                  {scoreOf.get(day)!.broken.length > 0 ? ` · broke ${scoreOf.get(day)!.broken.map((id) => ruleLabel.get(id) ?? "a rule").join("; ")}` : " · all kept"}
+                </p>
+              )}
               <details open={entry !== undefined || day === today}>
                 <summary>{entry ? "The day's journal" : "Write the day's journal"}</summary>
                 <DayForm key={`${account!.id}-${day}`} account={account!} day={day} entry={entry} />
@@ -213,6 +226,7 @@ export function DayJournalPage() {
   return (
     <>
       <PageHeader title="Journal" />
+      <DisciplineTabs />
       <QueryView query={accounts} label="accounts">
         {({ accounts: list }) =>
           list.length === 0 ? (

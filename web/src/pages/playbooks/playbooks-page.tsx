@@ -2,6 +2,7 @@
 // checklist, and beside each one its report over the chosen accounts: the trades taken from it, their net
 // P&L, win rate and expectancy in money and R, and per checklist item how the trades that followed it did
 // against those that did not.
+import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
@@ -323,6 +324,7 @@ export function PlaybooksPage() {
   return (
     <>
       <PageHeader title="Playbooks" />
+      <DisciplineTabs />
       <QueryView query={accounts} label="accounts">
         {({ accounts: list }) => <Playbooks accounts={list} />}
       </QueryView>

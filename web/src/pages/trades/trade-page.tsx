@@ -14,6 +14,7 @@ import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "./
 import { SplitsPanel } from "./splits-panel.tsx";
 import { TradeChart } from "./trade-chart.tsx";
 import { PlaybookPanel } from "./playbook-panel.tsx";
+import { RulesPanel } from "./rules-panel.tsx";
 import { TagEditor } from "../../components/tag-editor.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
@@ -179,7 +180,7 @@ export function TradePage() {
   if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
   return (
     <QueryView query={trade} label="the trade">
-      {({ trade: t, fills }) => {
+      {({ trade: t, fills, compliance }) => {
         const account = accounts.data?.accounts.find((a) => a.id === t.accountId);
         const currency = t.currency;
         const zone = account?.timezone;
@@ -350,6 +351,7 @@ export function TradePage() {
               <JournalForm key={t.id} trade={t} />
             </section>
             <PlaybookPanel key={`playbook-${t.id}`} trade={t} />
+            <RulesPanel compliance={compliance ?? null} accountId={t.accountId} />
             <TradeImages key={`images-${t.id}`} tradeId={t.id} zone={zone} />
             {t.assetClass === "stock" && <SplitsPanel symbol={t.symbol} />}
           </>
