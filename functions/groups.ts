@@ -19,6 +19,7 @@ import { splitsGroup } from "./splits.ts";
 import { playbooksGroup } from "./playbooks.ts";
 import { daysGroup } from "./days.ts";
 import { rulesGroup } from "./rules.ts";
+import { insightsGroup } from "./insights.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
@@ -41,6 +42,7 @@ export const groups = {
   playbooks: playbooksGroup,
   days: daysGroup,
   rules: rulesGroup,
+  insights: insightsGroup,
   bars: barsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
@@ -77,6 +79,7 @@ export function typedRoutes() {
     .route(playbooksGroup.prefix, playbooksGroup.app)
     .route(daysGroup.prefix, daysGroup.app)
     .route(rulesGroup.prefix, rulesGroup.app)
+    .route(insightsGroup.prefix, insightsGroup.app)
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)

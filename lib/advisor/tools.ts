@@ -12,6 +12,9 @@ import { AppError } from "../errors.ts";
 import { ledgerPageSql } from "../ledger/ledger.ts";
 import { breakdown, calendar, summary, type BreakdownBy } from "../stats/stats.ts";
 import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
+import { findings } from "../insights/findings.ts";
+import { playbookReport } from "../playbooks/report.ts";
+import { complianceReport } from "../rules/compliance.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
 
@@ -163,6 +166,48 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
       async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
         const c = await calendar(deps, user, q);
         return { summary: `Read the P&L calendar${span(q)}: ${plural(c.days.length, "day")}`, data: capped(c.days, (days) => ({ ...q, currency: c.currency, days })) };
+      },
+    },
+    behaviour_findings: {
+      description:
+        "Behaviour findings over the trader's own record, each with whether it was found, a sentence with their figures, how many trades and what they made, and the trades it cites (ids): revenge trades (opened within revengeMinutes, default 30, after a loss, larger than it), overtrading (days past their own 90th percentile of trades a day), size-up after a loss (the next trade 1.5x the loss's size or more), losers held longer than winners. Use it for \"what am I doing wrong?\".",
+      inputSchema: z.object({ ...statsRange, revengeMinutes: z.optional(z.int().check(z.minimum(1), z.maximum(240), z.describe("The revenge window in minutes (default 30)"))) }),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string; revengeMinutes?: number }) {
+        const f = await findings(deps, user, q);
+        const found = f.findings.filter((x) => x.found);
+        return {
+          summary: `Checked 4 behaviour patterns${span(q)}: ${found.length ? found.map((x) => x.title.toLowerCase()).join(", ") : "none found"}`,
+          data: capped(
+            f.findings.map((x) => ({ ...x, trades: x.trades.slice(0, 10), citedOf: x.count })),
+            (kept) => ({ ...q, currency: f.currency, findings: kept }),
+          ),
+        };
+      },
+    },
+    rules_compliance: {
+      description:
+        "How an account's trades kept the trader's own trading rules (max daily loss, max loss per trade, max trades a day, trading hours...): each rule in words with the trades and days that broke it and what those trades made, the trades that kept every rule against the others (count, win rate, net P&L, expectancy), the period's score out of 100 and the streak of clean days. Days YYYY-MM-DD on the account's clock.",
+      inputSchema: z.object({
+        accountId: z.uuid().check(z.describe("The account's id")),
+        from: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("First day, YYYY-MM-DD"))),
+        to: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("Last day, YYYY-MM-DD"))),
+      }),
+      async execute(q: { accountId: string; from?: string; to?: string }) {
+        const r = await complianceReport(deps, user, q.accountId, q);
+        const { days, ...rest } = r;
+        return {
+          summary: `Read the compliance with ${plural(r.rules.length, "rule")}${r.score === null ? "" : `: score ${r.score} / 100`}`,
+          data: { ...rest, rules: r.rules.map(({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl }) => ({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl })), brokenDays: days.filter((d) => d.broken.length).slice(-30) },
+        };
+      },
+    },
+    playbook_report: {
+      description:
+        "Per playbook (the trader's written setups): the closed trades taken from it in the period, net P&L, win rate, expectancy in money and R; per checklist item, the trades that followed it against those that broke it; and the trades from no playbook.",
+      inputSchema: z.object(statsRange),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
+        const r = await playbookReport(deps, user, q);
+        return { summary: `Read the playbook report${span(q)}: ${plural(r.playbooks.length, "playbook")}`, data: capped(r.playbooks, (playbooks) => ({ ...q, currency: r.currency, playbooks, none: r.none })) };
       },
     },
   };

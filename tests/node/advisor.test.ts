@@ -202,6 +202,35 @@ describe("a turn", () => {
     expect(toolResult().groups).toEqual([expect.objectContaining({ key: "RRR", rTotal: "1.50", withRisk: 1 })]);
   });
 
+  it("the discipline tools: behaviour findings cite their trades by id; compliance names the rules broken; the playbook report", async () => {
+    const { client, conversation } = await trader(t, "openai", { share: true });
+    const account = await (await client.post("/api/accounts", { name: `Tilt ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json();
+    const fill = async (symbol: string, side: string, quantity: string, price: string, at: string) =>
+      expect((await client.post("/api/fills", { accountId: account.id, symbol, side, quantity, price, executedAt: at })).status).toBe(201);
+    // A loss closed 10:00, then a larger trade 10 minutes later: a revenge trade.
+    await fill("AAA", "buy", "10", "50", "2026-03-02T09:40:00-05:00");
+    await fill("AAA", "sell", "10", "49", "2026-03-02T10:00:00-05:00");
+    await fill("BBB", "buy", "30", "50", "2026-03-02T10:10:00-05:00");
+    await fill("BBB", "sell", "30", "48", "2026-03-02T10:20:00-05:00");
+    const revenge = (await (await client.get(`/api/trades?accountId=${account.id}&symbol=BBB`)).json()).trades[0].id;
+    expect((await client.post("/api/rules", { accountId: account.id, rule: { type: "cooldown_after_loss", minutes: 15 } })).status).toBe(201);
+    const toolResult = () => JSON.parse((stand.streams.at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").at(-1)!.content);
+
+    const { events } = await turn(client, conversation.id, `What am I doing wrong? #tool:behaviour_findings:{"accountId":"${account.id}"}`);
+    expect(events[2]!.data).toMatchObject({ name: "behaviour_findings", ok: true, summary: "Checked 4 behaviour patterns: revenge trades, size up after a loss" });
+    const revengeFinding = toolResult().findings.find((f: { kind: string }) => f.kind === "revenge");
+    expect(revengeFinding).toMatchObject({ found: true, count: 1, netPnl: "-60.00", trades: [{ id: revenge, symbol: "BBB" }] });
+
+    await turn(client, conversation.id, `Did I keep my rules? #tool:rules_compliance:{"accountId":"${account.id}"}`);
+    expect(toolResult()).toMatchObject({
+      rules: [{ label: "Wait 15 minutes after a losing trade", brokenTrades: 1, brokenDays: 1, brokenNetPnl: "-60.00" }],
+      trades: { compliant: { trades: 1, netPnl: "-10.00" }, broken: { trades: 1, netPnl: "-60.00" } },
+      brokenDays: [{ day: "2026-03-02" }],
+    });
+    await turn(client, conversation.id, `And my playbooks? #tool:playbook_report:{"accountId":"${account.id}"}`);
+    expect(toolResult()).toMatchObject({ playbooks: [], none: { trades: 2, netPnl: "-70.00" } });
+  });
+
   it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
     const { client, conversation } = await trader(t, "anthropic");
     const before = stand.streams.length;

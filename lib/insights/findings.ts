@@ -1,0 +1,160 @@
+// Behaviour findings (docs/discipline.md, "Insights"): deterministic detectors over the trader's own record,
+// each citing the trades it found, for the Insights page and the advisor's tools. In SQL, over the trades of
+// the statistics' scope (one account, one currency, or all), opened in [from, to):
+// - revenge: a trade opened at most `revengeMinutes` (default 30) after a losing trade of the account closed,
+//   at a larger size (max quantity x average entry x multiplier) than that loss;
+// - overtrading: a day (the account's clock) with more trades opened than the account's own 90th percentile
+//   of trades a day (over its whole history, once it has 10 trading days);
+// - size-up after a loss: the first trade opened after a losing trade closed, at 1.5 times its size or more;
+// - losers held longer than winners: the closed losers' average holding time above the winners' (5 of each at
+//   least), citing the losers held longer than the average winner.
+import { sql, type SQL } from "drizzle-orm";
+import * as z from "zod/mini";
+import type { AuthUser } from "../auth/session.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { formatDecimal, fromUnits, toUnits } from "../money.ts";
+import { scope, StatsQuerySchema, type StatsQuery } from "../stats/stats.ts";
+
+export const REVENGE_MINUTES = 30;
+export const SIZE_UP_FACTOR = "1.5";
+export const OVERTRADING_MIN_DAYS = 10;
+export const HOLD_MIN_TRADES = 5;
+/** Trades cited per finding, at most (the count says how many there are). */
+export const MAX_CITED = 50;
+
+export const InsightsQuerySchema = z.extend(StatsQuerySchema, {
+  revengeMinutes: z.optional(
+    z.pipe(z.string().check(z.regex(/^\d{1,3}$/, "must be a whole number of minutes")), z.pipe(z.transform(Number), z.number().check(z.minimum(1, "must be at least 1"), z.maximum(240, "must be at most 240")))),
+  ),
+});
+export type InsightsQuery = StatsQuery & { revengeMinutes?: number | undefined };
+
+type Cited = { id: string; symbol: string; opened_at: string; net_pnl: string; after: string | null; day: string | null };
+
+function cite(rows: Cited[]) {
+  return rows.slice(0, MAX_CITED).map((r) => ({
+    id: r.id,
+    symbol: r.symbol,
+    openedAt: r.opened_at,
+    netPnl: formatDecimal(r.net_pnl),
+    ...(r.after ? { afterLoss: r.after } : {}),
+    ...(r.day ? { day: r.day } : {}),
+  }));
+}
+
+/** The net P&L of the cited trades, exactly. */
+const sum = (rows: Cited[]) => fromUnits(rows.reduce((s, r) => s + toUnits(r.net_pnl), 0n));
+
+/** GET /api/insights: the four detectors over the scope, each with `found` and the trades it cites. */
+export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: InsightsQuery) {
+  const from = await scope(deps, user, query);
+  const minutes = query.revengeMinutes ?? REVENGE_MINUTES;
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${from.currency}` : sql``;
+  const inRange = (col: SQL) =>
+    sql`${query.from ? sql`and ${col} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``} ${query.to ? sql`and ${col} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
+  // Every trade of the scope's accounts (history before the period sets the context), with its size.
+  const base = sql`t as (
+      select p.id, p.account_id, p.symbol, p.opened_at, p.closed_at, p.net_pnl, (p.opened_at at time zone a.timezone)::date as day,
+        p.max_quantity * coalesce(p.entry_value / nullif(p.entry_quantity, 0), 0) * p.multiplier as size
+      from positions p join accounts a on a.id = p.account_id where a.user_id = ${user.id} ${only}
+    ),
+    ev as (
+      select account_id, closed_at as at, 0 as ord, id, net_pnl < 0 as loss from t where closed_at is not null
+      union all select account_id, opened_at, 1, id, false from t
+    ),
+    w as (
+      select id, max(at) filter (where ord = 0 and loss) over (partition by account_id order by at, ord, id rows between unbounded preceding and 1 preceding) as last_loss
+      from ev
+    ),
+    k as (
+      select t.*, w.last_loss, lag(t.opened_at) over (partition by t.account_id order by t.opened_at, t.id) as prev_open
+      from t join w on w.id = t.id and w.last_loss is not null
+    ),
+    after_loss as (
+      select distinct on (k.id) k.*, l.id as loss_id, l.size as loss_size
+      from k join t l on l.account_id = k.account_id and l.closed_at = k.last_loss and l.net_pnl < 0
+      order by k.id, l.size desc
+    )`;
+  const cols = sql.raw(`x.id::text as id, x.symbol, to_char(x.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at, x.net_pnl::text as net_pnl`);
+  const [revenge, sizeUp, overtrading, hold] = await Promise.all([
+    deps.db.execute(sql`with ${base} select ${cols}, x.loss_id::text as after, null as day from after_loss x
+      where x.opened_at - x.last_loss <= make_interval(mins => ${minutes}) and x.size > x.loss_size ${inRange(sql`x.opened_at`)}
+      order by x.opened_at desc, x.id`),
+    deps.db.execute(sql`with ${base} select ${cols}, x.loss_id::text as after, null as day from after_loss x
+      where (x.prev_open is null or x.prev_open < x.last_loss) and x.size >= x.loss_size * ${SIZE_UP_FACTOR}::numeric and x.loss_size > 0 ${inRange(sql`x.opened_at`)}
+      order by x.opened_at desc, x.id`),
+    deps.db.execute(sql`with ${base},
+      daily as (select account_id, day, count(*) as n from t group by 1, 2),
+      p90 as (select account_id, percentile_cont(0.9) within group (order by n) as p90, count(*) as days from daily group by 1)
+      select ${cols}, null as after, to_char(x.day, 'YYYY-MM-DD') as day, p90.p90::text as p90, d.n::int as day_trades
+      from t x join daily d on d.account_id = x.account_id and d.day = x.day join p90 on p90.account_id = x.account_id
+      where p90.days >= ${OVERTRADING_MIN_DAYS} and d.n > p90.p90 ${inRange(sql`x.opened_at`)}
+      order by x.opened_at desc, x.id`),
+    deps.db.execute(sql`with ${base},
+      c as (select x.*, extract(epoch from x.closed_at - x.opened_at) / 60 as held from t x where x.closed_at is not null ${inRange(sql`x.opened_at`)}),
+      s as (select avg(held) filter (where net_pnl > 0) as win_avg, avg(held) filter (where net_pnl < 0) as loss_avg,
+        count(*) filter (where net_pnl > 0) as wins, count(*) filter (where net_pnl < 0) as losses from c)
+      select ${cols}, null as after, null as day, round(s.win_avg)::text as win_avg, round(s.loss_avg)::text as loss_avg, s.wins::int as wins, s.losses::int as losses,
+        round(x.held)::int as held
+      from s left join c x on x.net_pnl < 0 and x.held > s.win_avg
+      order by x.held desc nulls last, x.id`),
+  ]);
+  const revengeRows = rowsOf<Cited>(revenge);
+  const sizeRows = rowsOf<Cited>(sizeUp);
+  const overRows = rowsOf<Cited & { p90: string; day_trades: number }>(overtrading);
+  const holdRows = rowsOf<Cited & { win_avg: string | null; loss_avg: string | null; wins: number; losses: number; held: number | null }>(hold);
+  const h = holdRows[0];
+  const holdFound = !!h && h.wins >= HOLD_MIN_TRADES && h.losses >= HOLD_MIN_TRADES && Number(h.loss_avg) > Number(h.win_avg);
+  const longLosers = holdRows.filter((r) => r.id !== null);
+  const overDays = [...new Map(overRows.map((r) => [`${r.day}`, r.day_trades])).entries()].map(([day, trades]) => ({ day, trades }));
+  return {
+    currency: from.currency,
+    findings: [
+      {
+        kind: "revenge" as const,
+        found: revengeRows.length > 0,
+        title: "Revenge trades",
+        detail: `${revengeRows.length} ${revengeRows.length === 1 ? "trade" : "trades"} opened within ${minutes} minutes of a losing trade's close, larger than that loss's trade.`,
+        count: revengeRows.length,
+        netPnl: sum(revengeRows),
+        trades: cite(revengeRows),
+      },
+      {
+        kind: "overtrading" as const,
+        found: overRows.length > 0,
+        title: "Overtrading",
+        detail: overRows.length
+          ? `${overDays.length} ${overDays.length === 1 ? "day" : "days"} with more trades than your usual busiest (90th percentile: ${Number(overRows[0]!.p90).toFixed(1)} a day).`
+          : `No day with more trades than your own 90th percentile (it needs ${OVERTRADING_MIN_DAYS} trading days).`,
+        count: overRows.length,
+        netPnl: sum(overRows),
+        days: overDays,
+        trades: cite(overRows),
+      },
+      {
+        kind: "size_up_after_loss" as const,
+        found: sizeRows.length > 0,
+        title: "Size up after a loss",
+        detail: `${sizeRows.length} ${sizeRows.length === 1 ? "time" : "times"} the next trade after a loss was ${SIZE_UP_FACTOR} times its size or more.`,
+        count: sizeRows.length,
+        netPnl: sum(sizeRows),
+        trades: cite(sizeRows),
+      },
+      {
+        kind: "losers_held_longer" as const,
+        found: holdFound,
+        title: "Losers held longer than winners",
+        detail:
+          h && h.wins >= HOLD_MIN_TRADES && h.losses >= HOLD_MIN_TRADES
+            ? `Losers held ${h.loss_avg} minutes on average, winners ${h.win_avg}.`
+            : `Needs ${HOLD_MIN_TRADES} closed winners and ${HOLD_MIN_TRADES} closed losers.`,
+        averageWinnerMinutes: h?.win_avg === null || h?.win_avg === undefined ? null : Number(h.win_avg),
+        averageLoserMinutes: h?.loss_avg === null || h?.loss_avg === undefined ? null : Number(h.loss_avg),
+        count: holdFound ? longLosers.length : 0,
+        netPnl: holdFound ? sum(longLosers) : "0.00",
+        trades: holdFound ? cite(longLosers) : [],
+      },
+    ],
+  };
+}
