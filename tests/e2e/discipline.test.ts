@@ -2,7 +2,7 @@
 // with its checklist, assigned to a trade and answered on the trade's page, its report on the playbooks page
 // (the followed item against the broken one); a day's plan and review written in the journal, the day marked
 // on the dashboard's calendar, the mark leading back to that week; a trading rule added, shown broken on the
-// trade's page and counted on the rules page. No sideways scrolling. Screenshots go to
+// trade's page and counted on the rules page; a revenge trade found on the insights page. No sideways scrolling. Screenshots go to
 // test-results/screenshots.
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -139,6 +139,22 @@ for (const width of [1280, 390] as const) {
       await panel.getByText("Broke 1 of 1 rule. Score 0 / 100.").waitFor();
       await panel.getByRole("list", { name: "Rules broken" }).getByText("Open trades only from 10:30 to 16:00").waitFor();
       await noSidewaysScroll();
+    });
+
+    it("insights: a larger trade 10 minutes after a loss is found as a revenge trade, with a link to it", async () => {
+      await api(context.request, "post", "/api/fills", { accountId, symbol: "TSLA", side: "buy", quantity: "100", price: "300", fees: "1", executedAt: "2026-11-24T11:10:00-05:00" });
+      await api(context.request, "post", "/api/fills", { accountId, symbol: "TSLA", side: "sell", quantity: "100", price: "297", fees: "1", executedAt: "2026-11-24T11:30:00-05:00" });
+      await go("/insights");
+      await page.getByRole("heading", { name: "Insights", level: 1 }).waitFor();
+      const revenge = page.getByRole("region", { name: /^Revenge trades/ });
+      await revenge.getByText("Found").waitFor();
+      await revenge.getByText("1 trade, which made -$302.00.").waitFor();
+      await revenge.getByRole("link", { name: /^TSLA/ }).click();
+      await page.getByRole("heading", { name: "TSLA · Long" }).waitFor();
+      await go("/insights");
+      await page.getByRole("region", { name: /^Overtrading/ }).getByText("Not found").waitFor();
+      await noSidewaysScroll();
+      await shot("insights");
       expect(errors).toEqual([]);
     });
   });

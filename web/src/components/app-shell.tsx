@@ -12,8 +12,8 @@ const NAV = [
   { to: "/trades", label: "Trades" },
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
-  // The daily journal, playbooks and rules: one item, the pages' tabs lead between them.
-  { to: "/journal", label: "Journal", also: ["/playbooks", "/rules"] },
+  // The daily journal, playbooks, rules and insights: one item, the pages' tabs lead between them.
+  { to: "/journal", label: "Journal", also: ["/playbooks", "/rules", "/insights"] },
   { to: "/advisor", label: "Advisor" },
 ] as const;
 

@@ -1,4 +1,4 @@
-// The Journal area's sections: the daily journal, playbooks and trading rules (one item in the main menu).
+// The Journal area's sections: the daily journal, playbooks, trading rules and insights (one item in the main menu).
 import { NavLink } from "react-router";
 
 export function DisciplineTabs() {
@@ -12,6 +12,9 @@ export function DisciplineTabs() {
       </NavLink>
       <NavLink to="/rules" className="tabs__link">
         Rules
+      </NavLink>
+      <NavLink to="/insights" className="tabs__link">
+        Insights
       </NavLink>
     </nav>
   );
