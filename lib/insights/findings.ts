@@ -58,32 +58,38 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
       select p.id, p.account_id, p.symbol, p.opened_at, p.closed_at, p.net_pnl, (p.opened_at at time zone a.timezone)::date as day,
         p.max_quantity * coalesce(p.entry_value / nullif(p.entry_quantity, 0), 0) * p.multiplier as size
       from positions p join accounts a on a.id = p.account_id where a.user_id = ${user.id} ${only}
-    ),
-    ev as (
-      select account_id, closed_at as at, 0 as ord, id, net_pnl < 0 as loss from t where closed_at is not null
-      union all select account_id, opened_at, 1, id, false from t
-    ),
-    w as (
-      select id, max(at) filter (where ord = 0 and loss) over (partition by account_id order by at, ord, id rows between unbounded preceding and 1 preceding) as last_loss
-      from ev
-    ),
-    k as (
-      select t.*, w.last_loss, lag(t.opened_at) over (partition by t.account_id order by t.opened_at, t.id) as prev_open
-      from t join w on w.id = t.id and w.last_loss is not null
-    ),
-    after_loss as (
-      select distinct on (k.id) k.*, l.id as loss_id, l.size as loss_size
-      from k join t l on l.account_id = k.account_id and l.closed_at = k.last_loss and l.net_pnl < 0
-      order by k.id, l.size desc
     )`;
   const cols = sql.raw(`x.id::text as id, x.symbol, to_char(x.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at, x.net_pnl::text as net_pnl`);
-  const [revenge, sizeUp, overtrading, hold] = await Promise.all([
-    deps.db.execute(sql`with ${base} select ${cols}, x.loss_id::text as after, null as day from after_loss x
-      where x.opened_at - x.last_loss <= make_interval(mins => ${minutes}) and x.size > x.loss_size ${inRange(sql`x.opened_at`)}
-      order by x.opened_at desc, x.id`),
-    deps.db.execute(sql`with ${base} select ${cols}, x.loss_id::text as after, null as day from after_loss x
-      where (x.prev_open is null or x.prev_open < x.last_loss) and x.size >= x.loss_size * ${SIZE_UP_FACTOR}::numeric and x.loss_size > 0 ${inRange(sql`x.opened_at`)}
-      order by x.opened_at desc, x.id`),
+  // After a loss, in one sort of the account's events (closes before opens at the same instant): for each
+  // trade, the last losing close before it opened ([epoch, size]: the larger loss when two close together)
+  // and the last opening before it.
+  const afterLoss = sql`${base},
+    ev as (
+      select account_id, closed_at as at, 0 as ord, id, net_pnl < 0 as loss, size from t where closed_at is not null
+      union all select account_id, opened_at, 1, id, false, size from t
+    ),
+    w as (
+      select id, ord, max(array[extract(epoch from at), size]) filter (where ord = 0 and loss) over win as last_loss,
+        max(at) filter (where ord = 1) over win as prev_open
+      from ev window win as (partition by account_id order by at, ord, id rows between unbounded preceding and 1 preceding)
+    ),
+    k as (
+      select t.*, w.last_loss[1] as loss_epoch, w.last_loss[2] as loss_size, extract(epoch from t.opened_at) as open_epoch, extract(epoch from w.prev_open) as prev_epoch
+      from t join w on w.id = t.id and w.ord = 1 and w.last_loss is not null
+    ),
+    found as (
+      select 'revenge' as kind, k.* from k where k.open_epoch - k.loss_epoch <= ${minutes * 60} and k.size > k.loss_size
+        ${inRange(sql`k.opened_at`)}
+      union all
+      select 'size_up', k.* from k where (k.prev_epoch is null or k.prev_epoch < k.loss_epoch) and k.loss_size > 0
+        and k.size >= k.loss_size * ${SIZE_UP_FACTOR}::numeric ${inRange(sql`k.opened_at`)}
+    ),
+    losses as (select l.account_id, extract(epoch from l.closed_at) as e, l.size, l.id from t l where l.net_pnl < 0)`;
+  const [both, overtrading, hold] = await Promise.all([
+    deps.db.execute(sql`with ${afterLoss}
+      select distinct on (x.kind, x.opened_at, x.id) x.kind, ${cols}, l.id::text as after, null as day
+      from found x left join losses l on l.account_id = x.account_id and l.e = x.loss_epoch and l.size = x.loss_size
+      order by x.kind, x.opened_at desc, x.id`),
     deps.db.execute(sql`with ${base},
       daily as (select account_id, day, count(*) as n from t group by 1, 2),
       p90 as (select account_id, percentile_cont(0.9) within group (order by n) as p90, count(*) as days from daily group by 1)
@@ -100,8 +106,12 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
       from s left join c x on x.net_pnl < 0 and x.held > s.win_avg
       order by x.held desc nulls last, x.id`),
   ]);
-  const revengeRows = rowsOf<Cited>(revenge);
-  const sizeRows = rowsOf<Cited>(sizeUp);
+  const found = rowsOf<Cited & { kind: "revenge" | "size_up" }>(both);
+  const byNewest = (rows: Cited[]) => rows.sort((a, b) => b.opened_at.localeCompare(a.opened_at) || a.id.localeCompare(b.id));
+  const revenge = byNewest(found.filter((r) => r.kind === "revenge"));
+  const sizeUp = byNewest(found.filter((r) => r.kind === "size_up"));
+  const revengeRows = revenge;
+  const sizeRows = sizeUp;
   const overRows = rowsOf<Cited & { p90: string; day_trades: number }>(overtrading);
   const holdRows = rowsOf<Cited & { win_avg: string | null; loss_avg: string | null; wins: number; losses: number; held: number | null }>(hold);
   const h = holdRows[0];
@@ -115,7 +125,7 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
         kind: "revenge" as const,
         found: revengeRows.length > 0,
         title: "Revenge trades",
-        detail: `${revengeRows.length} ${revengeRows.length === 1 ? "trade" : "trades"} opened within ${minutes} minutes of a losing trade's close, larger than that loss's trade.`,
+        detail: `${revengeRows.length} ${revengeRows.length === 1 ? "trade" : "trades"} opened within ${minutes} minutes of a losing trade's close, at a larger size than the losing trade.`,
         count: revengeRows.length,
         netPnl: sum(revengeRows),
         trades: cite(revengeRows),

@@ -28,16 +28,23 @@ import { toRule, type Rule } from "./rules.ts";
  * `rules`, `t` (the trades with their local day) and `tb` (broken pairs). Trades before `lower` are still read
  * where they set a later trade's context: a loss closed the day before, or earlier the same day.
  */
-export function brokenSql(accountId: string, lower: SQL | null): SQL {
+export function brokenSql(accountId: string, lower: SQL | null, upper: SQL | null = null): SQL {
   const from = lower ?? sql`'-infinity'::timestamptz`;
-  return sql`rules as (select r.id, r.type, r.params, r.weight from trading_rules r where r.account_id = ${accountId} and r.enabled),
+  const until = upper ?? sql`'infinity'::timestamptz`;
+  return sql`rules as (
+    select r.id, r.type, r.weight, (r.params->>'amount')::numeric as amount, (r.params->>'r')::numeric as r, (r.params->>'count')::int as count,
+      (r.params->>'ratio')::numeric as ratio, array(select jsonb_array_elements_text(r.params->'weekdays')::int) as weekdays,
+      (r.params->>'from')::time as from_time, (r.params->>'to')::time as to_time, make_interval(mins => coalesce((r.params->>'minutes')::int, 0)) as cooldown
+    from trading_rules r where r.account_id = ${accountId} and r.enabled
+  ),
   t as (
     select p.id, p.opened_at, p.closed_at, p.net_pnl, (p.opened_at at time zone a.timezone) as lo,
       (p.opened_at at time zone a.timezone)::date as day, (p.closed_at at time zone a.timezone)::date as close_day,
       ${ONE_R_SQL} as one_r,
       abs(j.target_price - j.entry_price) / nullif(abs(j.entry_price - j.stop_price), 0) as planned_rr
     from positions p join accounts a on a.id = p.account_id left join trade_journals j on j.position_id = p.id
-    where p.account_id = ${accountId} and (p.opened_at >= ${from} - interval '2 days' or p.closed_at >= ${from} - interval '2 days' or p.closed_at is null)
+    where p.account_id = ${accountId} and p.opened_at < ${until}
+      and (p.opened_at >= ${from} - interval '2 days' or p.closed_at >= ${from} - interval '2 days' or p.closed_at is null)
       and exists (select 1 from rules)
   ),
   ev as (
@@ -45,26 +52,27 @@ export function brokenSql(accountId: string, lower: SQL | null): SQL {
     union all
     select id, opened_at, 1, null, day from t
   ),
+  -- One sort serves every window: a day (the account's clock) is a function of the time, so the events in
+  -- (day, time) order are in time order.
   w as (
     select id, ord,
-      max(at) filter (where ord = 0 and net < 0) over (order by at, ord, id rows between unbounded preceding and 1 preceding) as last_loss,
-      coalesce(sum(net) filter (where ord = 0) over (partition by eday order by at, ord, id rows between unbounded preceding and 1 preceding), 0) as day_net_before
+      max(at) filter (where ord = 0 and net < 0) over (order by eday, at, ord, id rows between unbounded preceding and 1 preceding) as last_loss,
+      coalesce(sum(net) filter (where ord = 0) over (partition by eday order by at, ord, id rows between unbounded preceding and 1 preceding), 0) as day_net_before,
+      count(*) filter (where ord = 1) over (partition by eday order by at, ord, id rows between unbounded preceding and current row) as n
     from ev
   ),
-  k as (select t.*, w.last_loss, w.day_net_before, row_number() over (partition by t.day order by t.opened_at, t.id) as n
-    from t join w on w.id = t.id and w.ord = 1),
+  k as (select t.*, w.last_loss, w.day_net_before, w.n from t join w on w.id = t.id and w.ord = 1),
   tb as (
-    select r.id as rule_id, k.id as trade_id from rules r cross join k
+    select r.id as rule_id, k.id as trade_id, k.day, k.closed_at, k.net_pnl from rules r cross join k
     where k.opened_at >= ${from} and case r.type
-      when 'max_daily_loss' then k.day_net_before <= -(r.params->>'amount')::numeric
-      when 'max_loss_per_trade' then k.closed_at is not null
-        and k.net_pnl < -(case when r.params ? 'r' then (r.params->>'r')::numeric * k.one_r else (r.params->>'amount')::numeric end)
-      when 'max_trades_per_day' then k.n > (r.params->>'count')::int
-      when 'max_risk_per_trade' then k.one_r > (r.params->>'amount')::numeric
-      when 'min_planned_rr' then k.planned_rr < (r.params->>'ratio')::numeric
-      when 'no_trading_weekdays' then (r.params->'weekdays') @> to_jsonb(extract(isodow from k.lo)::int)
-      when 'trading_hours' then k.lo::time < (r.params->>'from')::time or k.lo::time >= (r.params->>'to')::time
-      when 'cooldown_after_loss' then k.opened_at - k.last_loss < make_interval(mins => (r.params->>'minutes')::int)
+      when 'max_daily_loss' then k.day_net_before <= -r.amount
+      when 'max_loss_per_trade' then k.closed_at is not null and k.net_pnl < -(coalesce(r.r * k.one_r, r.amount))
+      when 'max_trades_per_day' then k.n > r.count
+      when 'max_risk_per_trade' then k.one_r > r.amount
+      when 'min_planned_rr' then k.planned_rr < r.ratio
+      when 'no_trading_weekdays' then extract(isodow from k.lo)::int = any(r.weekdays)
+      when 'trading_hours' then k.lo::time < r.from_time or k.lo::time >= r.to_time
+      when 'cooldown_after_loss' then k.opened_at - k.last_loss < r.cooldown
       else false end is true
   )`;
 }
@@ -86,7 +94,9 @@ export async function tradeCompliance(deps: Pick<Deps, "db">, accountId: string,
   const rules = await rulesOf(deps, accountId);
   if (rules.length === 0) return null;
   const rows = rowsOf<{ rule_id: string }>(
-    await deps.db.execute(sql`with ${brokenSql(accountId, sql`${openedAt}::timestamptz`)} select rule_id::text as rule_id from tb where trade_id = ${tradeId}`),
+    await deps.db.execute(
+      sql`with ${brokenSql(accountId, sql`${openedAt}::timestamptz`, sql`(${openedAt}::timestamptz + interval '1 microsecond')`)} select rule_id::text as rule_id from tb where trade_id = ${tradeId}`,
+    ),
   );
   const broken = new Set(rows.map((r) => r.rule_id));
   const total = rules.reduce((s, r) => s + WEIGHT[r.weight], 0);
@@ -111,8 +121,44 @@ const figures = (f: Figures | undefined) => {
   };
 };
 
+/** The compliance report's one statement (exported for the benchmark): per rule, per day, and the split. */
+export function complianceSql(accountId: string, timezone: string, query: ComplianceQuery): SQL {
+  const lower = query.from ? sql`(${query.from}::date::timestamp at time zone ${timezone})` : null;
+  const upper = query.to ? sql`((${query.to}::date + 1)::timestamp at time zone ${timezone})` : null;
+  const inRange = sql`${query.from ? sql`and x.day >= ${query.from}::date` : sql``} ${query.to ? sql`and x.day <= ${query.to}::date` : sql``}`;
+  return sql`with ${brokenSql(accountId, lower, upper)},
+      tr as (select k.id, k.day, k.closed_at, k.net_pnl, k.id in (select trade_id from tb) as broke
+        from k where k.opened_at >= ${lower ?? sql`'-infinity'::timestamptz`}),
+      dl as (select k.close_day as day, sum(k.net_pnl) as net from k where k.closed_at is not null group by k.close_day),
+      tday as (select day, count(*) as trades from tr group by day),
+      dayset as (select day from tday union select day from dl where day >= ${query.from ?? "-infinity"}::date),
+      dbd as (
+        select x.day, array_agg(x.rule_id) as broken from (
+          select day, rule_id from tb
+          union
+          select dl.day, r.id from dl join rules r on r.type = 'max_daily_loss' and dl.net <= -r.amount
+        ) x group by x.day
+      ),
+      days as (
+        select d.day, coalesce(tday.trades, 0) as trades, coalesce(dl.net, 0) as net, coalesce(dbd.broken, '{}') as broken
+        from dayset d left join tday on tday.day = d.day left join dl on dl.day = d.day left join dbd on dbd.day = d.day
+      ),
+      bt as (select x.rule_id, count(*) as trades, coalesce(sum(x.net_pnl) filter (where x.closed_at is not null), 0) as net
+        from tb x where true ${inRange} group by x.rule_id),
+      bd as (select b.rule_id, count(*) as days from days x cross join unnest(x.broken) as b(rule_id) where true ${inRange} group by b.rule_id)
+      select
+        (select coalesce(json_agg(json_build_object('id', r.id, 'trades', coalesce(bt.trades, 0), 'days', coalesce(bd.days, 0), 'netPnl', coalesce(bt.net, 0)::text)), '[]')
+          from rules r left join bt on bt.rule_id = r.id left join bd on bd.rule_id = r.id)::text as per_rule,
+        (select coalesce(json_agg(json_build_object('day', to_char(x.day, 'YYYY-MM-DD'), 'trades', x.trades, 'net', x.net::text, 'broken', x.broken) order by x.day), '[]')
+          from days x where true ${inRange})::text as days,
+        (select coalesce(json_object_agg(g.kept, json_build_object('trades', g.trades, 'wins', g.wins, 'net', g.net::text, 'expectancy', g.expectancy::text)), '{}') from (
+          select not x.broke as kept, count(*) as trades, count(*) filter (where x.net_pnl > 0) as wins, sum(x.net_pnl) as net,
+            round(avg(x.net_pnl), 10) as expectancy
+          from tr x where x.closed_at is not null ${inRange} group by 1) g)::text as split`;
+}
+
 /**
- * GET /api/accounts/:id/compliance: over the account's days from `from` to `to` (both included, the account's
+ * GET /api/rules/compliance: over the account's days from `from` to `to` (both included, the account's
  * clock): each rule with the trades and days that broke it and what those trades made; the closed trades
  * that kept every rule against those that broke one; each day's score and broken rules; the streak of fully
  * compliant days (the current one ending on the last trading day of the period, and the best).
@@ -123,38 +169,7 @@ export async function complianceReport(deps: Pick<Deps, "db">, user: AuthUser, a
     throw new AppError("VALIDATION_ERROR", "The period ends before it starts.", { fields: [{ path: "to", message: "must not be before from" }] });
   }
   const rules = await rulesOf(deps, accountId);
-  const lower = query.from ? sql`(${query.from}::date::timestamp at time zone ${account.timezone})` : null;
-  const inRange = sql`${query.from ? sql`and x.day >= ${query.from}::date` : sql``} ${query.to ? sql`and x.day <= ${query.to}::date` : sql``}`;
-  const [row] = rowsOf<{ per_rule: string; days: string; split: string }>(
-    await deps.db.execute(sql`with ${brokenSql(accountId, lower)},
-      tr as (select k.id, k.day, k.closed_at, k.net_pnl, coalesce(array_agg(tb.rule_id) filter (where tb.rule_id is not null), '{}') as broken
-        from k left join tb on tb.trade_id = k.id where k.opened_at >= ${lower ?? sql`'-infinity'::timestamptz`} group by k.id, k.day, k.closed_at, k.net_pnl),
-      dl as (select k.close_day as day, sum(k.net_pnl) as net from k where k.closed_at is not null group by k.close_day),
-      dayset as (select day from tr union select day from dl where day >= ${query.from ?? "-infinity"}::date),
-      db as (
-        select tr.day, b.rule_id from tr cross join unnest(tr.broken) as b(rule_id)
-        union
-        select dl.day, r.id from dl join rules r on r.type = 'max_daily_loss' and dl.net <= -(r.params->>'amount')::numeric
-      ),
-      tday as (select day, count(*) as trades from tr group by day),
-      dbd as (select day, array_agg(distinct rule_id) as broken from db group by day),
-      days as (
-        select d.day, coalesce(tday.trades, 0) as trades, coalesce(dl.net, 0) as net, coalesce(dbd.broken, '{}') as broken
-        from dayset d left join tday on tday.day = d.day left join dl on dl.day = d.day left join dbd on dbd.day = d.day
-      ),
-      bt as (select b.rule_id, count(*) as trades, coalesce(sum(x.net_pnl) filter (where x.closed_at is not null), 0) as net
-        from tr x cross join unnest(x.broken) as b(rule_id) where true ${inRange} group by b.rule_id),
-      bd as (select b.rule_id, count(*) as days from days x cross join unnest(x.broken) as b(rule_id) where true ${inRange} group by b.rule_id)
-      select
-        (select coalesce(json_agg(json_build_object('id', r.id, 'trades', coalesce(bt.trades, 0), 'days', coalesce(bd.days, 0), 'netPnl', coalesce(bt.net, 0)::text)), '[]')
-          from rules r left join bt on bt.rule_id = r.id left join bd on bd.rule_id = r.id)::text as per_rule,
-        (select coalesce(json_agg(json_build_object('day', to_char(x.day, 'YYYY-MM-DD'), 'trades', x.trades, 'net', x.net::text, 'broken', x.broken) order by x.day), '[]')
-          from days x where true ${inRange})::text as days,
-        (select coalesce(json_object_agg(g.kept, json_build_object('trades', g.trades, 'wins', g.wins, 'net', g.net::text, 'expectancy', g.expectancy::text)), '{}') from (
-          select cardinality(x.broken) = 0 as kept, count(*) as trades, count(*) filter (where x.net_pnl > 0) as wins, sum(x.net_pnl) as net,
-            round(avg(x.net_pnl), 10) as expectancy
-          from tr x where x.closed_at is not null ${inRange} group by 1) g)::text as split`),
-  );
+  const [row] = rowsOf<{ per_rule: string; days: string; split: string }>(await deps.db.execute(complianceSql(accountId, account.timezone, query)));
   const perRule = new Map((JSON.parse(row!.per_rule) as Array<{ id: string; trades: number; days: number; netPnl: string }>).map((r) => [r.id, r]));
   const total = rules.reduce((s, r) => s + WEIGHT[r.weight], 0);
   const weightOf = new Map(rules.map((r) => [r.id, WEIGHT[r.weight]]));

@@ -17,12 +17,13 @@ import { CONCURRENT_HOLDS, measureBilling, WEBHOOK_ROUNDS } from "./billing.ts";
 import { measureAdvisor, OPEN_STREAMS, STAND_IN_DELAY_MS, TTFB_ROUNDS } from "./advisor.ts";
 import { LOAD_ROUNDS, measureMarket, SEARCH_ROUNDS } from "./market.ts";
 import { CHART_TRADES, measureCharts } from "./charts.ts";
+import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "charts", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "charts", "discipline", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -115,6 +116,13 @@ if (runs("stats")) {
   console.log(
     `summary with R ${f(stats.sqlSummary)} | without R ${f(stats.sqlSummaryWithoutR)} | ratio ${(stats.sqlSummary / stats.sqlSummaryWithoutR).toFixed(2)} (goal <= 1.2)`,
   );
+}
+
+if (runs("discipline")) {
+  console.log(`\n== Rules and findings over ${DISCIPLINE_TRADES.toLocaleString("en")} trades in a year (eight rules on) ==`);
+  const d = await withDatabase((url) => measureDiscipline(testConfig({ DATABASE_URL: url }), url));
+  console.log(`compliance over the year (API, median of 7) ${f(d.complianceYear)} (goal < 1 s) | behaviour findings over the year ${f(d.findingsYear)} (goal < 1 s)`);
+  console.log(`a month's compliance report: API ${f(d.apiMonth)} | SQL ${f(d.sqlMonth)} | API/SQL ${(d.apiMonth / d.sqlMonth).toFixed(2)} (goal <= 1.5)`);
 }
 
 if (runs("charts")) {
