@@ -18,10 +18,12 @@ async function trader() {
     expect(r.status, await r.clone().text()).toBe(201);
     return (await r.json()) as { id: string; label: string };
   };
+  let trips = 0;
   /** A round trip of 10 shares, opened and closed at New York wall times ("2026-11-23 10:00"). */
   const trip = async (open: string, close: string | null, buy: string, sell: string, plan: Record<string, string> = {}) => {
     const at = (wall: string) => `${wall.replace(" ", "T")}:00-05:00`;
-    const symbol = `T${crypto.randomUUID().slice(0, 4).toUpperCase().replace(/[^A-Z]/g, "X")}`;
+    // A symbol of its own per trip (letters only): T, then the trip's number in letters.
+    const symbol = `T${String(++trips).replace(/\d/g, (d) => "ABCDEFGHIJ"[Number(d)]!)}`;
     const a = await client.post("/api/fills", { accountId, symbol, side: "buy", quantity: "10", price: buy, fees: "0", executedAt: at(open) });
     expect(a.status, await a.clone().text()).toBe(201);
     if (close) expect((await client.post("/api/fills", { accountId, symbol, side: "sell", quantity: "10", price: sell, fees: "0", executedAt: at(close) })).status).toBe(201);
