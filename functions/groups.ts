@@ -20,6 +20,7 @@ import { playbooksGroup } from "./playbooks.ts";
 import { daysGroup } from "./days.ts";
 import { rulesGroup } from "./rules.ts";
 import { insightsGroup } from "./insights.ts";
+import { tagsGroup } from "./tags.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { tradesGroup } from "./trades.ts";
@@ -43,6 +44,7 @@ export const groups = {
   days: daysGroup,
   rules: rulesGroup,
   insights: insightsGroup,
+  tags: tagsGroup,
   bars: barsGroup,
   stats: statsGroup,
   csvImport: csvImportGroup,
@@ -80,6 +82,7 @@ export function typedRoutes() {
     .route(daysGroup.prefix, daysGroup.app)
     .route(rulesGroup.prefix, rulesGroup.app)
     .route(insightsGroup.prefix, insightsGroup.app)
+    .route(tagsGroup.prefix, tagsGroup.app)
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)

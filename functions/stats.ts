@@ -1,6 +1,8 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
 import { playbookReport } from "../lib/playbooks/report.ts";
+import { TagReportQuerySchema } from "../lib/tags/schema.ts";
+import { tagReport } from "../lib/tags/tags.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import {
@@ -63,6 +65,18 @@ export const stats = createRouter()
     requireUser,
     validate("query", StatsQuerySchema),
     async (c) => c.json(await playbookReport(c.var.deps, currentUser(c), c.req.valid("query"))),
+  )
+  .get(
+    "/tags",
+    describeRoute({
+      tag: "stats",
+      summary: "Per tag (of one kind, e.g. mistake, or every tag), the closed trades of the period carrying it, costliest first: count, net P&L, win rate, expectancy",
+      responses: { 200: { description: "The report.", schema: TagReportSchema } },
+      errors: ["NOT_FOUND"],
+    }),
+    requireUser,
+    validate("query", TagReportQuerySchema),
+    async (c) => c.json(await tagReport(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
 export const statsGroup = { prefix: "/api/stats", app: stats } as const satisfies Group;

@@ -3,7 +3,7 @@
 // not stored in the file: they are rebuilt from the fills, and their journal fields (notes, tags, setup,
 // rating, the plan: stop, target, planned risk, and the playbook with its answers) are matched to them by the
 // fill that opened them. The trader's stock splits travel with the file (they change how the fills make
-// trades), and so do their playbooks and each account's daily journal and trading rules. Screenshots are not included. Fields
+// trades), and so do their playbooks, their tags' kinds, and each account's daily journal and trading rules. Screenshots are not included. Fields
 // added after version 1 shipped are optional, so older files still read.
 import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
@@ -132,6 +132,12 @@ export const DataExportSchema = z.strictObject({
   accounts: z.array(AccountSchema).check(z.maxLength(1000, "has more than 1000 accounts")),
   splits: z.optional(z.array(SplitSchema).check(z.maxLength(10_000, "has more than 10000 splits"))),
   playbooks: z.optional(z.array(PlaybookFileSchema).check(z.maxLength(1000, "has more than 1000 playbooks"))),
+  /** What the trader's tags mean: setup, mistake or emotion. */
+  tagKinds: z.optional(
+    z.array(z.strictObject({ tag: z.string().check(z.minLength(1), z.maxLength(50, "is too long")), kind: z.enum(["setup", "mistake", "emotion"], { error: "must be setup, mistake or emotion" }) })).check(
+      z.maxLength(10_000, "has more than 10000 tags"),
+    ),
+  ),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
 
@@ -175,7 +181,8 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
           from splits s where s.user_id = ${user.id}::uuid), '[]'::json),
         'playbooks', coalesce((select json_agg(json_build_object('ref', b.id, 'name', b.name, 'description', b.description,
             'entryCriteria', b.entry_criteria, 'exitCriteria', b.exit_criteria, 'items', b.items, 'archived', b.archived_at is not null)
-            order by b.created_at, b.id) from playbooks b where b.user_id = ${user.id}::uuid), '[]'::json)
+            order by b.created_at, b.id) from playbooks b where b.user_id = ${user.id}::uuid), '[]'::json),
+        'tagKinds', coalesce((select json_agg(json_build_object('tag', k.tag, 'kind', k.kind) order by k.tag) from tag_kinds k where k.user_id = ${user.id}::uuid), '[]'::json)
       )::text as json`),
   );
   return { json: row!.json, fileName: `trading-journal-export-${deps.now().toISOString().slice(0, 10)}.json` };

@@ -15,6 +15,7 @@ import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
 import { findings } from "../insights/findings.ts";
 import { playbookReport } from "../playbooks/report.ts";
 import { complianceReport } from "../rules/compliance.ts";
+import { tagReport } from "../tags/tags.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
 
@@ -199,6 +200,15 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
           summary: `Read the compliance with ${plural(r.rules.length, "rule")}${r.score === null ? "" : `: score ${r.score} / 100`}`,
           data: { ...rest, rules: r.rules.map(({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl }) => ({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl })), brokenDays: days.filter((d) => d.broken.length).slice(-30) },
         };
+      },
+    },
+    tag_costs: {
+      description:
+        "Per tag the trader uses, of one kind they gave it (mistake, setup or emotion; omit for every tag), the closed trades of the period carrying it, costliest first: count, net P&L (for a mistake: what it cost), win rate, expectancy.",
+      inputSchema: z.object({ ...statsRange, kind: z.optional(z.enum(["setup", "mistake", "emotion"]).check(z.describe("Only tags of this kind"))) }),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string; kind?: "setup" | "mistake" | "emotion" }) {
+        const r = await tagReport(deps, user, q);
+        return { summary: `Read what ${plural(r.tags.length, q.kind ? `${q.kind} tag` : "tag")} cost${span(q)}`, data: capped(r.tags, (tags) => ({ ...q, currency: r.currency, tags })) };
       },
     },
     playbook_report: {

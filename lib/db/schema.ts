@@ -405,6 +405,20 @@ export const tradingRules = pgTable(
   (t) => [index("trading_rules_account_idx").on(t.accountId), check("trading_rules_weight_range", sql`${t.weight} between 1 and 3`)],
 );
 
+/** What a tag means to its user: a setup, a mistake or an emotion (lib/tags). A tag without a row has no kind. */
+export const tagKinds = pgTable(
+  "tag_kinds",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tag: text("tag").notNull(),
+    kind: text("kind", { enum: ["setup", "mistake", "emotion"] }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tag] }), check("tag_kinds_kind_known", sql`${t.kind} in ('setup', 'mistake', 'emotion')`)],
+);
+
 /**
  * The daily journal: one entry per account and trading day (the day on the account's clock): the plan
  * written before the open, the review after the close, the mood (1-5) and the day's tags.
@@ -920,6 +934,7 @@ export const schema = {
   playbooks,
   dayJournals,
   tradingRules,
+  tagKinds,
   splits,
   csvImports,
   objectDeletions,

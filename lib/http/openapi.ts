@@ -107,6 +107,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   days: "The daily journal: a plan, a review and a mood per account and trading day.",
   rules: "Trading rules per account and how well the trades kept them.",
   insights: "Behaviour findings over your own record, each citing its trades.",
+  tags: "Your tags, and their kinds: setup, mistake or emotion.",
   "csv-import": "Broker CSV import: preview, commit, undo.",
   advisor: "The AI advisor on the trader's own provider keys.",
   billing: "Credits, packs, the Pro plan and the payment webhook.",

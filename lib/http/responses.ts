@@ -630,3 +630,21 @@ export const InsightsSchema = z.object({
     ]),
   ),
 });
+
+const tagKind = () => z.nullable(z.enum(["setup", "mistake", "emotion"]));
+export const TagListSchema = z.object({ tags: z.array(z.object({ tag: z.string(), kind: tagKind(), trades: z.number().check(z.describe("Trades (not detached notes) carrying it")) })) });
+export const TagKindOutSchema = z.object({ tag: z.string(), kind: tagKind() });
+export const TagReportSchema = z.object({
+  currency: statsCurrency(),
+  kind: tagKind(),
+  tags: z.array(
+    z.object({
+      tag: z.string(),
+      kind: tagKind(),
+      trades: z.number().check(z.describe("Closed trades of the period carrying it")),
+      netPnl: decimal().check(z.describe("What they made (for a mistake: what it cost)")),
+      winRate: ratio(),
+      expectancy: decimal(),
+    }),
+  ),
+});

@@ -227,6 +227,10 @@ describe("a turn", () => {
       trades: { compliant: { trades: 1, netPnl: "-10.00" }, broken: { trades: 1, netPnl: "-60.00" } },
       brokenDays: [{ day: "2026-03-02" }],
     });
+    expect((await client.request(`/api/trades/${revenge}`, { method: "PATCH", json: { tags: ["tilt"] } })).status).toBe(200);
+    expect((await client.request("/api/tags/kind", { method: "PUT", json: { tag: "tilt", kind: "mistake" } })).status).toBe(200);
+    await turn(client, conversation.id, `What do my mistakes cost? #tool:tag_costs:{"accountId":"${account.id}","kind":"mistake"}`);
+    expect(toolResult().tags).toEqual([{ tag: "tilt", kind: "mistake", trades: 1, netPnl: "-60.00", winRate: "0.0000", expectancy: "-60.00" }]);
     await turn(client, conversation.id, `And my playbooks? #tool:playbook_report:{"accountId":"${account.id}"}`);
     expect(toolResult()).toMatchObject({ playbooks: [], none: { trades: 2, netPnl: "-70.00" } });
   });

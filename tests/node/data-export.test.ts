@@ -97,6 +97,7 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
     method: "PATCH",
     json: { notes: "=cmd| plan held", tags: ["breakout", "earnings"], setup: "Flag", rating: 4, stopPrice: "169.5", targetPrice: "175", playbookId: book.id, playbookAnswers: { [book.items[0].id]: true, [book.items[1].id]: "up" } },
   });
+  expect((await client.request("/api/tags/kind", { method: "PUT", json: { tag: "breakout", kind: "setup" } })).status).toBe(200);
   expect((await client.post("/api/rules", { accountId: main.id, rule: { type: "trading_hours", from: "09:30", to: "11:30" }, weight: "critical" })).status).toBe(201);
   expect((await client.post("/api/rules", { accountId: main.id, rule: { type: "max_loss_per_trade", r: "1.5" } })).status).toBe(201);
   expect((await client.request(`/api/days/${main.id}/2026-03-04`, { method: "PUT", json: { plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] } })).status).toBe(200);
@@ -118,6 +119,7 @@ describe("the whole-account JSON export", () => {
     expect(data.accounts[0].fills.find((f: { symbol: string }) => f.symbol === "KO")).toMatchObject({ fees: "1.00", feesEstimated: true });
     expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null, playbook: data.playbooks[0].ref });
     expect(data.playbooks).toMatchObject([{ name: "Bull flag", entryCriteria: "Break of the flag", archived: false, items: [{ kind: "checkbox" }, { kind: "choice", options: ["up", "down"] }] }]);
+    expect(data.tagKinds).toEqual([{ tag: "breakout", kind: "setup" }]);
     expect(data.accounts[0].rules).toEqual([
       { rule: { type: "trading_hours", from: "09:30", to: "11:30" }, weight: "critical", enabled: true },
       { rule: { type: "max_loss_per_trade", r: "1.5" }, weight: "important", enabled: true },
@@ -134,6 +136,7 @@ describe("the whole-account JSON export", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toEqual({ accounts: 2, fills: 7, entries: 2, journaled: 2 });
     const restored = await snapshot(newcomer);
+    expect((await (await newcomer.get("/api/tags")).json()).tags).toContainEqual({ tag: "breakout", kind: "setup", trades: 1 });
     expect(restored).toEqual(await snapshot(client));
     // The split came along: MSFT is one open trade of 5 post-split shares, the plan on AAPL gives its R.
     const swing = restored[0]!.trades as unknown as Array<{ symbol: string; openQuantity: string; risk: { oneR: string | null } }>;

@@ -2,7 +2,7 @@
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
 -- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill
--- that opened them) and playbook answers, and each account's daily journal and trading rules. The file's stock splits come first
+-- that opened them) and playbook answers, each account's daily journal and trading rules, and the tags' kinds. The file's stock splits come first
 -- (split_add, so the user's other accounts are rebuilt with them too); a split the user already has at that
 -- instant is kept as it is. A playbook the user already has by name is reused, and gets the file's checklist
 -- items it lacks (by item id, appended), so every imported answer keeps its question; the others are created
@@ -63,6 +63,11 @@ BEGIN
     END IF;
     brokerage_ids := brokerage_ids || jsonb_build_object(b->>'ref', bid);
   END LOOP;
+
+  -- Tag kinds: the user's own kind of a tag is kept.
+  INSERT INTO tag_kinds (user_id, tag, kind)
+  SELECT p_user, x.tag, x.kind FROM jsonb_to_recordset(coalesce(p_data->'tagKinds', '[]'::jsonb)) AS x(tag text, kind text)
+  ON CONFLICT (user_id, tag) DO NOTHING;
 
   FOR pb IN SELECT * FROM jsonb_array_elements(coalesce(p_data->'playbooks', '[]'::jsonb)) LOOP
     SELECT id INTO pid FROM playbooks WHERE user_id = p_user AND lower(name) = lower(pb->>'name');

@@ -1,0 +1,64 @@
+// Tag kinds and what each tag cost (docs/discipline.md, "Mistakes and their cost"): a trader marks a tag as a
+// setup, a mistake or an emotion (per user: the tag means the same on every trade); the report gives, per tag
+// of a kind, the closed trades of the period that carry it, their net P&L (for a mistake: what it cost), win
+// rate and expectancy.
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { formatDecimal } from "../money.ts";
+import { scope } from "../stats/stats.ts";
+import type { TagKind, TagKindBody, TagReportQuery } from "./schema.ts";
+
+/** GET /api/tags: every tag on the user's trades (and every tag given a kind), with its kind and trade count. */
+export async function listTags(deps: Pick<Deps, "db">, user: AuthUser) {
+  const rows = rowsOf<{ tag: string; kind: TagKind | null; trades: number }>(
+    await deps.db.execute(sql`with used as (
+        select t.tag, count(*)::int as trades from trade_journals j join accounts a on a.id = j.account_id cross join unnest(j.tags) as t(tag)
+        where a.user_id = ${user.id} and j.position_id is not null group by t.tag
+      )
+      select coalesce(u.tag, k.tag) as tag, k.kind, coalesce(u.trades, 0) as trades
+      from used u full join (select tag, kind from tag_kinds where user_id = ${user.id}) k on k.tag = u.tag
+      order by coalesce(u.trades, 0) desc, 1`),
+  );
+  return { tags: rows };
+}
+
+/** PUT /api/tags/kind: sets (or, with null, clears) a tag's kind. */
+export async function setTagKind(deps: Pick<Deps, "db">, user: AuthUser, body: TagKindBody) {
+  if (body.kind === null) {
+    await deps.db.execute(sql`delete from tag_kinds where user_id = ${user.id} and tag = ${body.tag}`);
+  } else {
+    await deps.db.execute(sql`insert into tag_kinds (user_id, tag, kind) values (${user.id}, ${body.tag}, ${body.kind})
+      on conflict (user_id, tag) do update set kind = excluded.kind, updated_at = now()`);
+  }
+  return { tag: body.tag, kind: body.kind };
+}
+
+/**
+ * GET /api/stats/tags: per tag (of `kind`, or every tag), the closed trades of the period carrying it, costliest
+ * first: count, net P&L, win rate, expectancy.
+ */
+export async function tagReport(deps: Pick<Deps, "db">, user: AuthUser, query: TagReportQuery) {
+  const from = await scope(deps, user, query, {
+    extraJoin: sql`cross join lateral unnest(coalesce(j.tags, '{}')) as tg(tag) left join tag_kinds k on k.user_id = a.user_id and k.tag = tg.tag`,
+  });
+  const rows = rowsOf<{ tag: string; kind: TagKind | null; trades: number; wins: number; net: string; expectancy: string }>(
+    await deps.db.execute(sql`select tg.tag, k.kind, count(*)::int as trades, count(*) filter (where p.net_pnl > 0)::int as wins,
+        sum(p.net_pnl)::text as net, round(avg(p.net_pnl), 10)::text as expectancy
+      from ${from.closed} ${query.kind ? sql`and k.kind = ${query.kind}` : sql``}
+      group by tg.tag, k.kind order by sum(p.net_pnl), tg.tag`),
+  );
+  return {
+    currency: from.currency,
+    kind: query.kind ?? null,
+    tags: rows.map((r) => ({
+      tag: r.tag,
+      kind: r.kind,
+      trades: r.trades,
+      netPnl: formatDecimal(r.net),
+      winRate: r.trades > 0 ? (r.wins / r.trades).toFixed(4) : null,
+      expectancy: formatDecimal(r.expectancy),
+    })),
+  };
+}
