@@ -2,7 +2,8 @@
 // with its checklist, assigned to a trade and answered on the trade's page, its report on the playbooks page
 // (the followed item against the broken one); a day's plan and review written in the journal, the day marked
 // on the dashboard's calendar, the mark leading back to that week; a trading rule added, shown broken on the
-// trade's page and counted on the rules page; a revenge trade found on the insights page. No sideways scrolling. Screenshots go to
+// trade's page and counted on the rules page; a revenge trade found on the insights page, its tag marked a
+// mistake and its cost listed. No sideways scrolling. Screenshots go to
 // test-results/screenshots.
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -153,6 +154,15 @@ for (const width of [1280, 390] as const) {
       await page.getByRole("heading", { name: "TSLA · Long" }).waitFor();
       await go("/insights");
       await page.getByRole("region", { name: /^Overtrading/ }).getByText("Not found").waitFor();
+      // The revenge trade tagged "fomo", the tag marked a mistake here: its cost is listed.
+      const { trades } = await api<{ trades: Array<{ id: string }> }>(context.request, "get", `/api/trades?accountId=${accountId}&symbol=TSLA`);
+      const tagged = await context.request.patch(`${base()}/api/trades/${trades[0]!.id}`, { data: { tags: ["fomo"] } });
+      expect(tagged.status()).toBe(200);
+      await page.reload();
+      await page.getByLabel("fomo (1 trade)").selectOption("mistake");
+      await page.getByText("fomo is now a mistake tag.").waitFor();
+      const costs = page.getByRole("region", { name: "What your mistakes cost" });
+      await expect.poll(async () => (await costs.getByRole("row", { name: /fomo/ }).textContent()) ?? "").toContain("-$302.00");
       await noSidewaysScroll();
       await shot("insights");
       expect(errors).toEqual([]);
