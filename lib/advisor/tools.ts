@@ -16,6 +16,8 @@ import { findings } from "../insights/findings.ts";
 import { playbookReport } from "../playbooks/report.ts";
 import { complianceReport } from "../rules/compliance.ts";
 import { tagReport } from "../tags/tags.ts";
+import { listDays } from "../days/days.ts";
+import { DayListQuerySchema } from "../days/schema.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
 
@@ -199,6 +201,24 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
         return {
           summary: `Read the compliance with ${plural(r.rules.length, "rule")}${r.score === null ? "" : `: score ${r.score} / 100`}`,
           data: { ...rest, rules: r.rules.map(({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl }) => ({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl })), brokenDays: days.filter((d) => d.broken.length).slice(-30) },
+        };
+      },
+    },
+    daily_journal: {
+      description:
+        "The trader's daily journal entries from one day to another (both included, YYYY-MM-DD on the account's clock, at most 400 days): each day's plan (before the open), review (after the close), mood 1-5 and day tags.",
+      inputSchema: z.object({
+        accountId: accountId(),
+        from: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("First day, YYYY-MM-DD")),
+        to: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("Last day, YYYY-MM-DD")),
+      }),
+      async execute(q: { accountId?: string; from: string; to: string }) {
+        const parsed = DayListQuerySchema.safeParse(q);
+        if (!parsed.success) throw new AppError("VALIDATION_ERROR", "Give real days, from before to, at most 400 days apart.");
+        const { days } = await listDays(deps, user, parsed.data);
+        return {
+          summary: `Read ${days.length} daily journal ${days.length === 1 ? "entry" : "entries"} from ${q.from} to ${q.to}`,
+          data: capped(days.map(({ createdAt: _c, updatedAt: _u, ...d }) => d), (kept) => ({ ...q, days: kept })),
         };
       },
     },

@@ -109,6 +109,12 @@ for (const width of [1280, 390] as const) {
       await expect.poll(async () => (await page.getByRole("region", { name: /^Week of/ }).textContent()) ?? "").toContain("1 of 7");
       await noSidewaysScroll();
       await shot("day-journal");
+      // The recap drafted by the advisor: the question is prepared for the advisor's box (this trader has no
+      // model key yet, so the advisor asks for one first; the node tests send it with a key).
+      const draft = page.getByRole("link", { name: "Draft the recap with the advisor" });
+      expect(new URL((await draft.getAttribute("href"))!, base()).searchParams.get("ask")).toContain('Draft my weekly recap for the account "Day trading"');
+      await draft.click();
+      await page.getByText("Add a model key to start").waitFor();
 
       await go(`/dashboard?account=${accountId}`);
       const mark = page.getByRole("link", { name: "Journal entry of 2026-11-24" });

@@ -231,6 +231,10 @@ describe("a turn", () => {
     expect((await client.request("/api/tags/kind", { method: "PUT", json: { tag: "tilt", kind: "mistake" } })).status).toBe(200);
     await turn(client, conversation.id, `What do my mistakes cost? #tool:tag_costs:{"accountId":"${account.id}","kind":"mistake"}`);
     expect(toolResult().tags).toEqual([{ tag: "tilt", kind: "mistake", trades: 1, netPnl: "-60.00", winRate: "0.0000", expectancy: "-60.00" }]);
+    expect((await client.request(`/api/days/${account.id}/2026-03-02`, { method: "PUT", json: { plan: "One trade, then walk away.", mood: 2 } })).status).toBe(200);
+    const days = await turn(client, conversation.id, `Draft my recap #tool:daily_journal:{"accountId":"${account.id}","from":"2026-03-02","to":"2026-03-08"}`);
+    expect(days.events[2]!.data).toMatchObject({ name: "daily_journal", ok: true, summary: "Read 1 daily journal entry from 2026-03-02 to 2026-03-08" });
+    expect(toolResult().days).toEqual([{ accountId: account.id, day: "2026-03-02", plan: "One trade, then walk away.", review: null, mood: 2, tags: [] }]);
     await turn(client, conversation.id, `And my playbooks? #tool:playbook_report:{"accountId":"${account.id}"}`);
     expect(toolResult()).toMatchObject({ playbooks: [], none: { trades: 2, netPnl: "-70.00" } });
   });

@@ -4,7 +4,7 @@
 // States for no key, no credits and a provider that fails are spelled out with the way forward.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { Link, NavLink, useNavigate, useParams } from "react-router";
+import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useInstanceConfig } from "../../api/queries.ts";
 import { ErrorAlert, EmptyState, Loading, PageHeader, QueryView, StatusMessage } from "../../components/ui.tsx";
@@ -285,6 +285,7 @@ function Composer({ busy, onAsk, initial }: { busy: boolean; onAsk(text: string)
 
 export function AdvisorPage() {
   const { conversationId } = useParams();
+  const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useInstanceConfig();
@@ -441,7 +442,8 @@ export function AdvisorPage() {
           {!conversationId && !turn && messages.length === 0 && (
             <p className="muted">Ask about your own record: win rate by weekday, your worst setups, what a losing month had in common.</p>
           )}
-          <Composer busy={busy || create.isPending} onAsk={(text) => void onAsk(text)} />
+          {/* A question prepared elsewhere (the journal's "Draft the recap"), in the box for the trader to send. */}
+          <Composer busy={busy || create.isPending} onAsk={(text) => void onAsk(text)} initial={conversationId ? undefined : (searchParams.get("ask")?.slice(0, 2000) ?? undefined)} />
           <StatusMessage>{turn?.phase === "done" ? "Answer complete." : turn?.phase === "stopped" ? "Answer stopped." : ""}</StatusMessage>
         </section>
       </div>

@@ -186,6 +186,17 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
             <dd>{moods.length ? (moods.reduce((a, b) => a + b, 0) / moods.length).toFixed(1) : "—"}</dd>
           </div>
         </dl>
+        <p>
+          <Link
+            className="button button--secondary"
+            to={`/advisor?ask=${encodeURIComponent(
+              `Draft my weekly recap for the account "${account!.name}" (id ${account!.id}), the week of ${label} (${first} to ${last}): the week's figures, the rules I broke, ` +
+                `what the behaviour findings show, and what my daily journal's plans and reviews say. End with three things to keep doing and one to change.`,
+            )}`}
+          >
+            Draft the recap with the advisor
+          </Link>
+        </p>
         <p className="muted">
           Days on the account&apos;s clock ({zone}). <Link to={`/dashboard?account=${account!.id}`}>Dashboard</Link> · <Link to={`/trades?accountId=${account!.id}&from=${first}&to=${last}`}>This week&apos;s trades</Link>
         </p>
