@@ -3,6 +3,7 @@ import { DayEntryOutSchema, DayListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { deleteDay, getDay, listDays, writeDay } from "../lib/days/days.ts";
+import { ownerImages } from "./images.ts";
 import { DayEntrySchema, DayListQuerySchema, DayParamSchema } from "../lib/days/schema.ts";
 
 // The daily journal (docs/discipline.md): one entry per account and trading day (the account's clock).
@@ -57,5 +58,7 @@ export const days = createRouter()
       return c.body(null, 204);
     },
   );
+
+days.route("/", ownerImages({ tag: "days", what: "a day of the daily journal (its entry is made by the first)", path: "/:accountId/:day", param: DayParamSchema, ownerOf: (p) => ({ accountId: p.accountId, day: p.day }) }));
 
 export const daysGroup = { prefix: "/api/days", app: days } as const satisfies Group;

@@ -13,7 +13,7 @@ import {
   TradeIdParamSchema,
 } from "../lib/journals/schema.ts";
 import { deleteTradeImage } from "../lib/trades/images.ts";
-import { serveImage } from "./trades.ts";
+import { serveImage } from "./images.ts";
 
 // What a trader wrote about a trade, apart from the trade: detached notes (their fills are gone), old trade
 // links, attaching a note by hand, and what a confirmation must say (docs/trading.md, "Journals follow fills").

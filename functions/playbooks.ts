@@ -4,6 +4,7 @@ import { PlaybookListSchema, PlaybookSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { createPlaybook, deletePlaybook, getPlaybook, listPlaybooks, updatePlaybook } from "../lib/playbooks/playbooks.ts";
+import { ownerImages } from "./images.ts";
 import { NewPlaybookSchema, PlaybookListQuerySchema, PlaybookPatchSchema } from "../lib/playbooks/schema.ts";
 
 const IdParam = z.object({ id: z.uuid("must be a uuid") });
@@ -60,5 +61,7 @@ export const playbooks = createRouter()
       return c.body(null, 204);
     },
   );
+
+playbooks.route("/", ownerImages({ tag: "playbooks", what: "a playbook (its examples)", path: "/:id", param: IdParam, ownerOf: (p) => ({ playbookId: p.id }) }));
 
 export const playbooksGroup = { prefix: "/api/playbooks", app: playbooks } as const satisfies Group;

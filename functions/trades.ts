@@ -1,38 +1,16 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
-import { AppError } from "../lib/errors.ts";
 import { TradeChartSchema, TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { ChartQuerySchema, tradeChart } from "../lib/market/chart.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
-import type { Context } from "hono";
-import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, imageExists, listTradeImages, readTradeImage, type ImageOwner } from "../lib/trades/images.ts";
+import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages } from "../lib/trades/images.ts";
+import { serveImage } from "./images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
 import { valueOpenPositions } from "../lib/market/quotes.ts";
 import { getTrade, journalTrade, listTrades } from "../lib/trades/trades.ts";
 
 const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
-
-/** One screenshot's bytes, a trade's or a journal's: cacheable by its id, answered 304 on a matching ETag. */
-export async function serveImage(c: Context<AppEnv>, owner: ImageOwner, imageId: string) {
-  const etag = `"${imageId}"`;
-  // Revalidated on every use (no-cache): a browser keeps the bytes but asks first, and only a signed-in owner
-  // gets the 304, so signing out on a shared computer leaves no screenshot a fresh load could show. The id
-  // names the bytes for good, so a matching tag needs no read; ownership is still checked first.
-  const headers = { ETag: etag, "Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosniff" };
-  if (c.req.header("If-None-Match")?.split(",").some((t) => t.trim() === etag)) {
-    if (!(await imageExists(c.var.deps, currentUser(c), owner, imageId))) throw new AppError("NOT_FOUND", "No such image.");
-    return c.body(null, 304, headers);
-  }
-  const image = await readTradeImage(c.var.deps, currentUser(c), owner, imageId);
-  return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, {
-    ...headers,
-    "Content-Type": image.contentType,
-    "Content-Length": String(image.bytes.byteLength),
-    "Content-Disposition": `inline; filename="${imageId}.${image.contentType.slice("image/".length)}"`,
-    "Content-Security-Policy": "default-src 'none'; sandbox",
-  });
-}
 
 export const tradeImages = createRouter()
   .post(
@@ -49,7 +27,7 @@ export const tradeImages = createRouter()
     async (c) => {
       const { file } = await readFilePart(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
       const bytes = new Uint8Array(await file.arrayBuffer());
-      return c.json(await addTradeImage(c.var.deps, currentUser(c), c.req.valid("param").id, bytes), 201);
+      return c.json(await addTradeImage(c.var.deps, currentUser(c), { tradeId: c.req.valid("param").id }, bytes), 201);
     },
   )
   .get(

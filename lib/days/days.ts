@@ -1,7 +1,8 @@
 // The daily journal (docs/discipline.md): one entry per account and trading day, the day on the account's
 // clock (the calendar's day): the plan written before the open, the review after the close, the mood (1-5)
 // and the day's tags. A write sets the fields it names and keeps the others (a plan typed in one tab and a
-// review in another do not erase each other); an entry left with nothing in it is removed.
+// review in another do not erase each other); an entry left with nothing in it (and no image) is removed. Its
+// images (functions/images.ts) are deleted with it only when the trader deletes the entry.
 import { sql } from "drizzle-orm";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
@@ -59,7 +60,10 @@ export async function getDay(deps: Pick<Deps, "db">, user: AuthUser, accountId: 
   return toDay(row);
 }
 
-const BLANK = sql.raw(`coalesce(btrim(plan), '') = '' and coalesce(btrim(review), '') = '' and mood is null and cardinality(tags) = 0`);
+/** Nothing written in the entry and no image on it (its images keep it). */
+const blank = (t: string) =>
+  sql.raw(`coalesce(btrim(${t}.plan), '') = '' and coalesce(btrim(${t}.review), '') = '' and ${t}.mood is null and cardinality(${t}.tags) = 0
+    and not exists (select 1 from trade_images i where i.day_account_id = ${t}.account_id and i.day = ${t}.day)`);
 
 /**
  * PUT /api/days/:accountId/:day: writes the named fields (insert or update, one statement); the entry as the
@@ -76,10 +80,10 @@ export async function writeDay(deps: Pick<Deps, "db">, user: AuthUser, accountId
         coalesce(array(select jsonb_array_elements_text(${tags}::jsonb)), '{}'))
       on conflict (account_id, day) do update set plan = ${keep("plan", "plan")}, review = ${keep("review", "review")},
         mood = ${keep("mood", "mood")}, tags = ${keep("tags", "tags")}, updated_at = now()
-      returning ${columns}, (${BLANK}) as blank`),
+      returning ${columns}, (${blank("d")}) as blank`),
   );
   if (!row!.blank) return toDay(row!);
-  await deps.db.execute(sql`delete from day_journals where account_id = ${accountId} and day = ${day}::date and ${BLANK}`);
+  await deps.db.execute(sql`delete from day_journals x where x.account_id = ${accountId} and x.day = ${day}::date and ${blank("x")}`);
   return null;
 }
 

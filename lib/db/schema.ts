@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -609,9 +609,11 @@ export const tradeImages = pgTable(
   "trade_images",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    journalId: uuid("journal_id")
-      .notNull()
-      .references(() => tradeJournals.id, { onDelete: "cascade" }),
+    /** Whose image: a trade journal's (a screenshot), a playbook's (an example), or a day's (exactly one). */
+    journalId: uuid("journal_id").references(() => tradeJournals.id, { onDelete: "cascade" }),
+    playbookId: uuid("playbook_id").references(() => playbooks.id, { onDelete: "cascade" }),
+    dayAccountId: uuid("day_account_id"),
+    day: date("day", { mode: "string" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -625,6 +627,10 @@ export const tradeImages = pgTable(
   },
   (t) => [
     index("trade_images_journal_idx").on(t.journalId, t.createdAt),
+    index("trade_images_playbook_idx").on(t.playbookId, t.createdAt),
+    index("trade_images_day_idx").on(t.dayAccountId, t.day, t.createdAt),
+    foreignKey({ columns: [t.dayAccountId, t.day], foreignColumns: [dayJournals.accountId, dayJournals.day], name: "trade_images_day_fk" }).onDelete("cascade"),
+    check("trade_images_one_owner", sql`num_nonnulls(${t.journalId}, ${t.playbookId}, ${t.dayAccountId}) = 1 and (${t.dayAccountId} is null) = (${t.day} is null)`),
     check("trade_images_one_place", sql`(${t.data} is null) <> (${t.storageKey} is null)`),
     check("trade_images_type", sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/webp')`),
     check("trade_images_bytes", sql`${t.bytes} > 0`),

@@ -1,5 +1,6 @@
-// Trade screenshots: added to a trade of the user (checked by content, cleaned of metadata by
-// image-bytes.ts), listed, read back and deleted. They belong to the trade's journal, so they follow it
+// Trade screenshots (and, in the same table, a playbook's example images and a daily journal day's images):
+// added to a trade of the user (checked by content, cleaned of metadata by image-bytes.ts), listed, read back
+// and deleted. They belong to the trade's journal, so they follow it
 // through rebuilds and stay readable on a detached note (by the journal's id). The bytes live in object
 // storage when it is configured, inline in Postgres otherwise; each row says which (storage_key or data), so
 // switching later keeps every earlier image readable. Rows go with their journal, account or user; a trigger
@@ -41,8 +42,11 @@ function rejection(err: ImageRejected): AppError {
   });
 }
 
-/** POST /api/trades/:id/images: one image, at most IMAGE_MAX_BYTES, at most IMAGES_PER_TRADE per trade. */
-export async function addTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, user: AuthUser, tradeId: string, upload: Uint8Array): Promise<TradeImage> {
+/**
+ * POST /api/trades/:id/images (and a playbook's or a day's): one image, at most IMAGE_MAX_BYTES, at most
+ * IMAGES_PER_TRADE per owner. A day's entry is made by its first image.
+ */
+export async function addTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, user: AuthUser, owner: ImageOwner, upload: Uint8Array): Promise<TradeImage> {
   if (upload.byteLength > IMAGE_MAX_BYTES) throw tooLarge();
   let image;
   try {
@@ -59,13 +63,21 @@ export async function addTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, 
   const data = key ? null : Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString("base64");
   // The row first, then the object (as staged imports do): a refused row leaves nothing in the bucket, and
   // a failed put removes the row again, which queues the key in case the put reached the store after all.
+  const dims = sql`${image.contentType}, ${image.bytes.byteLength}::integer, ${image.width}::integer, ${image.height}::integer, ${data}, ${key}, ${IMAGES_PER_TRADE}::integer`;
   const [added] = rowsOf<{ outcome: "added" | "not_found" | "full" }>(
-    await deps.db.execute(sql`select trade_image_add(${id}::uuid, ${tradeId}::uuid, ${user.id}::uuid, ${image.contentType},
-      ${image.bytes.byteLength}::integer, ${image.width}::integer, ${image.height}::integer, ${data}, ${key}, ${IMAGES_PER_TRADE}::integer) as outcome`),
+    await deps.db.execute(
+      "tradeId" in owner
+        ? sql`select trade_image_add(${id}::uuid, ${owner.tradeId}::uuid, ${user.id}::uuid, ${dims}) as outcome`
+        : "playbookId" in owner
+          ? sql`select owner_image_add(${id}::uuid, ${user.id}::uuid, ${owner.playbookId}::uuid, null, null, ${dims}) as outcome`
+          : "day" in owner
+            ? sql`select owner_image_add(${id}::uuid, ${user.id}::uuid, null, ${owner.accountId}::uuid, ${owner.day}::date, ${dims}) as outcome`
+            : sql`select 'not_found' as outcome`,
+    ),
   );
-  if (added!.outcome === "not_found") throw noTrade();
+  if (added!.outcome === "not_found") throw notFound(owner);
   if (added!.outcome === "full") {
-    throw new AppError("PAYLOAD_TOO_LARGE", `A trade holds at most ${IMAGES_PER_TRADE} images, and this one is full. Delete one to add another.`);
+    throw new AppError("PAYLOAD_TOO_LARGE", `${ownerName(owner)} holds at most ${IMAGES_PER_TRADE} images, and this one is full. Delete one to add another.`);
   }
   if (deps.storage && key) {
     try {
@@ -78,7 +90,7 @@ export async function addTradeImage(deps: Pick<Deps, "db" | "storage" | "log">, 
     }
   }
   const [row] = rowsOf<ImageRow>(await deps.db.execute(sql`select id::text, content_type, bytes, ${sql.raw(isoUtc("created_at"))} as created_at from trade_images where id = ${id}::uuid`));
-  if (!row) throw noTrade(); // the trade went away (its fills deleted) in the meantime
+  if (!row) throw notFound(owner); // the trade went away (its fills deleted) in the meantime
   return toImage(row);
 }
 
@@ -94,13 +106,40 @@ function storageFailure(deps: Pick<Deps, "log">, err: unknown, operation: string
   });
 }
 
-/** Whose images: a trade's (through its journal) or a journal's (a detached note's too). */
-export type ImageOwner = { tradeId: string } | { journalId: string };
+/** Whose images: a trade's (through its journal), a journal's (a detached note's too), a playbook's or a day's. */
+export type ImageOwner = { tradeId: string } | { journalId: string } | { playbookId: string } | { accountId: string; day: string };
 
 const ownedBy = (owner: ImageOwner) =>
   "tradeId" in owner
     ? sql`i.journal_id = (select id from trade_journals where position_id = ${owner.tradeId}::uuid)`
-    : sql`i.journal_id = ${owner.journalId}::uuid`;
+    : "journalId" in owner
+      ? sql`i.journal_id = ${owner.journalId}::uuid`
+      : "playbookId" in owner
+        ? sql`i.playbook_id = ${owner.playbookId}::uuid`
+        : sql`i.day_account_id = ${owner.accountId}::uuid and i.day = ${owner.day}::date`;
+
+const ownerName = (owner: ImageOwner) => ("playbookId" in owner ? "A playbook" : "day" in owner ? "A day" : "A trade");
+
+function notFound(owner: ImageOwner): AppError {
+  if ("playbookId" in owner) return new AppError("NOT_FOUND", "No such playbook.");
+  if ("day" in owner) return new AppError("NOT_FOUND", "No such account.");
+  return noTrade();
+}
+
+/** GET /api/playbooks/:id/images and /api/days/:accountId/:day/images: the owner's images, oldest first. */
+export async function listOwnerImages(deps: Pick<Deps, "db">, user: AuthUser, owner: { playbookId: string } | { accountId: string; day: string }) {
+  const exists =
+    "playbookId" in owner
+      ? sql`exists (select 1 from playbooks where id = ${owner.playbookId}::uuid and user_id = ${user.id}::uuid)`
+      : sql`exists (select 1 from accounts where id = ${owner.accountId}::uuid and user_id = ${user.id}::uuid)`;
+  const [row] = rowsOf<{ found: boolean; images: string }>(
+    await deps.db.execute(sql`select ${exists} as found, coalesce((select json_agg(json_build_object('id', i.id, 'contentType', i.content_type,
+        'bytes', i.bytes, 'createdAt', ${sql.raw(isoUtc("i.created_at"))}) order by i.created_at, i.id)
+      from trade_images i where i.user_id = ${user.id}::uuid and ${ownedBy(owner)}), '[]')::text as images`),
+  );
+  if (!row?.found) throw notFound(owner);
+  return { images: JSON.parse(row.images) as TradeImage[] };
+}
 
 /** GET /api/trades/:id/images: the trade's images, oldest first. */
 export async function listTradeImages(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string): Promise<{ images: TradeImage[] }> {

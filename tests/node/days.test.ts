@@ -1,10 +1,11 @@
 // The daily journal (docs/discipline.md): one entry per account and trading day; a write sets the fields it
-// names and keeps the others; an entry left blank is removed; days are real dates; an account of another user
-// is not found. On the real Postgres.
+// names and keeps the others; an entry left blank is removed (not one with an image); days are real dates; an
+// account of another user is not found. Images on a day and on a playbook. On the real Postgres.
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { journal } from "../support/app.ts";
+import { pngImage } from "../support/images.ts";
 
 const url = () => inject("databaseUrl");
 
@@ -75,5 +76,60 @@ describe("the daily journal", () => {
     expect((await other.client.request(`/api/days/${t.accountId}/2026-11-24`, { method: "PUT", json: { plan: "theirs" } })).status).toBe(404);
     expect((await other.client.get(`/api/days?accountId=${t.accountId}&from=2026-11-01&to=2026-11-30`)).status).toBe(404);
     expect(rowsOf(await t.db.execute(sql`select 1 from day_journals where account_id = ${t.accountId}`))).toHaveLength(0);
+  });
+});
+
+describe("images on a day and on a playbook", () => {
+  const shot = (rgb: [number, number, number] = [20, 120, 200]) => {
+    const form = new FormData();
+    form.set("file", new Blob([pngImage({ rgb }) as BlobPart]), "chart.png");
+    return form;
+  };
+
+  it("a day's image makes its entry and keeps it when the text is cleared; DELETE of the entry takes its images; another user's day is not found", async () => {
+    const t = await trader();
+    const base = `/api/days/${t.accountId}/2026-11-24`;
+    const added = await t.client.request(`${base}/images`, { method: "POST", body: shot() });
+    expect(added.status, await added.clone().text()).toBe(201);
+    const image = await added.json();
+    expect(image).toMatchObject({ contentType: "image/png" });
+    // The entry exists now (blank but for its image), and clearing its text keeps it.
+    expect((await t.client.get(base)).status).toBe(200);
+    expect((await t.client.request(base, { method: "PUT", json: { plan: "x" } })).status).toBe(200);
+    expect((await t.client.request(base, { method: "PUT", json: { plan: null } })).status).toBe(200);
+    expect((await (await t.client.get(`${base}/images`)).json()).images.map((i: { id: string }) => i.id)).toEqual([image.id]);
+    const bytes = await t.client.get(`${base}/images/${image.id}`);
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get("content-type")).toBe("image/png");
+
+    const other = await trader("days-intruder");
+    expect((await other.client.get(`${base}/images`)).status).toBe(404);
+    expect((await other.client.get(`${base}/images/${image.id}`)).status).toBe(404);
+    expect((await other.client.request(`${base}/images`, { method: "POST", body: shot() })).status).toBe(404);
+    expect((await other.client.request(`${base}/images/${image.id}`, { method: "DELETE" })).status).toBe(404);
+
+    expect((await t.client.request(base, { method: "DELETE" })).status).toBe(204);
+    expect(rowsOf(await t.db.execute(sql`select 1 from trade_images where id = ${image.id}`))).toHaveLength(0);
+  });
+
+  it("a playbook's example images: up to 10, listed, read and deleted; deleting an unused playbook takes them", async () => {
+    const t = await trader();
+    const book = await (await t.client.post("/api/playbooks", { name: `Flag ${crypto.randomUUID()}` })).json();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await t.client.request(`/api/playbooks/${book.id}/images`, { method: "POST", body: shot([i * 20, 40, 60]) });
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).id);
+    }
+    const full = await t.client.request(`/api/playbooks/${book.id}/images`, { method: "POST", body: shot() });
+    expect(full.status).toBe(413);
+    expect((await full.json()).error.message).toContain("A playbook holds at most 10 images");
+    expect((await (await t.client.get(`/api/playbooks/${book.id}/images`)).json()).images.map((i: { id: string }) => i.id)).toEqual(ids);
+    expect((await t.client.request(`/api/playbooks/${book.id}/images/${ids[0]}`, { method: "DELETE" })).status).toBe(204);
+    expect((await t.client.get(`/api/playbooks/${book.id}/images/${ids[0]}`)).status).toBe(404);
+    // A playbook that is not there: 404.
+    expect((await t.client.request(`/api/playbooks/${crypto.randomUUID()}/images`, { method: "POST", body: shot() })).status).toBe(404);
+    expect((await t.client.request(`/api/playbooks/${book.id}`, { method: "DELETE" })).status).toBe(204);
+    expect(rowsOf(await t.db.execute(sql`select 1 from trade_images where playbook_id = ${book.id}`))).toHaveLength(0);
   });
 });
