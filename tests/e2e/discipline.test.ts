@@ -1,6 +1,6 @@
 // Playbooks and the daily journal in Chromium, at desktop (1280) and phone (390) width: a playbook written
-// with its checklist, assigned to a trade and answered on the trade's page, its report on the playbooks page
-// (the followed item against the broken one); a day's plan and review written in the journal, the day marked
+// with its checklist and an example image, assigned to a trade and answered on the trade's page, its report on the playbooks page
+// (the followed item against the broken one); a day's plan, review and an image written in the journal, the day marked
 // on the dashboard's calendar, the mark leading back to that week; a trading rule added, shown broken on the
 // trade's page and counted on the rules page; a revenge trade found on the insights page, its tag marked a
 // mistake and its cost listed. No sideways scrolling. Screenshots go to
@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
+import { pngImage } from "../support/images.ts";
 import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
 
 const base = () => inject("baseUrl");
@@ -87,6 +88,9 @@ for (const width of [1280, 390] as const) {
 
       await go("/playbooks");
       const card = page.getByRole("region", { name: "Opening range breakout" });
+      // An example chart on the playbook.
+      await card.getByLabel("Add examples").setInputFiles({ name: "example.png", mimeType: "image/png", buffer: pngImage({ rgb: [200, 80, 30] }) });
+      await card.getByRole("button", { name: "Open example 1 of 1" }).waitFor();
       await card.getByText("+$96.00").first().waitFor();
       const row = card.getByRole("row", { name: /Volume above average/ });
       await expect.poll(() => row.textContent()).toContain("1 · 100% won · +$198.00");
@@ -106,6 +110,8 @@ for (const width of [1280, 390] as const) {
       await day.getByLabel("4 Good").check();
       await day.getByRole("button", { name: /^Save day/ }).click();
       await day.getByText("Saved.").waitFor();
+      await day.getByLabel("Add images").setInputFiles({ name: "tape.png", mimeType: "image/png", buffer: pngImage({ rgb: [30, 80, 200] }) });
+      await day.getByRole("button", { name: "Open image 1 of 1" }).waitFor();
       await expect.poll(async () => (await page.getByRole("region", { name: /^Week of/ }).textContent()) ?? "").toContain("1 of 7");
       await noSidewaysScroll();
       await shot("day-journal");

@@ -9,6 +9,7 @@ import { DayEntrySchema } from "../../../../lib/days/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
 import { TagEditor } from "../../components/tag-editor.tsx";
+import { ImageGallery } from "../../components/image-gallery.tsx";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextAreaField } from "../../components/ui.tsx";
 import { addDecimals } from "../../lib/decimal.ts";
 import { formatPnl, toneOf } from "../../lib/format.ts";
@@ -224,6 +225,7 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
               <details open={entry !== undefined || day === today}>
                 <summary>{entry ? "The day's journal" : "Write the day's journal"}</summary>
                 <DayForm key={`${account!.id}-${day}`} account={account!} day={day} entry={entry} />
+                <ImageGallery base={`/api/days/${account!.id}/${day}`} id={`day-images-${day}`} words={{ title: "Images of the day", noun: "image", owner: dayLabel(day) }} />
               </details>
             </section>
           );

@@ -3,6 +3,7 @@
 // P&L, win rate and expectancy in money and R, and per checklist item how the trades that followed it did
 // against those that did not.
 import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
+import { ImageGallery } from "../../components/image-gallery.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
@@ -215,6 +216,7 @@ function PlaybookCard({ playbook, report, currency }: { playbook: Playbook; repo
               )}
             </dl>
           )}
+          <ImageGallery base={`/api/playbooks/${playbook.id}`} id={`examples-${playbook.id}`} words={{ title: "Examples", noun: "example", owner: `${playbook.name}` }} />
           {report && <FigureList f={report} currency={currency} />}
           {report && report.items.length > 0 && (
             <div className="table-wrap">
