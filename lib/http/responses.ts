@@ -266,7 +266,7 @@ export const EquitySchema = z.object({
 });
 export const BreakdownSchema = z.object({
   currency: statsCurrency(),
-  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"]),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules"]),
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio(), ...rFields })),
 });
 export const RDistributionSchema = z.object({

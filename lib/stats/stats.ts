@@ -13,6 +13,7 @@ import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
+import { brokenSql } from "../rules/compliance.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -29,7 +30,7 @@ export const EquityQuerySchema = z.extend(StatsQuerySchema, {
   bucket: z._default(z.enum(["day", "week", "month"], { error: "must be day, week or month" }), "day"),
 });
 export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
-  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour"], { error: "must be symbol, direction, tag, setup, weekday or hour" }),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules"], { error: "must be symbol, direction, tag, setup, weekday, hour or rules" }),
 });
 
 /**
@@ -270,7 +271,10 @@ export async function equityCurve(
   };
 }
 
-export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
+/** The groups of the breakdown by rules (an account's trading rules, lib/rules/compliance.ts). */
+export const KEPT_RULES = "Kept every rule";
+export const BROKE_RULES = "Broke a rule";
 /** The group of trades without a setup. */
 export const NO_SETUP = "No setup";
 
@@ -281,6 +285,13 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
  * the account's zone), with the number and win rate of the trades closed in the range (null when none closed).
  */
 export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }) {
+  // Rules are an account's: the trades that broke one of its rules (scored as the compliance report does).
+  if (query.by === "rules" && !query.accountId) {
+    throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to split its trades by them.", {
+      fields: [{ path: "accountId", message: "is required to group by rules" }],
+    });
+  }
+  const rules = query.by === "rules" ? sql`with ${brokenSql(query.accountId!, null)} ` : sql``;
   // Tags and setup are the trade's journal's.
   const from = await scope(
     deps,
@@ -299,9 +310,11 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
           ? sql`coalesce(j.setup, '')`
           : query.by === "weekday"
           ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
-          : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
+          : query.by === "rules"
+            ? sql`case when p.id in (select trade_id from tb) then ${BROKE_RULES}::text else ${KEPT_RULES}::text end`
+            : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
   const rows = rowsOf<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
-    await deps.db.execute(sql`
+    await deps.db.execute(sql`${rules}
       select g.key, sum(g.net)::text as net, sum(g.trades)::text as trades, sum(g.wins)::text as wins,
         round(sum(g.r), 2)::text as r, sum(g.with_risk)::text as with_risk from (
         select ${key} as key, sum(pf.realized - pf.fees) as net, 0 as trades, 0 as wins, null::numeric as r, 0 as with_risk,

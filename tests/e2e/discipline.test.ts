@@ -146,6 +146,11 @@ for (const width of [1280, 390] as const) {
       await noSidewaysScroll();
       await shot("rules");
 
+      // The dashboard's breakdown by rules: both trades broke it.
+      await go(`/dashboard?account=${accountId}`);
+      await page.getByLabel("Group by").selectOption("rules");
+      await page.getByRole("row", { name: /Broke a rule/ }).waitFor();
+
       const { trades } = await api<{ trades: Array<{ id: string }> }>(context.request, "get", `/api/trades?accountId=${accountId}`);
       await go(`/trades/${trades[0]!.id}`);
       const panel = page.getByRole("region", { name: "Rules" });

@@ -190,6 +190,16 @@ describe("the compliance report", () => {
     expect(byId[hours.id]).toMatchObject({ brokenTrades: 1, brokenDays: 1, brokenNetPnl: "30.00", weight: "critical" });
     expect(byId[count.id]).toMatchObject({ brokenTrades: 1, brokenDays: 1, brokenNetPnl: "-20.00", weight: "nice" });
 
+    // The statistics' breakdown by rules: the same split, on the realised P&L; an account must be named.
+    const split = await (await t.client.get(`/api/stats/breakdown?accountId=${t.accountId}&by=rules`)).json();
+    expect(split.groups.map((g: { key: string; trades: number; netPnl: string }) => [g.key, g.trades, g.netPnl])).toEqual([
+      ["Broke a rule", 2, "10.00"],
+      ["Kept every rule", 4, "40.00"],
+    ]);
+    const noAccount = await t.client.get("/api/stats/breakdown?by=rules");
+    expect(noAccount.status).toBe(400);
+    expect((await noAccount.json()).error.fields).toEqual([{ path: "accountId", message: "is required to group by rules" }]);
+
     // A period: Wednesday to Friday. Turning the hours rule off rescores the history: Thursday is clean.
     expect((await t.report("&from=2026-11-25&to=2026-11-27")).days.map((d: { day: string }) => d.day)).toEqual(["2026-11-25", "2026-11-26", "2026-11-27"]);
     expect((await t.client.request(`/api/rules/${hours.id}`, { method: "PATCH", json: { enabled: false } })).status).toBe(200);

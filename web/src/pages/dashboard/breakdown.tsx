@@ -2,7 +2,7 @@ import { compareDecimals } from "../../lib/decimal.ts";
 import { formatSigned, toneOf, type Unit } from "../../lib/format.ts";
 import { formatRate } from "./format.ts";
 
-export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
 /** winRate is null when no trade of the group closed in the range (P&L realised by partial exits only). */
 export type BreakdownGroup = { key: string; netPnl: string; trades: number; winRate: string | null };
 
@@ -13,6 +13,7 @@ export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = {
   setup: "Setup",
   weekday: "Weekday of entry",
   hour: "Hour of entry",
+  rules: "Trading rules kept",
 };
 
 /** The largest magnitude, exactly: bars are drawn relative to it. */

@@ -347,7 +347,8 @@ function CalendarSection({ filter, unit, initial, today, accounts }: { filter: F
 }
 
 function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
-  const [by, setBy] = useState<BreakdownBy>("symbol");
+  const [chosen, setBy] = useState<BreakdownBy>("symbol");
+  const by = chosen === "rules" && !scope.accountId ? "symbol" : chosen;
   const breakdown = useQuery({
     queryKey: ["stats", "breakdown", scope, by],
     queryFn: () => unwrap(stats.breakdown.$get({ query: { ...scope, by } })),
@@ -358,7 +359,8 @@ function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
       <div className="section-head">
         <h2 id="breakdown-heading">Breakdown</h2>
         <SelectField label="Group by" value={by} onChange={(e) => setBy(e.target.value as BreakdownBy)} className="field--compact">
-          {(Object.keys(BREAKDOWN_LABELS) as BreakdownBy[]).map((k) => (
+          {/* Rules are an account's: offered once one account is chosen. */}
+          {(Object.keys(BREAKDOWN_LABELS) as BreakdownBy[]).filter((k) => k !== "rules" || scope.accountId).map((k) => (
             <option key={k} value={k}>
               {BREAKDOWN_LABELS[k]}
             </option>
