@@ -2,6 +2,7 @@
 // (on the embedded database, stop the dev server first: PGlite allows one process at a time).
 // Passwords are read from standard input when it is not a terminal, else prompted twice without echo;
 // they never appear in arguments, output or logs.
+import { unlockSignIn } from "../lib/auth/lockout.ts";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
@@ -23,6 +24,7 @@ Commands:
   promote-admin <email>           make the user an administrator
   demote-admin <email>            remove administrator rights
   revoke-sessions <email>         end every session of the user
+  unlock-sign-in <email>          lift the lockout after repeated failed sign-ins of that email
   list-admins                     print the email of every administrator, one per line
   rotate-encryption-key           seal every stored provider and market-data key under ENCRYPTION_KEY again
                                   (the old key in ENCRYPTION_KEY_PREVIOUS; see docs/operations.md)
@@ -137,6 +139,11 @@ export async function runCli(args: string[], handle: DbHandle, config: Config): 
     case "revoke-sessions": {
       const user = await requireUserByEmail(handle, parseEmail(rest[0]));
       return `${await endUserSessions(handle, user.id)} session(s) of ${user.email} ended.`;
+    }
+    case "unlock-sign-in": {
+      const email = parseEmail(rest[0]);
+      const n = await unlockSignIn(handle, email);
+      return n ? `Sign-in of ${email} unlocked (${n} failed sign-in(s) forgotten).` : `No failed sign-in is counted for ${email}: nothing to unlock.`;
     }
     default:
       throw new CliError(USAGE);

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { assertNotLocked, recordFailure } from "./lockout.ts";
 import { users } from "../db/schema.ts";
 import { track } from "../analytics/index.ts";
 import type { Deps } from "../deps.ts";
@@ -55,8 +56,12 @@ export async function authenticate(deps: Pick<Deps, "db" | "analytics">, credent
     .select({ ...userColumns, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.email, credentials.email));
+  await assertNotLocked(deps, credentials.email);
   const ok = await verifyPassword(credentials.password, row?.passwordHash ?? (await dummyHash()));
-  if (!row || !ok) throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
+  if (!row || !ok) {
+    await recordFailure(deps, credentials.email);
+    throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
+  }
   if (needsRehash(row.passwordHash)) {
     const rehashed = await hashPassword(credentials.password);
     // Only if nobody changed the password meanwhile.

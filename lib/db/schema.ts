@@ -28,6 +28,19 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Failed sign-ins, by the SHA-256 of the lowercased email (known or not: an unknown email is locked the same
+ * way, and no email typed by a stranger is stored). Ten in 15 minutes lock that email's sign-in (lib/auth/lockout.ts).
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    key: text("key").notNull(),
+    failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
+);
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -941,6 +954,7 @@ export const schema = {
   dayJournals,
   tradingRules,
   tagKinds,
+  signInFailures,
   splits,
   csvImports,
   objectDeletions,

@@ -1,4 +1,5 @@
 import { lt, or } from "drizzle-orm";
+import { purgeSignInFailures } from "../auth/lockout.ts";
 import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
@@ -30,7 +31,8 @@ export const purgeExpiredSessions: Job = {
       .delete(sessions)
       .where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)))
       .returning({ id: sessions.id });
-    return { affected: removed.length };
+    // And the failed sign-ins the lockout no longer counts.
+    return { affected: removed.length + (await purgeSignInFailures(deps)) };
   },
 };
 
