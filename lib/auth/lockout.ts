@@ -3,7 +3,8 @@
 // however right the next password is, until the oldest of those failures leaves the window. An unknown email
 // is counted and locked the same way, so the answer says nothing of which emails have accounts. On top of
 // the per-client rate limit (LIMITS.login): that one slows one client; this one stops many clients guessing
-// one account's password. Failures are kept in Postgres by the SHA-256 of the lowercased email (no email a
+// one account's password. The failure that reaches the tenth emails an existing account's owner.
+// Failures are kept in Postgres by the SHA-256 of the lowercased email (no email a
 // stranger typed is stored), so every runtime and the operator CLI (`unlock-sign-in`) see the same count;
 // the purge-sessions job removes the old ones.
 import { sql } from "drizzle-orm";
@@ -33,9 +34,14 @@ export async function assertNotLocked(deps: Pick<Deps, "db">, email: string): Pr
   });
 }
 
-/** Counts one failed sign-in of the email. */
-export async function recordFailure(deps: Pick<Deps, "db">, email: string): Promise<void> {
-  await deps.db.execute(sql`insert into sign_in_failures (key) values (${await keyOf(email)})`);
+/** Counts one failed sign-in of the email; returns how many it has in the window now. */
+export async function recordFailure(deps: Pick<Deps, "db">, email: string): Promise<number> {
+  const key = await keyOf(email);
+  const [row] = rowsOf<{ n: number }>(
+    await deps.db.execute(sql`with added as (insert into sign_in_failures (key) values (${key}) returning 1)
+      select (select count(*) from sign_in_failures where key = ${key} and failed_at > now() - make_interval(secs => ${LOCKOUT_WINDOW_SECONDS}))::int + 1 as n`),
+  );
+  return row!.n;
 }
 
 /** The operator CLI's unlock-sign-in: forgets the email's failures. Returns how many there were. */

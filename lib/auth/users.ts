@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { assertNotLocked, recordFailure } from "./lockout.ts";
+import { assertNotLocked, LOCKOUT_FAILURES, LOCKOUT_WINDOW_SECONDS, recordFailure } from "./lockout.ts";
+import { lockoutEmail } from "../email/messages.ts";
 import { users } from "../db/schema.ts";
 import { track } from "../analytics/index.ts";
 import type { Deps } from "../deps.ts";
@@ -51,7 +52,7 @@ export async function registerUser(deps: Pick<Deps, "db" | "config" | "analytics
  * Checks email and password. An unknown email and a wrong password fail identically and take the same
  * time (a dummy hash is verified). A hash made with older parameters is replaced on success.
  */
-export async function authenticate(deps: Pick<Deps, "db" | "analytics">, credentials: Credentials): Promise<AuthUser> {
+export async function authenticate(deps: Pick<Deps, "db" | "analytics" | "mailer" | "defer" | "config">, credentials: Credentials): Promise<AuthUser> {
   const [row] = await deps.db
     .select({ ...userColumns, passwordHash: users.passwordHash })
     .from(users)
@@ -59,7 +60,12 @@ export async function authenticate(deps: Pick<Deps, "db" | "analytics">, credent
   await assertNotLocked(deps, credentials.email);
   const ok = await verifyPassword(credentials.password, row?.passwordHash ?? (await dummyHash()));
   if (!row || !ok) {
-    await recordFailure(deps, credentials.email);
+    const failures = await recordFailure(deps, credentials.email);
+    // The failure that locks an account tells its owner (an unknown email has no one to tell).
+    const mailer = deps.mailer;
+    if (row && mailer && failures === LOCKOUT_FAILURES) {
+      deps.defer(() => mailer.send({ to: row.email, ...lockoutEmail(deps.config, LOCKOUT_FAILURES, LOCKOUT_WINDOW_SECONDS / 60) }));
+    }
     throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
   }
   if (needsRehash(row.passwordHash)) {

@@ -1,4 +1,4 @@
-// The two emails the service sends. Plain text is the primary part (every client shows it, and the link
+// The emails the service sends. Plain text is the primary part (every client shows it, and the link
 // is the whole point); the HTML part is a minimal rendering of the same words.
 import type { Config } from "../config/index.ts";
 import type { MailContent } from "./types.ts";
@@ -27,6 +27,19 @@ export function passwordResetEmail(config: Config, token: string): MailContent {
     "If you did not ask for this, ignore this email: your password stays as it is.",
   ];
   return render(`Reset your ${PRODUCT} password`, paragraphs, link);
+}
+
+/** After the sign-in lockout (lib/auth/lockout.ts): the account's owner is told, and pointed at a reset. */
+export function lockoutEmail(config: Config, failures: number, minutes: number): MailContent {
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  const link = `${config.WEB_BASE_URL}/forgot-password`;
+  const paragraphs = [
+    `Sign-in to your ${PRODUCT} account was locked for ${minutes} minutes after ${failures} failed attempts with a wrong password.`,
+    "If that was you, wait and try again. If it was not, someone may be guessing your password: choose a new one here.",
+    link,
+    "Your account itself is safe: the lock only stops sign-in attempts, and ends by itself.",
+  ];
+  return render(`Sign-in to your ${PRODUCT} account was locked`, paragraphs, link);
 }
 
 function webLink(config: Config, path: string, token: string): string {

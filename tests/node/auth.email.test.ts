@@ -122,6 +122,21 @@ describe("password reset", () => {
     expect((await t.client().post("/api/auth/login", { email, password: "the new password" })).status).toBe(200);
   });
 
+  it("the failed sign-in that locks an account mails its owner once, with a way to reset the password", async () => {
+    const email = uniqueEmail("lockout");
+    expect((await many.client().post("/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
+    await many.settled();
+    await smtp.waitFor((m) => m.to.includes(email), 5000); // the verification mail
+    const before = smtp.messages.length;
+    for (let i = 0; i < 11; i++) await many.client().post("/api/auth/login", { email, password: `wrong password ${i}` });
+    await many.settled();
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && smtp.messages.indexOf(m) >= before, 5000);
+    expect(mail.subject).toBe("Sign-in to your Trading Journal account was locked");
+    expect(mail.text).toContain("locked for 15 minutes after 10 failed attempts");
+    expect(mail.text).toContain("http://localhost:3100/forgot-password");
+    expect(smtp.messages.filter((m) => m.to.includes(email)).length).toBe(2);
+  });
+
   it("a reset link dies when the password changes, is reset, or every session is ended", async () => {
     // A link requested before the owner acted must not replace the password afterwards.
     const requestLink = async (email: string) => {
