@@ -21,7 +21,8 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { ONE_R_SQL } from "../trades/risk.ts";
-import { toRule, type Rule } from "./rules.ts";
+import { rulesOfAccount } from "./rules.ts";
+import { WEIGHTS } from "./schema.ts";
 
 /**
  * Every (rule, trade) broken among the account's trades from `lower` on (all when null), as the CTEs
@@ -77,21 +78,10 @@ export function brokenSql(accountId: string, lower: SQL | null, upper: SQL | nul
   )`;
 }
 
-/** The rules of an account, for labels and weights. */
-async function rulesOf(deps: Pick<Deps, "db">, accountId: string): Promise<Rule[]> {
-  const rows = rowsOf<Parameters<typeof toRule>[0]>(
-    await deps.db.execute(sql`select r.id::text as id, r.account_id::text as account_id, a.currency, r.params::text as params, r.weight::int as weight,
-      r.enabled, r.created_at::text as created_at, r.updated_at::text as updated_at
-      from trading_rules r join accounts a on a.id = r.account_id where r.account_id = ${accountId} and r.enabled order by r.created_at, r.id`),
-  );
-  return rows.map(toRule);
-}
-
-const WEIGHT = { critical: 3, important: 2, nice: 1 } as const;
 
 /** A trade's compliance: the rules it broke and its score; null when the account has no rule turned on. */
 export async function tradeCompliance(deps: Pick<Deps, "db">, accountId: string, tradeId: string, openedAt: string) {
-  const rules = await rulesOf(deps, accountId);
+  const rules = await rulesOfAccount(deps, accountId, true);
   if (rules.length === 0) return null;
   const rows = rowsOf<{ rule_id: string }>(
     await deps.db.execute(
@@ -99,8 +89,8 @@ export async function tradeCompliance(deps: Pick<Deps, "db">, accountId: string,
     ),
   );
   const broken = new Set(rows.map((r) => r.rule_id));
-  const total = rules.reduce((s, r) => s + WEIGHT[r.weight], 0);
-  const lost = rules.filter((r) => broken.has(r.id)).reduce((s, r) => s + WEIGHT[r.weight], 0);
+  const total = rules.reduce((s, r) => s + WEIGHTS[r.weight], 0);
+  const lost = rules.filter((r) => broken.has(r.id)).reduce((s, r) => s + WEIGHTS[r.weight], 0);
   return {
     score: Math.round((100 * (total - lost)) / total),
     rules: rules.length,
@@ -168,11 +158,11 @@ export async function complianceReport(deps: Pick<Deps, "db">, user: AuthUser, a
   if (query.from && query.to && query.from > query.to) {
     throw new AppError("VALIDATION_ERROR", "The period ends before it starts.", { fields: [{ path: "to", message: "must not be before from" }] });
   }
-  const rules = await rulesOf(deps, accountId);
+  const rules = await rulesOfAccount(deps, accountId, true);
   const [row] = rowsOf<{ per_rule: string; days: string; split: string }>(await deps.db.execute(complianceSql(accountId, account.timezone, query)));
   const perRule = new Map((JSON.parse(row!.per_rule) as Array<{ id: string; trades: number; days: number; netPnl: string }>).map((r) => [r.id, r]));
-  const total = rules.reduce((s, r) => s + WEIGHT[r.weight], 0);
-  const weightOf = new Map(rules.map((r) => [r.id, WEIGHT[r.weight]]));
+  const total = rules.reduce((s, r) => s + WEIGHTS[r.weight], 0);
+  const weightOf = new Map(rules.map((r) => [r.id, WEIGHTS[r.weight]]));
   const days = (JSON.parse(row!.days) as Array<{ day: string; trades: number; net: string; broken: string[] }>).map((d) => {
     const lost = d.broken.reduce((s, id) => s + (weightOf.get(id) ?? 0), 0);
     return { day: d.day, trades: d.trades, netPnl: formatDecimal(d.net), score: total ? Math.round((100 * (total - lost)) / total) : null, broken: d.broken };

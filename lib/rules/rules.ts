@@ -41,7 +41,7 @@ type RuleRow = { id: string; account_id: string; currency: string; params: RuleP
 const columns = sql.raw(`r.id::text as id, r.account_id::text as account_id, a.currency, r.params::text as params, r.weight::int as weight,
   r.enabled, ${isoUtc("r.created_at")} as created_at, ${isoUtc("r.updated_at")} as updated_at`);
 
-export function toRule(r: RuleRow) {
+function toRule(r: RuleRow) {
   const rule = typeof r.params === "string" ? (JSON.parse(r.params) as RuleParams) : r.params;
   return {
     id: r.id,
@@ -58,13 +58,18 @@ export type Rule = ReturnType<typeof toRule>;
 
 const NO_RULE = () => new AppError("NOT_FOUND", "No such rule.");
 
-export async function listRules(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
-  await requireOwnAccount(deps, user, accountId);
+/** An account's rules, oldest first (only those turned on with `enabledOnly`); no ownership check. */
+export async function rulesOfAccount(deps: Pick<Deps, "db">, accountId: string, enabledOnly = false): Promise<Rule[]> {
   const rows = rowsOf<RuleRow>(
     await deps.db.execute(sql`select ${columns} from trading_rules r join accounts a on a.id = r.account_id
-      where r.account_id = ${accountId} order by r.created_at, r.id`),
+      where r.account_id = ${accountId} ${enabledOnly ? sql`and r.enabled` : sql``} order by r.created_at, r.id`),
   );
-  return { rules: rows.map(toRule) };
+  return rows.map(toRule);
+}
+
+export async function listRules(deps: Pick<Deps, "db">, user: AuthUser, accountId: string) {
+  await requireOwnAccount(deps, user, accountId);
+  return { rules: await rulesOfAccount(deps, accountId) };
 }
 
 /** At most this many rules per account. */

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema } from "../money.ts";
+import { daySchema } from "../days/schema.ts";
 
 const positive = (what: string) =>
   DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
@@ -44,6 +45,5 @@ export type RulePatch = z.infer<typeof RulePatchSchema>;
 export const RuleIdParamSchema = z.object({ id: z.uuid("must be a uuid") });
 export const RuleListQuerySchema = z.object({ accountId: z.uuid("must be a uuid") });
 
-const day = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2026-11-26"), z.refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "must be a real date"));
 /** One account's days, the first and last included (the account's clock). */
-export const ComplianceQuerySchema = z.object({ accountId: z.uuid("must be a uuid"), from: z.optional(day()), to: z.optional(day()) });
+export const ComplianceQuerySchema = z.object({ accountId: z.uuid("must be a uuid"), from: z.optional(daySchema()), to: z.optional(daySchema()) });
