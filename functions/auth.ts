@@ -3,11 +3,23 @@ import {
   ChangePasswordSchema,
   CredentialsSchema,
   DeleteAccountSchema,
+  DisableTwoFactorSchema,
   ResetConfirmSchema,
   ResetRequestSchema,
   SessionIdParamSchema,
+  SignInChallengeSchema,
   TokenSchema,
+  TwoFactorCodeSchema,
 } from "../lib/auth/schema.ts";
+import {
+  completeSignInChallenge,
+  createSignInChallenge,
+  disableTwoFactor,
+  enableTotp,
+  regenerateBackupCodes,
+  startTotpSetup,
+  twoFactorStatus,
+} from "../lib/auth/two-factor.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
 import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
 import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
@@ -26,7 +38,19 @@ import {
 } from "../lib/http/auth.ts";
 import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
-import { CsrfSchema, DataImportBodySchema, DataImportSummarySchema, MaybeUserSchema, SessionListSchema, SignedInSchema, UserSchema } from "../lib/http/responses.ts";
+import {
+  BackupCodesSchema,
+  CsrfSchema,
+  DataImportBodySchema,
+  DataImportSummarySchema,
+  MaybeUserSchema,
+  SessionListSchema,
+  SignedInSchema,
+  SignInResultSchema,
+  TotpSetupSchema,
+  TwoFactorStatusSchema,
+  UserSchema,
+} from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import type { Context, MiddlewareHandler } from "hono";
 
@@ -66,13 +90,99 @@ export const auth = createRouter()
     sendVerification(c.var.deps, user);
     return c.json({ user: publicUser(user), ...extra }, 201);
   })
-  .post("/login", describeRoute({ tag: "auth", summary: "Sign in (sets the session cookie)", public: true, responses: { 200: { description: "Signed in.", schema: SignedInSchema } }, errors: ["UNAUTHORIZED"] }), rateLimit(LIMITS.login, "client"), validate("json", CredentialsSchema), async (c) => {
-    const user = await authenticate(c.var.deps, c.req.valid("json"));
-    // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
-    // adds one session (SPEC section 3), and the five-session cap ends the oldest.
-    const extra = await startSession(c, user.id);
-    return c.json({ user: publicUser(user), ...extra });
-  })
+  .post(
+    "/login",
+    describeRoute({
+      tag: "auth",
+      summary: "Sign in (sets the session cookie), or start the second step when two-factor sign-in is on",
+      description: "With two-factor sign-in on, the right password answers `{twoFactorRequired: true, challenge}` and sets no cookie: send the challenge and a code to POST /api/auth/login/2fa within 5 minutes.",
+      public: true,
+      responses: { 200: { description: "Signed in, or the challenge of the second step.", schema: SignInResultSchema } },
+      errors: ["UNAUTHORIZED", "RATE_LIMITED"],
+    }),
+    rateLimit(LIMITS.login, "client"),
+    validate("json", CredentialsSchema),
+    async (c) => {
+      const user = await authenticate(c.var.deps, c.req.valid("json"));
+      if (user.twoFactor) return c.json({ twoFactorRequired: true as const, challenge: await createSignInChallenge(c.var.deps, user.id) });
+      // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
+      // adds one session (SPEC section 3), and the five-session cap ends the oldest.
+      const extra = await startSession(c, user.id);
+      return c.json({ user: publicUser(user), ...extra });
+    },
+  )
+  .post(
+    "/login/2fa",
+    describeRoute({
+      tag: "auth",
+      summary: "Sign in, second step: the challenge and a code from the authenticator or a backup code (sets the session cookie)",
+      description: "A challenge lives 5 minutes and takes 5 codes. A wrong code answers exactly like a wrong password and counts toward the account's lockout.",
+      public: true,
+      responses: { 200: { description: "Signed in.", schema: SignedInSchema } },
+      errors: ["UNAUTHORIZED", "RATE_LIMITED"],
+    }),
+    rateLimit(LIMITS.login, "client"),
+    validate("json", SignInChallengeSchema),
+    async (c) => {
+      const { challenge, code } = c.req.valid("json");
+      const user = await completeSignInChallenge(c.var.deps, challenge, code);
+      const extra = await startSession(c, user.id);
+      return c.json({ user: publicUser(user), ...extra });
+    },
+  )
+  .get("/2fa", describeRoute({ tag: "auth", summary: "Whether two-factor sign-in is on, and how many backup codes are left", responses: { 200: { description: "The state.", schema: TwoFactorStatusSchema } } }), requireUser, async (c) =>
+    c.json(await twoFactorStatus(c.var.deps, currentUser(c).id)),
+  )
+  .post(
+    "/2fa/totp/setup",
+    describeRoute({
+      tag: "auth",
+      summary: "Start two-factor sign-in: a new authenticator secret (as text and as an otpauth:// URI for a QR code)",
+      description: "Nothing changes at sign-in until POST /api/auth/2fa/totp/enable confirms a code. Starting again replaces an unconfirmed secret.",
+      responses: { 200: { description: "The secret.", schema: TotpSetupSchema } },
+      errors: ["CONFLICT"],
+    }),
+    requireUser,
+    async (c) => c.json(await startTotpSetup(c.var.deps, currentUser(c))),
+  )
+  .post(
+    "/2fa/totp/enable",
+    describeRoute({
+      tag: "auth",
+      summary: "Turn two-factor sign-in on with the authenticator's first code; answers the 10 backup codes, shown this once",
+      responses: { 200: { description: "On; the backup codes.", schema: BackupCodesSchema } },
+      errors: ["VALIDATION_ERROR", "CONFLICT"],
+    }),
+    requireUser,
+    ...passwordCheckLimits,
+    validate("json", TwoFactorCodeSchema),
+    async (c) => c.json(await enableTotp(c.var.deps, currentUser(c).id, c.req.valid("json").code)),
+  )
+  .post(
+    "/2fa/backup-codes",
+    describeRoute({
+      tag: "auth",
+      summary: "Ten new backup codes for a code (the old ones stop working); shown this once",
+      responses: { 200: { description: "The new backup codes.", schema: BackupCodesSchema } },
+      errors: ["VALIDATION_ERROR", "CONFLICT"],
+    }),
+    requireUser,
+    ...passwordCheckLimits,
+    validate("json", TwoFactorCodeSchema),
+    async (c) => c.json(await regenerateBackupCodes(c.var.deps, currentUser(c).id, c.req.valid("json").code)),
+  )
+  .delete(
+    "/2fa",
+    describeRoute({ tag: "auth", summary: "Turn two-factor sign-in off (your password and a code)", responses: { 204: { description: "Off; the backup codes are gone." } }, errors: ["VALIDATION_ERROR", "CONFLICT"] }),
+    requireUser,
+    ...passwordCheckLimits,
+    validate("json", DisableTwoFactorSchema),
+    async (c) => {
+      const { password, code } = c.req.valid("json");
+      await disableTwoFactor(c.var.deps, currentUser(c).id, password, code);
+      return c.body(null, 204);
+    },
+  )
   .post("/logout", describeRoute({ tag: "auth", summary: "Sign out: end this session", responses: { 204: { description: "Signed out; the cookie is cleared." } } }), requireUser, async (c) => {
     await endSession(c.var.deps, currentSession(c).id);
     clearSessionCookie(c);

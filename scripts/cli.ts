@@ -3,13 +3,14 @@
 // Passwords are read from standard input when it is not a terminal, else prompted twice without echo;
 // they never appear in arguments, output or logs.
 import { unlockSignIn } from "../lib/auth/lockout.ts";
+import { operatorDisableTwoFactor } from "../lib/auth/two-factor.ts";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
 import { rotateStoredKeys, RotationRefused } from "../lib/advisor/rotation.ts";
 import { EmailSchema, PasswordSchema } from "../lib/auth/schema.ts";
 import { endUserSessions } from "../lib/auth/session.ts";
-import { createUser, findUserByEmail, listAdmins, setAdmin, setPassword } from "../lib/auth/users.ts";
+import { createUser, findUserByEmail, listAdmins, OPERATOR_CLI, setAdmin, setPassword } from "../lib/auth/users.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { AppError } from "../lib/errors.ts";
@@ -25,6 +26,8 @@ Commands:
   demote-admin <email>            remove administrator rights
   revoke-sessions <email>         end every session of the user
   unlock-sign-in <email>          lift the lockout after repeated failed sign-ins of that email
+  disable-2fa <email>             turn two-factor sign-in off for a user who lost their authenticator and
+                                  backup codes (check who is asking first; written to the admin audit log)
   list-admins                     print the email of every administrator, one per line
   rotate-encryption-key           seal every stored provider and market-data key under ENCRYPTION_KEY again
                                   (the old key in ENCRYPTION_KEY_PREVIOUS; see docs/operations.md)
@@ -144,6 +147,12 @@ export async function runCli(args: string[], handle: DbHandle, config: Config): 
       const email = parseEmail(rest[0]);
       const n = await unlockSignIn(handle, email);
       return n ? `Sign-in of ${email} unlocked (${n} failed sign-in(s) forgotten).` : `No failed sign-in is counted for ${email}: nothing to unlock.`;
+    }
+    case "disable-2fa": {
+      const user = await requireUserByEmail(handle, parseEmail(rest[0]));
+      return (await operatorDisableTwoFactor(handle, user.id, OPERATOR_CLI))
+        ? `Two-factor sign-in of ${user.email} turned off (audited). They sign in with their password alone until they set it up again.`
+        : `${user.email} has no two-factor sign-in on: nothing to turn off.`;
     }
     default:
       throw new CliError(USAGE);

@@ -8,7 +8,7 @@ import { storedKeys } from "../db/schema.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { additionalData, EnvelopeError, keyRing, open, seal, type KeyRing } from "../crypto/envelope.ts";
+import { additionalData, EnvelopeError, keyRing, open, seal, TOTP_AAD, type KeyRing } from "../crypto/envelope.ts";
 import { chooseDefaultModel, FALLBACK_MODELS } from "./models.ts";
 import { DATA_KEYS, isModelProvider, listModels, MARKET_DATA, MODEL_PROVIDERS, type DataKeyProvider, type KeyProvider, type ModelProvider, type Probe } from "./providers.ts";
 import { PROVIDER_NAMES, type MarketDataKeySave, type ProviderKeyPatch, type ProviderKeySave } from "./schema.ts";
@@ -289,19 +289,19 @@ export async function checkStoredKeys(
 ): Promise<string[]> {
   const ring = await keyRing(deps.config);
   const loaded = new Set([ring.current.id, ring.previous?.id]);
-  const kindSql = sql`case when provider = 'market-data' then 'market-data' else 'provider' end`;
+  const kindSql = sql`case provider when 'market-data' then 'market-data' when ${TOTP_AAD} then 'second-factor' else 'provider' end`;
   const groups = rowsOf<{ kind: string; key_id: string }>(
-    await deps.db.execute(sql`select distinct ${kindSql} as kind, key_id from stored_keys order by 1 desc, 2`),
+    await deps.db.execute(sql`select distinct ${kindSql} as kind, key_id from sealed_secrets order by 1 desc, 2`),
   );
   const problems: string[] = [];
   for (const g of groups) {
-    const what = `stored ${g.kind} keys`;
+    const what = `stored ${g.kind === "second-factor" ? "second-factor secrets" : `${g.kind} keys`}`;
     if (!loaded.has(g.key_id)) {
       problems.push(`${what} ${new EnvelopeError("unknown-key", g.key_id).message}`);
       continue;
     }
     const rows = rowsOf<{ user_id: string; provider: string; ciphertext: string }>(
-      await deps.db.execute(sql`select user_id::text, provider, ciphertext from stored_keys
+      await deps.db.execute(sql`select user_id::text, provider, ciphertext from sealed_secrets
         where ${kindSql} = ${g.kind} and key_id = ${g.key_id} order by updated_at desc limit ${sample}`),
     );
     let failed = 0;

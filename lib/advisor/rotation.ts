@@ -1,4 +1,5 @@
-// Key rotation (`npm run cli -- rotate-encryption-key`, docs/operations.md): every stored key sealed under
+// Key rotation (`npm run cli -- rotate-encryption-key`, docs/operations.md): every sealed secret (the stored
+// provider and market-data keys, and the second factor's TOTP secrets: the sealed_secrets view) sealed under
 // ENCRYPTION_KEY_PREVIOUS is opened and sealed again under ENCRYPTION_KEY, in batches. Each batch is one
 // statement, conditional on every row still holding the ciphertext that was read, so two runs at once (or a
 // user saving a new key meanwhile) never overwrite anything newer: whichever writes first wins, the other
@@ -6,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rowsOf } from "../db/rows.ts";
-import { additionalData, EnvelopeError, keyRing, open, seal } from "../crypto/envelope.ts";
+import { additionalData, EnvelopeError, keyRing, open, seal, TOTP_AAD } from "../crypto/envelope.ts";
 
 export type RotationReport = {
   /** Keys stored when the run began. */
@@ -32,7 +33,7 @@ export async function rotateStoredKeys(
   const batchSize = options.batchSize ?? 500;
   const ring = await keyRing(deps.config);
   const counts = rowsOf<{ key_id: string; n: number }>(
-    await deps.db.execute(sql`select key_id, count(*)::int as n from stored_keys group by key_id`),
+    await deps.db.execute(sql`select key_id, count(*)::int as n from sealed_secrets group by key_id`),
   );
   const total = counts.reduce((s, c) => s + c.n, 0);
   const alreadyCurrent = counts.find((c) => c.key_id === ring.current.id)?.n ?? 0;
@@ -50,13 +51,13 @@ export async function rotateStoredKeys(
 
   // Refuse before writing anything when the previous key does not open what it claims to have sealed.
   const sample = rowsOf<Row>(
-    await deps.db.execute(sql`select user_id::text, provider, ciphertext from stored_keys where key_id = ${ring.previous.id} limit 20`),
+    await deps.db.execute(sql`select user_id::text, provider, ciphertext from sealed_secrets where key_id = ${ring.previous.id} limit 20`),
   );
   for (const row of sample) await openOrRefuse(ring, row);
 
   for (;;) {
     const batch = rowsOf<Row>(
-      await deps.db.execute(sql`select user_id::text, provider, ciphertext from stored_keys
+      await deps.db.execute(sql`select user_id::text, provider, ciphertext from sealed_secrets
         where key_id = ${ring.previous.id} order by user_id, provider limit ${batchSize}`),
     );
     if (!batch.length) return report;
@@ -66,12 +67,17 @@ export async function rotateStoredKeys(
       sealed.push({ user_id: row.user_id, provider: row.provider, old: row.ciphertext, new: await seal(ring, plaintext, additionalData(row.user_id, row.provider)) });
     }
     const updated = rowsOf<{ n: number }>(
-      await deps.db.execute(sql`with done as (
+      await deps.db.execute(sql`with v as (
+          select * from jsonb_to_recordset(${JSON.stringify(sealed)}::jsonb) as v(user_id uuid, provider text, old text, new text)
+        ), keys as (
           update stored_keys s set ciphertext = v.new, key_id = ${ring.current.id}
-          from jsonb_to_recordset(${JSON.stringify(sealed)}::jsonb) as v(user_id uuid, provider text, old text, new text)
-          where s.user_id = v.user_id and s.provider = v.provider and s.ciphertext = v.old
+          from v where s.user_id = v.user_id and s.provider = v.provider and s.ciphertext = v.old
           returning 1
-        ) select count(*)::int as n from done`),
+        ), totp as (
+          update user_totp t set ciphertext = v.new, key_id = ${ring.current.id}
+          from v where v.provider = ${TOTP_AAD} and t.user_id = v.user_id and t.ciphertext = v.old
+          returning 1
+        ) select (select count(*) from keys)::int + (select count(*) from totp)::int as n`),
     )[0]!.n;
     report.rotated += updated;
     report.byOthers += batch.length - updated;
@@ -85,7 +91,7 @@ async function openOrRefuse(ring: Awaited<ReturnType<typeof keyRing>>, row: Row,
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     throw new RotationRefused(
-      `ENCRYPTION_KEY_PREVIOUS cannot decrypt a stored ${row.provider} key (${err.message}). ` +
+      `ENCRYPTION_KEY_PREVIOUS cannot decrypt a stored ${row.provider === TOTP_AAD ? "second-factor secret" : `${row.provider} key`} (${err.message}). ` +
         `${rotatedSoFar ? `${rotatedSoFar} keys were rotated before it; the rest are unchanged.` : "Nothing was changed."}`,
     );
   }

@@ -33,3 +33,12 @@ export const TokenSchema = z.object({ token: token() });
 export const ResetRequestSchema = z.object({ email: EmailSchema });
 export const ResetConfirmSchema = z.object({ token: token(), password: PasswordSchema });
 export const SessionIdParamSchema = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{40}$/, "must be a session id")) });
+
+/** A code of the second factor as typed: 6 digits from the authenticator or a backup code (spaces and hyphens allowed). */
+const code = () => z.string().check(z.trim(), z.minLength(1, "is required"), z.maxLength(32, "is too long"));
+export const TwoFactorCodeSchema = z.strictObject({ code: code() });
+export const DisableTwoFactorSchema = z.strictObject({
+  password: z.string().check(z.minLength(1, "is required"), z.maxLength(1024, "is too long")),
+  code: code(),
+});
+export const SignInChallengeSchema = z.strictObject({ challenge: token(), code: code() });

@@ -12,8 +12,8 @@ import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { cancelSubscriptionsBeforeDeletion } from "../billing/payments.ts";
 import { rowsOf } from "../db/rows.ts";
+import { INVALID_CREDENTIALS } from "./two-factor.ts";
 
-const INVALID_CREDENTIALS = "Invalid email or password.";
 
 /** The user as every response shows it. */
 export function publicUser(user: AuthUser) {
@@ -50,11 +50,19 @@ export async function registerUser(deps: Pick<Deps, "db" | "config" | "analytics
 
 /**
  * Checks email and password. An unknown email and a wrong password fail identically and take the same
- * time (a dummy hash is verified). A hash made with older parameters is replaced on success.
+ * time (a dummy hash is verified). A hash made with older parameters is replaced on success. `twoFactor`:
+ * the user has the second factor on, so the sign-in needs its second step (two-factor.ts).
  */
-export async function authenticate(deps: Pick<Deps, "db" | "analytics" | "mailer" | "defer" | "config">, credentials: Credentials): Promise<AuthUser> {
+export async function authenticate(
+  deps: Pick<Deps, "db" | "analytics" | "mailer" | "defer" | "config">,
+  credentials: Credentials,
+): Promise<AuthUser & { twoFactor: boolean }> {
   const [row] = await deps.db
-    .select({ ...userColumns, passwordHash: users.passwordHash })
+    .select({
+      ...userColumns,
+      passwordHash: users.passwordHash,
+      twoFactor: sql<boolean>`exists (select 1 from user_totp t where t.user_id = ${users.id} and t.enabled_at is not null)`,
+    })
     .from(users)
     .where(eq(users.email, credentials.email));
   await assertNotLocked(deps, credentials.email);
@@ -77,7 +85,7 @@ export async function authenticate(deps: Pick<Deps, "db" | "analytics" | "mailer
       .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
   }
   const { passwordHash: _hash, ...user } = row;
-  track(deps, "user signed in", user.id, {});
+  if (!user.twoFactor) track(deps, "user signed in", user.id, {});
   return user;
 }
 

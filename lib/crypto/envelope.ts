@@ -68,7 +68,10 @@ export function keyRing(config: { ENCRYPTION_KEY: string; ENCRYPTION_KEY_PREVIOU
   return ring;
 }
 
-/** What binds an envelope to its row: the user and the provider ("openai", ..., "market-data"). */
+/** The "provider" of a second-factor TOTP secret's envelope (lib/auth/two-factor.ts). */
+export const TOTP_AAD = "totp";
+
+/** What binds an envelope to its row: the user and the provider ("openai", ..., "market-data", TOTP_AAD). */
 export function additionalData(userId: string, provider: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(new TextEncoder().encode(`${userId}\u0000${provider}`));
 }

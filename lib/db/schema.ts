@@ -41,6 +41,54 @@ export const signInFailures = pgTable(
   (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
 );
 
+/**
+ * The second factor (lib/auth/two-factor.ts, docs/auth.md "Second factor"): a TOTP secret sealed like a stored
+ * key (lib/crypto/envelope.ts; additional data: the user and "totp"), so the key rotation and the start-up
+ * check cover it (the sealed_secrets view). `enabledAt` is null while set up but not yet confirmed with a
+ * code; `lastStep` is the newest time step accepted, so each code signs in once.
+ */
+export const userTotp = pgTable("user_totp", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  ciphertext: text("ciphertext").notNull(),
+  keyId: text("key_id").notNull(),
+  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  lastStep: bigint("last_step", { mode: "number" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One-time backup codes of the second factor, by the SHA-256 of the user id and the code; each used once. */
+export const backupCodes = pgTable(
+  "backup_codes",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/**
+ * The second step of a sign-in with the second factor on: the right password gave a challenge (only its
+ * SHA-256 is stored) that lives 5 minutes and takes 5 codes.
+ */
+export const signInChallenges = pgTable(
+  "sign_in_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sign_in_challenges_user_idx").on(t.userId), index("sign_in_challenges_expires_idx").on(t.expiresAt)],
+);
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -911,7 +959,7 @@ export const adminAudit = pgTable(
     actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
     /** The actor's email at the time, so the entry still says who after the account is gone. */
     actorEmail: text("actor_email").notNull(),
-    action: text("action", { enum: ["promote", "demote", "set_plan", "credit_grant", "end_sessions"] }).notNull(),
+    action: text("action", { enum: ["promote", "demote", "set_plan", "credit_grant", "end_sessions", "disable_2fa"] }).notNull(),
     targetUserId: uuid("target_user_id").references(() => users.id, { onDelete: "set null" }),
     targetEmail: text("target_email").notNull(),
     reason: text("reason"),
@@ -920,7 +968,7 @@ export const adminAudit = pgTable(
   },
   (t) => [
     index("admin_audit_at_idx").on(t.at, t.id),
-    check("admin_audit_action_known", sql`${t.action} in ('promote', 'demote', 'set_plan', 'credit_grant', 'end_sessions')`),
+    check("admin_audit_action_known", sql`${t.action} in ('promote', 'demote', 'set_plan', 'credit_grant', 'end_sessions', 'disable_2fa')`),
   ],
 );
 
@@ -955,6 +1003,9 @@ export const schema = {
   tradingRules,
   tagKinds,
   signInFailures,
+  userTotp,
+  backupCodes,
+  signInChallenges,
   splits,
   csvImports,
   objectDeletions,

@@ -3,7 +3,7 @@
 import type { Config } from "../config/index.ts";
 import type { MailContent } from "./types.ts";
 
-const PRODUCT = "Trading Journal";
+export const PRODUCT = "Trading Journal";
 
 // The stated expiries match the token lifetimes of lib/auth/email-tokens.ts (a test checks they agree).
 

@@ -34,6 +34,14 @@ export const ConfigSchema = z.object({
 export const PublicUserSchema = z.object({ id: id(), email: z.string(), emailVerified: z.boolean(), isAdmin: z.boolean() });
 /** Register and login: the user, and in cross-origin mode the anti-CSRF token for the new session. */
 export const SignedInSchema = z.object({ user: PublicUserSchema, csrfToken: z.optional(z.string()) });
+/** POST /api/auth/login: signed in, or (the second factor on) the challenge for POST /api/auth/login/2fa. */
+export const SignInResultSchema = z.union([
+  SignedInSchema,
+  z.object({ twoFactorRequired: z.literal(true), challenge: z.string() }),
+]);
+export const TotpSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
+export const BackupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
+export const TwoFactorStatusSchema = z.object({ enabled: z.boolean(), enabledAt: z.nullable(iso()), backupCodesLeft: z.number() });
 export const UserSchema = z.object({ user: PublicUserSchema });
 export const MaybeUserSchema = z.object({ user: z.nullable(PublicUserSchema) });
 export const CsrfSchema = z.object({ csrfToken: z.string() });
@@ -497,7 +505,7 @@ export const AuditListSchema = z.object({
       id: id(),
       actorId: z.nullable(id()),
       actorEmail: z.string(),
-      action: z.enum(["promote", "demote", "set_plan", "credit_grant", "end_sessions"]),
+      action: z.enum(["promote", "demote", "set_plan", "credit_grant", "end_sessions", "disable_2fa"]),
       targetUserId: z.nullable(id()),
       targetEmail: z.string(),
       reason: z.nullable(z.string()),

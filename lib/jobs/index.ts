@@ -1,5 +1,6 @@
 import { lt, or } from "drizzle-orm";
 import { purgeSignInFailures } from "../auth/lockout.ts";
+import { purgeSignInChallenges } from "../auth/two-factor.ts";
 import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
@@ -31,8 +32,8 @@ export const purgeExpiredSessions: Job = {
       .delete(sessions)
       .where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)))
       .returning({ id: sessions.id });
-    // And the failed sign-ins the lockout no longer counts.
-    return { affected: removed.length + (await purgeSignInFailures(deps)) };
+    // And the failed sign-ins the lockout no longer counts, and the sign-in challenges past their 5 minutes.
+    return { affected: removed.length + (await purgeSignInFailures(deps)) + (await purgeSignInChallenges(deps)) };
   },
 };
 

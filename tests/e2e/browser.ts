@@ -22,25 +22,27 @@ export function testClientAddress(): string {
   return `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
 }
 
-export type TraderPage = { browser: Browser; context: BrowserContext; page: Page; errors: string[] };
+export type TraderPage = { browser: Browser; context: BrowserContext; page: Page; errors: string[]; email: string; password: string };
 
 /**
- * A browser with one signed-in trader (registered through the API, `tag` in the email) at desktop width; the
- * page's uncaught errors are collected in `errors`.
+ * A browser with one signed-in trader (registered through the API, `tag` in the email), at desktop width or the
+ * width given (390: a phone); the page's uncaught errors are collected in `errors`.
  */
-export async function signedInTrader(baseUrl: string, tag: string): Promise<TraderPage> {
+export async function signedInTrader(baseUrl: string, tag: string, width = 1280): Promise<TraderPage> {
   const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Each test trader comes from an address of its own (the server trusts the loopback proxy in the e2e setup),
+  // so the per-client limits (five sign-ups, ten sign-ins per 15 minutes) hold for each, not for the whole suite.
+  const context = await browser.newContext({
+    viewport: { width, height: width <= 480 ? 844 : 900 },
+    extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  // Each test trader signs up from an address of its own (the server trusts the loopback proxy in the e2e
-  // setup), so the five-per-15-minutes sign-up limit per client holds for each, not for the whole suite.
-  const reg = await context.request.post(`${baseUrl}/api/auth/register`, {
-    data: { email: `${tag}-${Date.now()}@example.com`, password: "correct horse battery" },
-    headers: { "X-Forwarded-For": testClientAddress() },
-  });
+  const email = `${tag}-${Date.now()}@example.com`;
+  const password = "correct horse battery";
+  const reg = await context.request.post(`${baseUrl}/api/auth/register`, { data: { email, password } });
   if (reg.status() !== 201) throw new Error(`register answered ${reg.status()}`);
-  return { browser, context, page, errors };
+  return { browser, context, page, errors, email, password };
 }

@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkStoredKeys } from "../../lib/advisor/keys.ts";
 import { rotateStoredKeys, RotationRefused } from "../../lib/advisor/rotation.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
-import { additionalData, keyRing, open } from "../../lib/crypto/envelope.ts";
+import { additionalData, keyRing, open, TOTP_AAD } from "../../lib/crypto/envelope.ts";
+import { enableTotp, startTotpSetup, totpCode } from "../../lib/auth/two-factor.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
@@ -183,6 +184,31 @@ describe("rotate-encryption-key", () => {
     expect(second.alreadyCurrent + second.rotated).toBe(2000);
     await allOpen(KEY_B, plaintexts);
   }, 60_000);
+
+  it("second-factor secrets rotate with the keys, and the canary names them", async () => {
+    const [user] = rowsOf<{ id: string }>(
+      await handle.db.execute(sql`insert into users (email, password_hash) values (${`rot-totp-${crypto.randomUUID()}@example.com`}, 'x') returning id::text`),
+    );
+    const now = new Date();
+    const deps = { db: handle.db, config: { ENCRYPTION_KEY: KEY_A }, now: () => now };
+    const { secret } = await startTotpSetup(deps, { id: user!.id, email: "rot@example.com" });
+    await enableTotp(deps, user!.id, totpCode(secret, now));
+    const { log } = captureLogger();
+    expect(await checkStoredKeys({ db: handle.db, config: { ENCRYPTION_KEY: KEY_C }, log })).toEqual([
+      expect.stringMatching(/^stored second-factor secrets encrypted under key id .* neither ENCRYPTION_KEY nor ENCRYPTION_KEY_PREVIOUS/),
+    ]);
+    expect(await rotateStoredKeys({ db: handle.db, config: { ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A } })).toEqual({
+      total: 1,
+      alreadyCurrent: 0,
+      rotated: 1,
+      byOthers: 0,
+    });
+    const ring = await keyRing({ ENCRYPTION_KEY: KEY_B });
+    const [row] = rowsOf<{ ciphertext: string; key_id: string }>(await handle.db.execute(sql`select ciphertext, key_id from user_totp where user_id = ${user!.id}::uuid`));
+    expect(row!.key_id).toBe(ring.current.id);
+    expect(await open(ring, row!.ciphertext, additionalData(user!.id, TOTP_AAD))).toBe(secret);
+    expect(await checkStoredKeys({ db: handle.db, config: { ENCRYPTION_KEY: KEY_B }, log })).toEqual([]);
+  });
 
   it("the canary: one damaged row beside good ones is logged and start goes on; a key that opens none of its rows stops it", async () => {
     await seedKeys(3, KEY_A);

@@ -14,6 +14,7 @@ export const keys = {
   trade: (id: string) => ["trades", id] as const,
   instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
+  twoFactor: ["two-factor"] as const,
   changelog: ["changelog"] as const,
   playbooks: ["playbooks"] as const,
 };

@@ -358,6 +358,7 @@ const ACTIONS: Record<string, string> = {
   set_plan: "Plan changed",
   credit_grant: "Credits changed",
   end_sessions: "Sessions ended",
+  disable_2fa: "Two-factor sign-in turned off",
 };
 
 function detailText(action: string, details: Record<string, unknown>): string {

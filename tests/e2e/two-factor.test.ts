@@ -1,0 +1,71 @@
+// Two-factor sign-in in Chromium, at desktop (1280) and phone (390) width: set up from Settings > Account (the
+// QR code and the secret shown, confirmed with the authenticator's code, the 10 backup codes shown once), then
+// signing in again takes the password and then a code: a wrong one is explained, the right one signs in. No
+// sideways scrolling. Screenshots go to test-results/screenshots.
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { totpCode } from "../../lib/auth/two-factor.ts";
+import { SCREENSHOTS, signedInTrader, type TraderPage } from "./browser.ts";
+
+const base = () => inject("baseUrl");
+
+for (const width of [1280, 390] as const) {
+  describe(`two-factor sign-in at ${width} px`, () => {
+    let t: TraderPage;
+    let secret = "";
+    beforeAll(async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      t = await signedInTrader(base(), `two-factor-${width}`, width);
+    });
+    afterAll(() => t?.browser.close());
+
+    const shot = (name: string) => t.page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+    const noSidewaysScroll = async () => expect(await t.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    it("turned on from the account page: QR code, secret, a code, and 10 backup codes shown once", async () => {
+      const { page } = t;
+      await page.goto(`${base()}/settings/account`);
+      const panel = page.getByRole("region", { name: "Two-factor sign-in" });
+      await panel.getByText("Two-factor sign-in is off").waitFor();
+      await panel.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+      await panel.getByRole("img", { name: "QR code of your authenticator secret" }).waitFor();
+      secret = (await panel.locator(".two-factor-setup__secret").innerText()).replace(/\s+/g, "");
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      await noSidewaysScroll();
+      await shot("two-factor-setup");
+      // The code of the step before this one (accepted, one step either side), so the sign-in below can use this step's.
+      await panel.getByLabel("Code from the app").fill(totpCode(secret, new Date(Date.now() - 30_000)));
+      await panel.getByRole("button", { name: "Turn on" }).click();
+      const codes = panel.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
+      await codes.first().waitFor();
+      expect(await codes.count()).toBe(10);
+      await expect(panel.getByRole("link", { name: "Download" }).getAttribute("download")).resolves.toBe("trading-journal-backup-codes.txt");
+      await noSidewaysScroll();
+      await shot("two-factor-backup-codes");
+      await panel.getByRole("button", { name: "I have saved them" }).click();
+      await panel.getByText("Backup codes left: 10 of 10.").waitFor();
+      await expect(panel.getByRole("list", { name: "Backup codes" }).count()).resolves.toBe(0);
+    });
+
+    it("signing in again: the password, then a code; a wrong code is explained, the right one signs in", async () => {
+      const { page, context } = t;
+      await context.clearCookies();
+      await page.goto(`${base()}/sign-in`);
+      await page.getByLabel("Email").fill(t.email);
+      await page.getByLabel("Password").fill(t.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
+      await page.getByLabel("Code").fill("000000");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByText("That code did not work.").waitFor();
+      await noSidewaysScroll();
+      await shot("two-factor-sign-in");
+      await page.getByLabel("Code").fill(totpCode(secret, new Date()));
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+      const me = await context.request.get(`${base()}/api/auth/me`);
+      expect(me.status()).toBe(200);
+      expect(t.errors).toEqual([]);
+    });
+  });
+}
