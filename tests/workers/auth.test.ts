@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { totpCode } from "../../lib/auth/two-factor.ts";
 import { inOneWindow } from "../support/window.ts";
 import { testSql } from "./sql.ts";
 
@@ -51,6 +52,29 @@ describe("auth in workerd", () => {
     expect([a.error.code, a.error.message]).toEqual([b.error.code, b.error.message]);
     const ok = await post("/api/auth/login", { email: email.toUpperCase(), password: "workers password" });
     expect(ok.status).toBe(200);
+  });
+
+  it("two-factor sign-in: set up, turned on with a code, then the password gives a challenge and a code signs in", async () => {
+    const email = `w-${crypto.randomUUID()}@example.com`;
+    const registered = await post("/api/auth/register", { email, password: "workers password" });
+    const cookie = cookieFrom(registered);
+    const setup = await post("/api/auth/2fa/totp/setup", {}, cookie);
+    expect(setup.status).toBe(200);
+    const { secret } = await setup.json<{ secret: string }>();
+    const now = Date.now();
+    // The previous step's code turns it on, so this step's is still unused for the sign-in.
+    const on = await post("/api/auth/2fa/totp/enable", { code: totpCode(secret, new Date(now - 30_000)) }, cookie);
+    expect(on.status).toBe(200);
+    expect((await on.json<{ backupCodes: string[] }>()).backupCodes).toHaveLength(10);
+    const login = await post("/api/auth/login", { email, password: "workers password" });
+    expect(login.status).toBe(200);
+    expect(login.headers.getSetCookie()).toEqual([]);
+    const { challenge } = await login.json<{ challenge: string }>();
+    expect((await post("/api/auth/login/2fa", { challenge, code: "000000" })).status).toBe(401);
+    const signedIn = await post("/api/auth/login/2fa", { challenge, code: totpCode(secret, new Date(now)) });
+    expect(signedIn.status).toBe(200);
+    const me = await exports.default.fetch(`${base}/api/auth/me`, { headers: { Cookie: cookieFrom(signedIn) } });
+    expect(me.status).toBe(200);
   });
 
   it("limits registration per client address (CF-Connecting-IP)", async () => {
