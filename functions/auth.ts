@@ -20,6 +20,7 @@ import {
   startTotpSetup,
   twoFactorStatus,
 } from "../lib/auth/two-factor.ts";
+import { createToken, deleteToken, listTokens, NewTokenSchema, TokenIdParamSchema } from "../lib/auth/tokens.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
 import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
 import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
@@ -47,6 +48,8 @@ import {
   SessionListSchema,
   SignedInSchema,
   SignInResultSchema,
+  NewTokenResultSchema,
+  TokenListSchema,
   TotpSetupSchema,
   TwoFactorStatusSchema,
   UserSchema,
@@ -205,6 +208,26 @@ export const auth = createRouter()
     const { id } = c.req.valid("param");
     if (!(await endOwnSession(c.var.deps, currentUser(c).id, id))) throw new AppError("NOT_FOUND", "No such session.");
     if (id === currentSession(c).id) clearSessionCookie(c);
+    return c.body(null, 204);
+  })
+  .post(
+    "/tokens",
+    describeRoute({
+      tag: "auth",
+      summary: "Make a personal access token for a script or a trading platform (the token is shown this once)",
+      description: "Scopes: `read` (every GET outside auth, keys, billing, advisor and admin), `import` (CSV import: preview, commit, discard, undo), `fills:write` (fills: add, correct, delete). Up to 20 tokens; `expiresInDays` 1 to 3650, or none.",
+      responses: { 201: { description: "The token; only its hash is kept.", schema: NewTokenResultSchema } },
+      errors: ["CONFLICT"],
+    }),
+    requireUser,
+    validate("json", NewTokenSchema),
+    async (c) => c.json(await createToken(c.var.deps, currentUser(c).id, c.req.valid("json")), 201),
+  )
+  .get("/tokens", describeRoute({ tag: "auth", summary: "Your personal access tokens (never the tokens themselves), newest first", responses: { 200: { description: "The tokens.", schema: TokenListSchema } } }), requireUser, async (c) =>
+    c.json({ tokens: await listTokens(c.var.deps, currentUser(c).id) }),
+  )
+  .delete("/tokens/:id", describeRoute({ tag: "auth", summary: "Revoke a personal access token (at once)", responses: { 204: { description: "Revoked." } } }), requireUser, validate("param", TokenIdParamSchema), async (c) => {
+    if (!(await deleteToken(c.var.deps, currentUser(c).id, c.req.valid("param").id))) throw new AppError("NOT_FOUND", "No such token.");
     return c.body(null, 204);
   })
   .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions)", responses: { 204: { description: "Changed." } } }), requireUser, ...passwordCheckLimits, validate("json", ChangePasswordSchema), async (c) => {

@@ -18,7 +18,7 @@ const UploadFieldsSchema = z.object({
 // Price bars (docs/charts.md): the trader's bar provider key (Polygon.io), and a candle CSV a trader uploads
 // for a symbol when they have none.
 export const bars = createRouter()
-  .get("/key", describeRoute({ tag: "bars", summary: "Whether you have a bar provider key (Polygon.io)", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) =>
+  .get("/key", describeRoute({ tag: "bars", scope: null, summary: "Whether you have a bar provider key (Polygon.io)", responses: { 200: { description: "configured false, or its last four characters.", schema: MarketDataKeySchema } } }), requireUser, async (c) =>
     c.json(await getDataKey(c.var.deps, currentUser(c), BARS)),
   )
   .put(

@@ -21,10 +21,10 @@ export const csvImport = createRouter()
   .get("/presets", describeRoute({ tag: "csv-import", summary: "The broker formats the importer knows", responses: { 200: { description: "The presets.", schema: PresetListSchema } } }), requireUser, (c) => c.json({ presets: PRESETS }))
   .post(
     "/preview",
-    describeRoute({ tag: "csv-import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 
+    describeRoute({ tag: "csv-import", scope: "import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 
     requireUser, async (c) => c.json(await previewImport(c.var.deps, currentUser(c), await readPreviewUpload(c)), 201),
   )
-  .post("/commit", describeRoute({ tag: "csv-import", summary: "Commit a staged preview: its fills, trades and cash, all at once", responses: { 200: { description: "The committed import.", schema: ImportSchema } }, errors: ["NOT_FOUND", "CONFLICT", "GONE"] }), requireUser, validate("json", CommitSchema), async (c) => {
+  .post("/commit", describeRoute({ tag: "csv-import", scope: "import", summary: "Commit a staged preview: its fills, trades and cash, all at once", responses: { 200: { description: "The committed import.", schema: ImportSchema } }, errors: ["NOT_FOUND", "CONFLICT", "GONE"] }), requireUser, validate("json", CommitSchema), async (c) => {
     const { importId, includeDuplicates } = c.req.valid("json");
     return c.json(await commitImport(c.var.deps, currentUser(c), importId, includeDuplicates ?? false));
   })
@@ -34,11 +34,11 @@ export const csvImport = createRouter()
   .get("/:importId", describeRoute({ tag: "csv-import", summary: "One import", responses: { 200: { description: "The import.", schema: ImportSchema } } }), requireUser, validate("param", ImportIdParamSchema), async (c) =>
     c.json(await getImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
   )
-  .delete("/:importId", describeRoute({ tag: "csv-import", summary: "Discard a staged preview", responses: { 204: { description: "Discarded." } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) => {
+  .delete("/:importId", describeRoute({ tag: "csv-import", scope: "import", summary: "Discard a staged preview", responses: { 204: { description: "Discarded." } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) => {
     await discardImport(c.var.deps, currentUser(c), c.req.valid("param").importId);
     return c.body(null, 204);
   })
-  .post("/:importId/undo", describeRoute({ tag: "csv-import", summary: "Undo a committed import: its fills, trades and cash go", responses: { 200: { description: "The import, now undone.", schema: ImportSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) =>
+  .post("/:importId/undo", describeRoute({ tag: "csv-import", scope: "import", summary: "Undo a committed import: its fills, trades and cash go", responses: { 200: { description: "The import, now undone.", schema: ImportSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", ImportIdParamSchema), async (c) =>
     c.json(await undoImport(c.var.deps, currentUser(c), c.req.valid("param").importId)),
   );
 

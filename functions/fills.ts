@@ -11,7 +11,7 @@ export const fills = createRouter()
   )
   .post(
     "/",
-    describeRoute({ tag: "fills", summary: "Record a fill by hand (its trade and cash follow)", responses: { 201: { description: "The fill.", schema: FillSchema } }, errors: ["NOT_FOUND", "CONFLICT"] }),
+    describeRoute({ tag: "fills", scope: "fills:write", summary: "Record a fill by hand (its trade and cash follow)", responses: { 201: { description: "The fill.", schema: FillSchema } }, errors: ["NOT_FOUND", "CONFLICT"] }),
     requireUser,
     validate("json", NewFillSchema), async (c) =>
     c.json(await addFill(c.var.deps, currentUser(c), c.req.valid("json")), 201),
@@ -19,10 +19,10 @@ export const fills = createRouter()
   .get("/:id", describeRoute({ tag: "fills", summary: "One fill", responses: { 200: { description: "The fill.", schema: FillSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getFill(c.var.deps, currentUser(c), c.req.valid("param").id)),
   )
-  .patch("/:id", describeRoute({ tag: "fills", summary: "Correct a fill", responses: { 200: { description: "The fill after the change.", schema: FillSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", IdParamSchema), validate("json", FillPatchSchema), async (c) =>
+  .patch("/:id", describeRoute({ tag: "fills", scope: "fills:write", summary: "Correct a fill", responses: { 200: { description: "The fill after the change.", schema: FillSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", IdParamSchema), validate("json", FillPatchSchema), async (c) =>
     c.json(await updateFill(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/:id", describeRoute({ tag: "fills", summary: "Delete a fill (its trade and cash follow)", responses: { 204: { description: "Deleted." } } }), requireUser, validate("param", IdParamSchema), async (c) => {
+  .delete("/:id", describeRoute({ tag: "fills", scope: "fills:write", summary: "Delete a fill (its trade and cash follow)", responses: { 204: { description: "Deleted." } } }), requireUser, validate("param", IdParamSchema), async (c) => {
     await deleteFill(c.var.deps, currentUser(c), c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,4 +1,4 @@
-import { currentUser, requireUser, requireUserInStatement, sessionClaim } from "../lib/http/auth.ts";
+import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
 import { LedgerEntrySchema, LedgerPageSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, jsonText, validate, type Group } from "../lib/http/index.ts";
@@ -11,7 +11,7 @@ export const ledger = createRouter()
     "/:accountId",
     describeRoute({ tag: "ledger", summary: "A page of an account's cash ledger, newest first, with the balance after its first row", responses: { 200: { description: "The page.", schema: LedgerPageSchema } } }),
     requireUserInStatement, validate("param", AccountParamSchema), validate("query", LedgerPageQuerySchema), async (c) =>
-    jsonText(c, await getLedgerPage(c.var.deps, sessionClaim(c), c.req.valid("param").accountId, c.req.valid("query"))),
+    jsonText(c, await getLedgerPage(c.var.deps, statementCaller(c), c.req.valid("param").accountId, c.req.valid("query"))),
   )
   .post(
     "/:accountId/entries",

@@ -89,6 +89,32 @@ export const signInChallenges = pgTable(
   (t) => [index("sign_in_challenges_user_idx").on(t.userId), index("sign_in_challenges_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * Personal access tokens (lib/auth/tokens.ts, docs/auth.md "Personal access tokens"): for scripts and trading
+ * platforms, `Authorization: Bearer <token>`; only the token's SHA-256 is stored. Scopes: read, import,
+ * fills:write. A deleted token is gone (DELETE /api/auth/tokens/:id); an expired one stays listed, refused.
+ */
+export const accessTokens = pgTable(
+  "access_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    scopes: text("scopes").array().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("access_tokens_hash_idx").on(t.tokenHash),
+    index("access_tokens_user_idx").on(t.userId, t.createdAt),
+    check("access_tokens_scopes_known", sql`cardinality(${t.scopes}) > 0 and ${t.scopes} <@ array['read', 'import', 'fills:write']::text[]`),
+  ],
+);
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -1006,6 +1032,7 @@ export const schema = {
   userTotp,
   backupCodes,
   signInChallenges,
+  accessTokens,
   splits,
   csvImports,
   objectDeletions,

@@ -6,6 +6,7 @@ import { deleteCookie, getCookie, setSignedCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import { matchedRoutes } from "hono/route";
 import type { Config } from "../config/index.ts";
+import { checkToken } from "../auth/tokens.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
@@ -125,6 +126,17 @@ const crossOrigin = () =>
  */
 export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { deps } = c.var;
+  const bearer = bearerToken(c);
+  if (bearer !== undefined) {
+    // A personal access token: the cookie is not read, and there is nothing for CSRF to forge (a browser never
+    // adds this header by itself). Unknown, revoked or expired: 401 at once.
+    const found = await checkToken(deps, bearer);
+    if (!found) throw new AppError("UNAUTHORIZED", "The access token is not valid: unknown, revoked or expired.");
+    c.set("sessionChecked", true);
+    c.set("user", found.user);
+    c.set("accessToken", found.token);
+    return next();
+  }
   const token = readSignedCookie(c, deps.config.SESSION_SECRET, sessionCookieName(deps.config));
   const claim = token ? readSessionToken(token) : null;
   if (claim) c.set("sessionClaim", claim);
@@ -145,6 +157,22 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
+
+/** The token of an `Authorization: Bearer` header (undefined without one; a malformed one is "" and fails). */
+function bearerToken(c: Context<AppEnv>): string | undefined {
+  const header = c.req.header("Authorization");
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : "";
+}
+
+/**
+ * A token request reaches a handler only after its route's describeRoute checked the scope: a route without a
+ * description (or with the check skipped) refuses tokens rather than let one through unchecked.
+ */
+function assertTokenChecked(c: Context<AppEnv>): void {
+  if (c.var.accessToken && !c.var.tokenScopeChecked) throw new AppError("FORBIDDEN", "Access tokens cannot be used here.");
+}
 
 /** Checks the request's session claim once, into `c.var.user` / `c.var.session`. */
 async function resolveSession(c: Context<AppEnv>): Promise<void> {
@@ -167,6 +195,7 @@ const unauthorized = () => new AppError("UNAUTHORIZED", "Sign in to continue.");
 /** For routes that answer signed-in and signed-out callers alike: `c.var.user` is set when the session is live. */
 export const optionalUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
   async (c, next) => {
+    assertTokenChecked(c);
     await resolveSession(c);
     await next();
   },
@@ -175,6 +204,7 @@ export const optionalUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<Ap
 
 export const requireUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
   async (c, next) => {
+    assertTokenChecked(c);
     await resolveSession(c);
     if (!c.var.user) throw unauthorized();
     await next();
@@ -184,6 +214,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<App
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
   async (c, next) => {
+    if (c.var.accessToken) throw new AppError("FORBIDDEN", "Access tokens cannot be used here: sign in to the web app instead.");
     await resolveSession(c);
     if (!c.var.user) throw unauthorized();
     if (!c.var.user.isAdmin) throw new AppError("FORBIDDEN", "Administrators only.");
@@ -194,7 +225,7 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<Ap
 
 /**
  * For a read whose statement checks the session itself (SESSION_CTE), saving the round trip of a separate
- * check: only a well-formed signed cookie is required here, and the handler passes `sessionClaim(c)` to its
+ * check: only a well-formed signed cookie is required here, and the handler passes `statementCaller(c)` to its
  * domain function, which throws UNAUTHORIZED when the statement finds no live session. If the route fails any
  * other way (a malformed path parameter, an account that is not the user's), the session is checked the
  * ordinary way before that answer goes out (one more round trip, on failures only), so a request without a
@@ -202,6 +233,8 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<Ap
  */
 export const requireUserInStatement: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
   async (c, next) => {
+    assertTokenChecked(c);
+    if (c.var.accessToken) return next(); // the user is known already: the handler passes statementCaller(c)
     if (!c.var.sessionClaim) throw unauthorized();
     await next();
     // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
@@ -214,8 +247,12 @@ export const requireUserInStatement: MiddlewareHandler<AppEnv> = mark<Middleware
   { kind: "auth", level: "statement" },
 );
 
-/** The session claim of the request; only valid behind requireUserInStatement. */
-export function sessionClaim(c: Context<AppEnv>): SessionClaim {
+/**
+ * Who a statement-checked read is for, behind requireUserInStatement: the session claim its statement checks,
+ * or the user a personal access token already named.
+ */
+export function statementCaller(c: Context<AppEnv>): SessionClaim | { userId: string } {
+  if (c.var.accessToken && c.var.user) return { userId: c.var.user.id };
   const claim = c.var.sessionClaim;
   if (!claim) throw unauthorized();
   return claim;

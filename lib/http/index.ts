@@ -1,3 +1,4 @@
+import type { TokenAuth } from "../auth/tokens.ts";
 import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -33,6 +34,10 @@ export type AppEnv = {
     sessionChecked?: boolean;
     user?: AuthUser;
     session?: SessionInfo;
+    /** Set when the request authenticated with `Authorization: Bearer <personal access token>` (no session then). */
+    accessToken?: TokenAuth;
+    /** Set once the route's describeRoute found the token's scopes enough for it (route-docs.ts). */
+    tokenScopeChecked?: boolean;
   };
 };
 

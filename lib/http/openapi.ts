@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import { toJSONSchema } from "zod/v4/core";
 import type * as zc from "zod/v4/core";
 import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
-import { markOf, type HandlerMark, type RouteDescription } from "./route-docs.ts";
+import { markOf, routeScope, type HandlerMark, type RouteDescription } from "./route-docs.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -59,8 +59,9 @@ export function errorCodesOf(route: RouteInfo): ErrorCode[] {
     codes.add("UNSUPPORTED_MEDIA_TYPE");
     codes.add("PAYLOAD_TOO_LARGE");
   }
-  if (route.auth && route.auth !== "optional") codes.add("UNAUTHORIZED");
-  if (route.auth === "admin") codes.add("FORBIDDEN");
+  // Any route that reads the caller: no live session, or a personal access token that is not valid (401); a
+  // token outside the route's scope, or an admin route for someone else (403).
+  if (route.auth) codes.add("UNAUTHORIZED").add("FORBIDDEN");
   // Same-origin mode refuses any mutating request from another origin; cross-origin mode checks the token.
   if (route.method !== "GET") codes.add("CSRF_FAILED");
   if (route.rateLimit) codes.add("RATE_LIMITED");
@@ -170,14 +171,17 @@ function operation(route: RouteInfo): Operation {
   }
 
   const mutating = route.method !== "GET";
+  // The personal access token scope this route takes (routeScope: the same function describeRoute enforces).
+  const scope = doc && !doc.public && route.auth && route.auth !== "admin" ? routeScope(route.method, doc) : null;
+  const byToken = scope ? [{ accessToken: [scope] }] : [];
   const security =
     doc?.public || !route.auth
       ? []
       : route.auth === "optional"
-        ? [{}, { session: [] }]
+        ? [{}, { session: [] }, ...byToken]
         : mutating
-          ? [{ session: [] }, { session: [], csrf: [] }]
-          : [{ session: [] }];
+          ? [{ session: [] }, { session: [], csrf: [] }, ...byToken]
+          : [{ session: [] }, ...byToken];
   const limit = route.rateLimit ? `\n\nRate limit: ${route.rateLimit.limit} per ${route.rateLimit.windowSeconds} s (${route.rateLimit.name}).` : "";
   return {
     operationId: operationId(route),
@@ -215,6 +219,12 @@ export function buildOpenApiDocument(app: Pick<Hono, "routes">, info: OpenApiInf
           in: "cookie",
           name: info.cookieName,
           description: `The session cookie set by POST /api/auth/register and /api/auth/login (named __Host-${info.cookieName} when served over HTTPS).`,
+        },
+        accessToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal access token (POST /api/auth/tokens), for scripts and trading platforms: `Authorization: Bearer tj_...`, no cookie and no CSRF header. Each route lists the one scope it needs (read, import or fills:write); outside its scopes a token gets 403 FORBIDDEN, and auth, token, key, billing, advisor and admin routes take none.",
         },
         csrf: {
           type: "apiKey",

@@ -39,6 +39,15 @@ export const SignInResultSchema = z.union([
   SignedInSchema,
   z.object({ twoFactorRequired: z.literal(true), challenge: z.string() }),
 ]);
+const TokenInfoShape = {
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(["read", "import", "fills:write"])),
+  createdAt: iso(),
+  expiresAt: z.nullable(iso()),
+};
+export const NewTokenResultSchema = z.object({ ...TokenInfoShape, token: z.string() });
+export const TokenListSchema = z.object({ tokens: z.array(z.object({ ...TokenInfoShape, lastUsedAt: z.nullable(iso()) })) });
 export const TotpSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
 export const BackupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
 export const TwoFactorStatusSchema = z.object({ enabled: z.boolean(), enabledAt: z.nullable(iso()), backupCodesLeft: z.number() });

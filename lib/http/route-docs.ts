@@ -1,10 +1,12 @@
 // What the OpenAPI document (lib/http/openapi.ts) knows of a route, read from the route's own handlers:
 // `validate` records the schema it checks, the auth middlewares and `rateLimit` mark themselves, and
-// `describeRoute` adds the summary, the success responses and the route's own error codes. Nothing here runs at
-// request time: the marks are entries in a WeakMap keyed by the handler function.
+// `describeRoute` adds the summary, the success responses, the route's own error codes and the token scope it
+// needs. The marks are entries in a WeakMap keyed by the handler function; the one thing here that runs at
+// request time is describeRoute's check of a personal access token's scope against what the document says.
 import type { MiddlewareHandler } from "hono";
 import type * as zc from "zod/v4/core";
-import type { ErrorCode } from "../errors.ts";
+import type { TokenScope } from "../auth/tokens.ts";
+import { AppError, type ErrorCode } from "../errors.ts";
 
 export type SuccessResponse = {
   description: string;
@@ -25,7 +27,22 @@ export type RouteDescription = {
   body?: { contentType: string; schema: zc.$ZodType; description?: string };
   /** Public routes the cookie does not change (health, public config, the document itself). */
   public?: boolean;
+  /**
+   * The personal access token scope this route needs; `null`: no token reaches it. Unset: routeScope decides
+   * (`read` for a GET outside the token-free tags, none for anything else).
+   */
+  scope?: TokenScope | null;
 };
+
+/** Routes of these tags never take a token: auth (tokens included), keys and the advisor, billing, admin. */
+const TOKEN_FREE_TAGS = new Set(["auth", "advisor", "billing", "admin"]);
+
+/** The scope a personal access token needs for this route, or null when no token may use it. */
+export function routeScope(method: string, doc: RouteDescription): TokenScope | null {
+  if (doc.scope !== undefined) return doc.scope;
+  if (TOKEN_FREE_TAGS.has(doc.tag)) return null;
+  return method === "GET" || method === "HEAD" ? "read" : null;
+}
 
 export type HandlerMark =
   | { kind: "validate"; target: "json" | "query" | "param"; schema: zc.$ZodType }
@@ -44,7 +61,22 @@ export function markOf(handler: unknown): HandlerMark | undefined {
   return typeof handler === "function" ? marks.get(handler) : undefined;
 }
 
-/** A route's description for the OpenAPI document; does nothing at request time. */
+/**
+ * A route's description for the OpenAPI document. At request time it holds a personal access token to the
+ * scope the document lists for the route (routeScope): 403 FORBIDDEN outside it. Public routes take any caller.
+ */
 export function describeRoute(doc: RouteDescription): MiddlewareHandler {
-  return mark<MiddlewareHandler>(async (_c, next) => next(), { kind: "describe", doc });
+  return mark<MiddlewareHandler>(
+    async (c, next) => {
+      const token = c.get("accessToken") as { scopes: readonly TokenScope[] } | undefined;
+      if (token && !doc.public) {
+        const scope = routeScope(c.req.method, doc);
+        if (!scope) throw new AppError("FORBIDDEN", "Access tokens cannot be used here: sign in to the web app instead.");
+        if (!token.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This access token lacks the "${scope}" scope this route needs.`);
+      }
+      c.set("tokenScopeChecked", true);
+      await next();
+    },
+    { kind: "describe", doc },
+  );
 }

@@ -140,10 +140,16 @@ const ledgerPage = preparedStatement<SessionOwnerRow & { body: string | null }>(
  */
 export async function getLedgerPage(
   deps: Pick<Deps, "db" | "now">,
-  claim: SessionClaim,
+  claim: SessionClaim | { userId: string },
   accountId: string,
   query: LedgerPageQuery,
 ): Promise<JsonText<LedgerPage>> {
+  if ("userId" in claim) {
+    // A caller known already (a personal access token): the page alone.
+    const [page] = rowsOf<{ body: string | null }>(await deps.db.execute(ledgerPageSql(claim.userId, accountId, query)));
+    if (!page?.body) throw NO_ACCOUNT();
+    return page.body as JsonText<LedgerPage>;
+  }
   const now = deps.now();
   const [row] = await ledgerPage(deps.db, { ...sessionParams(claim, now), accountId, ...pageRange(query) });
   if (!(await confirmSessionOwner(deps, claim, row, now))) throw new AppError("UNAUTHORIZED", "Sign in to continue.");

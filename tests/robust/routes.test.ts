@@ -30,7 +30,7 @@ const TABLES = [
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
   "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules", "tag_kinds",
-  "user_totp", "backup_codes", "sign_in_challenges",
+  "user_totp", "backup_codes", "sign_in_challenges", "access_tokens",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -82,6 +82,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const playbook = await json(owner.post("/api/playbooks", { name: "ORB", items: [{ kind: "checkbox", label: "Volume" }] }));
   expect((await owner.request(`/api/days/${account.id}/${OWNED_DAY}`, { method: "PUT", json: { plan: "mine" } })).status).toBe(200);
   const rule = await json(owner.post("/api/rules", { accountId: account.id, rule: { type: "max_trades_per_day", count: 3 } }));
+  const token = await json(owner.post("/api/auth/tokens", { name: "script", scopes: ["read"] }));
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -95,6 +96,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     split: split.id,
     playbook: playbook.id,
     rule: rule.id,
+    token: token.id,
     day: OWNED_DAY,
   };
 }
@@ -110,9 +112,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
   if (param === "day") return owned.day;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations|auth\/tokens)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation", "auth/tokens": "token" }[group]!]
     : undefined;
 }
 
