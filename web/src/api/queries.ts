@@ -15,6 +15,7 @@ export const keys = {
   instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
   twoFactor: ["two-factor"] as const,
+  accessTokens: ["access-tokens"] as const,
   changelog: ["changelog"] as const,
   playbooks: ["playbooks"] as const,
 };

@@ -1,16 +1,18 @@
-// Two-factor sign-in in Chromium, at desktop (1280) and phone (390) width: set up from Settings > Account (the
-// QR code and the secret shown, confirmed with the authenticator's code, the 10 backup codes shown once), then
-// signing in again takes the password and then a code: a wrong one is explained, the right one signs in. No
-// sideways scrolling. Screenshots go to test-results/screenshots.
+// Access settings in Chromium, at desktop (1280) and phone (390) width. Two-factor sign-in: set up from
+// Settings > Account (the QR code and the secret shown, confirmed with the authenticator's code, the 10 backup
+// codes shown once), then signing in again takes the password and then a code: a wrong one is explained, the
+// right one signs in. An access token: made with its scopes, shown once, reads the API with no cookie, listed
+// as used, revoked. No sideways scrolling. Screenshots go to test-results/screenshots.
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { totpCode } from "../../lib/auth/two-factor.ts";
+import { request as playwrightRequest } from "playwright-core";
 import { SCREENSHOTS, signedInTrader, type TraderPage } from "./browser.ts";
 
 const base = () => inject("baseUrl");
 
 for (const width of [1280, 390] as const) {
-  describe(`two-factor sign-in at ${width} px`, () => {
+  describe(`access settings at ${width} px`, () => {
     let t: TraderPage;
     let secret = "";
     beforeAll(async () => {
@@ -65,6 +67,33 @@ for (const width of [1280, 390] as const) {
       await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
       const me = await context.request.get(`${base()}/api/auth/me`);
       expect(me.status()).toBe(200);
+      expect(t.errors).toEqual([]);
+    });
+
+    it("an access token: made with its scopes, shown once, reads the API without a cookie, then revoked", async () => {
+      const { page } = t;
+      await page.goto(`${base()}/settings/account`);
+      const panel = page.getByRole("region", { name: "Access tokens" });
+      await panel.getByText("No tokens yet.").waitFor();
+      const form = panel.getByRole("form", { name: "New access token" });
+      await form.getByLabel("Name").fill("Broker bot");
+      await form.getByLabel("Import: CSV preview, commit and undo").check();
+      await form.getByRole("button", { name: "Make token" }).click();
+      const token = (await form.locator(".token-value").innerText()).trim();
+      expect(token).toMatch(/^tj_/);
+      await noSidewaysScroll();
+      await shot("access-token");
+      // A script: no cookie, the token alone.
+      const script = await playwrightRequest.newContext({ extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+      expect((await script.get(`${base()}/api/accounts`)).status()).toBe(200);
+      await page.reload();
+      const row = panel.getByRole("row", { name: /Broker bot/ });
+      await expect(row.innerText()).resolves.toContain("read, import");
+      await expect(row.locator('td[data-label="Last used"]').innerText()).resolves.not.toBe("Never");
+      await panel.getByRole("button", { name: "Revoke Broker bot" }).click();
+      await panel.getByText("No tokens yet.").waitFor();
+      expect((await script.get(`${base()}/api/accounts`)).status()).toBe(401);
+      await script.dispose();
       expect(t.errors).toEqual([]);
     });
   });
