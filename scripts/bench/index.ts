@@ -71,6 +71,9 @@ if (runs("login")) {
   console.log(
     `login ${login.loginMs.toFixed(1)} ms | bare Argon2id verify ${login.verifyMs.toFixed(1)} ms (ratio ${(login.loginMs / login.verifyMs).toFixed(2)}x) | bcrypt-10 compare ${login.bcryptMs.toFixed(1)} ms (Argon2id verify ${(login.verifyMs / login.bcryptMs).toFixed(2)}x of it; goal <= 1.2x) | unknown email ${login.unknownMs.toFixed(1)} ms (${(login.unknownMs / login.loginMs).toFixed(2)}x of a real login) | GET /api/health ${login.healthMs.toFixed(1)} ms`,
   );
+  console.log(
+    `GET /api/accounts (median of 400, interleaved): by access token ${login.tokenReadMs.toFixed(2)} ms | by session cookie ${login.cookieReadMs.toFixed(2)} ms | ratio ${(login.tokenReadMs / login.cookieReadMs).toFixed(2)}x (goal <= 1.1x)`,
+  );
 }
 
 if (runs("leaks")) {

@@ -1,12 +1,13 @@
 // POST /api/auth/login latency through the real Node server (median of 20), beside a bare Argon2id verify
 // of the same password (the floor: hashing is the cost by design), a bcrypt compare at cost 10 (the
 // comparable journal's choice; issue goal: a sign-in's hash at most 1.2x of it) computed in this process,
-// and GET /api/health (the HTTP floor).
+// and GET /api/health (the HTTP floor). Then one authenticated read (GET /api/accounts) by personal access token
+// against the same read by session cookie, interleaved (issue 33 goal: the token within 1.1x).
 import { startNodeServer } from "../../functions/node-server.ts";
 import { hashPassword, verifyPassword } from "../../lib/auth/password.ts";
 import type { Config } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
-import { request } from "./http.ts";
+import { registerBenchUser, request } from "./http.ts";
 import { median } from "./startup.ts";
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
@@ -55,7 +56,39 @@ export async function measureLogin(config: Config, runs = 20) {
       verify.push(await time(() => verifyPassword(password, hash)));
       bcryptCompare.push(await time(() => bcrypt.compare(password, bcryptHash)));
     }
-    return { loginMs: median(login), unknownMs: median(unknown), healthMs: median(health), verifyMs: median(verify), bcryptMs: median(bcryptCompare) };
+    const { cookie } = await registerBenchUser(server.url, "bench-token");
+    const made = await request(`${server.url}/api/auth/tokens`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify({ name: "bench", scopes: ["read"] }),
+    });
+    if (made.status !== 201) throw new Error(`token answered ${made.status}`);
+    const { token } = JSON.parse(made.body) as { token: string };
+    const read = (headers: Record<string, string>) => async () => {
+      const res = await request(`${server.url}/api/accounts`, { headers });
+      if (res.status !== 200) throw new Error(`GET /api/accounts answered ${res.status}`);
+    };
+    const byCookie = read({ Cookie: cookie });
+    const byToken = read({ Authorization: `Bearer ${token}` });
+    for (let i = 0; i < 50; i++) {
+      await byCookie();
+      await byToken();
+    }
+    const cookieRead: number[] = [];
+    const tokenRead: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      cookieRead.push(await time(byCookie));
+      tokenRead.push(await time(byToken));
+    }
+    return {
+      loginMs: median(login),
+      unknownMs: median(unknown),
+      healthMs: median(health),
+      verifyMs: median(verify),
+      bcryptMs: median(bcryptCompare),
+      cookieReadMs: median(cookieRead),
+      tokenReadMs: median(tokenRead),
+    };
   } finally {
     await server.close();
   }
