@@ -1,5 +1,7 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { FillListSchema, FillSchema } from "../lib/http/responses.ts";
+import { FillListSchema, FillSchema, PushResultSchema } from "../lib/http/responses.ts";
+import { AppError } from "../lib/errors.ts";
+import { IdempotencyKeySchema, PUSH_MAX_FILLS, PushBatchSchema, pushFills } from "../lib/imports/push.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { addFill, deleteFill, getFill, listFills, updateFill } from "../lib/trades/fills.ts";
@@ -15,6 +17,28 @@ export const fills = createRouter()
     requireUser,
     validate("json", NewFillSchema), async (c) =>
     c.json(await addFill(c.var.deps, currentUser(c), c.req.valid("json")), 201),
+  )
+  .post(
+    "/push",
+    describeRoute({
+      tag: "fills",
+      scope: "fills:write",
+      summary: "Push a batch of fills from a script or a platform (Idempotency-Key header), through the import pipeline",
+      description: `Up to ${PUSH_MAX_FILLS} fills, all or nothing, imported like a CSV file (duplicates of fills already in the account skipped by execution id, else by symbol, time, side, quantity and price), listed in the import history as "API push" and undoable. The \`Idempotency-Key\` header (1 to 255 visible ASCII characters) is required: the same key with the same batch answers the first answer again and adds nothing; with another batch, 409.`,
+      responses: { 201: { description: "Per fill, in order: imported (with its id) or duplicate.", schema: PushResultSchema } },
+      errors: ["NOT_FOUND", "CONFLICT", "INVALID_TIMEZONE"],
+    }),
+    requireUser,
+    validate("json", PushBatchSchema),
+    async (c) => {
+      const key = IdempotencyKeySchema.safeParse(c.req.header("Idempotency-Key") ?? "");
+      if (!key.success) {
+        throw new AppError("VALIDATION_ERROR", "The Idempotency-Key header is required.", {
+          fields: [{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }],
+        });
+      }
+      return c.json(await pushFills(c.var.deps, currentUser(c), key.data, c.req.valid("json")), 201);
+    },
   )
   .get("/:id", describeRoute({ tag: "fills", summary: "One fill", responses: { 200: { description: "The fill.", schema: FillSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getFill(c.var.deps, currentUser(c), c.req.valid("param").id)),

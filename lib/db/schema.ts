@@ -662,8 +662,16 @@ export const csvImports = pgTable(
     stagedKey: text("staged_key"),
     stagedBytes: integer("staged_bytes").notNull().default(0),
     fillsCreated: integer("fills_created"),
+    /**
+     * A batch pushed through the API (lib/imports/push.ts): its Idempotency-Key (one import per key and user),
+     * the SHA-256 of its body (the same key with another batch is refused), and the answer, replayed to a retry.
+     */
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    pushResult: jsonb("push_result"),
   },
   (t) => [
+    uniqueIndex("csv_imports_idempotency_idx").on(t.userId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     index("csv_imports_account_idx").on(t.accountId, t.createdAt),
     index("csv_imports_status_idx").on(t.status, t.expiresAt),
     check("csv_imports_status_known", sql`${t.status} in ('staged', 'committing', 'committed', 'undone')`),

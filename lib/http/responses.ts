@@ -48,6 +48,13 @@ const TokenInfoShape = {
 };
 export const NewTokenResultSchema = z.object({ ...TokenInfoShape, token: z.string() });
 export const TokenListSchema = z.object({ tokens: z.array(z.object({ ...TokenInfoShape, lastUsedAt: z.nullable(iso()) })) });
+/** POST /api/fills/push: per pushed fill, in order, whether it was imported or a duplicate (lib/imports/push.ts). */
+export const PushResultSchema = z.object({
+  importId: z.string(),
+  imported: z.number(),
+  duplicates: z.number(),
+  fills: z.array(z.object({ index: z.number(), status: z.enum(["imported", "duplicate"]), fillId: z.nullable(z.string()) })),
+});
 export const TotpSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
 export const BackupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
 export const TwoFactorStatusSchema = z.object({ enabled: z.boolean(), enabledAt: z.nullable(iso()), backupCodesLeft: z.number() });

@@ -39,7 +39,7 @@ const sameExecution = (a: string | null, b: string | null) => a === null || b ==
  * executions exported by two formats (one with ids, one without) are recognised. import_apply applies the
  * same rule again at commit, against what arrived in between.
  */
-async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<void> {
+export async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<void> {
   const ids = fills.flatMap((f) => (f.execution_id ? [f.execution_id] : []));
   const existingIds = new Set(
     ids.length
@@ -84,7 +84,7 @@ async function markDuplicates(deps: Pick<Deps, "db">, accountId: string, fills: 
 }
 
 /** The open futures positions of the symbols about to be imported: what their fills will realise against. */
-async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<Map<string, OpenPosition>> {
+export async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<Map<string, OpenPosition>> {
   const symbols = [...new Set(fills.filter((f) => f.asset_class === "future").map((f) => f.symbol))];
   if (!symbols.length) return new Map();
   const rows = rowsOf<{ symbol: string; direction: "long" | "short"; open_quantity: string; entry_quantity: string; entry_value: string; exit_value: string; gross_pnl: string }>(
@@ -106,7 +106,7 @@ async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: string, f
  * is less than half the size (a 165,000-row file stages 13 MB, not 33), in Node's memory, on the wire and
  * in the table.
  */
-function stagedJson(fills: readonly StagedFill[]): string {
+export function stagedJson(fills: readonly StagedFill[]): string {
   // A thousand fills at a time: a few hundred strings before the join, not one per fill.
   const parts: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
