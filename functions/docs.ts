@@ -2,11 +2,14 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { resolveVersion } from "../lib/health/index.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
+import { inlineScriptPolicy } from "../lib/http/csp.ts";
 
 /** Where the reference page's script is served from: the browser app's own files (web/dist), never a CDN. */
 export const REFERENCE_SCRIPT = "/api-reference/scalar.js";
 
 let documentText: Promise<string> | undefined;
+/** The reference page is the same for every request, and so is its policy. */
+let referencePolicy: Promise<string> | undefined;
 
 /** functions/openapi.json (npm run build:openapi) with this instance's version; read on first request. */
 function openApiText(version: string): Promise<string> {
@@ -29,6 +32,12 @@ export const docs = createRouter()
   .get(
     "/docs",
     describeRoute({ tag: "docs", summary: "The API reference page (HTML)", public: true, responses: { 200: { description: "An HTML page.", contentType: "text/html" } } }),
+    // The page's own content policy: its inline scripts allowed by their hashes (lib/http/csp.ts).
+    async (c, next) => {
+      await next();
+      referencePolicy ??= c.res.clone().text().then(inlineScriptPolicy);
+      c.res.headers.set("Content-Security-Policy", await referencePolicy);
+    },
     Scalar({
       url: "/api/openapi.json",
       pageTitle: "Trading Journal API reference",

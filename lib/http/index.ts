@@ -1,4 +1,5 @@
 import type { TokenAuth } from "../auth/tokens.ts";
+import { API_CONTENT_POLICY, webContentPolicy } from "./csp.ts";
 import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -109,7 +110,6 @@ export type AppOptions = {
  */
 export type RequestObservation = { method: string; route: string; status: number; seconds: number };
 
-const FRAME_POLICY = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
 
 /**
  * The shell around every endpoint group: request ids, dependencies, security headers, body limits,
@@ -133,9 +133,15 @@ export function createApp(options: AppOptions) {
     const headers = c.res.headers;
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
     headers.set("X-Request-Id", requestId);
-    // Never framed (clickjacking), whoever serves the app shell: the web container's nginx sends the same.
-    // A route's own policy (a stored screenshot's sandbox) is kept.
-    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", FRAME_POLICY);
+    // The content policy (csp.ts): the browser app's strict one for its pages, nothing at all for the API's
+    // answers; never framed (clickjacking). The web container's nginx sends the same. A route's own policy (a
+    // stored screenshot's sandbox, the reference page's script hashes) is kept.
+    if (!headers.has("Content-Security-Policy")) {
+      headers.set(
+        "Content-Security-Policy",
+        c.req.path.startsWith("/api/") ? API_CONTENT_POLICY : webContentPolicy(c.var.deps?.config.ANALYTICS_PUBLIC_HOST),
+      );
+    }
     headers.set("X-Frame-Options", "DENY");
     headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
     // After next(), the route index names the handler that answered (or the last one that passed it on).

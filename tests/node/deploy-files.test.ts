@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { ConfigSchema, DESIGN_VARIABLES, parseConfig, readProcessEnv, SEAM_VARIABLES } from "../../lib/config/index.ts";
 import { browserConfig } from "../../lib/web-config.ts";
+import { API_CONTENT_POLICY, webContentPolicy } from "../../lib/http/csp.ts";
 import { baseTestEnv, testConfig } from "../support/env.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -497,7 +498,7 @@ describe("web/write-config-js.sh and lib/web-config.ts", () => {
 // web/docker-entrypoint.d/19-journal-config.envsh (sourced by the image's entrypoint under `set -eu`)
 // ---------------------------------------------------------------------------------------------------------
 
-const EXPORTS = ["API_UPSTREAM", "MAX_UPLOAD_SIZE", "CSV_IMPORT_NGINX_PROXY_TIMEOUT", "JOURNAL_RESOLVERS", "JOURNAL_HSTS"] as const;
+const EXPORTS = ["API_UPSTREAM", "MAX_UPLOAD_SIZE", "CSV_IMPORT_NGINX_PROXY_TIMEOUT", "JOURNAL_RESOLVERS", "JOURNAL_HSTS", "JOURNAL_CSP"] as const;
 
 function sourceEntryStep(env: Record<string, string>, sh = SHELLS[0]!) {
   const dir = mkdtempSync(join(TMP, "entry-"));
@@ -530,7 +531,16 @@ describe.each(SHELLS)("web/docker-entrypoint.d/19-journal-config.envsh under $na
       CSV_IMPORT_NGINX_PROXY_TIMEOUT: "300s",
       JOURNAL_RESOLVERS: "127.0.0.11",
       JOURNAL_HSTS: "max-age=31536000",
+      JOURNAL_CSP: webContentPolicy(null),
     });
+    // The content policy names the analytics host's origin exactly as the Node entrypoint does; a value that is
+    // not an http(s) URL is left out (never pasted into the nginx config).
+    for (const host of ["https://eu.posthog.example", "https://Analytics.Example.com:8443/ingest?x=1", "http://10.0.0.5:8000"]) {
+      expect(sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", ANALYTICS_PUBLIC_HOST: host }, sh).values.JOURNAL_CSP, host).toBe(webContentPolicy(host));
+    }
+    for (const host of ['https://x.example"; add_header X 1; "', "javascript:alert(1)", "https://a b.example"]) {
+      expect(sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", ANALYTICS_PUBLIC_HOST: host }, sh).values.JOURNAL_CSP, host).toBe(webContentPolicy(null));
+    }
     // HSTS_MAX_AGE sets the header's value; 0 leaves it empty (no header).
     expect(sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", HSTS_MAX_AGE: "600" }, sh).values.JOURNAL_HSTS).toBe("max-age=600");
     const off = sourceEntryStep({ JOURNAL_RESOLVERS: "127.0.0.11", HSTS_MAX_AGE: "0" }, sh);
@@ -604,6 +614,7 @@ const RENDER_DEFAULTS = {
   CSV_IMPORT_NGINX_PROXY_TIMEOUT: "300s",
   JOURNAL_RESOLVERS: "127.0.0.1",
   JOURNAL_HSTS: "max-age=31536000",
+  JOURNAL_CSP: webContentPolicy(null),
 };
 
 describe("web/nginx/default.conf.template", () => {
@@ -742,7 +753,13 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
           seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, bodyBytes });
           const answer = () => {
             // The API sends its own HSTS when told the request came over TLS; nginx keeps one (its own).
-            res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "private, max-age=5", "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=1" });
+            res.writeHead(200, {
+              "Content-Type": "application/json",
+              "Cache-Control": "private, max-age=5",
+              "X-Content-Type-Options": "nosniff",
+              "Strict-Transport-Security": "max-age=1",
+              "Content-Security-Policy": API_CONTENT_POLICY,
+            });
             res.end(JSON.stringify({ ok: true, url: req.url, bodyBytes }));
           };
           if (req.url?.endsWith("/slow")) setTimeout(answer, 2500);
@@ -797,7 +814,8 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
     const expectSecurityHeaders = (r: Res) => {
       expect(r.headers["x-content-type-options"]).toBe("nosniff");
       expect(r.headers["x-frame-options"]).toBe("DENY");
-      expect(r.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+      // The same policy the Node entrypoint sends with its pages.
+      expect(r.headers["content-security-policy"]).toBe(webContentPolicy(null));
       expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     };
 
@@ -844,7 +862,10 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       expect(JSON.parse(r.body)).toMatchObject({ ok: true });
       expect(r.headers["cache-control"]).toBe("private, max-age=5");
       expect(r.headers["x-content-type-options"]).toBe("nosniff");
-      expectSecurityHeaders(r);
+      expect(r.headers["x-frame-options"]).toBe("DENY");
+      expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      // The API's own content policy, alone: the browser app's is for pages.
+      expect(r.headers["content-security-policy"]).toBe(API_CONTENT_POLICY);
       expect(seen).toHaveLength(1);
       const got = seen[0]!;
       expect(got.url).toBe("/api/trades?page=2&q=a%20b");

@@ -60,7 +60,7 @@ describe("the HTTP shell", () => {
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Frame-Options")).toBe("DENY");
-    expect(res.headers.get("Content-Security-Policy")).toBe("frame-ancestors 'none'; object-src 'none'; base-uri 'self'");
+    expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     expect(res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("CONFLICT");

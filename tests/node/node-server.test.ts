@@ -8,6 +8,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { bundleIsFresh } from "../../functions/node.ts";
 import { startNodeServer, type NodeServer } from "../../functions/node-server.ts";
+import { webContentPolicy } from "../../lib/http/csp.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createLogger } from "../../lib/log.ts";
 import { TestClient } from "../support/client.ts";
@@ -41,7 +42,7 @@ describe("the Node server", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("Content-Type")).toContain("text/html");
       expect(res.headers.get("X-Frame-Options")).toBe("DENY");
-      expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("Content-Security-Policy")).toBe(webContentPolicy(null));
     }
     const api = await fetch(`${server.url}/api/does-not-exist`);
     expect(api.status).toBe(404);

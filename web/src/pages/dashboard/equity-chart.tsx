@@ -1,3 +1,4 @@
+import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { formatAxis, formatDate, formatSigned, toneOf, type Unit } from "../../lib/format.ts";
 import { drawdowns, maxDrawdown, scaleEquity, type EquityPoint } from "./equity.ts";
@@ -65,7 +66,14 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
         const colors = palette();
         const chart = lw.createChart(element, {
           autoSize: true,
-          layout: { background: { type: lw.ColorType.Solid, color: "#ffffff" }, textColor: colors.text, fontSize: 12, panes: { separatorColor: colors.border } },
+          layout: {
+            background: { type: lw.ColorType.Solid, color: "#ffffff" },
+            textColor: colors.text,
+            fontSize: 12,
+            panes: { separatorColor: colors.border },
+            // Its logo injects an inline style element the content policy refuses: ChartAttribution instead.
+            attributionLogo: false,
+          },
           grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
           rightPriceScale: { borderColor: colors.border },
           timeScale: { borderColor: colors.border, fixLeftEdge: true, fixRightEdge: true },
@@ -168,6 +176,7 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
         </span>
         <div ref={host} className="equity__canvas" aria-hidden="true" />
       </div>
+      <ChartAttribution />
       <details className="equity__data">
         <summary>Equity curve data table</summary>
         <div className="table-wrap">

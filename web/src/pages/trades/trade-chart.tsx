@@ -2,6 +2,7 @@
 // first use), a marker per fill, the average-cost line, the stop and target, the running P&L beneath;
 // resolution and replay controls; what is missing said in words. Without bars the path through the fills is
 // drawn. The figure is described in words, and every fill is in the table of the trade page.
+import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
@@ -123,7 +124,14 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
         const clock = (time: number, withDate: boolean) => (withDate ? formatDateTime : formatTime)(new Date(time * 1000).toISOString(), zone);
         const view = lw.createChart(element, {
           autoSize: true,
-          layout: { background: { type: lw.ColorType.Solid, color: "#ffffff" }, textColor: colors.text, fontSize: 12, panes: { separatorColor: colors.border } },
+          layout: {
+            background: { type: lw.ColorType.Solid, color: "#ffffff" },
+            textColor: colors.text,
+            fontSize: 12,
+            panes: { separatorColor: colors.border },
+            // Its logo injects an inline style element the content policy refuses: ChartAttribution instead.
+            attributionLogo: false,
+          },
           grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
           rightPriceScale: { borderColor: colors.border },
           timeScale: {
@@ -267,6 +275,7 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
         <div ref={host} className="trade-chart__canvas" role="img" aria-label={describe(data as Chart, zone)} />
         <figcaption className="visually-hidden">{describe(data as Chart, zone)}</figcaption>
       </figure>
+      <ChartAttribution />
       <p className="trade-chart__hover muted" data-testid="chart-hover">
         {hover ?? "Point at a bar or a fill to see it."}
       </p>
