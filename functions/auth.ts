@@ -21,6 +21,7 @@ import {
   twoFactorStatus,
 } from "../lib/auth/two-factor.ts";
 import { createToken, deleteToken, listTokens, NewTokenSchema, TokenIdParamSchema } from "../lib/auth/tokens.ts";
+import { recordSignInDevice } from "../lib/auth/devices.ts";
 import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
 import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
 import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
@@ -34,6 +35,8 @@ import {
   currentUser,
   optionalUser,
   rateLimit,
+  readDeviceCookie,
+  setDeviceCookie,
   requireUser,
   setSessionCookie,
 } from "../lib/http/auth.ts";
@@ -57,10 +60,15 @@ import {
 import { describeRoute } from "../lib/http/route-docs.ts";
 import type { Context, MiddlewareHandler } from "hono";
 
-/** Signs the user in on this response: a new session (never a reused id) and its cookie. */
-async function startSession(c: Context<AppEnv>, userId: string) {
-  const { token, session } = await createSession(c.var.deps, userId, c.req.header("User-Agent"));
+/**
+ * Signs the user in on this response: a new session (never a reused id) and its cookie, and the device
+ * recorded (a sign-in from a new one mails the owner, not a sign-up: lib/auth/devices.ts).
+ */
+async function startSession(c: Context<AppEnv>, user: { id: string; email: string }, kind: "sign-up" | "sign-in") {
+  const userAgent = c.req.header("User-Agent");
+  const { token, session } = await createSession(c.var.deps, user.id, userAgent);
   await setSessionCookie(c, token, session);
+  setDeviceCookie(c, await recordSignInDevice(c.var.deps, user, readDeviceCookie(c), userAgent, kind === "sign-in"));
   return c.var.deps.config.features.cors ? { csrfToken: csrfTokenFor(c.var.deps.config, session.id) } : {};
 }
 
@@ -89,7 +97,7 @@ export const auth = createRouter()
   // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.
   .post("/register", describeRoute({ tag: "auth", summary: "Create an account and sign in (sets the session cookie)", public: true, responses: { 201: { description: "Signed in as the new user.", schema: SignedInSchema } }, errors: ["REGISTRATION_DISABLED", "CONFLICT"] }), registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await registerUser(c.var.deps, c.req.valid("json"));
-    const extra = await startSession(c, user.id);
+    const extra = await startSession(c, user, "sign-up");
     sendVerification(c.var.deps, user);
     return c.json({ user: publicUser(user), ...extra }, 201);
   })
@@ -110,7 +118,7 @@ export const auth = createRouter()
       if (user.twoFactor) return c.json({ twoFactorRequired: true as const, challenge: await createSignInChallenge(c.var.deps, user.id) });
       // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
       // adds one session (SPEC section 3), and the five-session cap ends the oldest.
-      const extra = await startSession(c, user.id);
+      const extra = await startSession(c, user, "sign-in");
       return c.json({ user: publicUser(user), ...extra });
     },
   )
@@ -129,7 +137,7 @@ export const auth = createRouter()
     async (c) => {
       const { challenge, code } = c.req.valid("json");
       const user = await completeSignInChallenge(c.var.deps, challenge, code);
-      const extra = await startSession(c, user.id);
+      const extra = await startSession(c, user, "sign-in");
       return c.json({ user: publicUser(user), ...extra });
     },
   )

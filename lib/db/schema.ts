@@ -115,6 +115,24 @@ export const accessTokens = pgTable(
   ],
 );
 
+/**
+ * The browsers each user has signed in from (lib/auth/devices.ts): the SHA-256 of a long-lived random device
+ * cookie. A sign-in from a browser not listed, for a user with some listed, mails its owner.
+ */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceHash: text("device_hash").notNull(),
+    userAgent: text("user_agent"),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index("known_devices_seen_idx").on(t.lastSeenAt)],
+);
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -1041,6 +1059,7 @@ export const schema = {
   backupCodes,
   signInChallenges,
   accessTokens,
+  knownDevices,
   splits,
   csvImports,
   objectDeletions,

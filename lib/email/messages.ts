@@ -42,6 +42,19 @@ export function lockoutEmail(config: Config, failures: number, minutes: number):
   return render(`Sign-in to your ${PRODUCT} account was locked`, paragraphs, link);
 }
 
+/** A sign-in from a browser the account had not signed in from (lib/auth/devices.ts). */
+export function newDeviceEmail(config: Config, device: string, at: Date): MailContent {
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  const link = `${config.WEB_BASE_URL}/settings/sessions`;
+  const when = `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const paragraphs = [
+    `Someone signed in to your ${PRODUCT} account from a device it had not been used on: ${device}, at ${when}.`,
+    "If that was you, there is nothing to do. If it was not, change your password now (it signs out every other session) and check your sessions here:",
+    link,
+  ];
+  return render(`New sign-in to your ${PRODUCT} account`, paragraphs, link);
+}
+
 function webLink(config: Config, path: string, token: string): string {
   // WEB_BASE_URL is parsed as an origin (no path, no trailing slash).
   if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");

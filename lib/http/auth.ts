@@ -2,11 +2,12 @@
 // lib/auth/session.ts; this file only moves tokens between cookies and that code.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { deleteCookie, getCookie, setSignedCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie, setSignedCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import { matchedRoutes } from "hono/route";
 import type { Config } from "../config/index.ts";
 import { checkToken } from "../auth/tokens.ts";
+import { DEVICE_DAYS } from "../auth/devices.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
@@ -39,6 +40,21 @@ export async function setSessionCookie(c: Context<AppEnv>, token: string, sessio
     sameSite: mode.sameSite,
     expires: session.absoluteExpiresAt,
   });
+}
+
+/** The long-lived device cookie (lib/auth/devices.ts): `__Host-` like the session's when Secure. */
+function deviceCookieName(config: Config): string {
+  return cookieMode(config).secure ? "__Host-journal_device" : "journal_device";
+}
+
+export function readDeviceCookie(c: Context<AppEnv>): string | undefined {
+  return getCookie(c, deviceCookieName(c.var.deps.config));
+}
+
+export function setDeviceCookie(c: Context<AppEnv>, deviceId: string): void {
+  const { config } = c.var.deps;
+  const mode = cookieMode(config);
+  setCookie(c, deviceCookieName(config), deviceId, { httpOnly: true, path: "/", secure: mode.secure, sameSite: mode.sameSite, maxAge: DEVICE_DAYS * 86_400 });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {

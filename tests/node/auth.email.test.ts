@@ -137,6 +137,34 @@ describe("password reset", () => {
     expect(smtp.messages.filter((m) => m.to.includes(email)).length).toBe(2);
   });
 
+  it("a sign-in from a browser the account has not been used on mails its owner; the same browser again does not", async () => {
+    const email = uniqueEmail("device");
+    const home = many.client();
+    home.headers = { "User-Agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
+    expect((await home.post("/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
+    await many.settled();
+    await smtp.waitFor((m) => m.to.includes(email), 5000); // the verification mail
+    const mine = () => smtp.messages.filter((m) => m.to.includes(email) && m.subject.startsWith("New sign-in"));
+    // The browser that signed up, signing in again: known (its device cookie), no mail.
+    expect((await home.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    await many.settled();
+    expect(mine()).toHaveLength(0);
+
+    const elsewhere = many.client();
+    elsewhere.headers = { "User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0" };
+    expect((await elsewhere.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    await many.settled();
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && m.subject === "New sign-in to your Trading Journal account", 5000);
+    expect(mail.text).toContain("from a device it had not been used on: Firefox on Windows, at ");
+    expect(mail.text).toContain("http://localhost:3100/settings/sessions");
+    // The new browser is known from now on; a wrong password from anywhere mails nothing of this kind.
+    expect((await elsewhere.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    expect((await many.client().post("/api/auth/login", { email, password: "not the password" })).status).toBe(401);
+    await many.settled();
+    expect(mine()).toHaveLength(1);
+    expect(elsewhere.cookies.get("journal_device")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
   it("a reset link dies when the password changes, is reset, or every session is ended", async () => {
     // A link requested before the owner acted must not replace the password afterwards.
     const requestLink = async (email: string) => {
