@@ -21,8 +21,8 @@ import {
   twoFactorStatus,
 } from "../lib/auth/two-factor.ts";
 import { createToken, deleteToken, listTokens, NewTokenSchema, TokenIdParamSchema } from "../lib/auth/tokens.ts";
-import { recordSignInDevice } from "../lib/auth/devices.ts";
-import { createSession, endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
+import { startSession } from "./sign-in.ts";
+import { endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
 import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
 import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
 import type { Deps } from "../lib/deps.ts";
@@ -35,10 +35,7 @@ import {
   currentUser,
   optionalUser,
   rateLimit,
-  readDeviceCookie,
-  setDeviceCookie,
   requireUser,
-  setSessionCookie,
 } from "../lib/http/auth.ts";
 import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
@@ -58,19 +55,7 @@ import {
   UserSchema,
 } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import type { Context, MiddlewareHandler } from "hono";
-
-/**
- * Signs the user in on this response: a new session (never a reused id) and its cookie, and the device
- * recorded (a sign-in from a new one mails the owner, not a sign-up: lib/auth/devices.ts).
- */
-async function startSession(c: Context<AppEnv>, user: { id: string; email: string }, kind: "sign-up" | "sign-in") {
-  const userAgent = c.req.header("User-Agent");
-  const { token, session } = await createSession(c.var.deps, user.id, userAgent);
-  await setSessionCookie(c, token, session);
-  setDeviceCookie(c, await recordSignInDevice(c.var.deps, user, readDeviceCookie(c), userAgent, kind === "sign-in"));
-  return c.var.deps.config.features.cors ? { csrfToken: csrfTokenFor(c.var.deps.config, session.id) } : {};
-}
+import type { MiddlewareHandler } from "hono";
 
 const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
   assertRegistrationOpen(c.var.deps.config);
@@ -115,7 +100,10 @@ export const auth = createRouter()
     validate("json", CredentialsSchema),
     async (c) => {
       const user = await authenticate(c.var.deps, c.req.valid("json"));
-      if (user.twoFactor) return c.json({ twoFactorRequired: true as const, challenge: await createSignInChallenge(c.var.deps, user.id) });
+      if (user.totp || user.passkey) {
+        const methods = [...(user.totp ? (["totp"] as const) : []), ...(user.passkey ? (["passkey"] as const) : [])];
+        return c.json({ twoFactorRequired: true as const, challenge: await createSignInChallenge(c.var.deps, user.id), methods });
+      }
       // Always a new session (no fixation). A session presented with the login is left as it is: a sign-in
       // adds one session (SPEC section 3), and the five-session cap ends the oldest.
       const extra = await startSession(c, user, "sign-in");
@@ -127,7 +115,7 @@ export const auth = createRouter()
     describeRoute({
       tag: "auth",
       summary: "Sign in, second step: the challenge and a code from the authenticator or a backup code (sets the session cookie)",
-      description: "A challenge lives 5 minutes and takes 5 codes. A wrong code answers exactly like a wrong password and counts toward the account's lockout.",
+      description: "A challenge lives 5 minutes and takes 5 tries (codes here and passkey answers at POST /api/passkeys/second-step together). A wrong code answers exactly like a wrong password and counts toward the account's lockout.",
       public: true,
       responses: { 200: { description: "Signed in.", schema: SignedInSchema } },
       errors: ["UNAUTHORIZED", "RATE_LIMITED"],

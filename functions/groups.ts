@@ -5,6 +5,7 @@ import { adminGroup } from "./admin.ts";
 import { advisorGroup } from "./advisor.ts";
 import { billingGroup } from "./billing.ts";
 import { authGroup } from "./auth.ts";
+import { passkeysGroup } from "./passkeys.ts";
 import { brokeragesGroup } from "./brokerages.ts";
 import { changelogGroup } from "./changelog.ts";
 import { configGroup } from "./config.ts";
@@ -33,6 +34,7 @@ export const groups = {
   health: healthGroup,
   config: configGroup,
   auth: authGroup,
+  passkeys: passkeysGroup,
   accounts: accountsGroup,
   brokerages: brokeragesGroup,
   ledger: ledgerGroup,
@@ -71,6 +73,7 @@ export function typedRoutes() {
     .route(healthGroup.prefix, healthGroup.app)
     .route(configGroup.prefix, configGroup.app)
     .route(authGroup.prefix, authGroup.app)
+    .route(passkeysGroup.prefix, passkeysGroup.app)
     .route(accountsGroup.prefix, accountsGroup.app)
     .route(brokeragesGroup.prefix, brokeragesGroup.app)
     .route(ledgerGroup.prefix, ledgerGroup.app)

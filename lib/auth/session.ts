@@ -19,6 +19,11 @@ export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 export const MAX_SESSIONS_PER_USER = 5;
 
 export type AuthUser = { id: string; email: string; emailVerified: boolean; isAdmin: boolean; plan: "free" | "pro" };
+/** The user as every response shows it. */
+export function publicUser(user: AuthUser) {
+  return { id: user.id, email: user.email, emailVerified: user.emailVerified, isAdmin: user.isAdmin };
+}
+
 export type SessionInfo = { id: string; userId: string; createdAt: Date; expiresAt: Date; absoluteExpiresAt: Date };
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");

@@ -231,41 +231,76 @@ export async function completeSignInChallenge(
   challenge: string,
   code: string,
 ): Promise<AuthUser> {
+  const tried = await trySignInChallenge(deps, challenge);
+  return finishSignInChallenge(deps, challenge, tried, await spendCode(deps, tried.user.id, code));
+}
+
+/** A try at a live challenge (counted at once): its user and the passkey challenge kept on it. 401 otherwise; 429 while locked. */
+export async function trySignInChallenge(deps: Pick<Deps, "db" | "now">, challenge: string): Promise<{ user: AuthUser; webauthnChallenge: string | null }> {
   const now = deps.now().toISOString();
-  const [row] = rowsOf<{ user_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"] }>(
+  const [row] = rowsOf<{ user_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"]; webauthn_challenge: string | null }>(
     await deps.db.execute(sql`with tried as (
         update sign_in_challenges set attempts = attempts + 1
         where id = ${sha256(challenge)} and expires_at > ${now}::timestamptz and attempts < ${CHALLENGE_TRIES}
-        returning user_id
-      ) select u.id::text as user_id, u.email, u.email_verified, u.is_admin, u.plan from tried join users u on u.id = tried.user_id`),
+        returning user_id, webauthn_challenge
+      ) select u.id::text as user_id, u.email, u.email_verified, u.is_admin, u.plan, tried.webauthn_challenge
+      from tried join users u on u.id = tried.user_id`),
   );
   if (!row) throw failedSignIn();
   await assertNotLocked(deps, row.email);
-  if (!(await spendCode(deps, row.user_id, code))) {
-    await recordFailure(deps, row.email);
+  return {
+    user: { id: row.user_id, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan },
+    webauthnChallenge: row.webauthn_challenge,
+  };
+}
+
+/** The end of a try: accepted, the challenge is spent and the user returned; refused, a failed sign-in (401). */
+export async function finishSignInChallenge(
+  deps: Pick<Deps, "db" | "analytics">,
+  challenge: string,
+  tried: { user: AuthUser },
+  accepted: boolean,
+): Promise<AuthUser> {
+  if (!accepted) {
+    await recordFailure(deps, tried.user.email);
     throw failedSignIn();
   }
   await deps.db.execute(sql`delete from sign_in_challenges where id = ${sha256(challenge)}`);
-  track(deps, "user signed in", row.user_id, {});
-  return { id: row.user_id, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan };
+  track(deps, "user signed in", tried.user.id, {});
+  return tried.user;
+}
+
+/** The user of a live challenge, without counting a try (the passkey options step). 401 otherwise. */
+export async function signInChallengeUser(deps: Pick<Deps, "db" | "now">, challenge: string): Promise<{ userId: string; challengeHash: string }> {
+  const [row] = rowsOf<{ user_id: string }>(
+    await deps.db.execute(sql`select user_id::text from sign_in_challenges
+      where id = ${sha256(challenge)} and expires_at > ${deps.now().toISOString()}::timestamptz and attempts < ${CHALLENGE_TRIES}`),
+  );
+  if (!row) throw failedSignIn();
+  return { userId: row.user_id, challengeHash: sha256(challenge) };
 }
 
 /**
- * The operator CLI's disable-2fa: turns the second factor off for a user locked out of it, and writes the audit
- * entry in the same statement. Returns false when the user has none on.
+ * The operator CLI's disable-2fa: turns the second factor off for a user locked out of it (the authenticator,
+ * its backup codes and every passkey), and writes the audit entry in the same statement. Returns false when the
+ * user has none.
  */
 export async function operatorDisableTwoFactor(deps: Pick<Deps, "db">, userId: string, source: string): Promise<boolean> {
   const [row] = rowsOf<{ n: number }>(
     await deps.db.execute(sql`with gone as (
-        delete from user_totp where user_id = ${userId}::uuid returning user_id, enabled_at
+        delete from user_totp where user_id = ${userId}::uuid returning enabled_at
+      ), keys as (
+        delete from passkeys where user_id = ${userId}::uuid returning 1
       ), codes as (
         delete from backup_codes where user_id = ${userId}::uuid
       ), challenges as (
         delete from sign_in_challenges where user_id = ${userId}::uuid
       ), audit as (
         insert into admin_audit (actor_id, actor_email, action, target_user_id, target_email, details, at)
-        select null, ${source}, 'disable_2fa', u.id, u.email, '{}'::jsonb, clock_timestamp()
-        from gone join users u on u.id = gone.user_id where gone.enabled_at is not null
+        select null, ${source}, 'disable_2fa', u.id, u.email,
+          jsonb_build_object('totp', exists (select 1 from gone where enabled_at is not null), 'passkeys', (select count(*) from keys)), clock_timestamp()
+        from users u where u.id = ${userId}::uuid
+          and (exists (select 1 from gone where enabled_at is not null) or exists (select 1 from keys))
         returning 1
       ) select count(*)::int as n from audit`),
   );

@@ -15,10 +15,7 @@ import { rowsOf } from "../db/rows.ts";
 import { INVALID_CREDENTIALS } from "./two-factor.ts";
 
 
-/** The user as every response shows it. */
-export function publicUser(user: AuthUser) {
-  return { id: user.id, email: user.email, emailVerified: user.emailVerified, isAdmin: user.isAdmin };
-}
+export { publicUser } from "./session.ts";
 
 export async function createUser(
   deps: Pick<Deps, "db">,
@@ -50,18 +47,20 @@ export async function registerUser(deps: Pick<Deps, "db" | "config" | "analytics
 
 /**
  * Checks email and password. An unknown email and a wrong password fail identically and take the same
- * time (a dummy hash is verified). A hash made with older parameters is replaced on success. `twoFactor`:
- * the user has the second factor on, so the sign-in needs its second step (two-factor.ts).
+ * time (a dummy hash is verified). A hash made with older parameters is replaced on success. `totp`,
+ * `passkey`: the second factors the user has, either of which the sign-in's second step takes (two-factor.ts).
  */
 export async function authenticate(
   deps: Pick<Deps, "db" | "analytics" | "mailer" | "defer" | "config">,
   credentials: Credentials,
-): Promise<AuthUser & { twoFactor: boolean }> {
+): Promise<AuthUser & { totp: boolean; passkey: boolean }> {
   const [row] = await deps.db
     .select({
       ...userColumns,
       passwordHash: users.passwordHash,
-      twoFactor: sql<boolean>`exists (select 1 from user_totp t where t.user_id = ${users.id} and t.enabled_at is not null)`,
+      // Qualified by hand: drizzle writes ${users.id} as a bare "id" here, which passkeys' own id would capture.
+      totp: sql<boolean>`exists (select 1 from user_totp t where t.user_id = "users"."id" and t.enabled_at is not null)`,
+      passkey: sql<boolean>`exists (select 1 from passkeys p where p.user_id = "users"."id")`,
     })
     .from(users)
     .where(eq(users.email, credentials.email));
@@ -85,7 +84,7 @@ export async function authenticate(
       .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
   }
   const { passwordHash: _hash, ...user } = row;
-  if (!user.twoFactor) track(deps, "user signed in", user.id, {});
+  if (!user.totp && !user.passkey) track(deps, "user signed in", user.id, {});
   return user;
 }
 

@@ -85,6 +85,8 @@ export const signInChallenges = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The WebAuthn challenge asked of a passkey for this second step, once asked for (passkeys.ts). */
+    webauthnChallenge: text("webauthn_challenge"),
   },
   (t) => [index("sign_in_challenges_user_idx").on(t.userId), index("sign_in_challenges_expires_idx").on(t.expiresAt)],
 );
@@ -131,6 +133,47 @@ export const knownDevices = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index("known_devices_seen_idx").on(t.lastSeenAt)],
+);
+
+/**
+ * Passkeys (lib/auth/passkeys.ts, docs/auth.md "Passkeys"): WebAuthn credentials, a second factor after the
+ * password and a sign-in of their own. The public key and the signature counter.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull(),
+    /** COSE algorithm: -7 (ES256; the key as SEC1 bytes, base64url) or -257 (RS256; "n.e", each base64url). */
+    algorithm: integer("algorithm").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: jsonb("transports").notNull().default(sql`'[]'::jsonb`),
+    name: text("name").notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("passkeys_credential_idx").on(t.credentialId), index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * A WebAuthn ceremony in progress: its challenge, for whom (null: a passkey sign-in, whoever it turns out to
+ * be) and until when (5 minutes). Only the SHA-256 of the flow id handed to the browser is stored.
+ */
+export const webauthnFlows = pgTable(
+  "webauthn_flows",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["register", "login"] }).notNull(),
+    challenge: text("challenge").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("webauthn_flows_expires_idx").on(t.expiresAt), check("webauthn_flows_purpose_known", sql`${t.purpose} in ('register', 'login')`)],
 );
 
 export const sessions = pgTable(
@@ -1060,6 +1103,8 @@ export const schema = {
   signInChallenges,
   accessTokens,
   knownDevices,
+  passkeys,
+  webauthnFlows,
   splits,
   csvImports,
   objectDeletions,

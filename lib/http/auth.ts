@@ -98,6 +98,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CSRF_EXEMPT_PATHS = new Set([
   "/api/auth/register",
   "/api/auth/login",
+  "/api/auth/login/2fa",
+  "/api/passkeys/sign-in/options",
+  "/api/passkeys/sign-in",
+  "/api/passkeys/second-step/options",
+  "/api/passkeys/second-step",
   "/api/auth/password-reset/request",
   "/api/auth/password-reset/confirm",
   "/api/auth/verify-email",

@@ -98,6 +98,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   health: "Liveness and the database's state.",
   config: "Which optional features this instance has.",
   auth: "Registration, sign-in, sessions, email confirmation and password reset.",
+  passkeys: "Passkeys: a sign-in of their own, and a second factor after the password.",
   accounts: "Trading accounts.",
   brokerages: "Brokerages an account can name.",
   ledger: "The cash ledger of an account.",

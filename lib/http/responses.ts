@@ -37,8 +37,13 @@ export const SignedInSchema = z.object({ user: PublicUserSchema, csrfToken: z.op
 /** POST /api/auth/login: signed in, or (the second factor on) the challenge for POST /api/auth/login/2fa. */
 export const SignInResultSchema = z.union([
   SignedInSchema,
-  z.object({ twoFactorRequired: z.literal(true), challenge: z.string() }),
+  z.object({ twoFactorRequired: z.literal(true), challenge: z.string(), methods: z.array(z.enum(["totp", "passkey"])) }),
 ]);
+/** WebAuthn options as navigator.credentials wants them (JSON form; lib/auth/passkeys.ts). */
+export const WebauthnOptionsSchema = z.looseObject({ challenge: z.string() });
+export const WebauthnFlowSchema = z.object({ flowId: z.string(), options: WebauthnOptionsSchema });
+export const PasskeySchema = z.object({ id: z.string(), name: z.string(), createdAt: iso(), lastUsedAt: z.nullable(iso()), backedUp: z.boolean() });
+export const PasskeyListSchema = z.object({ passkeys: z.array(PasskeySchema) });
 const TokenInfoShape = {
   id: z.string(),
   name: z.string(),

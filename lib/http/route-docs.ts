@@ -34,8 +34,8 @@ export type RouteDescription = {
   scope?: TokenScope | null;
 };
 
-/** Routes of these tags never take a token: auth (tokens included), keys and the advisor, billing, admin. */
-const TOKEN_FREE_TAGS = new Set(["auth", "advisor", "billing", "admin"]);
+/** Routes of these tags never take a token: auth (tokens included), passkeys, keys and the advisor, billing, admin. */
+const TOKEN_FREE_TAGS = new Set(["auth", "passkeys", "advisor", "billing", "admin"]);
 
 /** The scope a personal access token needs for this route, or null when no token may use it. */
 export function routeScope(method: string, doc: RouteDescription): TokenScope | null {

@@ -2,6 +2,7 @@ import { lt, or } from "drizzle-orm";
 import { purgeSignInFailures } from "../auth/lockout.ts";
 import { purgeSignInChallenges } from "../auth/two-factor.ts";
 import { purgeKnownDevices } from "../auth/devices.ts";
+import { purgeWebauthnFlows } from "../auth/passkeys.ts";
 import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
@@ -34,7 +35,7 @@ export const purgeExpiredSessions: Job = {
       .where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)))
       .returning({ id: sessions.id });
     // And the failed sign-ins the lockout no longer counts, the sign-in challenges past their 5 minutes, and devices unseen for 400 days.
-    return { affected: removed.length + (await purgeSignInFailures(deps)) + (await purgeSignInChallenges(deps)) + (await purgeKnownDevices(deps)) };
+    return { affected: removed.length + (await purgeSignInFailures(deps)) + (await purgeSignInChallenges(deps)) + (await purgeKnownDevices(deps)) + (await purgeWebauthnFlows(deps)) };
   },
 };
 

@@ -30,7 +30,7 @@ const TABLES = [
   "stored_keys", "wallets", "wallet_movements", "credit_holds", "credit_purchases", "subscriptions", "advisor_conversations",
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
   "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules", "tag_kinds",
-  "user_totp", "backup_codes", "sign_in_challenges", "access_tokens",
+  "user_totp", "backup_codes", "sign_in_challenges", "access_tokens", "known_devices", "passkeys", "webauthn_flows",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;

@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { totpCode } from "../../lib/auth/two-factor.ts";
+import { SoftwareAuthenticator } from "../support/authenticator.ts";
 import { inOneWindow } from "../support/window.ts";
 import { testSql } from "./sql.ts";
 
@@ -75,6 +76,23 @@ describe("auth in workerd", () => {
     expect(signedIn.status).toBe(200);
     const me = await exports.default.fetch(`${base}/api/auth/me`, { headers: { Cookie: cookieFrom(signedIn) } });
     expect(me.status).toBe(200);
+  });
+
+  it("passkeys: added, then a sign-in of their own, through @simplewebauthn/server in workerd", async () => {
+    const email = `w-${crypto.randomUUID()}@example.com`;
+    const cookie = cookieFrom(await post("/api/auth/register", { email, password: "workers password" }));
+    // The relying party is the host the request came to: journal.test.
+    const authenticator = new SoftwareAuthenticator(base);
+    const start = await post("/api/passkeys/options", {}, cookie);
+    expect(start.status).toBe(200);
+    const flow = await start.json<{ flowId: string; options: { challenge: string; rp: { id: string }; user: { id: string } } }>();
+    expect(flow.options.rp.id).toBe("journal.test");
+    const added = await post("/api/passkeys", { flowId: flow.flowId, name: "Laptop", credential: await authenticator.create(flow.options) }, cookie);
+    expect(added.status).toBe(201);
+    const signIn = await (await post("/api/passkeys/sign-in/options", {})).json<{ flowId: string; options: { challenge: string; rpId: string } }>();
+    const signedIn = await post("/api/passkeys/sign-in", { flowId: signIn.flowId, credential: await authenticator.get(signIn.options) });
+    expect(signedIn.status).toBe(200);
+    expect((await signedIn.json<{ user: { email: string } }>()).user.email).toBe(email);
   });
 
   it("limits registration per client address (CF-Connecting-IP)", async () => {
