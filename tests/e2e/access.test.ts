@@ -55,15 +55,15 @@ for (const width of [1280, 390] as const) {
       await page.goto(`${base()}/sign-in`);
       await page.getByLabel("Email").fill(t.email);
       await page.getByLabel("Password").fill(t.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
       await page.getByLabel("Code").fill("000000");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByText("That code did not work.").waitFor();
       await noSidewaysScroll();
       await shot("two-factor-sign-in");
       await page.getByLabel("Code").fill(totpCode(secret, new Date()));
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
       const me = await context.request.get(`${base()}/api/auth/me`);
       expect(me.status()).toBe(200);
@@ -94,6 +94,62 @@ for (const width of [1280, 390] as const) {
       await panel.getByText("No tokens yet.").waitFor();
       expect((await script.get(`${base()}/api/accounts`)).status()).toBe(401);
       await script.dispose();
+      expect(t.errors).toEqual([]);
+    });
+  });
+}
+
+// Passkeys need a registrable domain, so these pages are opened at localhost (the same server). Chromium's
+// virtual authenticator (DevTools protocol, WebAuthn domain) stands in for the device's platform authenticator.
+for (const width of [1280, 390] as const) {
+  describe(`passkeys at ${width} px`, () => {
+    let t: TraderPage;
+    let origin = "";
+    beforeAll(async () => {
+      origin = base().replace("127.0.0.1", "localhost");
+      t = await signedInTrader(origin, `passkey-${width}`, width);
+      const cdp = await t.context.newCDPSession(t.page);
+      await cdp.send("WebAuthn.enable");
+      await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+    });
+    afterAll(() => t?.browser.close());
+
+    const noSidewaysScroll = async () => expect(await t.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    it("added in Settings, then a sign-in with no password, then asked for after the password", async () => {
+      const { page, context } = t;
+      await page.goto(`${origin}/settings/account`);
+      const panel = page.getByRole("region", { name: "Passkeys" });
+      await panel.getByText("No passkeys yet.").waitFor();
+      await panel.getByLabel("Name").fill("Laptop");
+      await panel.getByRole("button", { name: "Add a passkey" }).click();
+      await panel.getByText("Passkey added.").waitFor();
+      await panel.getByRole("list", { name: "Your passkeys" }).getByText("Laptop").waitFor();
+      await noSidewaysScroll();
+      await page.screenshot({ path: `${SCREENSHOTS}passkeys-${width}.png`, fullPage: true });
+
+      // Signed out: the passkey alone signs in.
+      await context.clearCookies();
+      await page.goto(`${origin}/sign-in`);
+      await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+      expect((await context.request.get(`${origin}/api/auth/me`)).status()).toBe(200);
+
+      // Signed out again: the password, then the passkey as the second step.
+      await context.clearCookies();
+      await page.goto(`${origin}/sign-in`);
+      await page.getByLabel("Email").fill(t.email);
+      await page.getByLabel("Password").fill(t.password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
+      await noSidewaysScroll();
+      await page.getByRole("button", { name: "Use your passkey" }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+      expect((await context.request.get(`${origin}/api/auth/me`)).status()).toBe(200);
+      const list = await context.request.get(`${origin}/api/passkeys`);
+      expect(((await list.json()) as { passkeys: Array<{ lastUsedAt: string | null }> }).passkeys[0]!.lastUsedAt).not.toBeNull();
       expect(t.errors).toEqual([]);
     });
   });

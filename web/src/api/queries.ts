@@ -16,6 +16,7 @@ export const keys = {
   sessions: ["sessions"] as const,
   twoFactor: ["two-factor"] as const,
   accessTokens: ["access-tokens"] as const,
+  passkeys: ["passkeys"] as const,
   changelog: ["changelog"] as const,
   playbooks: ["playbooks"] as const,
 };

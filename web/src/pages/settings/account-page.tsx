@@ -1,6 +1,6 @@
 // Settings > Account (/settings/account): the email the trader signs in with and whether it is confirmed
 // (with a new confirmation link when the instance sends email), changing the password, which signs out
-// every other session, two-factor sign-in (two-factor-panel.tsx), access tokens for scripts (access-tokens-panel.tsx), exporting and importing all of one's data as JSON, and deleting the account.
+// every other session, two-factor sign-in (two-factor-panel.tsx), passkeys (passkeys-panel.tsx), access tokens for scripts (access-tokens-panel.tsx), exporting and importing all of one's data as JSON, and deleting the account.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
@@ -13,6 +13,7 @@ import { ErrorAlert, PageHeader, StatusMessage, TextField } from "../../componen
 import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from "../../lib/credentials.ts";
 import { serverFieldErrors } from "../../lib/form-errors.ts";
 import { AccessTokensPanel } from "./access-tokens-panel.tsx";
+import { PasskeysPanel } from "./passkeys-panel.tsx";
 import { TwoFactorPanel } from "./two-factor-panel.tsx";
 
 function ChangePassword() {
@@ -106,6 +107,7 @@ export function AccountSettingsPage() {
       </section>
       <ChangePassword />
       <TwoFactorPanel />
+      <PasskeysPanel />
       <AccessTokensPanel />
       <YourData />
       <DeleteAccount />
