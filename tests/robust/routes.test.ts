@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
-import type { TestClient } from "../support/client.ts";
+import { PASSWORD, type TestClient } from "../support/client.ts";
+import { SoftwareAuthenticator } from "../support/authenticator.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { pngImage } from "../support/images.ts";
@@ -83,6 +84,8 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   expect((await owner.request(`/api/days/${account.id}/${OWNED_DAY}`, { method: "PUT", json: { plan: "mine" } })).status).toBe(200);
   const rule = await json(owner.post("/api/rules", { accountId: account.id, rule: { type: "max_trades_per_day", count: 3 } }));
   const token = await json(owner.post("/api/auth/tokens", { name: "script", scopes: ["read"] }));
+  const passkeyFlow = await json(owner.post("/api/passkeys/options", {}));
+  const passkey = await json(owner.post("/api/passkeys", { flowId: passkeyFlow.flowId, credential: await new SoftwareAuthenticator("http://localhost").create(passkeyFlow.options) }));
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -97,6 +100,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     playbook: playbook.id,
     rule: rule.id,
     token: token.id,
+    passkey: passkey.id,
     day: OWNED_DAY,
   };
 }
@@ -112,9 +116,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
   if (param === "day") return owned.day;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations|auth\/tokens)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations|auth\/tokens|passkeys)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation", "auth/tokens": "token" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation", "auth/tokens": "token", passkeys: "passkey" }[group]!]
     : undefined;
 }
 
@@ -310,6 +314,7 @@ const PLAUSIBLE: Record<string, unknown> = {
   "POST /api/journals/:id/attach": { tradeId: "00000000-0000-4000-8000-000000000000" },
   "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
   "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },
+  "DELETE /api/passkeys/:id": { password: PASSWORD },
 };
 
 describe("another user's ids, on every id-taking route", () => {
