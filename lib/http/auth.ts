@@ -302,12 +302,18 @@ export function rateLimit(rule: LimitRule, by: "client" | "user" | "session"): M
       by === "user" ? `user:${currentUser(c).id}` : by === "session" ? `session:${currentSession(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
     const result = await c.var.deps.rateLimiter.check(rule, identifier);
     if (!result.success) {
-      throw new AppError("RATE_LIMITED", "Too many requests. Try again later.", {
-        headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))) },
-      });
+      const wait = Math.max(1, Math.ceil(result.retryAfterSeconds));
+      throw new AppError("RATE_LIMITED", `Too many requests. Try again in ${waitWords(wait)}.`, { headers: { "Retry-After": String(wait) } });
     }
     await next();
   }, { kind: "rateLimit", name: rule.name, limit: rule.limit, windowSeconds: rule.windowSeconds });
+}
+
+/** "40 seconds", "1 minute", "15 minutes": how long Retry-After asks a person to wait. */
+function waitWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
 /** Cross-origin mode only: exact origins, credentials allowed. Unset: no CORS headers at all. */

@@ -24,6 +24,22 @@ for (const width of [1280, 390] as const) {
     const shot = (name: string) => t.page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
     const noSidewaysScroll = async () => expect(await t.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
+    it("personal settings sit under one Settings menu item, with tabs between its pages", async () => {
+      const { page } = t;
+      await page.goto(`${base()}/dashboard`);
+      if (width === 390) await page.getByRole("button", { name: "Menu" }).click();
+      const nav = page.getByRole("navigation", { name: "Main" });
+      for (const gone of ["Account", "Advisor keys", "Billing", "Sessions"]) expect(await nav.getByRole("link", { name: gone, exact: true }).count()).toBe(0);
+      await nav.getByRole("link", { name: "Settings" }).click();
+      await page.waitForURL(/\/settings\/account$/);
+      const tabs = page.getByRole("navigation", { name: "Settings sections" });
+      await tabs.getByRole("link", { name: "Sessions" }).click();
+      await page.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
+      await noSidewaysScroll();
+      if (width === 390) await page.getByRole("button", { name: "Menu" }).click();
+      await expect(nav.getByRole("link", { name: "Settings" }).getAttribute("class")).resolves.toContain("active");
+    });
+
     it("turned on from the account page: QR code, secret, a code, and 10 backup codes shown once", async () => {
       const { page } = t;
       await page.goto(`${base()}/settings/account`);

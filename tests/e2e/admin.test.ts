@@ -55,8 +55,10 @@ describe("the admin console", () => {
       await trader.page.goto(`${base()}/accounts`);
       await trader.page.getByRole("navigation", { name: "Main" }).waitFor();
       expect(await trader.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).count()).toBe(0);
+      // A page that says so, not a failed request.
       await trader.page.goto(`${base()}/admin`);
-      await trader.page.getByText("Administrators only.").waitFor();
+      await trader.page.getByRole("heading", { level: 1, name: "Not authorised" }).waitFor();
+      await trader.page.getByText("The admin console is for this journal's administrators.").waitFor();
     } finally {
       await trader.browser.close();
     }

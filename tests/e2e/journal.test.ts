@@ -190,8 +190,9 @@ describe("a new trader's first session", () => {
     expect(await focusedLabel()).toMatch(/^Password/);
     await page.keyboard.type(password);
     await page.keyboard.press("Enter");
-    await page.waitForURL(/\/accounts/);
-    await page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor();
+    // Sign-in lands on the dashboard.
+    await page.waitForURL(/\/dashboard/);
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     expect(errors).toEqual([]);
   });
 });

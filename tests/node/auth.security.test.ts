@@ -38,8 +38,13 @@ describe("rate limits", () => {
       return { statuses: seen, last: res };
     });
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
-    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await last!.json()).error.code).toBe("RATE_LIMITED");
+    const wait = Number(last!.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThan(0);
+    const error = (await last!.json()).error;
+    expect(error.code).toBe("RATE_LIMITED");
+    // The message says how long, in the words Retry-After gives in seconds.
+    const minutes = Math.ceil(wait / 60);
+    expect(error.message).toBe(wait < 60 ? `Too many requests. Try again in ${wait} second${wait === 1 ? "" : "s"}.` : `Too many requests. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
   });
 
   it("login: 10 per 15 minutes per client, wrong or right password alike", async () => {

@@ -3,7 +3,7 @@ import { lazy, Suspense, useState, type ReactNode } from "react";
 import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router";
 import { createQueryClient } from "./api/query-client.ts";
 import { AppShell, PublicShell } from "./components/app-shell.tsx";
-import { RequireSignedIn, RedirectHome } from "./components/guards.tsx";
+import { RequireAdmin, RequireSignedIn, RedirectHome } from "./components/guards.tsx";
 import { AccountPage } from "./pages/accounts/account-page.tsx";
 import { AccountsPage } from "./pages/accounts/accounts-page.tsx";
 import { RegisterPage } from "./pages/auth/register-page.tsx";
@@ -79,10 +79,15 @@ export const routes: RouteObject[] = [
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },
           { path: "/whats-new", element: <Lazy><WhatsNewPage /></Lazy> },
-          { path: "/admin", element: <Lazy><AdminUsersPage /></Lazy> },
-          { path: "/admin/users/:userId", element: <Lazy><AdminUserPage /></Lazy> },
-          { path: "/admin/stats", element: <Lazy><AdminStatsPage /></Lazy> },
-          { path: "/admin/audit", element: <Lazy><AdminAuditPage /></Lazy> },
+          {
+            element: <RequireAdmin />,
+            children: [
+              { path: "/admin", element: <Lazy><AdminUsersPage /></Lazy> },
+              { path: "/admin/users/:userId", element: <Lazy><AdminUserPage /></Lazy> },
+              { path: "/admin/stats", element: <Lazy><AdminStatsPage /></Lazy> },
+              { path: "/admin/audit", element: <Lazy><AdminAuditPage /></Lazy> },
+            ],
+          },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

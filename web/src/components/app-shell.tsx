@@ -120,23 +120,8 @@ export function AppShell() {
                 </NavLink>
               </li>
               <li>
-                <NavLink to="/settings/account" className="nav__link">
-                  Account
-                </NavLink>
-              </li>
-              <li>
-                <NavLink to="/settings/keys" className="nav__link">
-                  Advisor keys
-                </NavLink>
-              </li>
-              <li>
-                <NavLink to="/settings/billing" className="nav__link">
-                  Billing
-                </NavLink>
-              </li>
-              <li>
-                <NavLink to="/settings/sessions" className="nav__link">
-                  Sessions
+                <NavLink to="/settings/account" className={() => `nav__link${location.pathname.startsWith("/settings/") ? " active" : ""}`}>
+                  Settings
                 </NavLink>
               </li>
               <li>

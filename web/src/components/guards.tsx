@@ -1,10 +1,10 @@
-import { Navigate, Outlet, useLocation } from "react-router";
+import { Link, Navigate, Outlet, useLocation } from "react-router";
 import { useMe } from "../api/session.ts";
-import { ErrorAlert, Loading } from "./ui.tsx";
+import { ErrorAlert, Loading, PageHeader } from "./ui.tsx";
 
 /** Where to go after signing in: only a path on this site, never another origin. */
 export function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/accounts";
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
 }
 
 /** Renders its routes for a signed-in reader; anyone else is sent to sign in and brought back after. */
@@ -25,6 +25,24 @@ export function RequireSignedIn() {
   return <Outlet />;
 }
 
+/** "/" and a sign-in without a page to return to land on the dashboard (a new account's first steps are there too). */
 export function RedirectHome() {
-  return <Navigate to="/accounts" replace />;
+  return <Navigate to="/dashboard" replace />;
+}
+
+/** The admin console's routes: someone who is not an administrator gets a page saying so, not a failed request. */
+export function RequireAdmin() {
+  const me = useMe();
+  if (me.data && !me.data.isAdmin) {
+    return (
+      <>
+        <PageHeader title="Not authorised" />
+        <p>
+          The admin console is for this journal&apos;s administrators. Ask whoever runs it if you need to be one. Back to{" "}
+          <Link to="/dashboard">your dashboard</Link>.
+        </p>
+      </>
+    );
+  }
+  return <Outlet />;
 }

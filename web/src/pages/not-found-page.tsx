@@ -6,7 +6,7 @@ export function NotFoundPage() {
     <>
       <PageHeader title="Page not found" />
       <p>
-        There is nothing at this address. Go to <Link to="/accounts">your accounts</Link>.
+        There is nothing at this address. Go to <Link to="/dashboard">your dashboard</Link>.
       </p>
     </>
   );

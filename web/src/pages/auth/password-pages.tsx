@@ -10,8 +10,10 @@ import { ME_KEY } from "../../api/query-client.ts";
 import { ErrorAlert, Loading, TextField } from "../../components/ui.tsx";
 import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from "../../lib/credentials.ts";
 import { serverFieldErrors } from "../../lib/form-errors.ts";
+import { useInstanceConfig } from "../../api/queries.ts";
 
 export function ForgotPasswordPage() {
+  const config = useInstanceConfig();
   const [email, setEmail] = useState("");
   const [problem, setProblem] = useState<string>();
   const request = useMutation({ mutationFn: (json: { email: string }) => unwrap(api.api.auth["password-reset"].request.$post({ json })) });
@@ -25,7 +27,14 @@ export function ForgotPasswordPage() {
   return (
     <section className="card" aria-labelledby="forgot-title">
       <h1 id="forgot-title">Forgot your password?</h1>
-      {request.isSuccess ? (
+      {config.data?.email === false ? (
+        <div role="status">
+          <p>This journal does not send email, so it cannot mail you a link to choose a new password.</p>
+          <p>
+            Ask whoever runs it to set a new one for you: they can do it with <code>npm run cli -- reset-password</code> and your email.
+          </p>
+        </div>
+      ) : request.isSuccess ? (
         <div role="status">
           <p>
             If an account uses <strong>{email.trim()}</strong>, a link to choose a new password is on its way. It works once and

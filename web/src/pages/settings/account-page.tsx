@@ -1,6 +1,8 @@
 // Settings > Account (/settings/account): the email the trader signs in with and whether it is confirmed
 // (with a new confirmation link when the instance sends email), changing the password, which signs out
-// every other session, two-factor sign-in (two-factor-panel.tsx), passkeys (passkeys-panel.tsx), access tokens for scripts (access-tokens-panel.tsx), exporting and importing all of one's data as JSON, and deleting the account.
+// every other session, two-factor sign-in (two-factor-panel.tsx), passkeys (passkeys-panel.tsx), access tokens
+// for scripts (access-tokens-panel.tsx), exporting and importing all of one's data as JSON, and deleting the
+// account.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
@@ -15,6 +17,7 @@ import { serverFieldErrors } from "../../lib/form-errors.ts";
 import { AccessTokensPanel } from "./access-tokens-panel.tsx";
 import { PasskeysPanel } from "./passkeys-panel.tsx";
 import { TwoFactorPanel } from "./two-factor-panel.tsx";
+import { SettingsTabs } from "../../components/settings-tabs.tsx";
 
 function ChangePassword() {
   const queryClient = useQueryClient();
@@ -81,6 +84,7 @@ export function AccountSettingsPage() {
   return (
     <>
       <PageHeader title="Account" />
+      <SettingsTabs />
       <section className="panel" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
         {user && (

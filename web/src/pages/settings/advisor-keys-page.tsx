@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from "react";
 import { api, unwrap } from "../../api/client.ts";
 import { asApiError } from "../../api/errors.ts";
 import { ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
+import { SettingsTabs } from "../../components/settings-tabs.tsx";
 
 type Provider = "openai" | "anthropic" | "gemini" | "openrouter";
 
@@ -195,6 +196,7 @@ export function AdvisorKeysPage() {
   return (
     <>
       <PageHeader title="Advisor keys" />
+      <SettingsTabs />
       <p>
         The advisor answers with your own model provider account. Keys are stored encrypted; after saving, only their last four
         characters are ever shown. Each key is checked with its provider when you save it.

@@ -5,6 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useInstanceConfig } from "../../api/queries.ts";
 import { ErrorAlert, PageHeader, QueryView, StatusMessage } from "../../components/ui.tsx";
 import { formatDateTime, formatMoney } from "../../lib/format.ts";
+import { SettingsTabs } from "../../components/settings-tabs.tsx";
 
 const walletKey = ["billing", "wallet"] as const;
 const historyKey = ["billing", "transactions"] as const;
@@ -86,6 +87,7 @@ export function BillingPage() {
   return (
     <>
       <PageHeader title="Billing and credits" />
+      <SettingsTabs />
       <p>
         The advisor uses credits when billing is on: one credit is one cent of what your model provider charges for an answer, plus
         the service's share. Credits never expire.

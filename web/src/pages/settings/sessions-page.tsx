@@ -5,6 +5,7 @@ import { useSignOut } from "../../components/app-shell.tsx";
 import { ErrorAlert, PageHeader, QueryView } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { describeUserAgent } from "../../../../lib/auth/user-agent.ts";
+import { SettingsTabs } from "../../components/settings-tabs.tsx";
 
 export { describeUserAgent };
 
@@ -24,6 +25,7 @@ export function SessionsPage() {
   return (
     <>
       <PageHeader title="Sessions" />
+      <SettingsTabs />
       <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
       <ErrorAlert error={revoke.error} title="Could not end the session." />
       <ErrorAlert error={revokeOthers.error} title="Could not end the other sessions." />
