@@ -170,6 +170,10 @@ describe("a new trader's first session", () => {
     const aapl = aaplRows.filter({ hasText: "192.25" });
     await expect.poll(() => aapl.textContent()).toContain("+$73.00"); // 75 - 2.0036445 of fees
     expect(await aapl.textContent()).toContain("191.50");
+    // Options read as a trader writes them, not as their OCC symbols.
+    await trades.getByRole("link", { name: "AAPL 16 Feb 24 190 Put", exact: true }).waitFor();
+    await trades.getByRole("link", { name: "SPY 16 Feb 24 500 Call", exact: true }).waitFor();
+    expect(await trades.getByText(/240216[CP]00/).count()).toBe(0);
     // The put's assignment delivered 100 AAPL at the strike: an open trade of its own.
     await expect.poll(() => aaplRows.filter({ hasText: "190.00" }).count()).toBe(1);
     await go(`/accounts/${id}`);

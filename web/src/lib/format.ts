@@ -125,3 +125,21 @@ export function formatSignedCompact(value: string, unit: Unit): string {
 export function formatAxis(value: string, unit: Unit): string {
   return unit.kind === "r" ? `${new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value as NumberInput)} R` : formatMoney(value, unit.currency);
 }
+
+const OCC_SYMBOL = /^([A-Z0-9.]{1,6}) *(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A symbol as a trader reads it: an OCC option ("AAPL  261016C00230000") as "AAPL 16 Oct 26 230 Call"; a stock or
+ * a futures contract as it is. The stored symbol stays the OCC one (imports, exports, the API).
+ */
+export function symbolLabel(symbol: string): string {
+  const m = OCC_SYMBOL.exec(symbol);
+  if (!m) return symbol;
+  const [, root, yy, mm, dd, right, digits] = m as unknown as [string, string, string, string, string, "C" | "P", string];
+  const month = MONTHS[Number(mm) - 1];
+  if (!month) return symbol;
+  const integer = digits.slice(0, 5).replace(/^0+(?=\d)/, "");
+  const fraction = digits.slice(5).replace(/0+$/, "");
+  return `${root} ${Number(dd)} ${month} ${yy} ${fraction ? `${integer}.${fraction}` : integer} ${right === "C" ? "Call" : "Put"}`;
+}

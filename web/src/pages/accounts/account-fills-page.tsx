@@ -5,7 +5,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccount } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
-import { formatDateTime, formatNumber, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPrice, priceDecimals, symbolLabel } from "../../lib/format.ts";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "../trades/fill-editor.tsx";
 
@@ -66,11 +66,11 @@ export function AccountFillsPage() {
                   <tbody>
                     {fills.data.fills.map((f) => {
                       const decimals = priceDecimals([f.price]);
-                      const label = `${f.side} of ${formatNumber(f.quantity)} ${f.symbol} at ${formatPrice(f.price, decimals)}`;
+                      const label = `${f.side} of ${formatNumber(f.quantity)} ${symbolLabel(f.symbol)} at ${formatPrice(f.price, decimals)}`;
                       return (
                         <tr key={f.id}>
                           <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, a.timezone)}</td>
-                          <td data-label="Symbol">{f.symbol}</td>
+                          <td data-label="Symbol" title={f.symbol}>{symbolLabel(f.symbol)}</td>
                           <td data-label="Side">
                             {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
                           </td>

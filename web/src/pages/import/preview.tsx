@@ -1,5 +1,5 @@
 import { Fees } from "../../components/fees.tsx";
-import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals, toneOf } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
 
 /** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
@@ -160,7 +160,7 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
               <tbody>
                 {symbols.map((s) => (
                   <tr key={s.symbol}>
-                    <th scope="row">{s.symbol}</th>
+                    <th scope="row" title={s.symbol}>{symbolLabel(s.symbol)}</th>
                     <td className="num">{s.fills}</td>
                     <td className="num">{formatNumber(s.netQuantity)}</td>
                   </tr>
@@ -204,7 +204,7 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                   <tr key={f.row} className={f.duplicate ? "is-duplicate" : undefined}>
                     <td className="num">{f.row}</td>
                     <td>{formatDateTime(f.executedAt, timeZone)}</td>
-                    <td>{f.symbol}</td>
+                    <td title={f.symbol}>{symbolLabel(f.symbol)}</td>
                     <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
                     <td className="num">{formatNumber(f.quantity)}</td>
                     <td className="num">{formatPrice(f.price, decimals.get(f.symbol) ?? 2)}</td>

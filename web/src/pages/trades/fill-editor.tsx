@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { JournalImpact } from "../../components/journal-impact.tsx";
 import { ErrorAlert, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
-import { formatDateTime, formatNumber } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, symbolLabel } from "../../lib/format.ts";
 import { isoToWall, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 
 export type EditableFill = {
@@ -74,7 +74,7 @@ export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: s
   }
 
   return (
-    <form className="form panel" onSubmit={submit} noValidate aria-label={`Correct the ${fill.side} of ${formatNumber(fill.quantity)} ${fill.symbol}`}>
+    <form className="form panel" onSubmit={submit} noValidate aria-label={`Correct the ${fill.side} of ${formatNumber(fill.quantity)} ${symbolLabel(fill.symbol)}`}>
       <h3>Correct this fill</h3>
       {fill.generated === "expiry" && <p className="muted">The journal wrote this fill at the option&apos;s expiry. Once you save it, it is yours and stays as you set it.</p>}
       <ErrorAlert error={save.error} title="Could not correct the fill." />
@@ -119,7 +119,7 @@ export function FillDeleteConfirm({ fill, zone, onDone }: { fill: EditableFill; 
       onDone("Fill deleted, with its ledger entry.", true);
     },
   });
-  const what = `${fill.side === "buy" ? "Buy" : "Sell"} ${formatNumber(fill.quantity)} ${fill.symbol} at ${trimZeros(fill.price)}, ${formatDateTime(fill.executedAt, zone)}`;
+  const what = `${fill.side === "buy" ? "Buy" : "Sell"} ${formatNumber(fill.quantity)} ${symbolLabel(fill.symbol)} at ${trimZeros(fill.price)}, ${formatDateTime(fill.executedAt, zone)}`;
   return (
     <div className="confirm panel" role="alertdialog" aria-label="Delete this fill?">
       <h3>Delete this fill?</h3>

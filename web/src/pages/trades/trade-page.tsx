@@ -6,7 +6,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
@@ -191,9 +191,9 @@ export function TradePage() {
         return (
           <>
             <p className="breadcrumb">
-              <Link to="/trades">Trades</Link> / {t.symbol}
+              <Link to="/trades">Trades</Link> / {symbolLabel(t.symbol)}
             </p>
-            <PageHeader title={`${t.symbol} · ${t.direction === "long" ? "Long" : "Short"}`}>
+            <PageHeader title={`${symbolLabel(t.symbol)} · ${t.direction === "long" ? "Long" : "Short"}`}>
               <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
             </PageHeader>
             {movedFrom && (
@@ -208,7 +208,7 @@ export function TradePage() {
               </div>
               <div>
                 <dt>Gross P&amp;L</dt>
-                <dd>{replaying ? later : formatMoney(t.grossPnl, currency)}</dd>
+                <dd className={replaying ? "" : toneOf(t.grossPnl)}>{replaying ? later : formatPnl(t.grossPnl, currency)}</dd>
               </div>
               <div>
                 <dt>Fees</dt>

@@ -6,7 +6,7 @@ import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, toneOf } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
@@ -324,7 +324,7 @@ export function TradesPage() {
                   return (
                     <tr key={t.id}>
                       <th scope="row">
-                        <Link to={`/trades/${t.id}`}>{t.symbol}</Link>
+                        <Link to={`/trades/${t.id}`} title={t.symbol}>{symbolLabel(t.symbol)}</Link>
                       </th>
                       <td data-label="Account">{account?.name ?? "—"}</td>
                       <td data-label="Side">{t.direction === "long" ? "Long" : "Short"}</td>

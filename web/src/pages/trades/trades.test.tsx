@@ -124,7 +124,7 @@ describe("open positions at the delayed quote", () => {
     const row = within(table).getByRole("row", { name: /^AAPL Main/ });
     expect(row.textContent).toContain("190.12");
     expect(row.textContent).toContain("+$398.70");
-    expect(within(table).getByRole("row", { name: /270119C/ }).textContent).toContain("Not priced");
+    expect(within(table).getByRole("row", { name: /AAPL 19 Jan 27 150 Call/ }).textContent).toContain("Not priced");
     expect(new URLSearchParams(queries.at(-1)).get("quotes")).toBe("true");
     const before = queries.length;
     await userEvent.setup().click(screen.getByRole("button", { name: "Refresh prices" }));
@@ -203,6 +203,9 @@ describe("the trade page", () => {
     const user = userEvent.setup();
     expect(await screen.findByRole("heading", { name: "AAPL · Long" })).toBeTruthy();
     expect(screen.getByText("+$45.50")).toBeTruthy(); // the sign written, money to the cent
+    // Gross P&L signed and coloured like Net.
+    const gross = screen.getByText("+$47.50");
+    expect(gross.className).toContain("positive");
     expect(within(screen.getByRole("table")).getByText("X1")).toBeTruthy();
     await user.type(screen.getByLabelText("Setup"), "Opening range");
     await user.click(screen.getByLabelText("4 out of 5"));
