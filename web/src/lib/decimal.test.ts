@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDecimals, compareDecimals, isDecimal, runningBalances, signOf, subtractDecimals } from "./decimal.ts";
+import { addDecimals, compareDecimals, isDecimal, runningBalances, signOf, subtractDecimals, typedAmount } from "./decimal.ts";
 
 describe("decimal helpers", () => {
   it("add and subtract exactly where floats would drift", () => {
@@ -48,5 +48,16 @@ describe("runningBalances", () => {
 
   it("handles an empty page", () => {
     expect(runningBalances("0.00", [])).toEqual([]);
+  });
+});
+
+describe("typedAmount", () => {
+  it("drops thousands separators in groups of three, and nothing else", () => {
+    expect(typedAmount(" 50,000.00 ")).toBe("50000.00");
+    expect(typedAmount("-1,234")).toBe("-1234");
+    expect(typedAmount("1,234,567.5")).toBe("1234567.5");
+    expect(typedAmount("1234.50")).toBe("1234.50");
+    // Not a thousands grouping: left for the form's check to name.
+    for (const v of ["5,0", "12,34.5", "1,2345", ",100", "1e3"]) expect(typedAmount(v)).toBe(v);
   });
 });

@@ -5,6 +5,16 @@ import { formatDecimal, fromUnits, toUnits } from "../../../lib/money.ts";
 
 const DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
 
+/**
+ * An amount as a trader types it, as the API takes it: thousands separators in groups of three dropped
+ * ("50,000.00" -> "50000.00", "-1,234" -> "-1234"), surrounding spaces trimmed. Anything else is left as typed,
+ * for the form's own check to name ("5,0" is not read as 50).
+ */
+export function typedAmount(value: string): string {
+  const v = value.trim();
+  return /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(v) ? v.replace(/,/g, "") : v;
+}
+
 export function isDecimal(value: string): boolean {
   return DECIMAL.test(value.trim());
 }

@@ -10,6 +10,7 @@ import { CANONICAL_TIME_ZONES } from "../../../../lib/time/zones.ts";
 import { zonedTimeToUtc } from "../../../../lib/time/zoned.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors, type FieldOfCode } from "../../lib/form-errors.ts";
 import { guessTimeZone } from "../../lib/time-zones.ts";
+import { typedAmount } from "../../lib/decimal.ts";
 
 /** Where the account forms show the API's refusals that carry no `fields`. */
 export const ACCOUNT_FIELD_OF_CODE: FieldOfCode = {
@@ -50,7 +51,7 @@ export function NewAccountForm({ onCreated }: { onCreated(account: Account): voi
     const value = {
       name,
       currency,
-      ...(startingBalance.trim() ? { startingBalance: startingBalance.trim() } : {}),
+      ...(startingBalance.trim() ? { startingBalance: typedAmount(startingBalance) } : {}),
       ...(startingBalance.trim() && balanceAsOf ? { startingBalanceAt: startOfDay(balanceAsOf, timezone) } : {}),
       timezone,
       brokerageId: brokerageId || null,

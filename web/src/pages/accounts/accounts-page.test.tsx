@@ -50,7 +50,7 @@ describe("the accounts page", () => {
     await user.type(await screen.findByLabelText("Account name"), "Swing");
     await user.clear(screen.getByLabelText("Currency"));
     await user.type(screen.getByLabelText("Currency"), "eur");
-    await user.type(screen.getByLabelText("Starting balance"), "5000");
+    await user.type(screen.getByLabelText("Starting balance"), "5,000");
     await user.type(screen.getByLabelText("Search time zones"), "berlin");
     await user.selectOptions(screen.getByLabelText("Time zone", { selector: "select" }), "Europe/Berlin");
     await user.click(screen.getByRole("button", { name: "Create account" }));

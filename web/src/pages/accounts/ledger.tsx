@@ -4,7 +4,7 @@ import { NewLedgerEntrySchema } from "../../../../lib/ledger/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
-import { runningBalances, signOf } from "../../lib/decimal.ts";
+import { runningBalances, signOf, typedAmount } from "../../lib/decimal.ts";
 import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
@@ -55,7 +55,7 @@ export function CashEntryForm({ account }: { account: Account }) {
     e.preventDefault();
     setDone("");
     const occurredAt = when ? wallToIso(when, account.timezone) : undefined;
-    const value = { type, amount: amount.trim(), ...(occurredAt ? { occurredAt } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
+    const value = { type, amount: typedAmount(amount), ...(occurredAt ? { occurredAt } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
     const found = schemaErrors(NewLedgerEntrySchema, value);
     if (!value.amount) found.amount = "is required";
     if (when && !occurredAt) found.occurredAt = "must be a valid date and time";
