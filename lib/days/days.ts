@@ -3,6 +3,7 @@
 // and the day's tags. A write sets the fields it names and keeps the others (a plan typed in one tab and a
 // review in another do not erase each other); an entry left with nothing in it (and no image) is removed. Its
 // images (functions/images.ts) are deleted with it only when the trader deletes the entry.
+import { canonicalTags } from "../tags/tags.ts";
 import { sql } from "drizzle-orm";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
@@ -72,7 +73,7 @@ const blank = (t: string) =>
  */
 export async function writeDay(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, day: string, patch: DayEntryPatch): Promise<DayEntry | null> {
   await requireOwnAccount(deps, user, accountId);
-  const tags = patch.tags === undefined ? null : JSON.stringify([...new Set(patch.tags)]);
+  const tags = patch.tags === undefined ? null : JSON.stringify(await canonicalTags(deps, user.id, patch.tags));
   const keep = (k: keyof DayEntryPatch, column: string) => (patch[k] !== undefined ? sql.raw(`excluded.${column}`) : sql.raw(`d.${column}`));
   const [row] = rowsOf<DayRow & { blank: boolean }>(
     await deps.db.execute(sql`insert into day_journals as d (account_id, day, plan, review, mood, tags)

@@ -10,6 +10,37 @@ import { formatDecimal } from "../money.ts";
 import { scope } from "../stats/stats.ts";
 import type { TagKind, TagKindBody, TagReportQuery } from "./schema.ts";
 
+/**
+ * Tags are case-insensitive (docs/discipline.md, "Tags"): a tag typed in another case than one the user already
+ * has (on a trade, a journal day, or a kind) is written as that one ("breakout" becomes "Breakout"), and tags that
+ * differ only in case within one write are one tag, the first spelling kept. Returns the tags to write, trimmed.
+ */
+export async function canonicalTags(deps: Pick<Deps, "db">, userId: string, tags: readonly string[]): Promise<string[]> {
+  const wanted: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    wanted.push(tag);
+  }
+  if (!wanted.length) return wanted;
+  const known = rowsOf<{ tag: string }>(
+    await deps.db.execute(sql`with mine as (
+        select t.tag from trade_journals j join accounts a on a.id = j.account_id cross join unnest(j.tags) as t(tag) where a.user_id = ${userId}
+        union all
+        select t.tag from day_journals d join accounts a on a.id = d.account_id cross join unnest(d.tags) as t(tag) where a.user_id = ${userId}
+        union all
+        select tag from tag_kinds where user_id = ${userId}
+      )
+      select tag from mine where lower(tag) in (select lower(jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb)))
+      group by tag order by count(*) desc, tag`),
+  );
+  const spelling = new Map<string, string>();
+  for (const { tag } of known) if (!spelling.has(tag.toLowerCase())) spelling.set(tag.toLowerCase(), tag);
+  return wanted.map((t) => spelling.get(t.toLowerCase()) ?? t);
+}
+
 /** GET /api/tags: every tag on the user's trades (and every tag given a kind), with its kind and trade count. */
 export async function listTags(deps: Pick<Deps, "db">, user: AuthUser) {
   const rows = rowsOf<{ tag: string; kind: TagKind | null; trades: number }>(

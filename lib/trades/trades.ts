@@ -1,6 +1,7 @@
 // Trades (positions): read and journaled here, built from fills by positions_rebuild. What a trader writes
 // about a trade lives in its journal (trade_journals), which follows the fills through every rebuild
 // (migrations/functions/journals; lib/journals for detached notes).
+import { canonicalTags } from "../tags/tags.ts";
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
@@ -170,7 +171,7 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
  * rebuild of the account in progress, so nothing is written on a trade that is being replaced.
  */
 export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
-  const tags = patch.tags === undefined ? undefined : [...new Set(patch.tags.map((t) => t.trim()))];
+  const tags = patch.tags === undefined ? undefined : await canonicalTags(deps, user.id, patch.tags);
   const body = { ...patch, ...(tags === undefined ? {} : { tags }) };
   if (patch.playbookAnswers !== undefined) await checkAnswers(deps, user, tradeId, patch.playbookId, patch.playbookAnswers);
   let row: { journal: string | null } | undefined;

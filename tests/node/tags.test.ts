@@ -58,3 +58,28 @@ describe("tags and their cost", () => {
     expect((await client.get(`/api/stats/tags?kind=regret`)).status).toBe(400);
   });
 });
+
+describe("tags are case-insensitive", () => {
+  it("a tag typed in another case is written as the one in use; twins in one write are one tag; journal days too", async () => {
+    const j = await journal(url());
+    const { client } = await j.signUp("tagcase");
+    const accountId = (await (await client.post("/api/accounts", { name: `Case ${crypto.randomUUID()}`, currency: "USD", startingBalance: "10000", timezone: "America/New_York" })).json()).id;
+    let n = 0;
+    const trip = async (tags: string[]) => {
+      const symbol = `TC${"ABCDEFGHIJ"[++n]}`;
+      await client.post("/api/fills", { accountId, symbol, side: "buy", quantity: "10", price: "50", executedAt: "2026-11-23T15:00:00Z" });
+      await client.post("/api/fills", { accountId, symbol, side: "sell", quantity: "10", price: "51", executedAt: "2026-11-23T16:00:00Z" });
+      const id = (await (await client.get(`/api/trades?accountId=${accountId}&symbol=${symbol}`)).json()).trades[0].id;
+      const res = await client.request(`/api/trades/${id}`, { method: "PATCH", json: { tags } });
+      expect(res.status).toBe(200);
+      return (await res.json()).trade.tags as string[];
+    };
+    expect(await trip(["Breakout", "FOMO"])).toEqual(["Breakout", "FOMO"]);
+    expect(await trip(["breakout", "BREAKOUT", " fomo ", "earnings"])).toEqual(["Breakout", "FOMO", "earnings"]);
+    const day = await client.request(`/api/days/${accountId}/2026-11-23`, { method: "PUT", json: { tags: ["EARNINGS", "Breakout"] } });
+    expect(day.status).toBe(200);
+    expect((await day.json()).tags).toEqual(["earnings", "Breakout"]);
+    const tags = (await (await client.get("/api/tags")).json()).tags.map((t: { tag: string }) => t.tag);
+    expect(tags.sort()).toEqual(["Breakout", "FOMO", "earnings"]);
+  });
+});

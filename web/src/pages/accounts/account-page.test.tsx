@@ -92,7 +92,8 @@ describe("the account page", () => {
     const amount = await screen.findByLabelText("Amount");
     await user.click(screen.getByRole("button", { name: "Record deposit" }));
     expect(screen.getByText("Amount is required.")).toBeTruthy();
-    await user.type(amount, "1,000");
+    // Not thousands in groups of three: named, not guessed at.
+    await user.type(amount, "1,00");
     await user.click(screen.getByRole("button", { name: "Record deposit" }));
     expect(screen.getByText(/Amount must be a number like 1234.50: digits, an optional "-" and "." for decimals, no commas or spaces/)).toBeTruthy();
     await user.clear(amount);
@@ -101,10 +102,11 @@ describe("the account page", () => {
     expect(screen.getByText("Amount must be positive (the type gives the direction).")).toBeTruthy();
     expect(posted).toEqual([]);
     await user.clear(amount);
-    await user.type(amount, "250.50");
+    await user.type(amount, "1,250.50");
     await user.click(screen.getByRole("button", { name: "Record deposit" }));
-    await waitFor(() => expect(screen.getByText("Deposit of $250.50 recorded.")).toBeTruthy());
-    expect(posted).toEqual([{ type: "deposit", amount: "250.50" }]);
+    await waitFor(() => expect(screen.getByText("Deposit of $1,250.50 recorded.")).toBeTruthy());
+    // Typed with a thousands separator, sent as the API takes it.
+    expect(posted).toEqual([{ type: "deposit", amount: "1250.50" }]);
   });
 
   it("deletes an account with history only after the second, explicit confirmation", async () => {
