@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../api/client.ts";
 import { keys, useBrokerages } from "../api/queries.ts";
@@ -6,12 +6,22 @@ import { serverFieldErrors } from "../lib/form-errors.ts";
 import { ErrorAlert, SelectField, TextField } from "./ui.tsx";
 
 const NEW = "__new__";
+/** An option naming a broker the importer knows: chosen, it is added as the trader's brokerage. */
+const KNOWN = "__known__:";
+
+/** The brokers of the importer's presets ("Interactive Brokers: Flex Query trades (CSV)" -> "Interactive Brokers"). */
+export function knownBrokers(presets: ReadonlyArray<{ id: string; name: string }>): string[] {
+  return [...new Set(presets.filter((p) => p.id !== "generic").map((p) => p.name.split(":")[0]!.trim()))].sort((a, b) => a.localeCompare(b));
+}
 
 type Props = { value: string; onChange(id: string): void; error?: string | undefined };
 
-/** The user's brokerages, "none", or a new one created in place. */
+/** The user's brokerages, "none", a broker the importer knows, or a new one created in place. */
 export function BrokerageSelect({ value, onChange, error }: Props) {
   const brokerages = useBrokerages();
+  const presets = useQuery({ queryKey: ["csv-import", "presets"], queryFn: () => unwrap(api.api["csv-import"].presets.$get()), staleTime: Infinity });
+  const mine = new Set((brokerages.data?.brokerages ?? []).map((b) => b.name.toLowerCase()));
+  const offered = knownBrokers(presets.data?.presets ?? []).filter((n) => !mine.has(n.toLowerCase()));
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [name, setName] = useState("");
@@ -44,7 +54,10 @@ export function BrokerageSelect({ value, onChange, error }: Props) {
         hint={brokerages.isPending ? "Loading your brokerages…" : brokerages.isError ? "Could not load your brokerages." : undefined}
         onChange={(e) => {
           if (e.target.value === NEW) setAdding(true);
-          else {
+          else if (e.target.value.startsWith(KNOWN)) {
+            setAdding(false);
+            create.mutate(e.target.value.slice(KNOWN.length));
+          } else {
             setAdding(false);
             onChange(e.target.value);
           }
@@ -56,8 +69,18 @@ export function BrokerageSelect({ value, onChange, error }: Props) {
             {b.name}
           </option>
         ))}
+        {offered.length > 0 && (
+          <optgroup label="Brokers the importer knows">
+            {offered.map((n) => (
+              <option key={n} value={`${KNOWN}${n}`}>
+                {n}
+              </option>
+            ))}
+          </optgroup>
+        )}
         <option value={NEW}>New brokerage…</option>
       </SelectField>
+      {!adding && <ErrorAlert error={create.error} title="Could not add the brokerage." />}
       {adding && (
         <div className="panel">
           <ErrorAlert error={create.error} />

@@ -60,3 +60,42 @@ describe("the accounts page", () => {
     expect(bodies[1]).toEqual({ name: "Swing", currency: "EUR", startingBalance: "5000", timezone: "Europe/Berlin", brokerageId: null });
   });
 });
+
+describe("the brokerage picker", () => {
+  it("offers the brokers the importer knows, except those already added; choosing one adds it and selects it", async () => {
+    const added: unknown[] = [];
+    let mine = [{ id: "b1", name: "Webull", createdAt: "2026-01-01T00:00:00.000Z" }];
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [] },
+      "GET /api/brokerages": () => json({ brokerages: mine }),
+      "GET /api/csv-import/presets": {
+        presets: [
+          { id: "generic", name: "Generic executions (template)" },
+          { id: "ibkr-flex", name: "Interactive Brokers: Flex Query trades (CSV)" },
+          { id: "ibkr-activity", name: "Interactive Brokers: Activity Statement trades (CSV)" },
+          { id: "webull", name: "Webull: order history" },
+          { id: "tastytrade", name: "tastytrade: transaction history" },
+        ],
+      },
+      "POST /api/brokerages": ({ body }) => {
+        added.push(body);
+        const b = { id: "b2", name: (body as { name: string }).name, createdAt: "2026-01-02T00:00:00.000Z" };
+        mine = [...mine, b];
+        return json(b, 201);
+      },
+    });
+    renderApp("/accounts");
+    const select = (await screen.findByLabelText("Brokerage")) as HTMLSelectElement;
+    const group = await waitFor(() => {
+      const g = select.querySelector('optgroup[label="Brokers the importer knows"]');
+      if (!g) throw new Error("no group yet");
+      return g;
+    });
+    expect([...group.querySelectorAll("option")].map((o) => o.textContent)).toEqual(["Interactive Brokers", "tastytrade"]);
+    const user = userEvent.setup();
+    await user.selectOptions(select, "Interactive Brokers");
+    await waitFor(() => expect(added).toEqual([{ name: "Interactive Brokers" }]));
+    await waitFor(() => expect(select.value).toBe("b2"));
+  });
+});
