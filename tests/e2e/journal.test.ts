@@ -160,6 +160,9 @@ describe("a new trader's first session", () => {
     const summary = page.getByLabel("Preview summary");
     // The ES short moves cash by its fee only; the assigned put delivers 100 AAPL at 190; the figures are rounded to the cent.
     await expect.poll(() => summary.textContent()).toContain("-$414,831.15");
+    // Skipped rows are counted by reason; the rows themselves are behind a toggle.
+    await page.getByRole("list", { name: "Rows skipped, by reason" }).getByText(/currency conversion \(forex\)/).waitFor();
+    await page.getByText("Show the skipped rows").click();
     await page.getByRole("table", { name: "Rows left out, with the reason" }).getByText(/currency conversion \(forex\)/).waitFor();
     await page.getByRole("button", { name: "Commit import" }).click();
     await page.getByRole("heading", { name: "Import complete" }).waitFor();

@@ -68,8 +68,13 @@ describe("the preview", () => {
     expect(fills.map((r) => r.lastElementChild?.textContent)).toEqual(["New", "Duplicate"]);
     // One precision for the symbol's prices.
     expect(fills.map((r) => r.children[5]?.textContent)).toEqual(["191.50", "192.25"]);
-    // Each skipped row with its reason.
-    const skipped = within(screen.getByRole("region", { name: "Rows the format skips" })).getAllByRole("row").slice(1);
+    // The skipped rows counted by reason, and each row with its reason behind "Show the skipped rows".
+    const skippedRegion = screen.getByRole("region", { name: "Rows the format skips" });
+    expect(within(skippedRegion).getByRole("list", { name: "Rows skipped, by reason" }).textContent).toBe(
+      "a currency conversion (forex): the journal does not track currency pairs: 1 row",
+    );
+    expect(skippedRegion.querySelector("details")?.open).toBe(false);
+    const skipped = within(skippedRegion).getAllByRole("row", { hidden: true }).slice(1);
     expect(skipped.map((r) => r.textContent)).toEqual(["5a currency conversion (forex): the journal does not track currency pairs"]);
   });
 });

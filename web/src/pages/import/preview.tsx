@@ -111,32 +111,42 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         <section aria-labelledby="preview-skipped-heading">
           <h3 id="preview-skipped-heading">Rows the format skips</h3>
           <p className="muted">
-            These rows are not trades this format imports, so they are left out on purpose.
-            {skippedRows.length < summary.skipped && ` The first ${skippedRows.length} of ${summary.skipped} are listed.`}
+            {summary.skipped} row{summary.skipped === 1 ? " is" : "s are"} not trades this format imports, so they are left out on purpose
+            {skippedRows.length < summary.skipped ? ` (counted below over the first ${skippedRows.length})` : ""}:
           </p>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Rows left out, with the reason</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="num">
-                    Row
-                  </th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
-                {skippedRows.map((r) => (
-                  <tr key={r.row}>
-                    <th scope="row" className="num">
-                      {r.row}
+          <ul aria-label="Rows skipped, by reason">
+            {skippedByReason(skippedRows).map(([reason, n]) => (
+              <li key={reason}>
+                {reason}: <strong>{n}</strong> row{n === 1 ? "" : "s"}
+              </li>
+            ))}
+          </ul>
+          <details>
+            <summary>Show the skipped rows</summary>
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">Rows left out, with the reason</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      Row
                     </th>
-                    <td>{r.reason}</td>
+                    <th scope="col">Why</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {skippedRows.map((r) => (
+                    <tr key={r.row}>
+                      <th scope="row" className="num">
+                        {r.row}
+                      </th>
+                      <td>{r.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
         </section>
       )}
 
@@ -222,4 +232,11 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
       )}
     </div>
   );
+}
+
+/** The skipped rows counted by reason, the commonest first. */
+function skippedByReason(rows: ReadonlyArray<{ reason: string }>): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
