@@ -91,13 +91,24 @@ const ids = (list: unknown, field = "id", prefix = ""): string[] | null => {
   });
 };
 
+/**
+ * OpenAI's listing holds every model of the account, most of which cannot hold a conversation: only the GPT and
+ * o-series chat models are kept (no embeddings, speech, transcription, images, moderation, realtime audio,
+ * search or code-only models, and no legacy completion models).
+ */
+export function openAiChatModels(models: readonly string[]): string[] {
+  return models.filter(
+    (id) => /^(gpt-|o\d|chatgpt-)/.test(id) && !/(embedding|tts|whisper|dall-e|moderation|image|realtime|audio|transcribe|search|instruct|codex)/.test(id),
+  );
+}
+
 async function probeModels(fetcher: typeof fetch, provider: ModelProvider, base: string, apiKey: string, signal: AbortSignal): Promise<Probe> {
   switch (provider) {
     case "openai": {
       const a = verdict(await get(fetcher, `${base}/models`, { Authorization: `Bearer ${apiKey}` }, signal));
       if ("kind" in a) return a;
       const models = ids((a.body as { data?: unknown })?.data);
-      return models ? { kind: "ok", models } : { kind: "unavailable", reason: "malformed model list" };
+      return models ? { kind: "ok", models: openAiChatModels(models) } : { kind: "unavailable", reason: "malformed model list" };
     }
     case "anthropic": {
       const a = verdict(await get(fetcher, `${base}/models?limit=1000`, { "x-api-key": apiKey, "anthropic-version": "2023-06-01" }, signal));

@@ -175,7 +175,8 @@ describe("PATCH, DELETE and the model list", () => {
     const models = await (await client.get("/api/advisor/models")).json();
     expect(models).toEqual({
       providers: [
-        { provider: "openai", defaultModel: "gpt-5.1", verified: true, models: [...LISTINGS.openai].sort() },
+        // Chat models only: the stand-in's embeddings, image and code models are left out.
+        { provider: "openai", defaultModel: "gpt-5.1", verified: true, models: LISTINGS.openai.filter((m) => !/embedding|dall-e|codex/.test(m)).sort() },
         { provider: "openrouter", defaultModel: "openai/gpt-5", verified: false, models: null },
       ],
     });

@@ -179,6 +179,22 @@ function ConversationList({ activeId }: { activeId: string | undefined }) {
   );
 }
 
+/** The first screen: what to ask, and, while sharing is off, that answers about the journal need it on. */
+function FirstScreenHint() {
+  const settings = useQuery({ queryKey: ["advisor", "settings"], queryFn: () => unwrap(api.api.advisor.settings.$get()) });
+  return (
+    <>
+      <p className="muted">Ask about your own record: win rate by weekday, your worst setups, what a losing month had in common.</p>
+      {settings.data && !settings.data.shareJournal && (
+        <p className="alert" role="note">
+          Sharing is off, so the advisor cannot read your trades and answers general questions only. Turn on “Share my journal with the
+          advisor” to ask about your own record.
+        </p>
+      )}
+    </>
+  );
+}
+
 function ShareSwitch() {
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: ["advisor", "settings"], queryFn: () => unwrap(api.api.advisor.settings.$get()) });
@@ -439,9 +455,7 @@ export function AdvisorPage() {
               {turn && <LiveTurn turn={turn} provider={provider} onStop={stop} onRetry={() => void ask(turn.question, activeId!)} />}
             </ol>
           )}
-          {!conversationId && !turn && messages.length === 0 && (
-            <p className="muted">Ask about your own record: win rate by weekday, your worst setups, what a losing month had in common.</p>
-          )}
+          {!conversationId && !turn && messages.length === 0 && <FirstScreenHint />}
           {/* A question prepared elsewhere (the journal's "Draft the recap"), in the box for the trader to send. */}
           <Composer busy={busy || create.isPending} onAsk={(text) => void onAsk(text)} initial={conversationId ? undefined : (searchParams.get("ask")?.slice(0, 2000) ?? undefined)} />
           <StatusMessage>{turn?.phase === "done" ? "Answer complete." : turn?.phase === "stopped" ? "Answer stopped." : ""}</StatusMessage>
