@@ -2,12 +2,25 @@
 // and signed in (an administrator with an account, trades, a screenshot, a playbook, a rule, a journal day and
 // an advisor conversation), plus the API reference page, loads with zero Content-Security-Policy violations
 // under the strict policy the server sends (`script-src 'self'`, no inline script or style element).
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pngImage } from "../support/images.ts";
 import { runCliProcess } from "../support/cli.ts";
 import { signedInTrader, type TraderPage } from "./browser.ts";
 
 const base = () => inject("baseUrl");
+
+/**
+ * A page is settled when it has loaded, shows its heading (`ready`: lazy chunks and data in), and every image on
+ * it has finished loading or failing: by then anything the policy blocks has been reported. (Not "networkidle":
+ * under a loaded machine a page's background requests can keep it from ever idling.)
+ */
+async function settle(page: Page, ready: Locator): Promise<void> {
+  await page.waitForLoadState("load");
+  await ready.waitFor();
+  // Lazy images below the fold load only when scrolled to: they are not waited for.
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete || img.loading === "lazy"));
+}
 
 /** Collects every violation the page reports (the event fires for blocked and report-only alike). */
 const LISTEN = () => {
@@ -90,8 +103,7 @@ describe("the content policy on every screen", () => {
     const found: string[] = [];
     for (const path of screens) {
       await t.page.goto(`${base()}${path}`);
-      await t.page.waitForLoadState("networkidle");
-      await t.page.locator("h1").first().waitFor();
+      await settle(t.page, t.page.locator("h1").first());
       for (const v of await violations()) found.push(`${path}: ${v}`);
     }
     // The set-up of two-factor sign-in draws its QR code; the settings panels open their forms.
@@ -108,10 +120,11 @@ describe("the content policy on every screen", () => {
     const anonymous = await t.browser.newContext();
     await anonymous.addInitScript(LISTEN);
     const page = await anonymous.newPage();
+    page.setDefaultTimeout(20_000);
     const found: string[] = [];
     for (const path of ["/sign-in", "/register", "/forgot-password", "/reset-password?token=x", "/verify-email?token=x", "/api/docs"]) {
       await page.goto(`${base()}${path}`);
-      await page.waitForLoadState("networkidle");
+      await settle(page, path === "/api/docs" ? page.getByText("Trading Journal API").first() : page.locator("h1").first());
       const seen = (await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)) ?? [];
       for (const v of seen) found.push(`${path}: ${v}`);
     }

@@ -1,21 +1,13 @@
 // The Journal area's sections: the daily journal, playbooks, trading rules and insights (one item in the main menu).
-import { NavLink } from "react-router";
+import { SectionTabs } from "./section-tabs.tsx";
+
+const JOURNAL = [
+  { to: "/journal", label: "Daily journal" },
+  { to: "/playbooks", label: "Playbooks" },
+  { to: "/rules", label: "Rules" },
+  { to: "/insights", label: "Insights" },
+] as const;
 
 export function DisciplineTabs() {
-  return (
-    <nav aria-label="Journal sections" className="tabs">
-      <NavLink to="/journal" className="tabs__link">
-        Daily journal
-      </NavLink>
-      <NavLink to="/playbooks" className="tabs__link">
-        Playbooks
-      </NavLink>
-      <NavLink to="/rules" className="tabs__link">
-        Rules
-      </NavLink>
-      <NavLink to="/insights" className="tabs__link">
-        Insights
-      </NavLink>
-    </nav>
-  );
+  return <SectionTabs label="Journal sections" links={JOURNAL} />;
 }

@@ -1,21 +1,13 @@
 // Personal settings: one "Settings" item in the main menu, these tabs between its pages.
-import { NavLink } from "react-router";
+import { SectionTabs } from "./section-tabs.tsx";
+
+const SETTINGS = [
+  { to: "/settings/account", label: "Account" },
+  { to: "/settings/keys", label: "Advisor keys" },
+  { to: "/settings/billing", label: "Billing" },
+  { to: "/settings/sessions", label: "Sessions" },
+] as const;
 
 export function SettingsTabs() {
-  return (
-    <nav aria-label="Settings sections" className="tabs">
-      <NavLink to="/settings/account" className="tabs__link">
-        Account
-      </NavLink>
-      <NavLink to="/settings/keys" className="tabs__link">
-        Advisor keys
-      </NavLink>
-      <NavLink to="/settings/billing" className="tabs__link">
-        Billing
-      </NavLink>
-      <NavLink to="/settings/sessions" className="tabs__link">
-        Sessions
-      </NavLink>
-    </nav>
-  );
+  return <SectionTabs label="Settings sections" links={SETTINGS} />;
 }

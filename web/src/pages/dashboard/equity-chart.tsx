@@ -1,3 +1,4 @@
+import { baseChartOptions, chartPalette } from "../../lib/chart-theme.ts";
 import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { formatAxis, formatDate, formatSigned, toneOf, type Unit } from "../../lib/format.ts";
@@ -15,13 +16,6 @@ function bucketLabel(start: string, bucket: Bucket): string {
     return new Intl.DateTimeFormat(undefined, { month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${start}T00:00:00Z`));
   }
   return formatDate(`${start}T00:00:00Z`, "UTC");
-}
-
-/** Colours of the chart, read from the stylesheet's custom properties (a canvas cannot use var()). */
-function palette() {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { text: v("--muted", "#4f5963"), grid: "#eceff3", border: v("--border", "#d0d5dc"), positive: v("--positive", "#11682f"), negative: v("--negative", "#b42318") };
 }
 
 type Hover = { label: string; equity: string; netPnl: string; drawdown: string; trades: number };
@@ -63,19 +57,9 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
     void import("lightweight-charts")
       .then((lw) => {
         if (disposed) return;
-        const colors = palette();
+        const colors = chartPalette();
         const chart = lw.createChart(element, {
-          autoSize: true,
-          layout: {
-            background: { type: lw.ColorType.Solid, color: "#ffffff" },
-            textColor: colors.text,
-            fontSize: 12,
-            panes: { separatorColor: colors.border },
-            // Its logo injects an inline style element the content policy refuses: ChartAttribution instead.
-            attributionLogo: false,
-          },
-          grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-          rightPriceScale: { borderColor: colors.border },
+          ...baseChartOptions(lw, colors),
           timeScale: { borderColor: colors.border, fixLeftEdge: true, fixRightEdge: true },
           localization: { priceFormatter: (p: number) => formatAxis(p.toFixed(2), unit) },
           handleScroll: false,

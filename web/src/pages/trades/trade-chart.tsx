@@ -2,6 +2,7 @@
 // first use), a marker per fill, the average-cost line, the stop and target, the running P&L beneath;
 // resolution and replay controls; what is missing said in words. Without bars the path through the fills is
 // drawn. The figure is described in words, and every fill is in the table of the trade page.
+import { baseChartOptions, chartPalette } from "../../lib/chart-theme.ts";
 import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
@@ -29,12 +30,6 @@ type Chart = Awaited<ReturnType<typeof fetchChart>>;
 function fetchChart(tradeId: string, resolution: Resolution | undefined, pad: number) {
   const around = pad === WINDOWS[0] ? {} : { before: pad, after: pad };
   return unwrap(api.api.trades[":id"].chart.$get({ param: { id: tradeId }, query: { ...(resolution ? { resolution } : {}), ...around } }));
-}
-
-function palette() {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { text: v("--muted", "#4f5963"), grid: "#eceff3", border: v("--border", "#d0d5dc"), positive: v("--positive", "#11682f"), negative: v("--negative", "#b42318"), primary: v("--primary", "#1d4ed8") };
 }
 
 type Replay = { index: number; playing: boolean; speed: (typeof SPEEDS)[number] };
@@ -120,20 +115,10 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
     void import("lightweight-charts")
       .then((lw) => {
         if (disposed) return;
-        const colors = palette();
+        const colors = chartPalette();
         const clock = (time: number, withDate: boolean) => (withDate ? formatDateTime : formatTime)(new Date(time * 1000).toISOString(), zone);
         const view = lw.createChart(element, {
-          autoSize: true,
-          layout: {
-            background: { type: lw.ColorType.Solid, color: "#ffffff" },
-            textColor: colors.text,
-            fontSize: 12,
-            panes: { separatorColor: colors.border },
-            // Its logo injects an inline style element the content policy refuses: ChartAttribution instead.
-            attributionLogo: false,
-          },
-          grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-          rightPriceScale: { borderColor: colors.border },
+          ...baseChartOptions(lw, colors),
           timeScale: {
             borderColor: colors.border,
             timeVisible: data.resolution !== "1d",
