@@ -34,6 +34,7 @@ import {
   currentSession,
   currentUser,
   optionalUser,
+  passwordCheckLimits,
   rateLimit,
   requireUser,
 } from "../lib/http/auth.ts";
@@ -72,11 +73,6 @@ function sendVerification(deps: Deps, user: { id: string; email: string }) {
   });
 }
 
-/**
- * A route that checks the current password again is a way to guess it from a stolen session: both routes share
- * one budget per session and one per user, counted before the check, like sign-in's (docs/auth.md).
- */
-const passwordCheckLimits = [rateLimit(LIMITS.passwordCheckSession, "session"), rateLimit(LIMITS.passwordCheckUser, "user")] as const;
 
 export const auth = createRouter()
   // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.

@@ -17,7 +17,7 @@ import {
 import { publicUser } from "../lib/auth/session.ts";
 import { track } from "../lib/analytics/index.ts";
 import { AppError } from "../lib/errors.ts";
-import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
+import { currentUser, passwordCheckLimits, rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { PasskeyListSchema, PasskeySchema, SignedInSchema, WebauthnFlowSchema, WebauthnOptionsSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
@@ -26,7 +26,6 @@ import { relyingParty, startSession } from "./sign-in.ts";
 
 // Passkeys (docs/auth.md, "Passkeys"): a group and a Worker of their own, so the WebAuthn library weighs on
 // this bundle only. Sign-ins here start sessions exactly as /api/auth/login does (functions/sign-in.ts).
-const passwordCheck = [rateLimit(LIMITS.passwordCheckSession, "session"), rateLimit(LIMITS.passwordCheckUser, "user")] as const;
 
 export const passkeysRoutes = createRouter()
   .get("/", describeRoute({ tag: "passkeys", summary: "Your passkeys", responses: { 200: { description: "The passkeys.", schema: PasskeyListSchema } } }), requireUser, async (c) =>
@@ -60,7 +59,7 @@ export const passkeysRoutes = createRouter()
     "/:id",
     describeRoute({ tag: "passkeys", summary: "Remove a passkey (your password)", responses: { 204: { description: "Removed." } } }),
     requireUser,
-    ...passwordCheck,
+    ...passwordCheckLimits,
     validate("param", PasskeyIdParamSchema),
     validate("json", DeletePasskeySchema),
     async (c) => {

@@ -11,7 +11,7 @@ import { DEVICE_DAYS } from "../auth/devices.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
-import type { LimitRule } from "../ratelimit/index.ts";
+import { LIMITS, type LimitRule } from "../ratelimit/index.ts";
 import type { AppEnv } from "./index.ts";
 import { mark } from "./route-docs.ts";
 
@@ -315,6 +315,13 @@ function waitWords(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
+
+/**
+ * A route that checks the current password (or a second-factor code) again is a way to guess it from a stolen
+ * session: every such route shares one budget per session and one per user, counted before the check, like
+ * sign-in's (docs/auth.md).
+ */
+export const passwordCheckLimits = [rateLimit(LIMITS.passwordCheckSession, "session"), rateLimit(LIMITS.passwordCheckUser, "user")] as const;
 
 /** Cross-origin mode only: exact origins, credentials allowed. Unset: no CORS headers at all. */
 export function corsMiddleware(): MiddlewareHandler<AppEnv> {

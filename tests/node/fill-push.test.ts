@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { testApp } from "../support/app.ts";
+import { pngImage } from "../support/images.ts";
 import { PASSWORD, uniqueEmail, type TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
@@ -119,5 +120,40 @@ describe("the fill push API", () => {
     const stranger = await setup();
     expect((await stranger.pushTo(s.accountId, "k", BATCH.slice(2))).status).toBe(404);
     expect(await s.fillCount()).toBe(3);
+  });
+
+  it("a missed fill pushed later, and undoing pushes, keep what the trader wrote: notes, tags, stop, screenshot", async () => {
+    const s = await setup();
+    const first = (await (await s.push("journal-1", [{ symbol: "MSFT", side: "buy", quantity: "10", price: "420", executedAt: "2026-11-24T15:00:00Z", executionId: "m1" }])).json()) as PushAnswer;
+    const tradeOf = async () => (await (await s.client.get(`/api/trades?accountId=${s.accountId}&symbol=MSFT`)).json()).trades as Array<{ id: string }>;
+    const [trade] = await tradeOf();
+    expect((await s.client.request(`/api/trades/${trade!.id}`, { method: "PATCH", json: { notes: "Bought the dip", tags: ["dip"], stopPrice: "410" } })).status).toBe(200);
+    const form = new FormData();
+    form.set("file", new Blob([pngImage() as BlobPart], { type: "image/png" }), "chart.png");
+    expect((await s.client.request(`/api/trades/${trade!.id}/images`, { method: "POST", body: form })).status).toBe(201);
+    const written = async (id: string) => {
+      const detail = (await (await s.client.get(`/api/trades/${id}`)).json()).trade;
+      const images = (await (await s.client.get(`/api/trades/${id}/images`)).json()).images as unknown[];
+      return { notes: detail.notes, tags: detail.tags, stop: detail.risk.stopPrice, images: images.length };
+    };
+    const kept = { notes: "Bought the dip", tags: ["dip"], stop: "410.00", images: 1 };
+    expect(await written(trade!.id)).toEqual(kept);
+
+    // A missed fill from before, pushed later: the trade is rebuilt around both fills, its journal with it.
+    const missed = (await (await s.push("journal-2", [{ symbol: "MSFT", side: "buy", quantity: "5", price: "418", executedAt: "2026-11-24T14:30:00Z", executionId: "m0" }])).json()) as PushAnswer;
+    expect(missed.imported).toBe(1);
+    const [rebuilt] = await tradeOf();
+    expect(await written(rebuilt!.id)).toEqual(kept);
+
+    // Undoing that push: the journal stays on the trade that is left.
+    expect((await s.client.post(`/api/csv-import/${missed.importId}/undo`, {})).status).toBe(200);
+    const [after] = await tradeOf();
+    expect(await written(after!.id)).toEqual(kept);
+
+    // Undoing the first too: no trade is left, and what was written is kept as a detached note with its screenshot.
+    expect((await s.client.post(`/api/csv-import/${first.importId}/undo`, {})).status).toBe(200);
+    expect(await tradeOf()).toEqual([]);
+    const detached = (await (await s.client.get(`/api/journals/detached?accountId=${s.accountId}`)).json()).journals as Array<{ notes: string; tags: string[]; images: unknown[] }>;
+    expect(detached).toEqual([expect.objectContaining({ notes: "Bought the dip", tags: ["dip"], images: [expect.anything()] })]);
   });
 });
