@@ -1,9 +1,9 @@
-import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
 import { TradeChartSchema, TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { ChartQuerySchema, tradeChart } from "../lib/market/chart.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, jsonText, readFilePart, validate, type Group } from "../lib/http/index.ts";
 import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages } from "../lib/trades/images.ts";
 import { serveImage } from "./images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
@@ -94,10 +94,10 @@ export const trades = createRouter()
       responses: { 200: { description: "The chart; coverage.missing lists the days without bars yet and why.", schema: TradeChartSchema } },
       errors: ["NOT_FOUND", "VALIDATION_ERROR"],
     }),
-    requireUser,
+    requireUserInStatement,
     validate("param", IdParamSchema),
     validate("query", ChartQuerySchema),
-    async (c) => c.json(await tradeChart(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query"))),
+    async (c) => jsonText(c, await tradeChart(c.var.deps, statementCaller(c), c.req.valid("param").id, c.req.valid("query"))),
   )
   .patch("/:id", describeRoute({ tag: "trades", summary: "Journal a trade: notes, tags, setup, rating", responses: { 200: { description: "The trade after the change.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), validate("json", TradeJournalSchema), async (c) =>
     c.json(await journalTrade(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),

@@ -4,10 +4,9 @@
 // the rest arrive by the fetch-bars job and the answer says which are still missing. Options are drawn by
 // their fills only. A provider that fails never makes this fail: the chart says what is missing.
 import * as z from "zod/mini";
-import { sql } from "drizzle-orm";
-import { BARS } from "../advisor/providers.ts";
-import type { AuthUser } from "../auth/session.ts";
-import { rowsOf } from "../db/rows.ts";
+import { sql, type SQL } from "drizzle-orm";
+import { confirmSessionOwner, SESSION_CTE, SESSION_OWNER_COLUMNS, sessionParams, type SessionClaim, type SessionOwnerRow } from "../auth/session.ts";
+import { preparedStatement, type JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
@@ -35,12 +34,6 @@ export const ChartQuerySchema = z.object({
 });
 export type ChartQuery = z.infer<typeof ChartQuerySchema>;
 
-/** The resolution a trade is best read at: 1-minute within 6 hours, 5-minute within 2 days, else daily. */
-export function defaultResolution(openedAt: number, closedAt: number): ChartResolution {
-  const span = closedAt - openedAt;
-  return span <= 6 * 3_600_000 ? "1m" : span <= 2 * 86_400_000 ? "5m" : "1d";
-}
-
 /** The day keys of the stored bars a window needs: New York weekdays (1m), or months (1d). */
 function daysOf(from: number, to: number, base: BarResolution): string[] {
   const days = new Set<string>();
@@ -50,139 +43,198 @@ function daysOf(from: number, to: number, base: BarResolution): string[] {
   return [...days].filter((d) => base !== "1m" || weekday(d)).sort();
 }
 
+/** A bar as the chart answers it, and as bar_days.bars_json stores it (bars_store). */
 type BarOut = { t: string; open: string; high: string; low: string; close: string; volume: string };
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+type StoredDay = Pick<DayRow, "day" | "status" | "detail"> & { source: "provider" | "upload" | null };
 
-/** The trade as its chart needs it, with its fills: one query, owner checked. */
-async function chartTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
-  const [row] = rowsOf<{ trade: string }>(
-    await deps.db.execute(sql`select json_build_object('id', p.id, 'symbol', p.symbol, 'assetClass', p.asset_class, 'direction', p.direction,
-        'openedAt', to_char(p.opened_at at time zone 'UTC', ${sql.raw(ISO)}), 'closedAt', to_char(p.closed_at at time zone 'UTC', ${sql.raw(ISO)}),
-        'multiplier', format_decimal(p.multiplier), 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
-        'fills', (select json_agg(json_build_object('id', f.id, 't', to_char(pf.executed_at at time zone 'UTC', ${sql.raw(ISO)}), 'side', f.side,
-            'quantity', format_decimal(pf.quantity), 'price', format_decimal(f.price), 'role', pf.role) order by pf.executed_at, f.id)
-          from position_fills pf join fills f on f.id = pf.fill_id where pf.position_id = p.id))::text as trade
-      from positions p join accounts a on a.id = p.account_id left join trade_journals j on j.position_id = p.id
-      where p.id = ${tradeId} and a.user_id = ${user.id}`),
-  );
-  if (!row) throw new AppError("NOT_FOUND", "No such trade.");
-  return JSON.parse(row.trade) as {
-    id: string;
-    symbol: string;
-    assetClass: "stock" | "option" | "future";
-    direction: "long" | "short";
-    openedAt: string;
-    closedAt: string | null;
-    multiplier: string;
-    stopPrice: string | null;
-    targetPrice: string | null;
-    fills: ChartFill[] | null;
-  };
-}
+/** What the chart reads, in one call of trade_chart (migrations/functions/bars/trade_chart.sql). */
+type ChartRead = {
+  id: string;
+  symbol: string;
+  assetClass: "stock" | "option" | "future";
+  direction: "long" | "short";
+  openedAt: string;
+  closedAt: string | null;
+  multiplier: string;
+  stopPrice: string | null;
+  targetPrice: string | null;
+  fills: ChartFill[] | null;
+  resolution: ChartResolution;
+  from: string;
+  to: string;
+  key: boolean;
+  /** The stored days the window touches, in order. */
+  days: StoredDay[];
+  /** Their bars as stored (one JSON text per day, '' for none), in the same order. */
+  dayBars: string[];
+};
 
-type RawBar = [number, string, string, string, string, string];
-type StoredDay = Pick<DayRow, "day" | "status" | "detail"> & { bars: RawBar[] | null; source: "provider" | "upload" | null };
+/** GET /api/trades/:id/chart's answer. */
+export type TradeChart = Omit<ChartRead, "id" | "openedAt" | "key" | "days" | "dayBars" | "fills"> & {
+  tradeId: string;
+  fills: ChartFill[];
+  averageCost: ReturnType<typeof averageCostLine>;
+  bars: BarOut[];
+  coverage: { sources: Array<"provider" | "upload">; key: boolean; missing: Array<{ day: string; status: DayRow["status"] | "none"; detail: string | null }> };
+  note: string | null;
+};
+
+/** trade_chart's call for the user `user` (SQL), its other arguments placeholders (chartParams). */
+const chartCall = (user: SQL) =>
+  sql`trade_chart(${user}, ${sql.placeholder("tradeId")}::uuid, ${sql.placeholder("resolution")}::text, ${sql.placeholder("before")}::integer,
+    ${sql.placeholder("after")}::integer, ${sql.placeholder("now")}::timestamptz)`;
+const chartParams = (tradeId: string, query: ChartQuery, now: Date) => ({
+  tradeId,
+  resolution: query.resolution ?? null,
+  before: query.before ?? DEFAULT_PADDING,
+  after: query.after ?? DEFAULT_PADDING,
+  now: now.toISOString(),
+});
+
+/** The session check and the chart's read in one statement, prepared once per connection (lib/auth/session.ts, SESSION_CTE). */
+const chartWithSession = preparedStatement<SessionOwnerRow & ChartRow>(
+  "trade_chart",
+  sql`with ${SESSION_CTE} select ${SESSION_OWNER_COLUMNS}, c.chart, c.bars from auth left join lateral ${chartCall(sql`auth.user_id`)} c on true`,
+);
+/** The chart's read for a user known already (an access token, or the second read after fetching bars). */
+const chartOfUser = preparedStatement<ChartRow>("trade_chart_of_user", sql`select c.chart, c.bars from ${chartCall(sql`${sql.placeholder("userId")}::uuid`)} c`);
+type ChartRow = { chart: string | null; bars: string | null };
 
 /**
- * What is stored for a window's days, in one query: whether the user has a bar provider key, the states of
- * the days, and each day's bars as one JSON text (bar_days.bars_json, written with the bars by bars_store).
+ * The trade, its window and the stored days it touches: one round trip, the caller's session checked in it.
+ * The trade's resolution and window are worked out there, where the trade is read. No live session is
+ * UNAUTHORIZED; a trade that is not the user's is NOT_FOUND.
  */
-async function stored(deps: Pick<Deps, "db">, userId: string, symbol: string, base: BarResolution, days: readonly string[]) {
-  const [row] = rowsOf<{ key: boolean; days: string }>(
-    await deps.db.execute(sql`select exists (select 1 from stored_keys where user_id = ${userId}::uuid and provider = ${BARS}) as key,
-      coalesce((select json_agg(json_build_object('day', day, 'status', status, 'detail', detail, 'source', source, 'bars', bars_json::json))
-        from bar_days where user_id = ${userId}::uuid and symbol = ${symbol} and resolution = ${base} and day = any(${`{${days.join(",")}}`}::text[])), '[]')::text as days`),
-  );
-  return { key: Boolean(row?.key), states: JSON.parse(row?.days ?? "[]") as StoredDay[] };
-}
-
-/**
- * The window's bars from its days' JSON: the stored resolution as it is; 5m, 15m and 1h binned from the
- * 1-minute bars (on the epoch's multiples of the step: the hour and its quarters, UTC).
- */
-function windowBars(days: readonly StoredDay[], resolution: ChartResolution, from: Date, to: Date): BarOut[] {
-  const [lo, hi] = [from.getTime() / 1000, to.getTime() / 1000];
-  const raw = days
-    .flatMap((d) => d.bars ?? [])
-    .filter((b) => b[0] >= lo && b[0] < hi)
-    .sort((a, b) => a[0] - b[0]);
-  const step = STEP_MS[resolution] / 1000;
-  const binned: RawBar[] = [];
-  if (resolution === "1m" || resolution === "1d") binned.push(...raw);
-  else {
-    for (const b of raw) {
-      const t = Math.floor(b[0] / step) * step;
-      const last = binned.at(-1);
-      if (last && last[0] === t) {
-        if (Number(b[2]) > Number(last[2])) last[2] = b[2];
-        if (Number(b[3]) < Number(last[3])) last[3] = b[3];
-        last[4] = b[4];
-        last[5] = fromUnits(toUnits(last[5]) + toUnits(b[5]));
-      } else binned.push([t, b[1], b[2], b[3], b[4], b[5]]);
-    }
+async function readChart(deps: Pick<Deps, "db">, caller: SessionClaim | { userId: string }, tradeId: string, query: ChartQuery, now: Date) {
+  const params = chartParams(tradeId, query, now);
+  let userId: string | null;
+  let row: ChartRow | undefined;
+  if ("userId" in caller) {
+    userId = caller.userId;
+    [row] = await chartOfUser(deps.db, { ...params, userId });
+  } else {
+    const [checked] = await chartWithSession(deps.db, { ...sessionParams(caller, now), ...params });
+    userId = await confirmSessionOwner(deps, caller, checked, now);
+    if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+    row = checked;
   }
-  return binned.map(([t, o, h, l, c, v]) => ({ t: new Date(t * 1000).toISOString(), open: formatDecimal(o), high: formatDecimal(h), low: formatDecimal(l), close: formatDecimal(c), volume: formatDecimal(v) }));
+  if (!row?.chart) throw new AppError("NOT_FOUND", "No such trade.");
+  const read = JSON.parse(row.chart) as Omit<ChartRead, "dayBars">;
+  return { userId, read: { ...read, dayBars: (row.bars ?? "").split("\x1e") } satisfies ChartRead };
+}
+
+/** How each bar starts in bar_days.bars_json, its time the 24 characters after (bars_store). */
+const BAR_START = '{"t":"';
+
+/**
+ * The bars of one stored day (bars_store's compact text, in time order) whose time is in [from, to): their JSON
+ * texts, comma-separated, cut out of the day's text (ISO times compare as text), and how many they are.
+ */
+function cutDay(text: string, from: string, to: string): { json: string; count: number } {
+  let start = -1;
+  let end = text.length - 1; // the closing bracket
+  let count = 0;
+  for (let at = text.indexOf(BAR_START); at !== -1; at = text.indexOf(BAR_START, at + BAR_START.length)) {
+    const t = text.slice(at + BAR_START.length, at + BAR_START.length + 24);
+    if (t < from) continue;
+    if (t >= to) {
+      end = at - 1; // the comma before it
+      break;
+    }
+    if (start < 0) start = at;
+    count++;
+  }
+  return start < 0 ? { json: "", count: 0 } : { json: text.slice(start, end), count };
+}
+
+/**
+ * The window's bars from its days' texts, as JSON text (the inside of the array) and how many: the stored
+ * resolution cut out as it is; 5m, 15m and 1h binned from the 1-minute bars (on the epoch's multiples of the
+ * step: the hour and its quarters, UTC).
+ */
+function windowBars(dayBars: readonly string[], resolution: ChartResolution, from: string, to: string): { json: string; count: number } {
+  const cuts = dayBars.map((text) => cutDay(text, from, to)).filter((cut) => cut.count > 0);
+  const json = cuts.map((cut) => cut.json).join(",");
+  if (resolution === "1m" || resolution === "1d") return { json, count: cuts.reduce((n, cut) => n + cut.count, 0) };
+  const step = STEP_MS[resolution];
+  const binned: Array<BarOut & { at: number }> = [];
+  for (const b of JSON.parse(`[${json}]`) as BarOut[]) {
+    const at = Math.floor(Date.parse(b.t) / step) * step;
+    const last = binned.at(-1);
+    if (last && last.at === at) {
+      if (Number(b.high) > Number(last.high)) last.high = b.high;
+      if (Number(b.low) < Number(last.low)) last.low = b.low;
+      last.close = b.close;
+      last.volume = formatDecimal(fromUnits(toUnits(last.volume) + toUnits(b.volume)));
+    } else binned.push({ ...b, at, t: new Date(at).toISOString() });
+  }
+  return { json: JSON.stringify(binned.map(({ at: _at, ...bar }) => bar)).slice(1, -1), count: binned.length };
 }
 
 /** GET /api/trades/:id/chart. */
-export async function tradeChart(deps: Pick<Deps, "db" | "config" | "fetch" | "rateLimiter" | "log" | "now">, user: AuthUser, tradeId: string, query: ChartQuery) {
-  const trade = await chartTrade(deps, user, tradeId);
-  const fills = trade.fills ?? [];
-  const opened = Date.parse(trade.openedAt);
-  const closed = trade.closedAt ? Date.parse(trade.closedAt) : deps.now().getTime();
-  const resolution = query.resolution ?? defaultResolution(opened, closed);
-  const step = STEP_MS[resolution];
-  const from = new Date(Math.floor(opened / step) * step - (query.before ?? DEFAULT_PADDING) * step);
-  const to = new Date(Math.floor(closed / step) * step + ((query.after ?? DEFAULT_PADDING) + 1) * step);
+export async function tradeChart(
+  deps: Pick<Deps, "db" | "config" | "fetch" | "rateLimiter" | "log" | "now">,
+  caller: SessionClaim | { userId: string },
+  tradeId: string,
+  query: ChartQuery,
+): Promise<JsonText<TradeChart>> {
+  const now = deps.now();
+  const first = await readChart(deps, caller, tradeId, query, now);
+  const { userId } = first;
+  let { read } = first;
+  const fills = read.fills ?? [];
+  const opened = Date.parse(read.openedAt);
+  const closed = read.closedAt ? Date.parse(read.closedAt) : now.getTime();
+  const { resolution } = read;
   const base: BarResolution = resolution === "1d" ? "1d" : "1m";
   const frame = {
-    tradeId: trade.id,
-    symbol: trade.symbol,
-    assetClass: trade.assetClass,
-    direction: trade.direction,
-    multiplier: trade.multiplier,
-    closedAt: trade.closedAt,
+    tradeId: read.id,
+    symbol: read.symbol,
+    assetClass: read.assetClass,
+    direction: read.direction,
+    multiplier: read.multiplier,
+    closedAt: read.closedAt,
     resolution,
-    from: from.toISOString(),
-    to: to.toISOString(),
+    from: read.from,
+    to: read.to,
     fills,
-    stopPrice: trade.stopPrice,
-    targetPrice: trade.targetPrice,
+    stopPrice: read.stopPrice,
+    targetPrice: read.targetPrice,
     averageCost: averageCostLine(fills),
   };
-  if (trade.assetClass === "option") {
-    return { ...frame, bars: [], coverage: { sources: [], key: false, missing: [] }, note: "Options are charted by their fills only: there is no premium history." };
+  if (read.assetClass === "option") {
+    return answer(frame, { json: "" }, { sources: [], key: false, missing: [] }, "Options are charted by their fills only: there is no premium history.");
   }
-  const days = daysOf(from.getTime(), Math.min(to.getTime(), deps.now().getTime()), base);
+  const days = daysOf(Date.parse(read.from), Math.min(Date.parse(read.to), now.getTime()), base);
   if (base === "1m" && days.length > MAX_MINUTE_DAYS) {
     throw new AppError("VALIDATION_ERROR", `This window spans ${days.length} trading days: minute bars go up to ${MAX_MINUTE_DAYS}. Choose 1d.`, {
       fields: [{ path: "resolution", message: `spans more than ${MAX_MINUTE_DAYS} trading days of minute bars: choose 1d` }],
     });
   }
-  let window = await stored(deps, user.id, trade.symbol, base, days);
-  const settled = (d: string) => window.states.some((s) => s.day === d && (s.status === "ok" || s.status === "empty"));
-  if (window.key && !days.every(settled)) {
-    const queued = await queueBarDays(deps, user.id, trade.symbol, base, days);
+  const settled = (d: string) => read.days.some((s) => s.day === d && (s.status === "ok" || s.status === "empty"));
+  if (read.key && !days.every(settled)) {
+    const queued = await queueBarDays(deps, userId, read.symbol, base, days);
     // The days the trade lived first: its own bars matter more than the padding's.
-    const mine = new Set(daysOf(opened, Math.min(closed, deps.now().getTime()), base));
+    const mine = new Set(daysOf(opened, Math.min(closed, now.getTime()), base));
     const todo = queued.filter((d) => d.status === "queued").map((d) => d.day).sort((a, b) => Number(mine.has(b)) - Number(mine.has(a)));
-    await fetchDaysNow(deps, user.id, trade.symbol, base, todo, INLINE_FETCHES);
-    window = await stored(deps, user.id, trade.symbol, base, days);
+    await fetchDaysNow(deps, userId, read.symbol, base, todo, INLINE_FETCHES);
+    read = (await readChart(deps, { userId }, tradeId, { ...query, resolution }, now)).read;
   }
-  const { key, states } = window;
-  const bars = windowBars(states, resolution, from, to);
-  const sources = [...new Set(states.flatMap((d) => (d.source && d.bars?.length ? [d.source] : [])))].sort();
+  const { key, days: states, dayBars } = read;
+  const bars = windowBars(dayBars, resolution, read.from, read.to);
+  const sources = [...new Set(states.flatMap((d, i) => (d.source && dayBars[i] ? [d.source] : [])))].sort();
   const known = new Map(states.map((s) => [s.day, s]));
   const missing = days.flatMap((day) => {
     const s = known.get(day);
     if (s && (s.status === "ok" || s.status === "empty")) return [];
     return [{ day, status: s?.status ?? "none", detail: s?.detail ?? (key ? null : "no bars: save a bar provider key in Settings, or upload a candle CSV") }];
   });
-  return {
-    ...frame,
-    bars,
-    coverage: { sources, key, missing },
-    note: bars.length ? null : key ? "The bars are on their way from your bar provider." : "No bars for this trade: the chart shows the path through its fills.",
-  };
+  const note = bars.count ? null : key ? "The bars are on their way from your bar provider." : "No bars for this trade: the chart shows the path through its fills.";
+  return answer(frame, bars, { sources, key, missing }, note);
 }
 
+/** The chart as JSON text: its bars spliced in as cut from the stored days, never parsed and written again. */
+function answer(frame: Omit<TradeChart, "bars" | "coverage" | "note">, bars: { json: string }, coverage: TradeChart["coverage"], note: string | null): JsonText<TradeChart> {
+  const rest = JSON.stringify({ ...frame, coverage, note });
+  return `${rest.slice(0, -1)},"bars":[${bars.json}]}` as JsonText<TradeChart>;
+}

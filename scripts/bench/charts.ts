@@ -11,7 +11,7 @@ import { createNodeDb } from "../../lib/db/node.ts";
 import { createRateLimiter } from "../../lib/ratelimit/index.ts";
 import { startBarsServer } from "../../tests/support/bars-server.ts";
 import { registerBenchUser, request } from "./http.ts";
-import { timeMany } from "./startup.ts";
+import { timeInterleaved } from "./startup.ts";
 
 export const CHART_TRADES = 1000;
 const SYMBOLS = 50;
@@ -27,7 +27,7 @@ function weekdays(n: number): string[] {
   return out;
 }
 
-export async function measureCharts(config: Config, databaseUrl: string, runs = 41) {
+export async function measureCharts(config: Config, databaseUrl: string, runs = 201) {
   const provider = await startBarsServer();
   const settings = { ...config, BARS_BASE_URL: provider.url, BARS_REQUESTS_PER_MINUTE: 100_000 } as Config;
   const server = await startNodeServer(settings, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
@@ -73,7 +73,9 @@ export async function measureCharts(config: Config, databaseUrl: string, runs = 
       const res = await request(`${server.url}/api/bars/key`, { headers });
       if (res.status !== 200) throw new Error(`the key answered ${res.status}`);
     };
-    const chart = { bars, apiMs: await timeMany(runs, api), sqlMs: await timeMany(runs, sql), floorMs: await timeMany(runs, floor) };
+    // Taken in turns, so the three see the same load on a shared machine and their ratios hold.
+    const timed = await timeInterleaved(runs, { api, sql, floor });
+    const chart = { bars, apiMs: timed.api, sqlMs: timed.sql, floorMs: timed.floor };
 
     // 1,000 trades: two per symbol and day, each charted once (8 at a time), then the queue drained.
     const days = weekdays(DAYS);

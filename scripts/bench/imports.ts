@@ -1,8 +1,10 @@
 // CSV import benchmarks against the real Node entrypoint in its own process:
 // - a 10,000-row file: preview + commit wall time, beside a floor measured in the same run (papaparse
 //   parse of the same file + one bulk insert of the same rows into the same table);
-// - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run).
-import { execFileSync } from "node:child_process";
+// - a 10 MB file: the server's peak RSS growth during preview + commit (VmHWM, reset before the run);
+// - issue 40's figure: 10,000,000 bytes of 165,505 short rows into a fresh process with the caps raised, its
+//   RSS sampled from another process every 10 ms (measureOutsideImport).
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -260,4 +262,110 @@ function bareCopyMs(csv: string, databaseUrl: string): number | null {
   } finally {
     rmSync(file, { force: true });
   }
+}
+
+/** Rows and bytes of issue 40's file (tenMegabyteCsv). */
+export const OUTSIDE_ROWS = 165_505;
+export const OUTSIDE_BYTES = 10_000_000;
+export const OUTSIDE_ROUNDS = 3;
+
+/**
+ * Issue 40's file: exactly OUTSIDE_BYTES of OUTSIDE_ROWS generic-layout stock rows (Date/Time, Symbol, Side,
+ * Quantity, Price, Fees, Execution ID), New York times with a -05:00 offset, 200 symbols, 40 round trips a
+ * weekday from 2017-01-02 (a buy, then its sell minutes later); the execution ids are zero-padded to land on
+ * the exact size.
+ */
+export function tenMegabyteCsv(): string {
+  const header = "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID";
+  const symbols = Array.from({ length: 200 }, (_, i) => `S${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`);
+  const rows: Array<[string, string]> = []; // [the row before its id, its id]
+  let day = Date.parse("2017-01-02T14:30:00Z"); // 09:30 New York (EST)
+  const pad = (n: number) => String(n).padStart(2, "0");
+  while (rows.length < OUTSIDE_ROWS) {
+    const weekday = new Date(day).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) {
+      for (let trip = 0; trip < 40 && rows.length < OUTSIDE_ROWS; trip++) {
+        const n = rows.length;
+        const symbol = symbols[(n / 2 + Math.floor(n / 80)) % 200 | 0]!;
+        const quantity = 10 * (1 + (trip % 9));
+        const price = 20 + ((n * 7919) % 40_000) / 100;
+        for (const [side, minutes, move] of [["BUY", trip * 9, 0], ["SELL", trip * 9 + 5, (trip % 5) - 2]] as const) {
+          if (rows.length === OUTSIDE_ROWS) break;
+          const t = new Date(day + minutes * 60_000 - 5 * 3_600_000); // the wall clock in New York
+          const time = `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:00-05:00`;
+          rows.push([`${time},${symbol},${side},${quantity},${(price + move / 10).toFixed(2)},1.00,`, String(rows.length)]);
+        }
+      }
+    }
+    day += 86_400_000;
+  }
+  const bytes = header.length + 1 + rows.reduce((n, [line, id]) => n + line.length + id.length + 1, 0);
+  const missing = OUTSIDE_BYTES - bytes;
+  if (missing < 0) throw new Error(`the rows take ${bytes} bytes, over ${OUTSIDE_BYTES}`);
+  const each = Math.floor(missing / rows.length);
+  const lines = rows.map(([line, id], i) => `${line}${id.padStart(id.length + each + (i < missing % rows.length ? 1 : 0), "0")}`);
+  return `${header}\n${lines.join("\n")}\n`;
+}
+
+/** Samples a process's VmRSS every 10 ms from another process; stop() gives the peak seen. */
+async function rssSampler(pid: number): Promise<{ stop: () => Promise<number> }> {
+  const script = `const fs = require("node:fs"); let max = 0;
+    const read = () => { try { const m = /VmRSS:\\s+(\\d+) kB/.exec(fs.readFileSync("/proc/${pid}/status", "utf8")); if (m) max = Math.max(max, Number(m[1]) * 1024); } catch {} };
+    read(); setInterval(read, 10); process.stdout.write("ready\\n");
+    process.on("SIGTERM", () => { read(); process.stdout.write(String(max) + "\\n"); process.exit(0); });`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve) => {
+    const check = () => (out.includes("ready") ? resolve() : setTimeout(check, 5));
+    check();
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+      return Number(out.trim().split("\n").at(-1));
+    },
+  };
+}
+
+/**
+ * Issue 40's measure, as an operator's container limit sees it: a fresh server process (production, caps
+ * raised to take the file), idle; a new user and account; tenMegabyteCsv's preview then its commit over
+ * HTTP; the server's VmRSS sampled from another process every 10 ms from just before the preview to the end of
+ * the commit; the peak minus the RSS just before the preview. Median of OUTSIDE_ROUNDS fresh processes, with
+ * the preview's and the commit's times.
+ */
+export async function measureOutsideImport(env: Record<string, string>, databaseUrl: string) {
+  const csv = tenMegabyteCsv();
+  const rounds: Array<{ growth: number; rest: number; previewMs: number; commitMs: number; fills: number }> = [];
+  for (let round = 0; round < OUTSIDE_ROUNDS; round++) {
+    const server = await startEntrypoint({ ...env, NODE_ENV: "production", DATABASE_URL: databaseUrl, CSV_IMPORT_MAX_ROWS: "200000", CSV_IMPORT_MAX_STAGED_BYTES: String(64 * 1024 * 1024) });
+    try {
+      const pid = server.child.pid!;
+      const { newAccount, importFile } = await importer(server.url);
+      const accountId = await newAccount();
+      await new Promise((r) => setTimeout(r, 1000)); // idle
+      const sampler = await rssSampler(pid);
+      const rest = memoryOf(pid).rss;
+      const run = await importFile(csv, accountId);
+      const peak = await sampler.stop();
+      rounds.push({ growth: peak - rest, rest, previewMs: run.previewMs, commitMs: run.commitMs, fills: run.fillsCreated });
+    } finally {
+      await server.stop();
+    }
+  }
+  const growths = rounds.map((r) => r.growth);
+  return {
+    bytes: Buffer.byteLength(csv),
+    fills: rounds[0]!.fills,
+    growth: median(growths),
+    min: Math.min(...growths),
+    max: Math.max(...growths),
+    rest: median(rounds.map((r) => r.rest)),
+    previewMs: median(rounds.map((r) => r.previewMs)),
+    commitMs: median(rounds.map((r) => r.commitMs)),
+    ratios: rounds.map((r) => r.commitMs / r.previewMs),
+  };
 }

@@ -96,6 +96,27 @@ describe("a trade's chart", () => {
     expect(detail.trade.excursions).toMatchObject({ barsFrom: "1m" });
   });
 
+  it("a trade held overnight: the window cut out of both days, its first bar in, the bar at its end out", async () => {
+    const t = await trader();
+    const tuesday = (minute: number) => new Date(Date.parse("2026-03-03T14:30:00Z") + minute * 60_000).toISOString();
+    await t.fill("NVDA", "buy", "10", "103.00", at(300, 20));
+    await t.fill("NVDA", "sell", "10", "100.30", tuesday(30));
+    const id = await t.tradeId("NVDA");
+    const chart = await t.chart(id, "?resolution=1m&before=10&after=10");
+    // Monday from 10 minutes before the open's minute to the last minute (389), Tuesday from 09:30 to 10 minutes after the close's.
+    expect(chart).toMatchObject({ from: at(290), to: tuesday(41), coverage: { missing: [] } });
+    const times = chart.bars.map((b: { t: string }) => b.t);
+    expect(times).toEqual([...Array.from({ length: 100 }, (_, i) => at(290 + i)), ...Array.from({ length: 41 }, (_, i) => tuesday(i))]);
+    expect(chart.bars[100]).toEqual({ t: tuesday(0), open: "100.00", high: "100.02", low: "99.98", close: "100.01", volume: "1000.00" });
+    expect(provider.requests.get("NVDA minute 2026-03-02")).toBe(1);
+    expect(provider.requests.get("NVDA minute 2026-03-03")).toBe(1);
+    // Hours binned over both days: from the hour before the open's (18:00 UTC) to the close's (15:00 UTC on Tuesday).
+    const hours = await t.chart(id, "?resolution=1h&before=1&after=0");
+    expect(hours.bars.map((b: { t: string }) => b.t)).toEqual(["2026-03-02T18:00:00.000Z", "2026-03-02T19:00:00.000Z", "2026-03-02T20:00:00.000Z", "2026-03-03T14:00:00.000Z", "2026-03-03T15:00:00.000Z"]);
+    // Tuesday's first hour bin holds its minutes 0 to 29: opened by the first, closed by the last, their volumes summed.
+    expect(hours.bars[3]).toEqual({ t: "2026-03-03T14:00:00.000Z", open: "100.00", high: "100.31", low: "99.98", close: "100.30", volume: "30000.00" });
+  });
+
   it("a day with a gap: the bars there are drawn, the missing minutes are simply absent", async () => {
     const t = await trader();
     await t.fill("GAPS", "buy", "10", "100.05", at(5, 30));

@@ -2,9 +2,10 @@
 -- array of [t, open, high, low, close, volume], t ISO 8601), replacing those at the same instants; marks the
 -- days they cover `ok` (days: the New York trading days, or months for "1d", as lib/market/bars.ts keys
 -- them; a fetched day that had no bars is marked `empty` by the caller passing it with no bars), each with
--- all its bars as one JSON text (bars_json: [epoch seconds, open, high, low, close, volume], decimals without
--- trailing zeros) for the chart; and deletes
--- the excursions of the user's trades of the symbol whose life the bars overlap, so they are computed again.
+-- all its bars as one JSON text for the chart (bars_json: [{"t":"<ISO 8601 UTC, milliseconds>","open":"<decimal>",
+-- ...,"volume":"<decimal>"},...] in time order, compact, decimals as format_decimal writes them: the chart cuts
+-- its window out of this text, lib/market/chart.ts); and deletes the
+-- excursions of the user's trades of the symbol whose life the bars overlap, so they are computed again.
 -- Returns the number of bars written. Atomic: one statement for the caller.
 CREATE OR REPLACE FUNCTION bars_store(p_user uuid, p_symbol text, p_resolution text, p_source text, p_bars jsonb, p_days text[])
 RETURNS integer
@@ -30,8 +31,9 @@ BEGIN
 
   INSERT INTO bar_days (user_id, symbol, resolution, day, status, attempts, next_attempt_at, detail, updated_at, source, bars_json)
   SELECT p_user, p_symbol, p_resolution, d, CASE WHEN written > 0 THEN 'ok' ELSE 'empty' END, 0, now(), NULL, now(), p_source,
-    (SELECT json_agg(json_build_array(extract(epoch from b.t)::bigint, trim_scale(b.open)::text, trim_scale(b.high)::text, trim_scale(b.low)::text,
-        trim_scale(b.close)::text, trim_scale(b.volume)::text) ORDER BY b.t)::text
+    (SELECT '[' || string_agg('{"t":"' || to_char(b.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","open":"' || format_decimal(b.open)
+        || '","high":"' || format_decimal(b.high) || '","low":"' || format_decimal(b.low) || '","close":"' || format_decimal(b.close)
+        || '","volume":"' || format_decimal(b.volume) || '"}', ',' ORDER BY b.t) || ']'
       FROM bars b
       WHERE b.user_id = p_user AND b.symbol = p_symbol AND b.resolution = p_resolution
         AND b.t >= (d::date)::timestamp AT TIME ZONE 'America/New_York'
