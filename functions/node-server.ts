@@ -206,7 +206,8 @@ export function unreachableDatabase(config: Config, err: unknown): string {
   );
 }
 
-export async function main(): Promise<void> {
+/** `banner`: one plain line for a person at a terminal (`npm run dev`) before the JSON log: where to open it, how to stop it. */
+export async function main(options: { banner?: boolean } = {}): Promise<void> {
   const config = await loadNodeConfigOrExit();
   const log = createLogger();
   // A port already taken is said before anything touches the database (a second `npm run dev`, say).
@@ -214,6 +215,9 @@ export async function main(): Promise<void> {
     const holder = await portHolder(config.PORT);
     process.stderr.write(`Port ${config.PORT} is already in use${holder ? ` by ${holder}` : ""}. Stop it, or set PORT to another port.\n`);
     process.exit(1);
+  }
+  if (options.banner) {
+    process.stdout.write(`Trading journal: open http://localhost:${config.PORT} in your browser once "listening" appears below. Ctrl+C stops it.\n`);
   }
   let server: NodeServer;
   try {

@@ -8,4 +8,4 @@ import { main } from "../functions/node-server.ts";
 const written = ensureLocalEnvFiles();
 if (written.length) console.log(`First run: wrote ${written.join(" and ")} with freshly generated secrets.`);
 await buildWebIfStale();
-await main();
+await main({ banner: true });

@@ -1,6 +1,7 @@
 // What a developer reads when the Node entrypoint cannot start (`npm start`, and `npm run dev`, which runs
 // the same main()): the port already taken, said before the database is touched; a database that cannot be
 // reached, naming the variable and the embedded alternative; missing variables, pointing at npm run dev.
+import { spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -46,6 +47,19 @@ describe("start-up messages", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("npm run dev's banner: one plain line with the address to open and how to stop, before anything else", async () => {
+    const port = await freePort();
+    const server = new URL("../../functions/node-server.ts", import.meta.url).href;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", `import { main } from ${JSON.stringify(server)}; await main({ banner: true });`], {
+      env: env({ PORT: String(port), DATABASE_URL: "postgres://nobody@127.0.0.1:1/journal" }),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.stdout.split("\n")[0]).toBe(`Trading journal: open http://localhost:${port} in your browser once "listening" appears below. Ctrl+C stops it.`);
+    // npm start (no banner) prints none.
+    expect((await runEntrypointToExit(env({ PORT: String(port), DATABASE_URL: "postgres://nobody@127.0.0.1:1/journal" }))).output).not.toContain("Trading journal: open");
   });
 
   it("a DATABASE_URL that cannot be reached: names the variable and where, never the password, and offers the embedded database", async () => {

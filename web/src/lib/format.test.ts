@@ -36,6 +36,11 @@ describe("money", () => {
   it("shortens for calendar cells, keeping the sign", () => {
     expect(formatPnlCompact("1250", "USD", "en-US")).toBe("+$1.3K");
     expect(formatPnlCompact("-80", "USD", "en-US")).toBe("-$80");
+    // A narrow cell never gets more than it can show: whole amounts from 100, one decimal below.
+    expect(formatPnlCompact("-345.90", "USD", "en-US")).toBe("-$346");
+    expect(formatPnlCompact("-345.90", null, "en-US")).toBe("-346");
+    expect(formatPnlCompact("4.56", null, "en-US")).toBe("+4.6");
+    expect(formatPnlCompact("345900", null, "en-US")).toBe("+346K");
   });
 
   it("tones follow the exact sign", () => {

@@ -45,9 +45,16 @@ export function formatPnl(value: string, currency: string | null, locale: string
   return money(value, currency, { signDisplay: "exceptZero" }, locale);
 }
 
-/** Short form for calendar cells on a phone: "+$1.2K". */
+/**
+ * Short form for calendar cells on a phone: "+$1.3K", "-$346" (not "-$345.9", which a narrow cell cuts to
+ * "-345."), "+$4.6": at most 3 significant digits and 1 decimal, whichever keeps fewer.
+ */
 export function formatPnlCompact(value: string, currency: string | null, locale: string | undefined = LOCALE): string {
-  const f = moneyFormat(locale, { signDisplay: "exceptZero", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }, currency);
+  const f = moneyFormat(
+    locale,
+    { signDisplay: "exceptZero", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1, maximumSignificantDigits: 3, roundingPriority: "lessPrecision" },
+    currency,
+  );
   return f.format(value as NumberInput);
 }
 

@@ -83,6 +83,35 @@ describe("the dashboard", () => {
     expect(screen.getByText("+$150.50 · 3 trades")).toBeTruthy();
   });
 
+  it("says where a day's P&L comes from when no trade closed, and which drawdown each figure is", async () => {
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/stats/summary": json(SUMMARY),
+      "GET /api/stats/equity": {
+        bucket: "day",
+        points: [
+          { start: "2024-01-17", netPnl: "-1.25", equity: "-1.25", trades: 0 },
+          { start: "2024-01-18", netPnl: "-50", equity: "-51.25", trades: 1 },
+          { start: "2024-01-19", netPnl: "200.5", equity: "149.25", trades: 2 },
+        ],
+      },
+      "GET /api/stats/calendar": { days: [{ date: "2024-01-17", netPnl: "-1.25", trades: 0 }, { date: "2024-01-18", netPnl: "-50", trades: 1 }] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [] },
+    });
+    renderApp(`/dashboard?account=${ACCOUNT.id}`);
+    const chart = await screen.findByRole("img", { name: /Equity curve by day/ });
+    expect(chart.textContent).toContain("2 days with closed trades, 1 day with only fees or partial exits of open trades.");
+    expect(chart.textContent).toContain("deepest drawdown at a day's end -$51.25 (the summary's max drawdown counts after every fill");
+    expect(card("Max drawdown").textContent).toContain("deepest fall from a peak, after every fill");
+    const january = await screen.findByRole("table", { name: "Daily net P&L, January 2024" });
+    const quiet = january.querySelector('[data-date="2024-01-17"]')!;
+    expect(quiet.textContent).toContain("-$1.25");
+    expect(quiet.textContent).toContain("no close: no trade closed this day; its amount is fees and partial exits of trades still open");
+    expect(quiet.textContent).not.toContain("0 trades");
+    expect(january.querySelector('[data-date="2024-01-18"]')!.textContent).toContain("1 trade");
+  });
+
   it("starts the calendar's weeks on the instance's WEEK_START_DAY until the reader picks another day", async () => {
     stubApi({
       "GET /api/auth/session": { user: USER },

@@ -2,7 +2,7 @@ import { baseChartOptions, chartPalette } from "../../lib/chart-theme.ts";
 import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { formatAxis, formatDate, formatSigned, toneOf, type Unit } from "../../lib/format.ts";
-import { drawdowns, maxDrawdown, scaleEquity, type EquityPoint } from "./equity.ts";
+import { drawdowns, maxDrawdown, periodsLine, scaleEquity, type EquityPoint } from "./equity.ts";
 
 const BOX = { width: 640, height: 240, top: 12, right: 8, bottom: 12, left: 8 };
 
@@ -42,9 +42,9 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
   const first = points[0];
   const description =
     first && last
-      ? `From ${bucketLabel(first.start, bucket)} to ${bucketLabel(last.start, bucket)}, ${points.length} ${bucket}${points.length === 1 ? "" : "s"} with closed trades. ` +
+      ? `From ${bucketLabel(first.start, bucket)} to ${bucketLabel(last.start, bucket)}: ${periodsLine(points, bucket)} ` +
         `${what} ends at ${pnl(last.equity)}; highest ${pnl(g.max)}, lowest ${pnl(g.min)}; ` +
-        `deepest drawdown ${pnl(deepest)}.`
+        `deepest drawdown at a ${bucket}'s end ${pnl(deepest)} (the summary's max drawdown counts after every fill, so it can be deeper).`
       : "No closed trades in this period.";
   const tone = last ? toneOf(last.equity) : "zero";
 

@@ -72,3 +72,14 @@ export function drawdowns(points: readonly EquityPoint[]): string[] {
 export function maxDrawdown(points: readonly EquityPoint[]): string {
   return drawdowns(points).reduce((low, d) => (compareDecimals(d, low) < 0 ? d : low), "0");
 }
+
+/**
+ * How many periods the curve has and what they hold: a period appears when a trade closed in it, or when only
+ * fees or a partial exit of a trade still open moved its P&L, and those are counted apart.
+ */
+export function periodsLine(points: readonly EquityPoint[], bucket: "day" | "week" | "month"): string {
+  const plural = (n: number) => `${n} ${bucket}${n === 1 ? "" : "s"}`;
+  const closed = points.filter((p) => p.trades > 0).length;
+  const other = points.length - closed;
+  return `${plural(closed)} with closed trades${other ? `, ${plural(other)} with only fees or partial exits of open trades` : ""}.`;
+}

@@ -177,7 +177,7 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
     { label: "Average loss", value: money(s.averageLoss), tone: "negative" },
     { label: "Largest win", value: money(s.largestWin), tone: "positive" },
     { label: "Largest loss", value: money(s.largestLoss), tone: "negative" },
-    { label: "Max drawdown", value: formatMoney(s.maxDrawdown, currency), note: "deepest fall from a peak" },
+    { label: "Max drawdown", value: formatMoney(s.maxDrawdown, currency), note: "deepest fall from a peak, after every fill" },
   ];
   return (
     <section aria-labelledby="summary-heading">

@@ -16,9 +16,13 @@ type Props = {
   journaled?: ReadonlyMap<string, string>;
 };
 
+/** Why a day without a closed trade has P&L. */
+const NO_CLOSE = "no trade closed this day; its amount is fees and partial exits of trades still open";
+
 /**
  * One month of daily net P&L on the account's trading day. Each day with trades shows its signed amount
- * and trade count in text; the colour only repeats what the sign says. On a phone the cell shows a short
+ * and trade count in text (a day where no trade closed says where its amount comes from); the colour only
+ * repeats what the sign says. On a phone the cell shows a short
  * signed number without the currency symbol (the month total above the grid carries it). The last column
  * totals each week (its days within this month).
  */
@@ -93,9 +97,15 @@ export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journ
                         <span className="calendar__pnl-compact" aria-hidden="true">
                           {formatSignedCompact(entry.netPnl, unit)}
                         </span>
-                        <span className="calendar__count">
-                          {entry.trades} {entry.trades === 1 ? "trade" : "trades"}
-                        </span>
+                        {entry.trades > 0 ? (
+                          <span className="calendar__count">
+                            {entry.trades} {entry.trades === 1 ? "trade" : "trades"}
+                          </span>
+                        ) : (
+                          <span className="calendar__count" title={NO_CLOSE}>
+                            no close<span className="visually-hidden">: {NO_CLOSE}</span>
+                          </span>
+                        )}
                       </>
                     )}
                   </td>
