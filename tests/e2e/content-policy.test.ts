@@ -1,7 +1,11 @@
-// The content policy in Chromium (docs/web.md, "Content policy"): every screen of the browser app, signed out
-// and signed in (an administrator with an account, trades, a screenshot, a playbook, a rule, a journal day and
-// an advisor conversation), plus the API reference page, loads with zero Content-Security-Policy violations
-// under the strict policy the server sends (`script-src 'self'`, no inline script or style element).
+// Every screen in Chromium: the content policy (docs/web.md, "Content policy"): every screen of the browser app,
+// signed out and signed in (an administrator with an account, trades, a screenshot, a playbook, a rule, a journal
+// day and an advisor conversation), plus the API reference page, loads with zero Content-Security-Policy
+// violations under the strict policy the server sends (`script-src 'self'`, no inline script or style element).
+// And the screen fit (docs/web.md, "Screen fit"): at 1280 pixels every table fits its panel, at 390 it scrolls
+// inside it, and at both no cell cuts its text.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pngImage } from "../support/images.ts";
@@ -9,6 +13,8 @@ import { runCliProcess } from "../support/cli.ts";
 import { signedInTrader, type TraderPage } from "./browser.ts";
 
 const base = () => inject("baseUrl");
+/** A broker file with stocks, an option, a future and skipped rows: the import preview's widest tables. */
+const IBKR_FIXTURE = fileURLToPath(new URL("../fixtures/brokers/ibkr-activity.csv", import.meta.url));
 
 /**
  * A page is settled when it has loaded, shows its heading (`ready`: lazy chunks and data in), and every image on
@@ -22,6 +28,34 @@ async function settle(page: Page, ready: Locator): Promise<void> {
   await page.waitForFunction(() => [...document.images].every((img) => img.complete || img.loading === "lazy"));
 }
 
+/**
+ * What on the page is cut or sticks out: a table wider than its box when that box does not scroll sideways (on
+ * a desktop, `wide`, even when it does: a table there fits its panel), and any element of a table (the cells
+ * and what they hold) whose text is wider than it and clipped. Visually hidden elements (1 pixel wide, for
+ * screen readers) are not looked at.
+ */
+const OVERFLOWS = (wide: boolean) => {
+  const found: string[] = [];
+  const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.split(" ")[0]}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+  const hidden = (el: Element) => (el as HTMLElement).offsetWidth <= 1 || el.closest(".visually-hidden") !== null;
+  for (const table of document.querySelectorAll("table")) {
+    if (hidden(table)) continue;
+    const box = table.parentElement!;
+    const scrolls = ["auto", "scroll"].includes(getComputedStyle(box).overflowX);
+    const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;
+    const name = table.querySelector("caption")?.textContent || table.getAttribute("aria-label") || table.className || table.querySelector("th")?.textContent;
+    if (!scrolls && over > 1) found.push(`table "${name}" sticks out of its box by ${Math.round(over)} px`);
+    if (scrolls && wide && box.scrollWidth > box.clientWidth + 1) found.push(`table "${name}" scrolls sideways (${box.scrollWidth} px in ${box.clientWidth})`);
+    for (const el of table.querySelectorAll("th, td, th *, td *")) {
+      if (hidden(el)) continue;
+      const style = getComputedStyle(el);
+      const clips = style.overflowX !== "visible" || style.textOverflow === "ellipsis";
+      if (clips && el.scrollWidth > el.clientWidth + 1) found.push(`${describe(el)} cut (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
+  }
+  return found;
+};
+
 /** Collects every violation the page reports (the event fires for blocked and report-only alike). */
 const LISTEN = () => {
   const w = window as unknown as { __violations: string[] };
@@ -29,7 +63,7 @@ const LISTEN = () => {
   document.addEventListener("securitypolicyviolation", (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
 };
 
-describe("the content policy on every screen", () => {
+describe("the content policy and the layout on every screen", () => {
   let t: TraderPage;
   const ids: Record<string, string> = {};
   const console: string[] = [];
@@ -58,6 +92,13 @@ describe("the content policy on every screen", () => {
     await api("post", "/api/playbooks", { name: "ORB", items: [{ kind: "checkbox", label: "Volume" }] });
     await api("post", "/api/rules", { accountId: ids.account, rule: { type: "max_trades_per_day", count: 3 } });
     await api("put", `/api/days/${ids.account}/2026-11-23`, { plan: "Trade the open", mood: 4 });
+    // An import in the account's history (the history's widest table is its list of imports).
+    ids.ibkr = (await api<{ id: string }>("post", "/api/accounts", { name: "IBKR", currency: "USD", startingBalance: "500000", timezone: "America/New_York" })).id;
+    const preview = await t.context.request.post(`${base()}/api/csv-import/preview`, {
+      multipart: { file: { name: "ibkr-activity.csv", mimeType: "text/csv", buffer: readFileSync(IBKR_FIXTURE) }, request: JSON.stringify({ accountId: ids.ibkr, presetId: "ibkr-activity" }) },
+    });
+    expect(preview.status(), await preview.text()).toBe(201);
+    await api("post", "/api/csv-import/commit", { importId: ((await preview.json()) as { importId: string }).importId });
   });
   afterAll(() => t?.browser.close());
 
@@ -73,10 +114,12 @@ describe("the content policy on every screen", () => {
     expect(json.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
   });
 
-  it("every screen loads with no violation", async () => {
+  it("every screen loads with no violation, and nothing sticks out or is cut at 1280 and 390 px", async () => {
     const screens = [
       "/dashboard",
       "/dashboard?unit=r",
+      `/dashboard?account=${ids.account}`,
+      `/dashboard?account=${ids.ibkr}`,
       "/accounts",
       `/accounts/${ids.account}`,
       `/accounts/${ids.account}/fills`,
@@ -85,6 +128,8 @@ describe("the content policy on every screen", () => {
       "/fills/new",
       "/notes/detached",
       "/import",
+      `/import?account=${ids.ibkr}`,
+      "/trades?sort=symbol",
       "/playbooks",
       "/journal",
       "/rules",
@@ -101,10 +146,23 @@ describe("the content policy on every screen", () => {
       "/no-such-page",
     ];
     const found: string[] = [];
-    for (const path of screens) {
-      await t.page.goto(`${base()}${path}`);
-      await settle(t.page, t.page.locator("h1").first());
-      for (const v of await violations()) found.push(`${path}: ${v}`);
+    const overflows: string[] = [];
+    for (const width of [1280, 390]) {
+      await t.page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      for (const path of screens) {
+        await t.page.goto(`${base()}${path}`);
+        await settle(t.page, t.page.locator("h1").first());
+        for (const v of await violations()) found.push(`${path}: ${v}`);
+        for (const o of await t.page.evaluate(OVERFLOWS, width > 1000)) overflows.push(`${width} px ${path}: ${o}`);
+      }
+      // The import preview of a broker file, and the account's import history.
+      await t.page.goto(`${base()}/import?account=${ids.ibkr}`);
+      await t.page.getByLabel("CSV file").setInputFiles(IBKR_FIXTURE);
+      await t.page.getByRole("button", { name: "Preview import" }).click();
+      await t.page.getByRole("heading", { name: "3. Preview of ibkr-activity.csv" }).waitFor();
+      await t.page.getByText("Show the skipped rows").click();
+      for (const o of await t.page.evaluate(OVERFLOWS, width > 1000)) overflows.push(`${width} px import preview: ${o}`);
+      await t.page.setViewportSize({ width: 1280, height: 900 });
     }
     // The set-up of two-factor sign-in draws its QR code; the settings panels open their forms.
     await t.page.goto(`${base()}/settings/account`);
@@ -112,6 +170,7 @@ describe("the content policy on every screen", () => {
     await t.page.getByRole("img", { name: "QR code of your authenticator secret" }).waitFor();
     for (const v of await violations()) found.push(`/settings/account (2FA setup): ${v}`);
     expect(found).toEqual([]);
+    expect(overflows).toEqual([]);
     expect(console).toEqual([]);
     expect(t.errors).toEqual([]);
   });

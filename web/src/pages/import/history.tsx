@@ -122,13 +122,13 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
                         <th scope="row" className="history-table__file">
                           {name}
                         </th>
-                        <td>{item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping"}</td>
+                        <td className="history-table__format">{item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping"}</td>
                         <td className="num">{s?.rows ?? "—"}</td>
                         <td className="num">{item.status === "committed" || item.status === "undone" ? item.fillsCreated : "—"}</td>
                         <td className="num">{s?.invalid ?? "—"}</td>
                         <td className="num">{s?.duplicate ?? "—"}</td>
                         <td>{statusText(item, now)}</td>
-                        <td>
+                        <td className="history-table__when">
                           <time dateTime={item.committedAt ?? item.createdAt}>{formatDateTime(item.undoneAt ?? item.committedAt ?? item.createdAt, timeZone)}</time>
                         </td>
                         <td>

@@ -6,7 +6,7 @@ import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import { formatDate, formatDateTime, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
@@ -263,7 +263,7 @@ export function TradesPage() {
             </div>
           )}
           <div className="table-wrap">
-            <table className="stack-table">
+            <table className="stack-table trades-table">
               <caption>
                 {priced ? "Open positions, newest first" : "Trades, newest opened first"}
                 {trades.isFetching && <span className="muted"> (updating…)</span>}
@@ -331,7 +331,9 @@ export function TradesPage() {
                       <td data-label="Status">
                         <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
                       </td>
-                      <td data-label="Opened" className="nowrap">{formatDateTime(t.openedAt, account?.timezone)}</td>
+                      <td data-label="Opened">
+                        <span className="keep-together">{formatDate(t.openedAt, account?.timezone)},</span> <span className="keep-together">{formatTime(t.openedAt, account?.timezone)}</span>
+                      </td>
                       <td data-label="Quantity" className="num">{formatNumber(t.maxQuantity)}</td>
                       <td data-label="Avg entry" className="num">{t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "—"}</td>
                       <td data-label="Avg exit" className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
