@@ -193,6 +193,9 @@ export const TradeDetailSchema = z.object({
       broken: z.array(z.object({ ruleId: id(), label: z.string(), weight: z.enum(["critical", "important", "nice"]) })),
     }),
   ).check(z.describe("The account's trading rules this trade broke; null when the account has none")),
+  adjacent: z
+    .object({ older: z.nullable(id()), newer: z.nullable(id()) })
+    .check(z.describe("The trades of the same account opened just before and just after this one (null at either end), to step through them")),
 });
 
 /** POST /api/auth/account/import: a multipart form. */

@@ -144,8 +144,25 @@ export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: 
       ${computedExcursionsJoin}`),
   );
   if (!row) throw NO_TRADE();
-  const [fills, compliance] = await Promise.all([tradeFills(deps, tradeId), tradeCompliance(deps, row.account_id, tradeId, row.opened_at)]);
-  return { trade: toTrade(row), fills, compliance };
+  const [fills, compliance, adjacent] = await Promise.all([
+    tradeFills(deps, tradeId),
+    tradeCompliance(deps, row.account_id, tradeId, row.opened_at),
+    adjacentTrades(deps, tradeId),
+  ]);
+  return { trade: toTrade(row), fills, compliance, adjacent };
+}
+
+/** The trades of the same account opened just before and just after this one (by opening time, then id), for stepping through them. */
+async function adjacentTrades(deps: Pick<Deps, "db">, tradeId: string): Promise<{ older: string | null; newer: string | null }> {
+  const [row] = rowsOf<{ older: string | null; newer: string | null }>(
+    await deps.db.execute(sql`select
+        (select p.id::text from positions p where p.account_id = me.account_id and (p.opened_at, p.id) < (me.opened_at, me.id)
+          order by p.opened_at desc, p.id desc limit 1) as older,
+        (select p.id::text from positions p where p.account_id = me.account_id and (p.opened_at, p.id) > (me.opened_at, me.id)
+          order by p.opened_at, p.id limit 1) as newer
+      from positions me where me.id = ${tradeId}`),
+  );
+  return { older: row?.older ?? null, newer: row?.newer ?? null };
 }
 
 /** A trade's fills with the share of each that belongs to it. */

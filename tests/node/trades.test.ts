@@ -157,6 +157,24 @@ describe("fills roll up into trades", () => {
     expect((await journaled.json()).trade).toMatchObject({ currency: "EUR", notes: "Xetra" });
   });
 
+  it("names the trades of the same account opened just before and after, to step through them", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    const other = (await (await client.post("/api/accounts", { name: `Other ${crypto.randomUUID()}`, currency: "USD" })).json()).id as string;
+    const at = (minute: number) => new Date(Date.parse("2026-03-02T15:00:00Z") + minute * 60_000).toISOString();
+    await fill(client, accountId, { symbol: "AAPL", side: "buy", quantity: "1", price: "190", executedAt: at(0) });
+    await fill(client, other, { symbol: "MSFT", side: "buy", quantity: "1", price: "400", executedAt: at(1) });
+    await fill(client, accountId, { symbol: "NVDA", side: "buy", quantity: "1", price: "100", executedAt: at(2) });
+    await fill(client, accountId, { symbol: "TSLA", side: "buy", quantity: "1", price: "200", executedAt: at(3) });
+    const ids = Object.fromEntries((await trades(client)).map((x) => [x.symbol, x.id as string]));
+    const adjacent = async (symbol: string) => (await (await client.get(`/api/trades/${ids[symbol]}`)).json()).adjacent;
+    // The other account's MSFT, opened between them, is not among this account's.
+    expect(await adjacent("AAPL")).toEqual({ older: null, newer: ids.NVDA });
+    expect(await adjacent("NVDA")).toEqual({ older: ids.AAPL, newer: ids.TSLA });
+    expect(await adjacent("TSLA")).toEqual({ older: ids.NVDA, newer: null });
+    expect(await adjacent("MSFT")).toEqual({ older: null, newer: null });
+  });
+
   it("refuses a duplicate execution id in the same account with 409 and writes nothing", async () => {
     const t = await testApp(url());
     const { client, accountId } = await setup(t);

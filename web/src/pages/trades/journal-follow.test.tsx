@@ -20,7 +20,12 @@ const trade = (id: string) => ({
   fees: "1.00", grossPnl: "0.00", netPnl: "-1.00", notes: "kept", tags: [], setup: null, rating: null, journalId: JOURNAL_ID,
   risk: { stopPrice: null, targetPrice: null, plannedRisk: null, oneR: null, rMultiple: null, plannedRR: null },
 });
-const detail = (id: string) => ({ trade: trade(id), fills: [{ ...FILL, role: "open", quantityInTrade: "100.00", feesInTrade: "1.00", splitFactor: "1.00" }] });
+const detail = (id: string) => ({
+  trade: trade(id),
+  fills: [{ ...FILL, role: "open", quantityInTrade: "100.00", feesInTrade: "1.00", splitFactor: "1.00" }],
+  compliance: null,
+  adjacent: { older: null, newer: NEW_ID },
+});
 const NOTE = {
   id: JOURNAL_ID, accountId: ACCOUNT.id, currency: "USD", tradeId: null, symbol: "AAPL", direction: "long", openedAt: FILL.executedAt,
   closedAt: null, netPnl: "-1.00", fills: 1, notes: "Waited for the open", tags: ["orb"], setup: "ORB", rating: 4, images: [],
@@ -90,6 +95,10 @@ describe("fills corrected and deleted from the trade page", () => {
     renderApp(`/trades/${TRADE_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Correct the buy of 100 at 190.50" }));
+    // Stepping through the account's trades: the first one has none opened before it.
+    const steps = screen.getByRole("navigation", { name: "Other trades of this account" });
+    expect(within(steps).getByRole("link", { name: "Opened after ›" }).getAttribute("href")).toBe(`/trades/${NEW_ID}`);
+    expect(within(steps).queryByRole("link", { name: "‹ Opened before" })).toBeNull();
     const form = screen.getByRole("form", { name: "Correct the buy of 100 AAPL" });
     const when = within(form).getByLabelText("Executed at") as HTMLInputElement;
     expect(when.value).toBe("2026-03-02T09:35");

@@ -180,7 +180,7 @@ export function TradePage() {
   if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
   return (
     <QueryView query={trade} label="the trade">
-      {({ trade: t, fills, compliance }) => {
+      {({ trade: t, fills, compliance, adjacent }) => {
         const account = accounts.data?.accounts.find((a) => a.id === t.accountId);
         const currency = t.currency;
         const zone = account?.timezone;
@@ -190,9 +190,15 @@ export function TradePage() {
         const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
         return (
           <>
-            <p className="breadcrumb">
-              <Link to="/trades">Trades</Link> / {symbolLabel(t.symbol)}
-            </p>
+            <div className="trade-page__top">
+              <p className="breadcrumb">
+                <Link to="/trades">Trades</Link> / {symbolLabel(t.symbol)}
+              </p>
+              <nav className="trade-page__steps" aria-label="Other trades of this account">
+                {adjacent.older ? <Link to={`/trades/${adjacent.older}`} rel="prev">‹ Opened before</Link> : <span className="muted">‹ Opened before</span>}
+                {adjacent.newer ? <Link to={`/trades/${adjacent.newer}`} rel="next">Opened after ›</Link> : <span className="muted">Opened after ›</span>}
+              </nav>
+            </div>
             <PageHeader title={`${symbolLabel(t.symbol)} · ${t.direction === "long" ? "Long" : "Short"}`}>
               <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
             </PageHeader>

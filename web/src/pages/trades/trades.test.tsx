@@ -13,6 +13,8 @@ const ACCOUNT = {
   createdAt: "2026-01-02T00:00:00.000Z",
   balance: "0.00",
 };
+/** A trade with no other trade in its account. */
+const NO_NEIGHBOURS = { older: null, newer: null };
 const TRADE = {
   id: "33333333-3333-4333-8333-333333333333",
   accountId: ACCOUNT.id,
@@ -193,6 +195,7 @@ describe("the trade page", () => {
       ...signedIn,
       [`GET /api/trades/${TRADE.id}`]: {
         trade: TRADE,
+        adjacent: NO_NEIGHBOURS,
         fills: [
           { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "10.00", price: "150.25", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00", splitFactor: "1.00" },
         ],
@@ -227,7 +230,7 @@ describe("the trade page", () => {
     let risk = TRADE.risk as Record<string, string | null>;
     stubApi({
       ...signedIn,
-      [`GET /api/trades/${TRADE.id}`]: () => json({ trade: { ...TRADE, risk }, fills }),
+      [`GET /api/trades/${TRADE.id}`]: () => json({ trade: { ...TRADE, risk }, fills, adjacent: NO_NEIGHBOURS }),
       [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
       [`PATCH /api/trades/${TRADE.id}`]: ({ body }) => {
         const b = body as Record<string, unknown>;
@@ -238,7 +241,7 @@ describe("the trade page", () => {
           ]);
         }
         risk = { stopPrice: "148.00", targetPrice: "156.00", plannedRisk: null, oneR: "22.50", rMultiple: "2.02", plannedRR: "2.57" };
-        return json({ trade: { ...TRADE, risk }, fills });
+        return json({ trade: { ...TRADE, risk }, fills, adjacent: NO_NEIGHBOURS });
       },
     });
     renderApp(`/trades/${TRADE.id}`);
@@ -267,6 +270,7 @@ describe("a stock's splits on its trade page", () => {
       ...signedIn,
       [`GET /api/trades/${TRADE.id}`]: {
         trade: TRADE,
+        adjacent: NO_NEIGHBOURS,
         fills: [
           { id: "f1", accountId: ACCOUNT.id, symbol: "AAPL", assetClass: "stock", multiplier: "1.00", side: "buy", quantity: "5.00", price: "300.50", fees: "1.00", executedAt: TRADE.openedAt, executionId: "X1", importId: null, role: "open", quantityInTrade: "10.00", feesInTrade: "1.00", splitFactor: "2.00" },
         ],
@@ -312,6 +316,7 @@ describe("an option the journal closed at its expiry", () => {
       ...signedIn,
       [`GET /api/trades/${TRADE.id}`]: {
         trade: option,
+        adjacent: NO_NEIGHBOURS,
         fills: [
           { ...base, id: "f1", side: "buy", quantity: "1.00", price: "3.45", executedAt: "2024-01-19T15:31:07.000Z", generated: null, role: "open", quantityInTrade: "1.00", feesInTrade: "0.00" },
           { ...base, id: "f2", side: "sell", quantity: "1.00", price: "0.00", executedAt: "2024-02-16T21:00:00.000Z", generated: "expiry", role: "close", quantityInTrade: "1.00", feesInTrade: "0.00" },
@@ -334,7 +339,7 @@ describe("the trade chart's window", () => {
     const asked: string[] = [];
     stubApi({
       ...signedIn,
-      [`GET /api/trades/${TRADE.id}`]: { trade: TRADE, fills: [] },
+      [`GET /api/trades/${TRADE.id}`]: { trade: TRADE, fills: [], adjacent: NO_NEIGHBOURS },
       [`GET /api/trades/${TRADE.id}/images`]: { images: [] },
       [`GET /api/trades/${TRADE.id}/chart`]: ({ query }) => {
         asked.push(query.toString());
