@@ -32,14 +32,15 @@ async function settle(page: Page, ready: Locator): Promise<void> {
  * What on the page is cut or sticks out: a table wider than its box when that box does not scroll sideways (on
  * a desktop, `wide`, even when it does: a table there fits its panel), and any element of a table (the cells
  * and what they hold) whose text is wider than it and clipped. Visually hidden elements (1 pixel wide, for
- * screen readers) are not looked at.
+ * screen readers) and the charts' own layout tables are not looked at.
  */
 const OVERFLOWS = (wide: boolean) => {
   const found: string[] = [];
   const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.split(" ")[0]}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
   const hidden = (el: Element) => (el as HTMLElement).offsetWidth <= 1 || el.closest(".visually-hidden") !== null;
   for (const table of document.querySelectorAll("table")) {
-    if (hidden(table)) continue;
+    // A chart's canvas is laid out in a table of lightweight-charts' own, sized by the library as it draws.
+    if (hidden(table) || table.querySelector("canvas")) continue;
     const box = table.parentElement!;
     const scrolls = ["auto", "scroll"].includes(getComputedStyle(box).overflowX);
     const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;

@@ -27,9 +27,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs functions/node.ts (from source) with exactly `env` in an empty directory (no .env) until it exits: its code and output. */
-export function runEntrypointToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+export async function runEntrypointToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  // A port of its own unless the test names one: never the 3100 of an `npm run dev` running beside the tests.
+  const port = env.PORT ?? String(await freePort());
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, "--from-source"], { cwd: EMPTY_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ENTRY, "--from-source"], { cwd: EMPTY_DIR, env: { ...env, PORT: port }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
