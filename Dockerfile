@@ -40,6 +40,8 @@ COPY functions ./functions
 COPY lib ./lib
 COPY migrations ./migrations
 COPY scripts ./scripts
+# "What's new" on a closed network shows the release notes the instance ships (lib/changelog/node.ts).
+COPY CHANGELOG.md ./
 # The stamp and the bundle from the build stage, after the sources. functions/node.ts runs the bundle when it
 # is newer than every source file and folder (else it starts from source): copying the stamp in touches the
 # lib folder, so the bundle's time is set last.

@@ -20,6 +20,7 @@ import { createNodeMailer } from "../lib/email/index.ts";
 import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { createRedisTcpStore } from "../lib/ratelimit/redis-tcp.ts";
 import { createNodeObjectStore } from "../lib/storage/node.ts";
+import { shippedChangelogReader } from "../lib/changelog/node.ts";
 import { startScheduler } from "../lib/jobs/index.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
@@ -100,6 +101,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     defer: deferWith(log),
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),
+    shippedChangelog: shippedChangelogReader(config.APP_VERSION),
   };
   // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
   // process stops here, naming the problem, instead of failing every advisor request later.

@@ -39,6 +39,11 @@ export type Deps = {
   readonly model?: ModelRunner;
   /** Backend product analytics (lib/analytics), present only when ANALYTICS_API_KEY is set. */
   readonly analytics?: Analytics;
+  /**
+   * The release notes this instance ships (CHANGELOG.md, on Node), for "What's new" when the releases source
+   * cannot be reached (lib/changelog); null when there are none. Absent on Workers.
+   */
+  readonly shippedChangelog?: () => Promise<{ markdown: string; version: string; modifiedAt: string } | null>;
 };
 
 /** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */

@@ -10,6 +10,9 @@
 //   minute, not one, and up to 10 s of waiting, per page a trader opens.
 // - Unread: releases published after the user last opened "What's new" (POST /viewed); a user who never
 //   did counts from their sign-up, so a new user is not greeted with every release ever made.
+// - A closed network (the source never reached, no copy): where the runtime can read the release notes the
+//   instance ships (Deps.shippedChangelog: CHANGELOG.md on Node), those are served, `shipped: true`, its
+//   "Unreleased" section named after the running version and dated by the file; elsewhere 503.
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
@@ -31,7 +34,7 @@ export type Release = { name: string; tag: string; publishedAt: string; url: str
 type CachedCopy = { releases: Release[]; fetchedAt: number; repo: string };
 
 /** In-process single flight, per configuration (a Worker isolate or a Node process). */
-const inflight = new WeakMap<object, Promise<{ releases: Release[]; stale: boolean }>>();
+const inflight = new WeakMap<object, Promise<Loaded>>();
 /** When this process's last call to the source failed, per configuration. */
 const failedAt = new WeakMap<object, number>();
 
@@ -119,18 +122,38 @@ async function refresh(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now
   }
 }
 
-async function load(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): Promise<{ releases: Release[]; stale: boolean }> {
+type Loaded = { releases: Release[]; stale: boolean; shipped: boolean };
+
+/**
+ * The release notes of a CHANGELOG.md (`## <release>` sections, newest first): each section one release, its
+ * text the notes; "Unreleased" is the running `version`. Dated `modifiedAt` (the file's time: when this
+ * version was installed), without a link.
+ */
+export function shippedReleases(markdown: string, version: string, modifiedAt: string): Release[] {
+  const sections = markdown.split(/^## /m).slice(1);
+  return sections.slice(0, MAX_RELEASES).map((section) => {
+    const newline = section.indexOf("\n");
+    const heading = (newline < 0 ? section : section.slice(0, newline)).trim();
+    const body = (newline < 0 ? "" : section.slice(newline + 1)).trim().slice(0, MAX_BODY_CHARS);
+    const current = /^unreleased$/i.test(heading);
+    return { name: current ? `This version (${version})` : heading, tag: current ? `v${version}` : heading, publishedAt: modifiedAt, url: "", body };
+  });
+}
+
+async function load(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now" | "shippedChangelog">): Promise<Loaded> {
   const copy = await readCopy(deps);
   const usable = copy && copy.repo === deps.config.CHANGELOG_RELEASES_REPO ? copy : undefined;
-  if (usable && deps.now().getTime() - usable.fetchedAt < CHANGELOG_FRESH_MS) return { releases: usable.releases, stale: false };
+  if (usable && deps.now().getTime() - usable.fetchedAt < CHANGELOG_FRESH_MS) return { releases: usable.releases, stale: false, shipped: false };
   const failed = failedAt.get(deps.config);
   try {
     if (failed !== undefined && deps.now().getTime() - failed < CHANGELOG_RETRY_MS) throw new SourceError("failed less than a minute ago");
-    return { releases: await refresh(deps, copy !== undefined), stale: false };
+    return { releases: await refresh(deps, copy !== undefined), stale: false, shipped: false };
   } catch (err) {
-    if (usable) return { releases: usable.releases, stale: true };
-    if (err instanceof SourceError) throw new AppError("CHANGELOG_UNAVAILABLE", "The release notes cannot be fetched right now. Try again later.");
-    throw err;
+    if (usable) return { releases: usable.releases, stale: true, shipped: false };
+    if (!(err instanceof SourceError)) throw err;
+    const shipped = await deps.shippedChangelog?.().catch(() => null);
+    if (shipped) return { releases: shippedReleases(shipped.markdown, shipped.version, shipped.modifiedAt), stale: true, shipped: true };
+    throw new AppError("CHANGELOG_UNAVAILABLE", "The release notes cannot be fetched right now. Try again later.");
   }
 }
 
@@ -139,7 +162,7 @@ async function load(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">)
  * reads (and perhaps refreshes) joins it, and one arriving after it finished reads the copy it stored, so a
  * burst of readers with no copy makes one call to the source.
  */
-function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): Promise<{ releases: Release[]; stale: boolean }> {
+function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now" | "shippedChangelog">): Promise<Loaded> {
   let flight = inflight.get(deps.config);
   if (!flight) {
     flight = load(deps).finally(() => inflight.delete(deps.config));
@@ -149,13 +172,13 @@ function releases(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">): 
 }
 
 /** GET /api/changelog: the releases, newest first, how many the user has not seen, and whether the copy is old. */
-export async function changelogFor(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now">, user: AuthUser) {
-  const [{ releases: list, stale }, [seen]] = await Promise.all([
+export async function changelogFor(deps: Pick<Deps, "db" | "config" | "fetch" | "log" | "now" | "shippedChangelog">, user: AuthUser) {
+  const [{ releases: list, stale, shipped }, [seen]] = await Promise.all([
     releases(deps),
     deps.db.execute(sql`select (extract(epoch from coalesce(changelog_viewed_at, created_at)) * 1000)::bigint::text as since from users where id = ${user.id}`).then((r) => rowsOf<{ since: string }>(r)),
   ]);
   const since = Number(seen?.since ?? 0);
-  return { releases: list, unread: list.filter((r) => Date.parse(r.publishedAt) > since).length, stale };
+  return { releases: list, unread: list.filter((r) => Date.parse(r.publishedAt) > since).length, stale, shipped };
 }
 
 /** POST /api/changelog/viewed: everything published until now is read. */

@@ -544,6 +544,7 @@ export const ChangelogSchema = z.object({
   releases: z.array(z.object({ name: z.string(), tag: z.string(), publishedAt: iso(), url: z.string(), body: z.string() })),
   unread: z.number(),
   stale: z.boolean(),
+  shipped: z.boolean().check(z.describe("True when the releases source could not be reached and the release notes this instance ships (its CHANGELOG.md) are served instead")),
 });
 
 const PlaybookItemOut = z.object({

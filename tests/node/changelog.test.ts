@@ -1,6 +1,10 @@
 // The in-app changelog against a local stand-in of the releases API, on the real Postgres (a database of this
 // file's own: the cached copy is instance-wide).
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
+import { shippedChangelogReader } from "../../lib/changelog/node.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
@@ -146,5 +150,62 @@ describe("unread", () => {
     await age(16);
     stand.releases = [release("v9.0.0", new Date(Date.now() + ahead + 60_000).toISOString()), ...stand.releases];
     expect((await (await client.get("/api/changelog")).json()).unread).toBe(1);
+  });
+});
+
+describe("on a closed network: the release notes the instance ships (Node)", () => {
+  it("never fetched and the source failing: CHANGELOG.md, its Unreleased section named after the version, marked shipped; a fetched copy comes first", async () => {
+    const shipping = await testApp(
+      db.url,
+      { CHANGELOG_RELEASES_BASE_URL: stand.url, CHANGELOG_RELEASES_REPO: "acme/journal" },
+      { peer: "per-request", now: () => new Date(Date.now() + ahead), shippedChangelog: shippedChangelogReader("2.4.0") },
+    );
+    const { client } = await signUp(shipping, "shipped");
+    stand.status = 500;
+    const res = await client.get("/api/changelog");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ stale: true, shipped: true, unread: 0 });
+    // The repository's own CHANGELOG.md: one "Unreleased" section, this version's notes.
+    expect(body.releases).toHaveLength(1);
+    expect(body.releases[0]).toMatchObject({ name: "This version (2.4.0)", tag: "v2.4.0", url: "" });
+    expect(body.releases[0].body).toContain("### The trade on its chart");
+
+    // Once the source answered, its copy is what a later failure serves, never the shipped notes.
+    stand.status = undefined;
+    ahead += 61_000;
+    expect(await (await client.get("/api/changelog")).json()).toMatchObject({ stale: false, shipped: false });
+    await age(20);
+    stand.status = 502;
+    expect(await (await client.get("/api/changelog")).json()).toMatchObject({ stale: true, shipped: false, releases: [{ tag: "v1.2.0" }, { tag: "v1.1.0" }, { tag: "v1.0.0" }] });
+  });
+
+  it("each section is a release, dated by the file: a version installed after the user looked counts as unread", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "journal-changelog-"));
+    try {
+      const file = join(folder, "CHANGELOG.md");
+      writeFileSync(file, "# Release notes\n\n## Unreleased\n\n- Faster charts.\n\n## 1.0.0\n\n- The first release.\n");
+      const installed = new Date(Date.now() + ahead + 3_600_000);
+      utimesSync(file, installed, installed);
+      const shipping = await testApp(
+        db.url,
+        { CHANGELOG_RELEASES_BASE_URL: stand.url, CHANGELOG_RELEASES_REPO: "acme/journal" },
+        { peer: "per-request", now: () => new Date(Date.now() + ahead), shippedChangelog: shippedChangelogReader("1.1.0", file) },
+      );
+      const { client } = await signUp(shipping, "sections");
+      stand.status = 500;
+      const body = await (await client.get("/api/changelog")).json();
+      expect(body.releases.map((r: { name: string; body: string; publishedAt: string }) => [r.name, r.body, r.publishedAt])).toEqual([
+        ["This version (1.1.0)", "- Faster charts.", installed.toISOString()],
+        ["1.0.0", "- The first release.", installed.toISOString()],
+      ]);
+      expect(body.unread).toBe(2);
+      // Without the file: 503, as on a Worker.
+      rmSync(file);
+      ahead += 61_000;
+      expect((await client.get("/api/changelog")).status).toBe(503);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

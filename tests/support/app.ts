@@ -43,7 +43,8 @@ export async function testApp(
   env: Record<string, string | undefined> = {},
   /** `peer: "per-request"` gives every request its own client address (no shared per-client limits). */
   /** `now`: the app's clock (the real one by default). */
-  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date } = {},
+  /** `shippedChangelog`: the release notes the instance ships, as the Node entrypoint reads them (none by default, as on Workers). */
+  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date; shippedChangelog?: Deps["shippedChangelog"] } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const handle = await sharedDb(databaseUrl);
@@ -67,6 +68,7 @@ export async function testApp(
     defer,
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),
+    ...(extra.shippedChangelog ? { shippedChangelog: extra.shippedChangelog } : {}),
   };
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
   const peer = extra.peer ?? randomPeer();

@@ -36,14 +36,18 @@ export function WhatsNewPage() {
     <>
       <PageHeader title="What's new" />
       <QueryView query={changelog} label="the release notes">
-        {({ releases, stale }) =>
+        {({ releases, stale, shipped }) =>
           releases.length === 0 ? (
             <EmptyState title="No releases yet">
               <p>Release notes appear here when a new version is published.</p>
             </EmptyState>
           ) : (
             <>
-              {stale && <p className="muted">These notes may be out of date: the release list could not be refreshed just now.</p>}
+              {shipped ? (
+                <p className="muted">The release notes this instance was installed with: the project's release list cannot be reached from here.</p>
+              ) : (
+                stale && <p className="muted">These notes may be out of date: the release list could not be refreshed just now.</p>
+              )}
               {releases.map((r) => (
                 <article key={r.tag} className="panel release">
                   <h2>
