@@ -2,11 +2,11 @@ import { baseChartOptions, chartPalette } from "../../lib/chart-theme.ts";
 import { ChartAttribution } from "../../components/chart-attribution.tsx";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { formatAxis, formatDate, formatSigned, toneOf, type Unit } from "../../lib/format.ts";
-import { drawdowns, maxDrawdown, periodsLine, scaleEquity, type EquityPoint } from "./equity.ts";
+import { drawdowns, maxDrawdown, periodsLine, scaleEquity, type Bucket, type EquityPoint } from "./equity.ts";
 
 const BOX = { width: 640, height: 240, top: 12, right: 8, bottom: 12, left: 8 };
 
-export type Bucket = "day" | "week" | "month";
+export type { Bucket } from "./equity.ts";
 
 const BUCKET_WORD: Record<Bucket, string> = { day: "Day", week: "Week of", month: "Month" };
 const BUCKET_WORD_NET: Record<Bucket, string> = { day: "Day", week: "Week", month: "Month" };

@@ -5,6 +5,9 @@ import { compareDecimals, normalizeDecimal, subtractDecimals } from "../../lib/d
 
 export type EquityPoint = { start: string; netPnl: string; equity: string; trades: number };
 
+/** The period each point of the curve covers. */
+export type Bucket = "day" | "week" | "month";
+
 export type ChartBox = { width: number; height: number; top: number; right: number; bottom: number; left: number };
 
 export type EquityGeometry = {
@@ -77,7 +80,7 @@ export function maxDrawdown(points: readonly EquityPoint[]): string {
  * How many periods the curve has and what they hold: a period appears when a trade closed in it, or when only
  * fees or a partial exit of a trade still open moved its P&L, and those are counted apart.
  */
-export function periodsLine(points: readonly EquityPoint[], bucket: "day" | "week" | "month"): string {
+export function periodsLine(points: readonly EquityPoint[], bucket: Bucket): string {
   const plural = (n: number) => `${n} ${bucket}${n === 1 ? "" : "s"}`;
   const closed = points.filter((p) => p.trades > 0).length;
   const other = points.length - closed;
