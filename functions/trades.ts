@@ -71,7 +71,7 @@ export const trades = createRouter()
     "/",
     describeRoute({
       tag: "trades",
-      summary: "Your trades, newest opened first; quotes=true values open stock positions at the delayed quote",
+      summary: "Your trades, newest opened first unless sort/order say otherwise; totals=true adds the filtered set's totals; quotes=true values open stock positions at the delayed quote",
       responses: { 200: { description: "A page of trades.", schema: TradeListSchema } },
       errors: ["NOT_FOUND"],
     }),

@@ -181,6 +181,18 @@ export const TradeListSchema = z.object({
   hasMore: z.boolean(),
   page: z.number(),
   pageSize: z.number(),
+  totals: z.optional(
+    z.array(
+      z.object({
+        currency: z.string(),
+        trades: z.number().check(z.describe("Every trade the filters match, on every page")),
+        closed: z.number(),
+        wins: z.number().check(z.describe("Closed trades with a net P&L above 0")),
+        winRate: z.nullable(decimal()).check(z.describe("wins / closed, 4 decimals; null when none closed")),
+        netPnl: decimal().check(z.describe("Their net P&L summed (realised so far for open trades)")),
+      }),
+    ),
+  ).check(z.describe("With totals=true: one row per currency of the matching trades")),
 });
 export const TradeDetailSchema = z.object({
   trade: z.object(TradeFields),

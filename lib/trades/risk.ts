@@ -20,7 +20,8 @@ const ONE_R = "coalesce(j.planned_risk, abs(j.entry_price - j.stop_price) * p.ma
 export const ONE_R_SQL = sql.raw(`(${ONE_R})`);
 
 /** The trade's net realised P&L (so far, while open) in R, unrounded (the R distribution buckets each trade). */
-export const R_MULTIPLE = sql.raw(`(p.net_pnl / nullif(${ONE_R}, 0))`);
+export const R_MULTIPLE_TEXT = `(p.net_pnl / nullif(${ONE_R}, 0))`;
+export const R_MULTIPLE = sql.raw(R_MULTIPLE_TEXT);
 
 /** The risk object's columns, as text (null when undefined). */
 export const riskColumns = sql.raw(`j.stop_price::text as stop_price, j.target_price::text as target_price,

@@ -46,6 +46,13 @@ const pageField = (max: number, def: number) =>
     def,
   );
 
+/** What the trades list can be ordered by: each of its columns. */
+export const TRADE_SORTS = [
+  "openedAt", "closedAt", "status", "heldFor", "symbol", "account", "direction", "quantity", "averageEntryPrice", "averageExitPrice",
+  "grossPnl", "netPnl", "rMultiple", "mae", "mfe", "efficiency",
+] as const;
+export type TradeSort = (typeof TRADE_SORTS)[number];
+
 export const TradeListQuerySchema = z.object({
   accountId: z.optional(z.uuid("must be a uuid")),
   from: z.optional(isoDateTime()),
@@ -61,6 +68,25 @@ export const TradeListQuerySchema = z.object({
   maxEfficiency: z.optional(z.string().check(z.regex(/^-?\d{1,6}(\.\d{1,4})?$/, "must be a decimal such as 0.5"))),
   /** Closed trades whose MAE in R is at most this (went at least that far against: e.g. -1). */
   maxMaeR: z.optional(z.string().check(z.regex(/^-?\d{1,6}(\.\d{1,4})?$/, "must be a decimal such as -1"))),
+  /** Trades closed in [closedFrom, closedTo). */
+  closedFrom: z.optional(isoDateTime()),
+  closedTo: z.optional(isoDateTime()),
+  /** Trades with a fill in [tradedFrom, tradedTo): the trades behind a calendar day's P&L. */
+  tradedFrom: z.optional(isoDateTime()),
+  tradedTo: z.optional(isoDateTime()),
+  direction: z.optional(z.enum(["long", "short"], { error: "must be long or short" })),
+  /** The journal's setup; "" (an empty parameter) picks the trades without one, as the breakdown's "No setup". */
+  setup: z.optional(z.string().check(z.maxLength(100))),
+  /** The weekday (1 Monday … 7 Sunday) and hour (0–23) of the entry on the account's clock, as the breakdowns group them. */
+  entryWeekday: z.optional(z.string().check(z.regex(/^[1-7]$/, "must be 1 (Monday) to 7 (Sunday)"))),
+  entryHour: z.optional(z.string().check(z.regex(/^([01]?\d|2[0-3])$/, "must be an hour from 0 to 23"))),
+  /** With accountId: the trades that broke one of its trading rules, or kept them all (the breakdown by rules). */
+  rules: z.optional(z.enum(["kept", "broke"], { error: "must be kept or broke" })),
+  /** The order (default openedAt, newest first); ties fall back to the newest opened. Trades without the figure come last. */
+  sort: z.optional(z.enum(TRADE_SORTS, { error: `must be one of ${TRADE_SORTS.join(", ")}` })),
+  order: z.optional(z.enum(["asc", "desc"], { error: "must be asc or desc" })),
+  /** "true": the answer carries `totals` of every trade the filters match (not only this page), per currency. */
+  totals: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
   page: pageField(1_000_000, 1),
   pageSize: pageField(200, 50),
 });

@@ -2,7 +2,7 @@
 // about a trade lives in its journal (trade_journals), which follows the fills through every rebuild
 // (migrations/functions/journals; lib/journals for detached notes).
 import { canonicalTags } from "../tags/tags.ts";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
@@ -12,10 +12,10 @@ import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
 import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcursions, type ExcursionRow } from "./excursions.ts";
-import { ONE_R_SQL, riskColumns, toRisk, type RiskRow } from "./risk.ts";
-import type { TradeJournal, TradeListQuery } from "./schema.ts";
+import { ONE_R_SQL, R_MULTIPLE_TEXT, riskColumns, toRisk, type RiskRow } from "./risk.ts";
+import type { TradeJournal, TradeListQuery, TradeSort } from "./schema.ts";
 import { checkAnswers } from "../playbooks/playbooks.ts";
-import { tradeCompliance } from "../rules/compliance.ts";
+import { brokenSql, tradeCompliance } from "../rules/compliance.ts";
 
 type TradeRow = RiskRow & ExcursionRow & {
   id: string;
@@ -92,36 +92,115 @@ const averages = sql.raw(`case when p.entry_quantity = 0 then null else round(p.
   case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 10)::text end as avg_exit`);
 
 export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: TradeListQuery) {
+  if (query.rules && !query.accountId) {
+    throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to filter by them.", {
+      fields: [{ path: "accountId", message: "is required with rules" }],
+    });
+  }
   if (query.accountId) await requireOwnAccount(deps, user, query.accountId);
   const offset = (query.page - 1) * query.pageSize;
-  const rows = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
-    // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
-    await deps.db.execute(sql`
+  const sort = sortOf(query);
+  const where = tradeFilter(user, query);
+  const [rows, totals] = await Promise.all([
+    deps.db.execute(sql`
       select ${tradeColumns}, p.currency, ${averages}, ${riskColumns}, ${excursionColumns} from (
       select p.*, a.currency from positions p join accounts a on a.id = p.account_id
-      where a.user_id = ${user.id}
-        ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
-        ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
-        ${query.tag ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and ${query.tag} = any(tj.tags))` : sql``}
-        ${query.playbookId ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and tj.playbook_id = ${query.playbookId})` : sql``}
-        ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
-        ${query.from ? sql`and p.opened_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
-        ${query.to ? sql`and p.opened_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
-        ${query.maxEfficiency !== undefined || query.maxMaeR !== undefined ? excursionFilter(query) : sql``}
-      order by p.opened_at desc, p.id desc
+      ${sort.journal ? sql`left join trade_journals j on j.position_id = p.id` : sql``}
+      ${sort.excursions ? freshExcursionsJoin : sql``}
+      where ${where}
+      order by ${sort.orderBy}
       limit ${query.pageSize + 1} offset ${offset}
       ) p
       join accounts a on a.id = p.account_id
       left join trade_journals j on j.position_id = p.id
       ${freshExcursionsJoin}
-      order by p.opened_at desc, p.id desc`),
-  );
+      order by ${sort.orderBy}`),
+    query.totals === "true" ? tradeTotals(deps, where) : undefined,
+  ]);
+  // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
+  const page = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(rows);
   return {
-    trades: rows.slice(0, query.pageSize).map(toTrade),
-    hasMore: rows.length > query.pageSize,
+    trades: page.slice(0, query.pageSize).map(toTrade),
+    hasMore: page.length > query.pageSize,
     page: query.page,
     pageSize: query.pageSize,
+    ...(totals ? { totals } : {}),
   };
+}
+
+/** The list's filters, on `p` (positions) and `a` (its account). */
+function tradeFilter(user: AuthUser, query: TradeListQuery): SQL {
+  const at = (v: string) => sql`${new Date(v).toISOString()}::timestamptz`;
+  return sql`a.user_id = ${user.id}
+    ${query.accountId ? sql`and p.account_id = ${query.accountId}` : sql``}
+    ${query.symbol ? sql`and p.symbol = ${query.symbol.trim().toUpperCase()}` : sql``}
+    ${query.direction ? sql`and p.direction = ${query.direction}` : sql``}
+    ${query.tag ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and ${query.tag} = any(tj.tags))` : sql``}
+    ${query.playbookId ? sql`and exists (select 1 from trade_journals tj where tj.position_id = p.id and tj.playbook_id = ${query.playbookId})` : sql``}
+    ${query.setup === undefined ? sql`` : sql`and coalesce((select tj.setup from trade_journals tj where tj.position_id = p.id), '') = ${query.setup.trim()}`}
+    ${query.status === "open" ? sql`and p.closed_at is null` : query.status === "closed" ? sql`and p.closed_at is not null` : sql``}
+    ${query.from ? sql`and p.opened_at >= ${at(query.from)}` : sql``}
+    ${query.to ? sql`and p.opened_at < ${at(query.to)}` : sql``}
+    ${query.closedFrom ? sql`and p.closed_at >= ${at(query.closedFrom)}` : sql``}
+    ${query.closedTo ? sql`and p.closed_at < ${at(query.closedTo)}` : sql``}
+    ${query.tradedFrom || query.tradedTo
+      ? sql`and exists (select 1 from position_fills pf where pf.position_id = p.id
+          ${query.tradedFrom ? sql`and pf.executed_at >= ${at(query.tradedFrom)}` : sql``} ${query.tradedTo ? sql`and pf.executed_at < ${at(query.tradedTo)}` : sql``})`
+      : sql``}
+    ${query.entryWeekday ? sql`and extract(isodow from p.opened_at at time zone a.timezone) = ${Number(query.entryWeekday)}` : sql``}
+    ${query.entryHour ? sql`and extract(hour from p.opened_at at time zone a.timezone) = ${Number(query.entryHour)}` : sql``}
+    ${query.maxEfficiency !== undefined || query.maxMaeR !== undefined ? excursionFilter(query) : sql``}
+    ${query.rules && query.accountId ? sql`and p.id ${query.rules === "broke" ? sql`in` : sql`not in`} (with ${brokenSql(query.accountId, null)} select trade_id from tb)` : sql``}`;
+}
+
+/** Each sort's expression (over `p`, `a`, the journal `j` and the fresh excursions `x`), and the joins it needs. */
+const SORTS: Record<TradeSort, { by: string; journal?: true; excursions?: true }> = {
+  openedAt: { by: "p.opened_at" },
+  closedAt: { by: "p.closed_at" },
+  status: { by: "(p.closed_at is not null)" },
+  heldFor: { by: "(coalesce(p.closed_at, now()) - p.opened_at)" },
+  symbol: { by: "p.symbol" },
+  account: { by: "lower(a.name)" },
+  direction: { by: "p.direction" },
+  quantity: { by: "p.max_quantity" },
+  averageEntryPrice: { by: "(p.entry_value / nullif(p.entry_quantity, 0))" },
+  averageExitPrice: { by: "(p.exit_value / nullif(p.exit_quantity, 0))" },
+  grossPnl: { by: "p.gross_pnl" },
+  netPnl: { by: "p.net_pnl" },
+  rMultiple: { by: R_MULTIPLE_TEXT, journal: true },
+  mae: { by: "x.position_mae", excursions: true },
+  mfe: { by: "x.position_mfe", excursions: true },
+  efficiency: { by: "(case when x.best_exit_pnl > 0 then p.net_pnl / x.best_exit_pnl end)", excursions: true },
+};
+
+/** The list's order: the figure asked for (missing ones last), then the newest opened. */
+function sortOf(query: Pick<TradeListQuery, "sort" | "order">) {
+  const key = query.sort ?? "openedAt";
+  const s = SORTS[key];
+  const dir = query.order === "asc" ? "asc" : "desc";
+  const orderBy = key === "openedAt" ? `p.opened_at ${dir}, p.id ${dir}` : `${s.by} ${dir} nulls last, p.opened_at desc, p.id desc`;
+  return { orderBy: sql.raw(orderBy), journal: s.journal === true, excursions: s.excursions === true };
+}
+
+/**
+ * The totals of every trade the filters match, per currency (amounts are never added across currencies):
+ * how many, how many closed and won (net P&L above 0), the win rate over the closed ones, and the net P&L
+ * (realised so far for open trades, as the list shows it).
+ */
+async function tradeTotals(deps: Pick<Deps, "db">, where: SQL) {
+  const rows = rowsOf<{ currency: string; trades: string; closed: string; wins: string; net: string }>(
+    await deps.db.execute(sql`select a.currency, count(*)::text as trades, count(*) filter (where p.closed_at is not null)::text as closed,
+        count(*) filter (where p.closed_at is not null and p.net_pnl > 0)::text as wins, sum(p.net_pnl)::text as net
+      from positions p join accounts a on a.id = p.account_id where ${where} group by a.currency order by a.currency`),
+  );
+  return rows.map((r) => ({
+    currency: r.currency,
+    trades: Number(r.trades),
+    closed: Number(r.closed),
+    wins: Number(r.wins),
+    winRate: Number(r.closed) > 0 ? (Number(r.wins) / Number(r.closed)).toFixed(4) : null,
+    netPnl: formatDecimal(r.net),
+  }));
 }
 
 /** The excursion filters: trades whose fresh excursions keep at most maxEfficiency, or went maxMaeR or further against. */

@@ -175,6 +175,80 @@ describe("fills roll up into trades", () => {
     expect(await adjacent("MSFT")).toEqual({ older: null, newer: null });
   });
 
+  it("sorts by any column (missing figures last), totals the whole filtered set and filters by close, fill day, side, setup and entry time", async () => {
+    const t = await testApp(url());
+    const { client, accountId } = await setup(t);
+    // New York (the account's zone) is on EDT: 14:00Z is 10:00 there. 2025-06-02 is a Monday.
+    const trip = async (symbol: string, open: [string, string, string, string], close?: [string, string, string]) => {
+      await fill(client, accountId, { symbol, side: open[0], quantity: open[1], price: open[2], executedAt: open[3], fees: symbol === "TSLA" ? "1" : "0" });
+      if (close) await fill(client, accountId, { symbol, side: open[0] === "buy" ? "sell" : "buy", quantity: open[1], price: close[0], executedAt: close[1], fees: close[2] });
+    };
+    await trip("AAPL", ["buy", "10", "100", "2025-06-02T14:00:00Z"], ["110", "2025-06-02T15:00:00Z", "0"]); // +100, held 1 h
+    await trip("MSFT", ["sell", "5", "200", "2025-06-03T15:30:00Z"], ["210", "2025-06-05T15:30:00Z", "0"]); // -50, held 2 days
+    await trip("TSLA", ["buy", "1", "300", "2025-06-04T14:00:00Z"]); // open, -1 of fees
+    await trip("NVDA", ["buy", "2", "50", "2025-06-05T13:45:00Z"], ["60", "2025-06-05T14:00:00Z", "0"]); // +20, held 15 min
+    const ids = Object.fromEntries((await trades(client, `?accountId=${accountId}`)).map((x) => [x.symbol, x.id as string]));
+    expect((await client.request(`/api/trades/${ids.AAPL}`, { method: "PATCH", json: { stopPrice: "95" } })).status).toBe(200); // 1R = 50: +2R
+    expect((await client.request(`/api/trades/${ids.NVDA}`, { method: "PATCH", json: { setup: "Breakout" } })).status).toBe(200);
+
+    const symbols = async (query: string) => (await trades(client, `?accountId=${accountId}&${query}`)).map((x) => x.symbol);
+    expect(await symbols("")).toEqual(["NVDA", "TSLA", "MSFT", "AAPL"]);
+    expect(await symbols("sort=openedAt&order=asc")).toEqual(["AAPL", "MSFT", "TSLA", "NVDA"]);
+    expect(await symbols("sort=netPnl")).toEqual(["AAPL", "NVDA", "TSLA", "MSFT"]);
+    expect(await symbols("sort=netPnl&order=asc")).toEqual(["MSFT", "TSLA", "NVDA", "AAPL"]);
+    expect(await symbols("sort=heldFor&order=asc")).toEqual(["NVDA", "AAPL", "MSFT", "TSLA"]);
+    expect(await symbols("sort=symbol&order=asc")).toEqual(["AAPL", "MSFT", "NVDA", "TSLA"]);
+    expect(await symbols("sort=closedAt")).toEqual(["MSFT", "NVDA", "AAPL", "TSLA"]);
+    expect(await symbols("sort=direction&order=desc")).toEqual(["MSFT", "NVDA", "TSLA", "AAPL"]);
+    expect(await symbols("sort=averageEntryPrice&order=asc")).toEqual(["NVDA", "AAPL", "MSFT", "TSLA"]);
+    expect(await symbols("sort=averageExitPrice&order=asc")).toEqual(["NVDA", "AAPL", "MSFT", "TSLA"]);
+    // Only AAPL has a 1R; the others (no R) come after it, newest opened first, in either order.
+    expect(await symbols("sort=rMultiple&order=asc")).toEqual(["AAPL", "NVDA", "TSLA", "MSFT"]);
+    expect(await symbols("sort=rMultiple&order=desc")).toEqual(["AAPL", "NVDA", "TSLA", "MSFT"]);
+    // Without bars no trade has excursions yet: every trade, in the fallback order.
+    for (const key of ["mae", "mfe", "efficiency", "account", "quantity", "grossPnl", "status"]) expect((await symbols(`sort=${key}`)).sort(), key).toEqual(["AAPL", "MSFT", "NVDA", "TSLA"]);
+    expect(await symbols("sort=mae")).toEqual(["NVDA", "TSLA", "MSFT", "AAPL"]);
+    expect(await symbols("sort=status&order=asc")).toEqual(["TSLA", "NVDA", "MSFT", "AAPL"]);
+    // Pages follow the order.
+    const second = await client.get(`/api/trades?accountId=${accountId}&sort=netPnl&pageSize=2&page=2`);
+    expect((await second.json()).trades.map((x: { symbol: string }) => x.symbol)).toEqual(["TSLA", "MSFT"]);
+
+    // Totals count every matching trade, not the page; the win rate is over the closed ones.
+    const all = await (await client.get(`/api/trades?accountId=${accountId}&pageSize=1&totals=true`)).json();
+    expect(all.trades).toHaveLength(1);
+    expect(all.totals).toEqual([{ currency: "USD", trades: 4, closed: 3, wins: 2, winRate: "0.6667", netPnl: "69.00" }]);
+    const longs = await (await client.get(`/api/trades?accountId=${accountId}&direction=long&status=open&totals=true`)).json();
+    expect(longs.totals).toEqual([{ currency: "USD", trades: 1, closed: 0, wins: 0, winRate: null, netPnl: "-1.00" }]);
+    expect((await (await client.get(`/api/trades?accountId=${accountId}&symbol=ZZZZ&totals=true`)).json()).totals).toEqual([]);
+    expect(await (await client.get(`/api/trades?accountId=${accountId}`)).json()).not.toHaveProperty("totals");
+
+    expect(await symbols("closedFrom=2025-06-05T00:00:00Z&closedTo=2025-06-06T00:00:00Z")).toEqual(["NVDA", "MSFT"]);
+    // A calendar day (New York): the trades with a fill on it, MSFT through its closing fill.
+    expect(await symbols("tradedFrom=2025-06-05T04:00:00Z&tradedTo=2025-06-06T04:00:00Z")).toEqual(["NVDA", "MSFT"]);
+    expect(await symbols("tradedFrom=2025-06-04T04:00:00Z&tradedTo=2025-06-05T04:00:00Z")).toEqual(["TSLA"]);
+    expect(await symbols("direction=short")).toEqual(["MSFT"]);
+    expect(await symbols("setup=breakout")).toEqual([]);
+    expect(await symbols("setup=Breakout")).toEqual(["NVDA"]);
+    expect(await symbols("setup=")).toEqual(["TSLA", "MSFT", "AAPL"]);
+    expect(await symbols("entryWeekday=2")).toEqual(["MSFT"]);
+    expect(await symbols("entryHour=9")).toEqual(["NVDA"]);
+    expect(await symbols("entryHour=10")).toEqual(["TSLA", "AAPL"]);
+
+    // The breakdown by rules: MSFT lost more than 40, breaking the account's rule; the rest kept it.
+    expect((await client.post("/api/rules", { accountId, rule: { type: "max_loss_per_trade", amount: "40" } })).status).toBe(201);
+    expect(await symbols("rules=broke")).toEqual(["MSFT"]);
+    expect(await symbols("rules=kept")).toEqual(["NVDA", "TSLA", "AAPL"]);
+    const noAccount = await client.get("/api/trades?rules=broke");
+    expect(noAccount.status).toBe(400);
+    expect((await noAccount.json()).error.fields).toEqual([{ path: "accountId", message: "is required with rules" }]);
+
+    for (const bad of ["rules=some", "sort=price", "order=up", "entryHour=24", "entryWeekday=0", "direction=flat", "totals=yes", "closedFrom=yesterday"]) {
+      const res = await client.get(`/api/trades?${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
   it("refuses a duplicate execution id in the same account with 409 and writes nothing", async () => {
     const t = await testApp(url());
     const { client, accountId } = await setup(t);
