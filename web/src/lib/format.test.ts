@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, formatPnl, formatPnlCompact, formatPrice, priceDecimals, toneOf } from "./format.ts";
+import { formatDuration, formatMoney, formatPnl, formatPnlCompact, formatPrice, priceDecimals, toneOf } from "./format.ts";
 
 describe("money", () => {
   it("is rounded to the currency's minor unit, with its symbol", () => {
@@ -57,5 +57,19 @@ describe("prices", () => {
     const d = priceDecimals(["191.5", "4812.25"]);
     expect([formatPrice("191.5", d, "en-US"), formatPrice("4812.25", d, "en-US")]).toEqual(["191.50", "4,812.25"]);
     expect(formatPrice("191.8333333333", 2, "en-US")).toBe("191.83");
+  });
+});
+
+describe("hold time", () => {
+  it("reads in its two largest units", () => {
+    const at = (seconds: number) => new Date(Date.parse("2026-03-02T14:30:00Z") + seconds * 1000).toISOString();
+    const held = (seconds: number) => formatDuration(at(0), at(seconds));
+    expect(held(45)).toBe("45s");
+    expect(held(15 * 60 + 20)).toBe("15m");
+    expect(held(3600)).toBe("1h");
+    expect(held(5400)).toBe("1h 30m");
+    expect(held(2 * 86400)).toBe("2d");
+    expect(held(2 * 86400 + 3 * 3600 + 59)).toBe("2d 3h");
+    expect(held(-5)).toBe("0s");
   });
 });

@@ -107,6 +107,18 @@ export function formatDate(iso: string, timeZone?: string): string {
   return formatInstant(iso, { dateStyle: "medium" }, timeZone);
 }
 
+/** How long a trade was held, from two instants: "45s", "15m", "1h 30m", "2d 3h" (the two largest units). */
+export function formatDuration(fromIso: string, toIso: string): string {
+  const seconds = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours}h ${minutes % 60}m` : `${hours}h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days}d ${hours % 24}h` : `${days}d`;
+}
+
 /** What a figure counts in: money in a currency (null: several, shown as plain numbers), or R (multiples of the planned risk). */
 export type Unit = { kind: "money"; currency: string | null } | { kind: "r" };
 

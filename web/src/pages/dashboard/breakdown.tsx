@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { compareDecimals } from "../../lib/decimal.ts";
 import { formatSigned, toneOf, type Unit } from "../../lib/format.ts";
 import { formatRate } from "./format.ts";
@@ -26,6 +27,31 @@ function largest(groups: readonly BreakdownGroup[]): string {
   return max;
 }
 
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/**
+ * The trades list's filters for a group (web/src/pages/trades: the API's symbol, direction, tag, setup,
+ * entryWeekday, entryHour and rules), or null when the group has none.
+ */
+export function groupFilter(by: BreakdownBy, key: string): Record<string, string> | null {
+  switch (by) {
+    case "symbol":
+      return { symbol: key };
+    case "direction":
+      return key === "Long" || key === "Short" ? { direction: key.toLowerCase() } : null;
+    case "tag":
+      return { tag: key };
+    case "setup":
+      return key === "No setup" ? { noSetup: "1" } : { setup: key };
+    case "weekday":
+      return WEEKDAYS.includes(key) ? { entryWeekday: String(WEEKDAYS.indexOf(key) + 1) } : null;
+    case "hour":
+      return /^\d{1,2}$/.test(key) ? { entryHour: key } : null;
+    case "rules":
+      return key === "Broke a rule" ? { rules: "broke" } : key === "Kept every rule" ? { rules: "kept" } : null;
+  }
+}
+
 function keyLabel(by: BreakdownBy, key: string): string {
   return by === "hour" ? `${key.padStart(2, "0")}:00` : key;
 }
@@ -34,7 +60,7 @@ function keyLabel(by: BreakdownBy, key: string): string {
  * Net P&L per group as a table (in R: `netPnl` holds the group's R and `trades` those with a 1R); the bar
  * beside each figure is decoration (aria-hidden), the text is the data.
  */
-export function BreakdownTable({ by, groups, unit }: { by: BreakdownBy; groups: readonly BreakdownGroup[]; unit: Unit }) {
+export function BreakdownTable({ by, groups, unit, tradesHref }: { by: BreakdownBy; groups: readonly BreakdownGroup[]; unit: Unit; tradesHref?: (key: string) => string | null }) {
   const inR = unit.kind === "r";
   const max = largest(groups);
   // Bar widths are pixels, not money: a float ratio is fine here.
@@ -67,7 +93,15 @@ export function BreakdownTable({ by, groups, unit }: { by: BreakdownBy; groups: 
             const tone = toneOf(g.netPnl);
             return (
               <tr key={g.key}>
-                <th scope="row">{keyLabel(by, g.key)}</th>
+                <th scope="row">
+                  {tradesHref?.(g.key) ? (
+                    <Link to={tradesHref(g.key)!} title={`The trades of ${keyLabel(by, g.key)} in this period`}>
+                      {keyLabel(by, g.key)}
+                    </Link>
+                  ) : (
+                    keyLabel(by, g.key)
+                  )}
+                </th>
                 <td className="num">{g.trades}</td>
                 <td className="num">{formatRate(g.winRate)}</td>
                 <td className={`num ${tone}`}>{formatSigned(g.netPnl, unit)}</td>

@@ -81,6 +81,15 @@ describe("the dashboard", () => {
     expect(january.querySelector('[data-date="2024-01-18"]')!.textContent).toContain("-$50.00");
     expect(january.querySelector('[data-date="2024-02-01"]')).toBeNull();
     expect(screen.getByText("+$150.50 · 3 trades")).toBeTruthy();
+
+    // A day opens its trades: those with a fill on that day in New York (EST, UTC-5), in this account.
+    const dayLink = within(cell19 as HTMLElement).getByRole("link", { name: /^Trades of 2024-01-19/ });
+    const day = new URL(dayLink.getAttribute("href")!, "http://x");
+    expect(day.pathname).toBe("/trades");
+    expect(Object.fromEntries(day.searchParams)).toEqual({ accountId: ACCOUNT.id, tradedFrom: "2024-01-19T05:00:00.000Z", tradedTo: "2024-01-20T05:00:00.000Z" });
+    // A breakdown row opens the trades of its group over the period (all of it: no range).
+    const row = within(screen.getByRole("table", { name: "Net P&L by symbol" })).getByRole("link", { name: "AAPL" });
+    expect(row.getAttribute("href")).toBe(`/trades?accountId=${ACCOUNT.id}&symbol=AAPL`);
   });
 
   it("says where a day's P&L comes from when no trade closed, and which drawdown each figure is", async () => {

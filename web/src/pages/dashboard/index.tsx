@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
 import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
-import { BREAKDOWN_LABELS, BreakdownTable, type BreakdownBy } from "./breakdown.tsx";
+import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
 import { formatMoney, formatPnl, formatR, toneOf, type Unit } from "../../lib/format.ts";
@@ -63,6 +63,20 @@ function useUnit(currency: string | null): [Unit, (r: boolean) => void] {
       { replace: true },
     );
   return [inR ? { kind: "r" } : { kind: "money", currency }, choose];
+}
+
+/**
+ * The trades list behind a figure: the trades with a fill in the range (what moved its P&L), in the account
+ * chosen, with the group's own filters.
+ */
+function tradesHref(filter: Filter, range: { from?: string; to?: string }, more: Record<string, string> = {}): string {
+  const q = new URLSearchParams({
+    ...(filter.accountId ? { accountId: filter.accountId } : {}),
+    ...(range.from ? { tradedFrom: range.from } : {}),
+    ...(range.to ? { tradedTo: range.to } : {}),
+    ...more,
+  });
+  return `/trades?${q.toString()}`;
 }
 
 function Dashboard({ accounts }: { accounts: readonly Account[] }) {
@@ -157,7 +171,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         }
       </QueryView>
       {summary.data && (summary.data.trades > 0 || period !== "all") && (
-        <CalendarSection filter={filter} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} accounts={accounts} />
+        <CalendarSection filter={filter} zone={zone} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} accounts={accounts} />
       )}
     </>
   );
@@ -292,7 +306,7 @@ function EquitySection({ scope, unit }: { scope: Scope; unit: Unit }) {
   );
 }
 
-function CalendarSection({ filter, unit, initial, today, accounts }: { filter: Filter; unit: Unit; initial: Month | null; today: string; accounts: readonly Account[] }) {
+function CalendarSection({ filter, zone, unit, initial, today, accounts }: { filter: Filter; zone: string; unit: Unit; initial: Month | null; today: string; accounts: readonly Account[] }) {
   const [chosen, setChosen] = useState<Month | null>(null);
   // The instance's WEEK_START_DAY (as the weekly equity buckets) until the reader picks another.
   const instance = useInstanceConfig();
@@ -338,6 +352,7 @@ function CalendarSection({ filter, unit, initial, today, accounts }: { filter: F
             weekStart={weekStart}
             unit={unit}
             journaled={journaled}
+            tradesHref={(date) => tradesHref(filter, rangeQuery({ from: date, to: date }, zone))}
             onMonthChange={(d) => setChosen(addMonths(month, d))}
           />
         )}
@@ -380,6 +395,10 @@ function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
                   : data.groups
               }
               unit={unit}
+              tradesHref={(key) => {
+                const more = groupFilter(data.by, key);
+                return more && tradesHref(scope, scope, more);
+              }}
             />
           )
         }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { addMonths, monthBounds, monthGrid, monthLabel, weekdayHeadings, type Month } from "./calendar.ts";
 import { addDecimals } from "../../lib/decimal.ts";
@@ -14,10 +15,23 @@ type Props = {
   onMonthChange: (delta: number) => void;
   /** Days with a daily journal entry, and the account it is in (the mark links to that week's journal). */
   journaled?: ReadonlyMap<string, string>;
+  /** Where a day's trades are listed (those with a fill that day): its amount links there. */
+  tradesHref?: (date: string) => string;
 };
 
 /** Why a day without a closed trade has P&L. */
 const NO_CLOSE = "no trade closed this day; its amount is fees and partial exits of trades still open";
+
+/** A day's figures, as a link to its trades when there is a list to open. */
+function DayLink({ href, date, children }: { href: string | undefined; date: string; children: ReactNode }) {
+  if (!href) return <>{children}</>;
+  return (
+    <Link to={href} className="calendar__trades">
+      <span className="visually-hidden">Trades of {date}: </span>
+      {children}
+    </Link>
+  );
+}
 
 /**
  * One month of daily net P&L on the account's trading day. Each day with trades shows its signed amount
@@ -26,7 +40,7 @@ const NO_CLOSE = "no trade closed this day; its amount is fees and partial exits
  * signed number without the currency symbol (the month total above the grid carries it). The last column
  * totals each week (its days within this month).
  */
-export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journaled }: Props) {
+export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journaled, tradesHref }: Props) {
   const { first, next } = monthBounds(month);
   const inMonth = days.filter((d) => d.date >= first && d.date < next);
   const byDate = new Map(inMonth.map((d) => [d.date, d]));
@@ -92,7 +106,7 @@ export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journ
                       </Link>
                     )}
                     {entry && (
-                      <>
+                      <DayLink href={tradesHref?.(cell.date)} date={cell.date}>
                         <span className="calendar__pnl">{formatSigned(entry.netPnl, unit)}</span>
                         <span className="calendar__pnl-compact" aria-hidden="true">
                           {formatSignedCompact(entry.netPnl, unit)}
@@ -106,7 +120,7 @@ export function PnlCalendar({ month, days, weekStart, unit, onMonthChange, journ
                             no close<span className="visually-hidden">: {NO_CLOSE}</span>
                           </span>
                         )}
-                      </>
+                      </DayLink>
                     )}
                   </td>
                 );

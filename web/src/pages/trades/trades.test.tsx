@@ -105,6 +105,84 @@ describe("the trades list", () => {
   });
 });
 
+describe("ordering and totals", () => {
+  const SECOND = { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Swing", currency: "EUR" };
+  const TOTALS = [
+    { currency: "EUR", trades: 3, closed: 2, wins: 1, winRate: "0.5000", netPnl: "-12.50" },
+    { currency: "USD", trades: 120, closed: 118, wins: 70, winRate: "0.5932", netPnl: "1234.50" },
+  ];
+
+  it("sorts by a column heading (a second click flips it), keeps the filters, and totals every matching trade per currency", async () => {
+    const queries: URLSearchParams[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/accounts": { accounts: [ACCOUNT, SECOND] },
+      "GET /api/trades": ({ query }) => {
+        queries.push(new URLSearchParams(query));
+        return json({ trades: [TRADE], hasMore: false, page: 1, pageSize: 50, totals: TOTALS });
+      },
+    });
+    const { router } = renderApp("/trades?symbol=AAPL");
+    const user = userEvent.setup();
+    const table = await screen.findByRole("table", { name: /Trades, newest opened first/ });
+    expect(queries.at(-1)!.get("totals")).toBe("true");
+    expect(queries.at(-1)!.has("sort")).toBe(false);
+    const totals = screen.getByLabelText("Totals of the trades matching the filters");
+    expect(totals.textContent).toContain("120 trades · 118 closed · win rate 59.3% · net P&L +$1,234.50");
+    expect(totals.textContent).toContain("3 trades · 2 closed · win rate 50% · net P&L -€12.50");
+    // Two accounts: each row names its own; the hold time and the close are columns.
+    const row = within(table).getAllByRole("row")[1]!;
+    expect(within(row).getByText("Main")).toBeTruthy();
+    expect(within(row).getByText("1d")).toBeTruthy();
+    expect(within(table).getByRole("columnheader", { name: "Opened" }).getAttribute("aria-sort")).toBe("descending");
+
+    await user.click(within(table).getByRole("button", { name: "Net P&L" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?symbol=AAPL&sort=netPnl&order=desc"));
+    await waitFor(() => expect(queries.at(-1)!.get("sort")).toBe("netPnl"));
+    expect(queries.at(-1)!.get("order")).toBe("desc");
+    expect(queries.at(-1)!.get("symbol")).toBe("AAPL");
+    expect(await screen.findByRole("table", { name: /Trades, by Net P&L, highest first/ })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: /^Net P&L/ }));
+    await waitFor(() => expect(queries.at(-1)!.get("order")).toBe("asc"));
+    expect(screen.getByRole("columnheader", { name: /Net P&L/ }).getAttribute("aria-sort")).toBe("ascending");
+    // A text column starts A to Z; the phone's picker says the same order.
+    await user.click(screen.getByRole("button", { name: "Symbol" }));
+    await waitFor(() => expect(queries.at(-1)!.get("sort")).toBe("symbol"));
+    expect(queries.at(-1)!.get("order")).toBe("asc");
+    expect((screen.getByLabelText("Sort by") as HTMLSelectElement).value).toBe("symbol");
+    await user.selectOptions(screen.getByLabelText("Sort by"), "heldFor");
+    await waitFor(() => expect(queries.at(-1)!.get("sort")).toBe("heldFor"));
+    expect(queries.at(-1)!.get("order")).toBe("desc");
+  });
+
+  it("shows the filters a dashboard link set as chips, sends them, and drops one when asked", async () => {
+    const queries: URLSearchParams[] = [];
+    stubApi({
+      ...signedIn,
+      "GET /api/trades": ({ query }) => {
+        queries.push(new URLSearchParams(query));
+        return json({ trades: [TRADE], hasMore: false, page: 1, pageSize: 50, totals: [] });
+      },
+    });
+    const { router } = renderApp(
+      `/trades?accountId=${ACCOUNT.id}&tradedFrom=2026-01-05T00:00:00.000Z&tradedTo=2026-01-06T00:00:00.000Z&direction=short&noSetup=1&entryHour=9&rules=broke`,
+    );
+    const user = userEvent.setup();
+    const chips = await screen.findByRole("list", { name: "Also filtered by" });
+    expect(within(chips).getAllByRole("listitem").map((li) => li.firstChild?.textContent)).toEqual([
+      "With a fill on Jan 5, 2026", "Short", "No setup", "Entered 09:00–09:59", "Broke a trading rule",
+    ]);
+    const sent = queries.at(-1)!;
+    expect(Object.fromEntries([...sent].filter(([k]) => !["page", "pageSize", "totals"].includes(k)))).toEqual({
+      accountId: ACCOUNT.id, tradedFrom: "2026-01-05T00:00:00.000Z", tradedTo: "2026-01-06T00:00:00.000Z", direction: "short", setup: "", entryHour: "9", rules: "broke",
+    });
+    await user.click(screen.getByRole("button", { name: "Remove the filter Short" }));
+    await waitFor(() => expect(router.state.location.search).not.toContain("direction"));
+    await waitFor(() => expect(queries.at(-1)!.has("direction")).toBe(false));
+    expect(queries.at(-1)!.get("entryHour")).toBe("9");
+  });
+});
+
 describe("open positions at the delayed quote", () => {
   const OPEN = { ...TRADE, id: "44444444-4444-4444-8444-444444444444", status: "open", closedAt: null, openQuantity: "10.00", averageExitPrice: null, grossPnl: "0.00", netPnl: "-1.00" };
   const OPTION = { ...OPEN, id: "55555555-5555-4555-8555-555555555555", symbol: "AAPL  270119C00150000", assetClass: "option", multiplier: "100.00" };
@@ -123,7 +201,7 @@ describe("open positions at the delayed quote", () => {
     renderApp("/trades?status=open");
     const table = await screen.findByRole("table", { name: /Open positions/ });
     expect(within(table).getByRole("columnheader", { name: "Last price" })).toBeTruthy();
-    const row = within(table).getByRole("row", { name: /^AAPL Main/ });
+    const row = within(table).getByRole("row", { name: /^AAPL Long/ });
     expect(row.textContent).toContain("190.12");
     expect(row.textContent).toContain("+$398.70");
     expect(within(table).getByRole("row", { name: /AAPL 19 Jan 27 150 Call/ }).textContent).toContain("Not priced");
