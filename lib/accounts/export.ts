@@ -34,8 +34,9 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
   const rows = rowsOf<Record<"id" | "symbol" | "asset_class" | "direction" | "opened_at" | "closed_at" | "max_quantity" | "open_quantity" | "avg_entry" | "avg_exit" | "fees" | "gross_pnl" | "net_pnl" | "setup" | "rating" | "tags" | "notes", string | null>>(
     await deps.db.execute(sql`select p.id::text as id, p.symbol, p.asset_class, p.direction, ${sql.raw(isoUtc("p.opened_at"))} as opened_at, ${sql.raw(isoUtc("p.closed_at"))} as closed_at,
         p.max_quantity::text as max_quantity, p.open_quantity::text as open_quantity,
-        case when p.entry_quantity = 0 then null else round(p.entry_value / p.entry_quantity, 10)::text end as avg_entry,
-        case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 10)::text end as avg_exit,
+        -- Averages at the precision the screens show them (web/src/lib/format.ts AVERAGE_PRICE_DECIMALS).
+        case when p.entry_quantity = 0 then null else round(p.entry_value / p.entry_quantity, 4)::text end as avg_entry,
+        case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 4)::text end as avg_exit,
         p.fees::text as fees, p.gross_pnl::text as gross_pnl, p.net_pnl::text as net_pnl, j.setup, j.rating::text as rating,
         array_to_string(j.tags, ';') as tags, j.notes
       from positions p left join trade_journals j on j.position_id = p.id

@@ -83,6 +83,13 @@ describe("GET /api/accounts/:id/export/:kind", () => {
       ["MSFT", "sell", "2.00", "410.00"],
       ["", "", "", ""],
     ]);
+    // Averages of several fills at the screens' precision (4 decimals at most): 400, 400, 401 average 400.3333333333.
+    await client.post("/api/fills", { accountId: id, symbol: "KO", side: "buy", quantity: "1", price: "400", executedAt: "2026-03-03T14:30:00Z" });
+    await client.post("/api/fills", { accountId: id, symbol: "KO", side: "buy", quantity: "1", price: "400", executedAt: "2026-03-03T14:31:00Z" });
+    await client.post("/api/fills", { accountId: id, symbol: "KO", side: "buy", quantity: "1", price: "401", executedAt: "2026-03-03T14:32:00Z" });
+    const ko = rowsOf(await csvOf(client, id, "trades")).find((r) => r.Symbol === "KO")!;
+    expect([ko["Avg Entry"], ko["Avg Exit"]]).toEqual(["400.3333", ""]);
+    expect((await (await client.get(`/api/trades?accountId=${id}&symbol=KO`)).json()).trades[0].averageEntryPrice).toBe("400.3333333333");
   });
 
   it("a symbol stored before today's rules (an older release, a restored file) leaves every export inert", async () => {

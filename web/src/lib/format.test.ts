@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatMoney, formatPnl, formatPnlCompact, formatPrice, priceDecimals, toneOf } from "./format.ts";
+import { averageDecimals, formatDuration, formatMoney, formatPnl, formatPnlCompact, formatPrice, priceDecimals, toneOf } from "./format.ts";
 
 describe("money", () => {
   it("is rounded to the currency's minor unit, with its symbol", () => {
@@ -71,5 +71,14 @@ describe("hold time", () => {
     expect(held(2 * 86400)).toBe("2d");
     expect(held(2 * 86400 + 3 * 3600 + 59)).toBe("2d 3h");
     expect(held(-5)).toBe("0s");
+  });
+});
+
+describe("average prices", () => {
+  it("take at most 4 decimals, the same for entry and exit, wherever they are shown", () => {
+    expect(averageDecimals("400.3333333333", null)).toBe(4);
+    expect(averageDecimals("191.875", "192.5")).toBe(3);
+    expect(averageDecimals("150", "155")).toBe(2);
+    expect(formatPrice("400.3333333333", averageDecimals("400.3333333333", "401"), "en-US")).toBe("400.3333");
   });
 });

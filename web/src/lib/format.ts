@@ -78,6 +78,15 @@ export function priceDecimals(prices: ReadonlyArray<string | null | undefined>, 
   return decimals;
 }
 
+/**
+ * Average prices (of several fills: up to 10 decimals from the API) are shown with at most 4 decimals, the
+ * same for a trade's entry and exit, in the trades list, on the trade page and in the trades CSV export.
+ */
+export const AVERAGE_PRICE_DECIMALS = 4;
+export function averageDecimals(entry: string | null, exit: string | null): number {
+  return priceDecimals([entry, exit], AVERAGE_PRICE_DECIMALS);
+}
+
 /** A price at a fixed number of decimals (priceDecimals), rounded half away from zero: "4,812.25", "191.50". */
 export function formatPrice(value: string, decimals: number, locale: string | undefined = LOCALE): string {
   return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value as NumberInput);

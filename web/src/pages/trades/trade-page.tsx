@@ -6,7 +6,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
 import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
@@ -185,9 +185,11 @@ export function TradePage() {
         const currency = t.currency;
         const zone = account?.timezone;
         const pnlClass = signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : "";
-        // One precision for every price of the instrument: its fills' and the averages.
+        // One precision for the instrument's prices (its fills', the excursions'); averages at the list's (averageDecimals).
         const decimals = priceDecimals(fills.map((f) => f.price));
         const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
+        const averages = averageDecimals(t.averageEntryPrice, t.averageExitPrice);
+        const average = (v: string | null) => (v ? formatPrice(v, averages) : "—");
         return (
           <>
             <div className="trade-page__top">
@@ -229,7 +231,7 @@ export function TradePage() {
               </div>
               <div>
                 <dt>Average entry</dt>
-                <dd>{price(t.averageEntryPrice)}</dd>
+                <dd>{average(t.averageEntryPrice)}</dd>
               </div>
               {t.risk.oneR && !replaying && (
                 <div>
@@ -248,7 +250,7 @@ export function TradePage() {
               )}
               <div>
                 <dt>Average exit</dt>
-                <dd>{replaying ? later : price(t.averageExitPrice)}</dd>
+                <dd>{replaying ? later : average(t.averageExitPrice)}</dd>
               </div>
               <div>
                 <dt>Opened</dt>

@@ -6,7 +6,7 @@ import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDate, formatDateTime, formatDuration, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import { averageDecimals, formatDate, formatDateTime, formatDuration, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { formatRate } from "../dashboard/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
@@ -465,8 +465,7 @@ export function TradesPage() {
                 {trades.data.trades.map((t) => {
                   const account = byId.get(t.accountId);
                   const currency = t.currency;
-                  // Averages of several fills can run to 10 decimals: at most 4 here, the same for entry and exit.
-                  const decimals = priceDecimals([t.averageEntryPrice, t.averageExitPrice], 4);
+                  const decimals = averageDecimals(t.averageEntryPrice, t.averageExitPrice);
                   return (
                     <tr key={t.id}>
                       <th scope="row">
