@@ -18,18 +18,20 @@ logger.warn = (message, options) => {
 };
 
 /**
- * The API reference page (GET /api/docs) loads Scalar's standalone script from the instance itself, never a
- * CDN: the build copies it to dist/api-reference/scalar.js (functions/docs.ts, REFERENCE_SCRIPT).
+ * The API reference page (GET /api/docs) loads Swagger UI's files from the instance itself, never a CDN: the
+ * build copies the files swagger-ui-dist ships (its bundle, its style sheet, its licence) to dist/api-reference/,
+ * beside our own start script (web/public/api-reference/start.js; functions/docs.ts).
  */
-function apiReferenceScript(): Plugin {
+function apiReferenceFiles(): Plugin {
   return {
-    name: "api-reference-script",
+    name: "api-reference-files",
     apply: "build",
     writeBundle(options) {
-      const source = fileURLToPath(new URL("../node_modules/@scalar/api-reference/dist/browser/standalone.js", import.meta.url));
       const target = join(options.dir!, "api-reference");
       mkdirSync(target, { recursive: true });
-      copyFileSync(source, join(target, "scalar.js"));
+      for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"]) {
+        copyFileSync(fileURLToPath(new URL(`../node_modules/swagger-ui-dist/${file}`, import.meta.url)), join(target, file));
+      }
     },
   };
 }
@@ -37,7 +39,7 @@ function apiReferenceScript(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   customLogger: logger,
-  plugins: [react(), apiReferenceScript()],
+  plugins: [react(), apiReferenceFiles()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

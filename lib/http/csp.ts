@@ -1,8 +1,7 @@
 // Content-Security-Policy (docs/web.md, "Content policy"): one strict policy for the browser app, served the
 // same by the Node entrypoint and the web container's nginx (19-journal-config.envsh renders the same string
 // from the same variables; tests/node/deploy-files.test.ts holds them equal), a stricter one for the API's
-// JSON, and one for the API reference page whose two inline scripts pass by their hashes.
-import { createHash } from "node:crypto";
+// JSON, and one for the API reference page.
 
 /** The browser app: its own scripts, styles, images and fonts only; data:/blob: images (pasted screenshots, the QR code's fallback), the API and the analytics host (when set) to talk to. */
 export function webContentPolicy(analyticsHost: string | null | undefined): string {
@@ -32,25 +31,19 @@ export function webContentPolicy(analyticsHost: string | null | undefined): stri
 export const API_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
- * An HTML page of the API with inline scripts (the reference page): its own scripts plus exactly its inline
- * ones, by SHA-256; the inline styles its renderer injects; and eval, which the renderer's bundled zod probes
- * for at start (`Function("")` in a try, falling back without it) and which would otherwise report a
- * violation on every visit. Only this page: it shows the API document, no trader's data.
+ * The API reference page (functions/docs.ts): its own files only, no inline script; the inline styles its
+ * renderer (Swagger UI) sets; data: images and fonts from its style sheet. Only this page: it shows the API
+ * document, no trader's data.
  */
-export function inlineScriptPolicy(html: string): string {
-  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
-    (m) => `'sha256-${createHash("sha256").update(m[1]!, "utf8").digest("base64")}'`,
-  );
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'unsafe-eval' ${hashes.join(" ")}`.trim(),
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
+export const REFERENCE_CONTENT_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");

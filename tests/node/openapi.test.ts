@@ -72,15 +72,24 @@ describe("the OpenAPI document", () => {
     expect(doc.paths).toEqual(JSON.parse(openApiFileText()).paths);
   });
 
-  it("GET /api/docs is the reference page, whose script is the instance's own and which names no other host", async () => {
+  it("GET /api/docs is the reference page, whose scripts are the instance's own files and which names no other host", async () => {
     const t = await testApp(url());
     const res = await t.client().get("/api/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
     const html = await res.text();
-    expect(html).toContain('src="/api-reference/scalar.js"');
+    expect(html).toContain('src="/api-reference/swagger-ui-bundle.js"');
+    expect(html).toContain('src="/api-reference/start.js"');
     expect(html).toContain("/api/openapi.json");
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    expect(html).not.toMatch(/cdn\.jsdelivr|fonts\.(googleapis|scalar)|proxy\.scalar/);
+    // No inline script: the page's policy runs its own files only.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const policy = res.headers.get("content-security-policy")!;
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toContain("unsafe-eval");
+    // The start script (web/public) points the renderer at the document and offers no "Try it out".
+    const start = readFileSync(new URL("../../web/public/api-reference/start.js", import.meta.url), "utf8");
+    expect(start).toContain('url: "/api/openapi.json"');
+    expect(start).toContain("supportedSubmitMethods: []");
   });
 });
