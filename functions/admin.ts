@@ -5,16 +5,32 @@ import {
   AuditQuerySchema,
   CreditGrantSchema,
   EndSessionsQuerySchema,
+  SetupClaimSchema,
   StatsQuerySchema,
   UserListQuerySchema,
 } from "../lib/admin/schema.ts";
-import { currentUser, requireAdmin } from "../lib/http/auth.ts";
+import { claimSetupLink } from "../lib/admin/setup.ts";
+import { currentUser, requireAdmin, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AdminCreditSchema, AdminStatsSchema, AdminUserListSchema, AdminUserSchema, AuditListSchema } from "../lib/http/responses.ts";
+import { AdminCreditSchema, AdminStatsSchema, AdminUserListSchema, AdminUserSchema, AuditListSchema, UserSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
-// Administrators only: 401 without a session, 403 FORBIDDEN for everyone else (requireAdmin first on every route).
+// Administrators only: 401 without a session, 403 FORBIDDEN for everyone else (requireAdmin first on every
+// route), except the setup link's claim, which makes the first one.
 export const admin = createRouter()
+  .post(
+    "/setup",
+    describeRoute({
+      tag: "admin",
+      summary: "Become the first administrator with the one-time setup link a Node start printed (no administrator yet; audited)",
+      responses: { 200: { description: "You, now an administrator.", schema: UserSchema } },
+      errors: ["FORBIDDEN", "CONFLICT", "NOT_FOUND"],
+    }),
+    requireUser, validate("json", SetupClaimSchema), async (c) => {
+      const { id, email, emailVerified, isAdmin } = await claimSetupLink(c.var.deps, currentUser(c), c.req.valid("json").token);
+      return c.json({ user: { id, email, emailVerified, isAdmin } });
+    },
+  )
   .get("/users", describeRoute({ tag: "admin", summary: "Users, newest first; q matches the start of an email", responses: { 200: { description: "A page of users.", schema: AdminUserListSchema } } }), requireAdmin, validate("query", UserListQuerySchema), async (c) => c.json(await listUsers(c.var.deps, c.req.valid("query"))))
   .get("/users/:id", describeRoute({ tag: "admin", summary: "One user, with trades, sessions and wallet", responses: { 200: { description: "The user.", schema: AdminUserSchema } } }), requireAdmin, validate("param", AdminIdParamSchema), async (c) => c.json(await getUser(c.var.deps, c.req.valid("param").id)))
   .patch(

@@ -14,6 +14,7 @@ import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
 import { checkStoredKeys } from "../lib/advisor/keys.ts";
 import { seedAdmin } from "../lib/auth/users.ts";
+import { openSetupLink, SETUP_PATH, type SetupLink } from "../lib/admin/setup.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { CLOSE_TIMEOUT_MS, createAnalytics } from "../lib/analytics/index.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
@@ -46,6 +47,8 @@ export type NodeServer = {
   metricsUrl?: string;
   deps: Deps;
   handle: DbHandle;
+  /** The one-time setup link's token when this start opened one (no administrator yet): printed once by main. */
+  setupToken: string | null;
   close(): Promise<void>;
 };
 
@@ -59,6 +62,11 @@ export type StartOptions = {
   scheduler?: boolean;
   /** Client-side statement timeout (tests shorten it); lib/db/node.ts DEFAULT_QUERY_TIMEOUT_MS otherwise. */
   queryTimeoutMs?: number;
+  /**
+   * Open a setup link when there is no administrator (lib/admin/setup.ts). By default on the embedded database
+   * only, where the operator CLI cannot run beside the server; on Postgres the CLI can.
+   */
+  setupLink?: boolean;
 };
 
 export async function startNodeServer(config: Config, options: StartOptions = {}): Promise<NodeServer> {
@@ -88,6 +96,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
 
   const rateLimiter = createRateLimiter({ sharedStoreUrl: config.SHARED_STORE_URL, log, redisTcp: createRedisTcpStore });
   const analytics = createAnalytics(config, { fetch: globalThis.fetch, log, now: () => new Date() });
+  const setupLink: SetupLink = { digest: null };
   const deps: Deps = {
     config,
     db: handle.db,
@@ -102,6 +111,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),
     shippedChangelog: shippedChangelogReader(config.APP_VERSION),
+    setupLink,
   };
   // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
   // process stops here, naming the problem, instead of failing every advisor request later.
@@ -111,6 +121,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     throw new Error(`ENCRYPTION_KEY: ${keyProblems.join("; ")}. Load the key they were sealed with (or keep it as ENCRYPTION_KEY_PREVIOUS).`);
   }
   await seedAdmin(deps);
+  const setupToken = (options.setupLink ?? handle.kind === "pglite") ? await openSetupLink(deps, setupLink) : null;
   // METRICS_ENABLED: GET /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), not on PORT.
   // prom-client is loaded only then.
   let metrics: RunningMetrics | undefined;
@@ -158,6 +169,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     metricsUrl: metrics?.url,
     deps,
     handle,
+    setupToken,
     async close() {
       scheduler?.stop();
       await metrics?.close();
@@ -231,6 +243,12 @@ export async function main(options: { banner?: boolean } = {}): Promise<void> {
     }
     log.error("startup failed", { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
+  }
+  // A plain line, never the JSON log: the token is a secret until used.
+  if (server.setupToken) {
+    process.stdout.write(
+      `No administrator yet. Sign up in the browser, then open http://localhost:${config.PORT}${SETUP_PATH}#${server.setupToken} to become this journal's administrator (the link works once, until the server stops).\n`,
+    );
   }
   let closing = false;
   const shutdown = (signal: string) => {

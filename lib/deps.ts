@@ -6,6 +6,7 @@ import type { ModelRunner } from "./advisor/model.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
 import type { ObjectStore } from "./storage/index.ts";
+import type { SetupLink } from "./admin/setup.ts";
 
 /**
  * Everything a domain function may touch besides its input. Entrypoints build it (Node once at start,
@@ -44,6 +45,11 @@ export type Deps = {
    * cannot be reached (lib/changelog); null when there are none. Absent on Workers.
    */
   readonly shippedChangelog?: () => Promise<{ markdown: string; version: string; modifiedAt: string } | null>;
+  /**
+   * The one-time setup link of a Node start without an administrator (lib/admin/setup.ts): the digest of its
+   * token, null once used. Absent on Workers and whenever the start printed no link.
+   */
+  readonly setupLink?: SetupLink;
 };
 
 /** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */

@@ -58,3 +58,8 @@ export const AuditQuerySchema = z.object({
   targetUserId: z.optional(z.uuid("must be a uuid")),
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+/** POST /api/admin/setup: the token of the setup link a Node start printed (lib/admin/setup.ts). */
+export const SetupClaimSchema = z.strictObject({
+  token: z.string({ error: "is required" }).check(z.minLength(1, "is required"), z.maxLength(200, "must be at most 200 characters")),
+});

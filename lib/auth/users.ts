@@ -151,8 +151,14 @@ export async function setAdmin(deps: Pick<Deps, "db">, email: string, isAdmin: b
   return operatorSetAdmin(deps, email, isAdmin, OPERATOR_CLI, { verifiedOnly: false, firstOnly: false });
 }
 
+/** The first administrator, by the start's setup link (lib/admin/setup.ts): only while there is none, audited. */
+export async function claimFirstAdmin(deps: Pick<Deps, "db">, email: string): Promise<AuthUser | undefined> {
+  return operatorSetAdmin(deps, email, true, OPERATOR_SETUP_LINK, { verifiedOnly: false, firstOnly: true });
+}
+
 /** Who the audit log names for changes the instance's operator makes outside the console. */
 export const OPERATOR_CLI = "operator (CLI)";
+export const OPERATOR_SETUP_LINK = "operator (setup link)";
 export const OPERATOR_SEED = "operator (SEED_ADMIN_EMAIL)";
 
 async function operatorSetAdmin(

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { readProcessEnv } from "../../lib/config/index.ts";
-import { TestClient } from "../support/client.ts";
+import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
 import { FIRST_STEPS_PASSWORD, GENERIC_HEADER, signUpAndImport } from "../support/csv.ts";
 import { createDatabase, createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { freePort, runEntrypointToExit, startEntrypoint } from "../support/entrypoint.ts";
@@ -125,6 +125,17 @@ describe("backups and restore (docs/operations.md)", () => {
     let written;
     try {
       written = await writeJournal(first.url);
+      // No administrator on a new embedded journal: the start printed a one-time setup link, a plain line
+      // (never the JSON log), since the operator CLI cannot open the database beside the server.
+      const line = first.output().split("\n").find((l) => l.startsWith("No administrator yet."))!;
+      expect(line).toMatch(/open http:\/\/localhost:\d+\/setup\/admin#[A-Za-z0-9_-]{43} to become this journal's administrator/);
+      const token = line.split("#")[1]!.split(" ")[0]!;
+      expect(first.output().split(token)).toHaveLength(2);
+      const operator = new TestClient(first.url);
+      await operator.post("/api/auth/register", { email: uniqueEmail("operator"), password: PASSWORD });
+      const claimed = await operator.post("/api/admin/setup", { token });
+      expect(claimed.status).toBe(200);
+      expect((await claimed.json()).user.isAdmin).toBe(true);
     } finally {
       await first.stop();
     }
@@ -133,6 +144,8 @@ describe("backups and restore (docs/operations.md)", () => {
     const restored = await startEntrypoint({ ...env, DATABASE_URL: `pglite:${copy}` }, 60_000);
     try {
       await expectSameJournal(restored.url, written);
+      // It has an administrator now: no link.
+      expect(restored.output()).not.toContain("No administrator yet");
     } finally {
       await restored.stop();
     }

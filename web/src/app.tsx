@@ -11,6 +11,7 @@ import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from "./pages/
 import { SignInPage } from "./pages/auth/sign-in-page.tsx";
 import { Loading } from "./components/ui.tsx";
 import { NotFoundPage } from "./pages/not-found-page.tsx";
+import { SetupAdminPage } from "./pages/admin/setup-admin-page.tsx";
 import { AccountSettingsPage } from "./pages/settings/account-page.tsx";
 import { AdvisorKeysPage } from "./pages/settings/advisor-keys-page.tsx";
 import { BillingPage } from "./pages/settings/billing-page.tsx";
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
       { path: "/forgot-password", element: <ForgotPasswordPage /> },
       { path: "/reset-password", element: <ResetPasswordPage /> },
       { path: "/verify-email", element: <VerifyEmailPage /> },
+      { path: "/setup/admin", element: <SetupAdminPage /> },
     ],
   },
   {

@@ -75,6 +75,24 @@ describe("the register page", () => {
     expect(await screen.findByRole("heading", { name: "Create your first account" })).toBeTruthy();
   });
 
+  it("returns to the setup page when it sent the new user here, and nowhere else a link names", async () => {
+    for (const [next, lands] of [["/setup/admin", "/setup/admin"], ["/admin", "/accounts"], ["https://evil.example/", "/accounts"]] as const) {
+      stubApi({
+        ...signedOut,
+        "GET /api/config/public": { registrationOpen: true, newsletterUrl: null },
+        "POST /api/auth/register": json({ user: USER }, 201),
+        "GET /api/accounts": { accounts: [] },
+      });
+      const { router, unmount } = renderApp(`/register?next=${encodeURIComponent(next)}`);
+      const user = userEvent.setup();
+      await user.type(await screen.findByLabelText("Email"), "trader@example.com");
+      await user.type(screen.getByLabelText("Password"), "long enough password");
+      await user.click(screen.getByRole("button", { name: "Create account" }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(lands));
+      unmount();
+    }
+  });
+
   it("reports a closed instance when the register call itself says so", async () => {
     stubApi({
       ...signedOut,

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Link, Navigate, useNavigate } from "react-router";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { api, setCsrfToken, unwrap } from "../../api/client.ts";
 import { ME_KEY } from "../../api/query-client.ts";
+import { SETUP_PAGE } from "../admin/setup-admin-page.tsx";
 import { useMe, usePublicConfig } from "../../api/session.ts";
 import { QueryView } from "../../components/ui.tsx";
 import { browserConfig } from "../../config.ts";
@@ -36,6 +37,9 @@ export function RegisterPage() {
   const config = usePublicConfig();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // A new account starts on Accounts (to make its first), unless the setup page sent it here and wants it back.
+  const [params] = useSearchParams();
+  const next = params.get("next") === SETUP_PAGE ? SETUP_PAGE : "/accounts";
   const me = useMe();
   const register = useMutation({
     mutationFn: (json: { email: string; password: string }) => unwrap(api.api.auth.register.$post({ json })),
@@ -43,10 +47,10 @@ export function RegisterPage() {
       setCsrfToken("csrfToken" in body ? body.csrfToken : null);
       queryClient.clear();
       queryClient.setQueryData(ME_KEY, body.user);
-      void navigate("/accounts", { replace: true });
+      void navigate(next, { replace: true });
     },
   });
-  if (me.data && !register.isPending) return <Navigate to="/accounts" replace />;
+  if (me.data && !register.isPending) return <Navigate to={next} replace />;
 
   return (
     <section className="card" aria-labelledby="register-title">
