@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
@@ -36,10 +37,32 @@ function apiReferenceFiles(): Plugin {
   };
 }
 
+/**
+ * The service worker (web/service-worker.js) as dist/sw.js: its app shell is this build's index.html, entry
+ * script and styles, manifest and icons, and its version the hash of that list, so a new release replaces the
+ * cached shell (docs/web.md, "Installable").
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: "service-worker",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).filter((f) => f.type === "chunk" && f.isEntry);
+      const css = entry.flatMap((f) => (f.type === "chunk" ? [...(f.viteMetadata?.importedCss ?? [])] : []));
+      const shell = ["/index.html", ...entry.map((f) => `/${f.fileName}`), ...css.map((f) => `/${f}`), "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
+      const version = createHash("sha256").update(shell.join("\n")).digest("hex").slice(0, 16);
+      const source = readFileSync(fileURLToPath(new URL("./service-worker.js", import.meta.url)), "utf8")
+        .replace('const VERSION = "dev";', `const VERSION = ${JSON.stringify(version)};`)
+        .replace("const SHELL = /* shell */ [];", `const SHELL = ${JSON.stringify(shell)};`);
+      this.emitFile({ type: "asset", fileName: "sw.js", source });
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   customLogger: logger,
-  plugins: [react(), apiReferenceFiles()],
+  plugins: [react(), apiReferenceFiles(), serviceWorker()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -10,11 +10,11 @@ export const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots
 
 // Without the background-networking flags Chromium keeps dialling Google's hosts, which this machine's
 // closed network refuses.
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
 }
 
 /** A documentation-range address (RFC 5737), different on each call. */

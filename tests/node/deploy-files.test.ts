@@ -781,6 +781,8 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       chmodSync(TMP, 0o755);
       writeFileSync(join(html, "index.html"), "<!doctype html><title>Trading Journal</title><script src=/config.js></script>app-shell\n");
       writeFileSync(join(html, "assets/app-3f9c1d.js"), bigAsset);
+      writeFileSync(join(html, "manifest.webmanifest"), '{"name":"Trading Journal"}\n');
+      writeFileSync(join(html, "sw.js"), "// service worker\n");
       const written = writeConfig({ NEWSLETTER_URL: "https://news.example.com/" });
       writeFileSync(join(html, "config.js"), written.text);
 
@@ -842,6 +844,17 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       expect(r.headers["cache-control"]).toBe("no-store");
       expect(r.headers["content-type"]).toMatch(/javascript/);
       expect(evaluate(r.body)).toMatchObject({ newsletterUrl: "https://news.example.com/" });
+    });
+
+    it("serves the installable app's manifest with its type, and the service worker revalidated on every visit", async () => {
+      const manifest = await request("/manifest.webmanifest");
+      expect(manifest.status).toBe(200);
+      expect(manifest.headers["content-type"]).toMatch(/^application\/manifest\+json/);
+      const worker = await request("/sw.js");
+      expect(worker.status).toBe(200);
+      expect(worker.headers["content-type"]).toMatch(/javascript/);
+      expect(worker.headers["cache-control"]).toBe("no-cache");
+      expectSecurityHeaders(worker);
     });
 
     it("caches hashed assets for a year, gzips them, and answers 404 (not the shell) for a missing one", async () => {
