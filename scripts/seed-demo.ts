@@ -7,6 +7,8 @@
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { findPreset } from "../lib/imports/presets.ts";
+import { isNyseTradingDay } from "../lib/time/nyse.ts";
+import { zonedTimeToUtc } from "../lib/time/zoned.ts";
 
 export type SeedOptions = { url: string; email: string; password: string; trades?: number; now?: Date };
 export type SeedResult = { email: string; accountId: string; fills: number; created: "registered" | "signed in" };
@@ -34,26 +36,52 @@ function random(seed: number): () => number {
   };
 }
 
+/** A standard normal draw from two uniform ones (Box-Muller). */
+function normal(next: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+}
+
+const NEW_YORK = "America/New_York";
+/** A New York wall time on a calendar day ("YYYY-MM-DD"), minutes after midnight, as an instant. */
+function newYorkTime(date: string, minutes: number): number {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return zonedTimeToUtc({ year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 }, NEW_YORK).getTime() + minutes * 60_000;
+}
+
+/** The exchange's trading days before `now` (New York calendar), oldest first. */
+function tradingDaysBefore(now: Date, count: number): string[] {
+  const days: string[] = [];
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  while (days.length < count) {
+    day.setUTCDate(day.getUTCDate() - 1);
+    const date = day.toISOString().slice(0, 10);
+    if (isNyseTradingDay(date)) days.push(date);
+  }
+  return days.reverse();
+}
+
 /**
- * Round trips on the weekdays before `now`, two a day, during US market hours (from 14:35 UTC), in the
- * generic preset's format: an entry and an exit per trade, long or short, winners and losers. A day's trades
- * follow one another, so each round trip is one closed trade.
+ * Round trips on the exchange's trading days before `now` (no weekends, no NYSE holidays), two a day from
+ * 09:35 New York, in the generic preset's format: an entry and an exit per trade, long or short, winners and
+ * losers. Each symbol's price walks from day to day (about 1.5 % a day) and a trade moves it a little (about
+ * 1 %), as a market does. A day's trades follow one another, so each round trip is one closed trade.
  */
 export function demoCsv(trades: number, now: Date): string {
   const next = random(20261123);
   const lines = [GENERIC_HEADER];
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  let cursor = 0;
+  const prices = new Map(SYMBOLS.map((s) => [s.symbol, s.price]));
   let id = 0;
+  let cursor = 0;
+  const days = tradingDaysBefore(now, Math.ceil(trades / 2));
   for (let i = 0; i < trades; i++) {
+    const date = days[Math.floor(i / 2)]!;
     if (i % 2 === 0) {
-      do day.setUTCDate(day.getUTCDate() - 1);
-      while (day.getUTCDay() === 0 || day.getUTCDay() === 6);
-      cursor = day.getTime() + (14 * 60 + 35) * 60_000;
+      for (const [symbol, price] of prices) prices.set(symbol, price * (1 + 0.015 * normal(next)));
+      cursor = newYorkTime(date, 9 * 60 + 35);
     }
-    const { symbol, price } = SYMBOLS[Math.floor(next() * SYMBOLS.length)]!;
-    const entryPrice = price * (0.9 + next() * 0.2);
-    const move = (next() - 0.45) * 0.04; // a slight edge: more winners than losers
+    const { symbol } = SYMBOLS[Math.floor(next() * SYMBOLS.length)]!;
+    const entryPrice = prices.get(symbol)! * (1 + 0.004 * normal(next));
+    const move = (next() - 0.45) * 0.02; // a slight edge: more winners than losers
     const long = next() < 0.7;
     const exitPrice = entryPrice * (1 + (long ? move : -move));
     const quantity = 10 * (1 + Math.floor(next() * 10));
@@ -66,6 +94,19 @@ export function demoCsv(trades: number, now: Date): string {
     lines.push(row(opened, long ? "BUY" : "SELL", entryPrice), row(closed, long ? "SELL" : "BUY", exitPrice));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * What the demo trader wrote on a trade, in keeping with how it went: a winner rates 4 or 5 and may be
+ * "a-plus", a small loss 3, a larger one 1 or 2 with "mistake"; under 20 minutes is a "scalp".
+ */
+export function demoJournal(trade: { netPnl: string; openedAt: string; closedAt: string | null }, setup: string, pick: () => number, noted: boolean) {
+  const net = Number(trade.netPnl);
+  const rating = net > 0 ? (pick() < 0.6 ? 5 : 4) : net > -40 ? 3 : pick() < 0.5 ? 2 : 1;
+  const held = trade.closedAt ? (Date.parse(trade.closedAt) - Date.parse(trade.openedAt)) / 60_000 : Infinity;
+  const tags = [setup.replace(/ /g, "-"), ...(rating >= 4 ? ["a-plus"] : rating <= 2 ? ["mistake"] : []), ...(held < 20 ? ["scalp"] : [])];
+  const notes = rating <= 2 ? "Demo note: held on past the plan's exit." : noted ? "Demo note: followed the plan." : null;
+  return { setup, tags, rating, notes };
 }
 
 /** A cookie-keeping client of the API, sending the anti-CSRF token when the instance runs in cross-origin mode. */
@@ -141,7 +182,7 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
   expectStatus(await call("POST", ledger, { type: "withdrawal", amount: "1200", note: "Demo: taxes" }), 201, "Recording a withdrawal");
 
   // Journal the most recent trades, so the breakdowns by tag and setup have something to show.
-  const { trades } = expectStatus<{ trades: { id: string }[] }>(
+  const { trades } = expectStatus<{ trades: Array<{ id: string; netPnl: string; openedAt: string; closedAt: string | null }> }>(
     await call("GET", `/api/trades?accountId=${account.id}&pageSize=40`),
     200,
     "Listing the demo trades",
@@ -149,16 +190,7 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
   const pick = random(7);
   for (const [i, trade] of trades.entries()) {
     const setup = SETUPS[i % SETUPS.length]!;
-    expectStatus(
-      await call("PATCH", `/api/trades/${trade.id}`, {
-        setup,
-        tags: [setup.replace(/ /g, "-"), pick() < 0.5 ? "a-plus" : "scalp"],
-        rating: 1 + Math.floor(pick() * 5),
-        notes: i % 3 === 0 ? "Demo note: followed the plan." : null,
-      }),
-      200,
-      "Journaling a demo trade",
-    );
+    expectStatus(await call("PATCH", `/api/trades/${trade.id}`, demoJournal(trade, setup, pick, i % 3 === 0)), 200, "Journaling a demo trade");
   }
   return { email: options.email, accountId: account.id, fills: committed.fillsCreated, created };
 }
