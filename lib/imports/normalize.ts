@@ -196,12 +196,13 @@ function feesBySecond(text: string, options: ImportOptions, timeZone: string): M
 function columnIndexes(header: string[] | null, mapping: ImportMapping, options: ImportOptions): Record<string, number> {
   const indexes: Record<string, number> = {};
   const missing: string[] = [];
+  // A column by its name, or by its number (1 = the first) when no column has that name: files without a
+  // header, and unnamed columns of files with one (DEGIRO's currency after each amount).
   const find = (name: string) => {
-    if (header) {
-      const i = header.findIndex((h) => h.toLowerCase() === name.trim().toLowerCase());
-      return i;
-    }
-    return /^\d+$/.test(name) ? Number(name) - 1 : -1;
+    const i = header ? header.findIndex((h) => h.toLowerCase() === name.trim().toLowerCase()) : -1;
+    if (i >= 0 || !/^\d+$/.test(name)) return i;
+    const n = Number(name) - 1;
+    return header && n >= header.length ? -1 : n;
   };
   for (const [field, value] of Object.entries(mapping)) {
     if (field === "extraFees" || value === undefined) continue;
@@ -289,7 +290,8 @@ const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
  * abbreviation (see ZONE_ABBREVIATIONS). ISO dates may be separated from the time by ", " (IBKR statements).
  */
 export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"], timeZone: string): Date | null {
-  let v = raw.trim().replace(/\s+/g, " ");
+  // "01/18/2024 as of 01/17/2024" (Schwab): posted on the first date for a trade made on the second.
+  let v = raw.trim().replace(/\s+/g, " ").replace(/^.* as of (.+)$/i, "$1");
   const abbreviation = / ([A-Za-z]{2,3})$/.exec(v);
   const named = abbreviation ? ZONE_ABBREVIATIONS[abbreviation[1]!.toUpperCase()] : undefined;
   if (named) {
@@ -583,7 +585,8 @@ function optionFromColumns(underlying: string, expiry: string, strike: string, r
 
 /**
  * Option contracts as brokers describe them, to OCC: IBKR "AAPL 16FEB24 195 C", Robinhood "SPY 2/16/2024
- * Call $480.00", E*TRADE "CALL SPY 02/16/24 480.000" (its Description); null for anything else.
+ * Call $480.00", E*TRADE "CALL SPY 02/16/24 480.000" (its Description), Schwab "SPY 02/16/2024 480.00 C";
+ * null for anything else.
  */
 export function contractSymbol(raw: string): string | null {
   const v = raw.trim().toUpperCase().replace(/\s+/g, " ");
@@ -594,6 +597,8 @@ export function contractSymbol(raw: string): string | null {
   if (m) return occSymbol(m[1]!, expiryYymmdd(m[2]!), m[3]!, m[4]!);
   m = /^(CALL|PUT) ([A-Z][A-Z0-9.]{0,5}) (\d{1,2}\/\d{1,2}\/\d{2,4}) ([\d.]+)$/.exec(v);
   if (m) return occSymbol(m[2]!, expiryYymmdd(m[3]!), m[1]!, m[4]!);
+  m = /^([A-Z][A-Z0-9.]{0,5}) (\d{1,2}\/\d{1,2}\/\d{2,4}) ([\d.]+) ([CP])$/.exec(v);
+  if (m) return occSymbol(m[1]!, expiryYymmdd(m[2]!), m[4]!, m[3]!);
   return null;
 }
 

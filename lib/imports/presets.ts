@@ -333,6 +333,122 @@ export const PRESETS: readonly Preset[] = [
     },
     options: { dateFormat: "MM/DD/YYYY", delimiter: ",", feeRebates: true, sides: { buy: ["BC"] } },
   },
+  // schwab.com → Accounts → History → Transactions → Export (CSV), the layout of 2024 on: quoted cells, amounts
+  // with "$", dates without a time. A row posted later than it happened reads "01/18/2024 as of 01/17/2024":
+  // the "as of" date is the trade's. Options are named "SPY 02/16/2024 480.00 C". Dividends, transfers and
+  // the closing "Transactions Total" line are listed, not imported. No execution id.
+  {
+    id: "schwab",
+    name: "Charles Schwab: transaction history",
+    headers: ["Date", "Action", "Symbol", "Description", "Quantity", "Price", "Fees & Comm", "Amount"],
+    mapping: { executedAt: "Date", symbol: "Symbol", side: "Action", quantity: "Quantity", price: "Price", fees: "Fees & Comm" },
+    options: {
+      dateFormat: "MM/DD/YYYY",
+      delimiter: ",",
+      headerRowContains: ["Date", "Action", "Fees & Comm"],
+      rowFilters: [
+        {
+          column: "Action",
+          keep: ["Buy", "Sell", "Sell Short", "Buy to Cover", "Buy to Open", "Buy to Close", "Sell to Open", "Sell to Close"],
+          reason: NOT_A_TRADE,
+        },
+      ],
+    },
+  },
+  // My Accounts → Transaction history → Download (CSV, "OfxDownload.csv"): the file holds the holdings first,
+  // then the transactions, each line with a trailing comma (hence the last, unnamed column). Only Buy and Sell
+  // are trades: sweeps into the money market fund, dividends and reinvestments are listed, not imported.
+  // Sells carry negative shares. Dates have no time. No execution id.
+  {
+    id: "vanguard",
+    name: "Vanguard: brokerage transaction history",
+    headers: [
+      "Account Number", "Trade Date", "Settlement Date", "Transaction Type", "Transaction Description", "Investment Name", "Symbol",
+      "Shares", "Share Price", "Principal Amount", "Commissions and Fees", "Net Amount", "Accrued Interest", "Account Type", "",
+    ],
+    mapping: { executedAt: "Trade Date", symbol: "Symbol", side: "Transaction Type", quantity: "Shares", price: "Share Price", fees: "Commissions and Fees" },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      headerRowContains: ["Trade Date", "Transaction Type", "Share Price"],
+      rowFilters: [{ column: "Transaction Type", keep: ["Buy", "Sell"], reason: NOT_A_TRADE }],
+    },
+  },
+  // Accounts → History → Download (CSV). RecordType "Trade" rows are trades; "Financial" rows (deposits,
+  // dividends, interest) are listed. Sells carry negative quantities. Commission and Fee are added. Dates have
+  // no time. No execution id.
+  {
+    id: "firstrade",
+    name: "Firstrade: account history",
+    headers: ["Symbol", "Quantity", "Price", "Action", "Description", "TradeDate", "SettledDate", "Interest", "Amount", "Commission", "Fee", "CUSIP", "RecordType"],
+    mapping: { executedAt: "TradeDate", symbol: "Symbol", side: "Action", quantity: "Quantity", price: "Price", fees: "Commission", extraFees: ["Fee"] },
+    options: { dateFormat: "iso", delimiter: ",", rowFilters: [{ column: "RecordType", keep: ["Trade"], reason: NOT_A_TRADE }] },
+  },
+  // Zerodha Console → Reports → Tradebook → Download (CSV), equity segment. Times are India's (IST) whatever
+  // the account's zone. The tradebook has no charges (they are in the contract notes). F&O symbols such as
+  // "NIFTY24JANFUT" are not in the journal's futures list: those rows are refused, naming the symbol.
+  {
+    id: "zerodha",
+    name: "Zerodha: Console tradebook",
+    headers: ["symbol", "isin", "trade_date", "exchange", "segment", "series", "trade_type", "auction", "quantity", "price", "trade_id", "order_id", "order_execution_time"],
+    mapping: { executedAt: "order_execution_time", symbol: "symbol", side: "trade_type", quantity: "quantity", price: "price", executionId: "trade_id" },
+    options: { dateFormat: "iso", delimiter: ",", timezone: "Asia/Kolkata" },
+  },
+  // History → Export → Trades (trades.csv): one row per trade with its pair ("XXBTZUSD"), UTC time, volume and
+  // the fee in the quote currency. The pair is the symbol: import a pair quoted in the account's currency.
+  {
+    id: "kraken",
+    name: "Kraken: trades export",
+    headers: ["txid", "ordertxid", "pair", "time", "type", "ordertype", "price", "cost", "fee", "vol", "margin", "misc", "ledgers"],
+    mapping: { executedAt: "time", symbol: "pair", side: "type", quantity: "vol", price: "price", fees: "fee", executionId: "txid" },
+    options: { dateFormat: "iso", delimiter: ",", timezone: "Etc/UTC" },
+  },
+  // Coinbase (Advanced) → Reports → Fills (CSV): one row per fill, its product ("BTC-USD") as the symbol, size,
+  // price and fee in the quote currency, which must be the account's (a row quoted in another is refused).
+  {
+    id: "coinbase",
+    name: "Coinbase Advanced: fills report",
+    headers: ["portfolio", "trade id", "product", "side", "created at", "size", "size unit", "price", "fee", "total", "price/fee/total unit"],
+    mapping: { executedAt: "created at", symbol: "product", side: "side", quantity: "size", price: "price", fees: "fee", executionId: "trade id", currency: "price/fee/total unit" },
+    options: { dateFormat: "iso", delimiter: "," },
+  },
+  // History → Export (CSV). Times are UTC. Orders of every kind ("Market buy", "Limit sell", "Stop buy"...)
+  // are trades; deposits, dividends and interest are listed. The price is in the instrument's currency, which
+  // must be the account's: a US share bought from a GBP account is refused, never converted. Trading 212's
+  // export has only the columns a period needs, so fees (a currency conversion, UK stamp duty) are not read.
+  {
+    id: "trading212",
+    name: "Trading 212: history export",
+    headers: [
+      "Action", "Time", "ISIN", "Ticker", "Name", "No. of shares", "Price / share", "Currency (Price / share)", "Exchange rate", "Result",
+      "Currency (Result)", "Total", "Currency (Total)", "Notes", "ID",
+    ],
+    mapping: { executedAt: "Time", symbol: "Ticker", side: "Action", quantity: "No. of shares", price: "Price / share", executionId: "ID", currency: "Currency (Price / share)" },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      timezone: "Etc/UTC",
+      sides: { buy: ["Market buy", "Limit buy", "Stop buy", "Stop limit buy"], sell: ["Market sell", "Limit sell", "Stop sell", "Stop limit sell"] },
+      rowFilters: [
+        { column: "Action", keep: ["Market buy", "Limit buy", "Stop buy", "Stop limit buy", "Market sell", "Limit sell", "Stop sell", "Stop limit sell"], reason: NOT_A_TRADE },
+      ],
+    },
+  },
+  // Inbox → Transactions → Export (CSV), English: dates DD-MM-YYYY, times in Amsterdam, sells with negative
+  // quantities, fees as negative amounts in the account's currency. Each money column is followed by an
+  // unnamed column with its currency: the price's (the 9th column) must be the account's. DEGIRO names the
+  // product and its ISIN, not a ticker: the ISIN is the symbol (one per instrument, whatever the exchange).
+  // Order ID is per order, not per fill.
+  {
+    id: "degiro",
+    name: "DEGIRO: transactions",
+    headers: [
+      "Date", "Time", "Product", "ISIN", "Reference exchange", "Venue", "Quantity", "Price", "", "Local value", "", "Value", "",
+      "Exchange rate", "Transaction and/or third party fees", "", "Total", "", "Order ID",
+    ],
+    mapping: { date: "Date", time: "Time", symbol: "ISIN", quantity: "Quantity", price: "Price", fees: "Transaction and/or third party fees", currency: "9" },
+    options: { dateFormat: "DD/MM/YYYY", delimiter: ",", timezone: "Europe/Amsterdam", sideFromQuantitySign: true },
+  },
 ];
 
 export function findPreset(id: string): Preset | undefined {

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 
 const column = () => z.string().check(z.minLength(1, "must name a column"), z.maxLength(200, "is too long"));
 
-/** Which column holds what: header names (or 1-based column numbers as strings when there is no header). */
+/** Which column holds what: header names, or 1-based column numbers as strings (a file without a header, or a column without a name). */
 export const ImportMappingSchema = z.strictObject({
   executedAt: z.optional(column()),
   /** When date and time are in separate columns. */

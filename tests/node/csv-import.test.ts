@@ -60,12 +60,22 @@ const FIXTURE_CASH: Record<string, string> = {
   ninjatrader: "197.06", // ES 212.50 then -75 (the close realises the rest of 137.50), MNQ 70.50, fees 10.94
   das: "147.50",
   tradezero: "146.89",
+  schwab: "-10166.41", // the sum of Amount over the trades: AAPL +7,689.96 - 19,150; SPY call -831.32; TSLA short +2,124.95
+  vanguard: "-46878.04", // AAPL +7,689.96 - 19,150; VTI -35,418
+  firstrade: "-9335.09", // AAPL +7,689.96 - 19,150; TSLA short +2,124.95
+  zerodha: "-40403.25", // INFY -82,012.50 + 82,645; RELIANCE -27,355 - 13,680.75 (no charges in a tradebook)
+  kraken: "-4567.02343", // BTC -4,125 - 6.60 + 2,094.505 - 5.44571; ETH -2,520.45 - 4.03272
+  coinbase: "-5032.102932", // the sum of total
+  trading212: "-11991.25", // AAPL -19,150 + 7,690; TSLA -531.25
+  degiro: "-6584.30", // the sum of Total (a euro account): ASML +3,445 - 6,814; SAP -3,215.30
 };
+/** The account's currency for each sample: DEGIRO's rows are in euros. */
+const FIXTURE_CURRENCY: Record<string, string> = { degiro: "EUR" };
 
 describe("CSV import: every broker sample moves the cash the money rules give", () => {
   it.each(Object.entries(FIXTURE_CASH))("%s: %s", async (presetId, cash) => {
     const { client, db } = await setup();
-    const created = await client.post("/api/accounts", { name: `Empty ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" });
+    const created = await client.post("/api/accounts", { name: `Empty ${crypto.randomUUID()}`, currency: FIXTURE_CURRENCY[presetId] ?? "USD", timezone: "America/New_York" });
     const accountId = (await created.json()).id as string;
     const { readFileSync } = await import("node:fs");
     const csv = readFileSync(new URL(`../fixtures/brokers/${presetId}.csv`, import.meta.url), "utf8");

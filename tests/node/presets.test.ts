@@ -196,6 +196,75 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
       stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T20:48:50.000Z"), // rebate larger than the fees
     ],
   },
+  schwab: {
+    skipped: 3, // the dividend, the transfer and the "Transactions Total" line
+    fills: [
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T05:00:00.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3200000000", "2024-01-19T05:00:00.000Z"),
+      // Posted on the 18th "as of" the 17th: the trade's day is the 17th.
+      stock("TSLA", "sell", "10", "212.50", "0.0500000000", "2024-01-17T05:00:00.000Z"),
+    ],
+  },
+  vanguard: {
+    skipped: 2, // the dividend and the sweep into the money market fund (the holdings above the header are not rows)
+    fills: [
+      stock("AAPL", "sell", "40.00000", "192.2500", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100.00000", "191.5000", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("VTI", "buy", "150.00000", "236.1200", "0.0000000000", "2024-01-16T05:00:00.000Z"),
+    ],
+  },
+  firstrade: {
+    skipped: 2, // the dividend and the deposit
+    fills: [
+      stock("AAPL", "sell", "40.0", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "buy", "100.0", "191.5", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("TSLA", "sell", "10.0", "212.5", "0.0500000000", "2024-01-17T05:00:00.000Z"),
+    ],
+  },
+  zerodha: {
+    skipped: 0,
+    fills: [
+      // India time (UTC+5:30) whatever the account's zone.
+      stock("INFY", "buy", "50.000000", "1640.250000", "0", "2024-01-19T03:51:45.000Z", "55223311"),
+      stock("INFY", "sell", "50.000000", "1652.900000", "0", "2024-01-19T08:32:10.000Z", "55229876"),
+      stock("RELIANCE", "buy", "10.000000", "2735.500000", "0", "2024-01-18T04:35:03.000Z", "41230017"),
+      stock("RELIANCE", "buy", "5.000000", "2736.150000", "0", "2024-01-18T04:35:04.000Z", "41230018"),
+    ],
+  },
+  kraken: {
+    skipped: 0,
+    fills: [
+      stock("XXBTZUSD", "buy", "0.10000000", "41250.00000", "6.6000000000", "2024-01-19T14:30:15.432Z", "TJKSA2-DH6ZE-N7G2XU"),
+      stock("XXBTZUSD", "sell", "0.05000000", "41890.10000", "5.4457100000", "2024-01-19T18:02:41.118Z", "TCWJEG-FL4SZ-3FKGH6"),
+      stock("XETHZUSD", "buy", "1.00000000", "2520.45000", "4.0327200000", "2024-01-18T09:15:00.000Z", "TQWE3K-7LMNA-PQ5RTY"),
+    ],
+  },
+  coinbase: {
+    skipped: 0,
+    fills: [
+      stock("BTC-USD", "buy", "0.05", "41250.12", "8.2500240000", "2024-01-19T14:30:15.123Z", "512345678"),
+      stock("BTC-USD", "sell", "0.02", "41890.10", "3.3512080000", "2024-01-19T18:02:41.877Z", "512349911"),
+      stock("ETH-USD", "buy", "1.5", "2520.45", "15.1227000000", "2024-01-18T09:15:00.000Z", "498812234"),
+    ],
+  },
+  trading212: {
+    skipped: 2, // the deposit and the dividend
+    fills: [
+      stock("AAPL", "buy", "100.0000000000", "191.50", "0", "2024-01-19T14:30:15.000Z", "EOF2983710224"),
+      stock("AAPL", "sell", "40.0000000000", "192.25", "0", "2024-01-19T15:02:41.000Z", "EOF2983714410"),
+      stock("TSLA", "buy", "2.5000000000", "212.50", "0", "2024-01-17T15:45:09.000Z", "EOF2983655871"),
+    ],
+  },
+  degiro: {
+    skipped: 0,
+    fills: [
+      // Amsterdam time (CET, UTC+1); sells carry negative quantities; the ISIN is the symbol.
+      stock("NL0010273215", "sell", "5", "689.40", "2.0000000000", "2024-01-19T14:30:00.000Z"),
+      stock("NL0010273215", "buy", "10", "681.20", "2.0000000000", "2024-01-19T08:02:00.000Z"),
+      stock("DE0007164600", "buy", "20", "160.52", "4.9000000000", "2024-01-18T10:47:00.000Z"),
+    ],
+  },
 };
 
 /** Per sample: the total quantity and fees of the fills it gives, added up by hand from the file. */
@@ -214,7 +283,18 @@ const TOTALS: Record<string, [string, string]> = {
   ninjatrader: ["10.00", "10.94"],
   das: ["300.00", "0.00"],
   tradezero: ["300.00", "0.61"], // 0.33 + (0.21 - 0.20 rebate) + 0.27 + 0 (a 0.10 rebate over 0.02 of fees is no fee)
+  schwab: ["152.00", "1.41"], // 40 + 100 + 2 + 10; 0.04 + 1.32 + 0.05
+  vanguard: ["290.00", "0.04"], // 40 + 100 + 150
+  firstrade: ["150.00", "0.09"], // 40 + 100 + 10; (0 + 0.04) + (0 + 0.05)
+  zerodha: ["115.00", "0.00"], // 50 + 50 + 10 + 5; the tradebook carries no charges
+  kraken: ["1.15", "16.07843"], // 0.1 + 0.05 + 1; 6.60 + 5.44571 + 4.03272 (0.16 % and 0.26 % of the cost)
+  coinbase: ["1.57", "26.723932"], // 0.05 + 0.02 + 1.5; 8.250024 + 3.351208 + 15.1227 (0.4 % of each notional)
+  trading212: ["142.50", "0.00"], // 100 + 40 + 2.5
+  degiro: ["35.00", "8.90"], // 5 + 10 + 20; 2.00 + 2.00 + 4.90
 };
+
+/** The account each sample is read for: DEGIRO's is in euros (its rows say EUR); the rest in dollars. */
+const accountFor = (id: string) => (id === "degiro" ? { ...ACCOUNT, currency: "EUR" } : ACCOUNT);
 
 describe("broker presets", () => {
   it("have unique ids, valid mappings and options, and one expectation each", () => {
@@ -233,7 +313,7 @@ describe("broker presets", () => {
 
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the sample gives the expected fills and no errors", (id, preset) => {
     const options = optionsFor(preset);
-    const result = normalizeCsv(fixture(id), preset.mapping, options, ACCOUNT, MAX_ROWS);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, accountFor(id), MAX_ROWS);
     expect(result.errors).toEqual([]);
     expect(result.fills.map(compact)).toEqual(EXPECTED[id]!.fills);
     expect(result.skipped).toHaveLength(EXPECTED[id]!.skipped);
@@ -242,7 +322,7 @@ describe("broker presets", () => {
   it.each(PRESETS.map((p) => [p.id, p] as const))("%s: every row is imported or listed with its reason; quantities and fees as counted by hand", (id, preset) => {
     const options = optionsFor(preset);
     const shape = readCsv(fixture(id), options, MAX_ROWS);
-    const result = normalizeCsv(fixture(id), preset.mapping, options, ACCOUNT, MAX_ROWS);
+    const result = normalizeCsv(fixture(id), preset.mapping, options, accountFor(id), MAX_ROWS);
     expect(result.rowCount).toBe(shape.rowCount);
     const accounted = [...new Set([...result.fills.map((f) => f.row), ...result.skipped.map((k) => k.row), ...result.errors.map((e) => e.row)])].sort((a, b) => a - b);
     const first = shape.header ? (shape.headerRow ?? 1) + 1 : 1;
@@ -307,6 +387,12 @@ describe("timestamps", () => {
     expect(parseTimestamp("20240119;093015", "YYYYMMDD", ZONE)?.toISOString()).toBe("2024-01-19T14:30:15.000Z");
     expect(parseTimestamp("2024-01-19,, 09:30:15", "iso", ZONE)).toBeNull();
   });
+
+  it("reads Schwab's \"posted as of\" dates as the trade's day, and DEGIRO's DD-MM-YYYY", () => {
+    expect(parseTimestamp("01/18/2024 as of 01/17/2024", "MM/DD/YYYY", ZONE)?.toISOString()).toBe("2024-01-17T05:00:00.000Z");
+    expect(parseTimestamp("19-01-2024 15:30", "DD/MM/YYYY", "Europe/Amsterdam")?.toISOString()).toBe("2024-01-19T14:30:00.000Z");
+    expect(parseTimestamp("01/18/2024 as of", "MM/DD/YYYY", ZONE)).toBeNull();
+  });
 });
 
 describe("broker symbols", () => {
@@ -329,6 +415,9 @@ describe("broker symbols", () => {
     ["SPY 2/16/2024 Call $480.00", "SPY   240216C00480000"],
     ["PUT  QQQ    01/26/24   412.500", "QQQ   240126P00412500"],
     ["CALL SPY 02/16/24 480.000", "SPY   240216C00480000"],
+    // Schwab's transaction history.
+    ["SPY 02/16/2024 480.00 C", "SPY   240216C00480000"],
+    ["QQQ 01/26/2024 412.50 P", "QQQ   240126P00412500"],
     ["Apple\nCUSIP: 037833100", "APPLE\nCUSIP: 037833100"],
   ])("%j → %j", (raw, expected) => {
     expect(normalizeBrokerSymbol(raw)).toBe(expected);
@@ -479,6 +568,19 @@ describe("a currency column", () => {
     expect(eur.fills.map((f) => f.symbol)).toEqual(["SAP", "MSFT"]);
     // Without the column mapped, nothing is checked (the file says nothing about currencies).
     expect(read(csv, BASIC).errors).toEqual([]);
+  });
+
+  it("can be a column without a name, by its number (DEGIRO writes each amount's currency in one)", () => {
+    const degiro = PRESETS.find((p) => p.id === "degiro")!;
+    const usdRow = "19-01-2024,16:01,APPLE INC. - COMMON STOCK,US0378331005,NDQ,XNAS,10,191.50,USD,-1915.00,USD,-1757.02,EUR,1.0899,-1.00,EUR,-1758.02,EUR,\n";
+    const file = `${fixture("degiro")}${usdRow}`;
+    const result = normalizeCsv(file, degiro.mapping, degiro.options, { timezone: ZONE, currency: "EUR" }, MAX_ROWS);
+    expect(result.fills).toHaveLength(3);
+    expect(result.errors).toEqual([
+      { row: 5, column: "9", message: '"USD" is not this account\'s currency (EUR): the journal does not convert currencies, so import this row into an account in USD' },
+    ]);
+    // A number past the last column is a column the file lacks.
+    expect(() => normalizeCsv(file, { ...degiro.mapping, currency: "40" }, degiro.options, { timezone: ZONE, currency: "EUR" }, MAX_ROWS)).toThrow(/currency → "40"/);
   });
 });
 
