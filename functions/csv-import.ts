@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { safeParse } from "zod/mini";
 import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema } from "../lib/http/responses.ts";
+import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema, SuggestionSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import {
@@ -15,10 +15,16 @@ import {
   type PreviewInput,
 } from "../lib/imports/imports.ts";
 import { PRESETS } from "../lib/imports/presets.ts";
-import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSchema } from "../lib/imports/schema.ts";
+import { CommitSchema, HistoryQuerySchema, ImportIdParamSchema, ImportRequestSchema, SuggestRequestSchema } from "../lib/imports/schema.ts";
+import { suggestFor } from "../lib/imports/suggest.ts";
 
 export const csvImport = createRouter()
   .get("/presets", describeRoute({ tag: "csv-import", summary: "The broker formats the importer knows", responses: { 200: { description: "The presets.", schema: PresetListSchema } } }), requireUser, (c) => c.json({ presets: PRESETS }))
+  .post(
+    "/suggest",
+    describeRoute({ tag: "csv-import", summary: "A column mapping for a file no preset reads: the account's saved one for this header, else one read from the names and values", responses: { 200: { description: "The suggestion, to confirm.", schema: SuggestionSchema } }, errors: ["NOT_FOUND"] }),
+    requireUser, validate("json", SuggestRequestSchema), async (c) => c.json(await suggestFor(c.var.deps, currentUser(c), c.req.valid("json"))),
+  )
   .post(
     "/preview",
     describeRoute({ tag: "csv-import", scope: "import", summary: "Stage a CSV file: parse it, check it, show what a commit would write", body: { contentType: "multipart/form-data", schema: PreviewBodySchema }, responses: { 201: { description: "The staged preview (it expires).", schema: PreviewSchema } }, errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] }), 

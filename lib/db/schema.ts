@@ -740,6 +740,27 @@ export const csvImports = pgTable(
 );
 
 /**
+ * The column mappings a trader used for files no preset reads (docs/imports.md, "Any CSV"), one per account
+ * and header layout (`header_key`: the SHA-256 of the header's cells, trimmed and lowercased, joined), saved
+ * by a preview that read rows with it and offered again for the next file with the same header.
+ */
+export const importMappings = pgTable(
+  "import_mappings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    headerKey: text("header_key").notNull(),
+    header: jsonb("header").notNull(),
+    mapping: jsonb("mapping").notNull(),
+    options: jsonb("options").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("import_mappings_account_header_idx").on(t.accountId, t.headerKey)],
+);
+
+/**
  * Objects to remove from object storage: filled by a trigger whenever a csv_imports row stops pointing at
  * its staged object (row deleted by any path, cascades included, or staged_key cleared), drained by the
  * code that caused it and, for whatever that missed, by the purge job.

@@ -432,6 +432,13 @@ export const WebhookBodySchema = z.object({ id: z.string(), type: z.string(), da
 
 const loose = () => z.record(z.string(), z.unknown());
 export const PresetListSchema = z.object({ presets: z.array(loose()) });
+export const SuggestionSchema = z.object({
+  mapping: loose().check(z.describe("Field -> column name, as ImportRequest.mapping; only the fields found")),
+  options: loose().check(z.describe("As ImportRequest.options: dateFormat, numberFormat, sideFromQuantitySign when the values show them")),
+  notes: z.array(z.string()).check(z.describe("What to check before previewing, in words")),
+  source: z.enum(["saved", "rules"]).check(z.describe("saved: the mapping this account used for the same header; rules: read from the names and values")),
+  savedAt: z.nullable(z.string()),
+});
 export const ImportSchema = z.object({
   importId: id(),
   accountId: id(),

@@ -17,6 +17,7 @@ import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
 import { decodeCsv, normalizeCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
+import { rememberMapping } from "./suggest.ts";
 import type { FeeSchedule } from "../trades/fees.ts";
 import type { ImportRequest } from "./schema.ts";
 
@@ -144,7 +145,9 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     await deps.db.execute(sql`select fee_schedule from accounts where id = ${account.id}::uuid`),
   );
   const feeSchedule = typeof schedule?.fee_schedule === "string" ? (JSON.parse(schedule.fee_schedule) as FeeSchedule) : (schedule?.fee_schedule ?? null);
-  const { fills, errors, skipped, rowCount } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, deps.config.CSV_IMPORT_MAX_ROWS);
+  const { fills, errors, skipped, rowCount, header } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, deps.config.CSV_IMPORT_MAX_ROWS);
+  // A mapping of the trader's own that read rows is kept for the next file with this header.
+  if (request.mapping && header && fills.length > 0) await rememberMapping(deps, account.id, header, request.mapping, request.options ?? {});
   await markDuplicates(deps, account.id, fills);
   const fresh = fills.filter((f) => !f.duplicate);
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));

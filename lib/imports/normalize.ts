@@ -387,7 +387,7 @@ export function normalizeCsv(
   options: ImportOptions,
   account: { timezone: string; currency: string; feeSchedule?: FeeSchedule | null },
   maxRows: number,
-): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number } {
+): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number; header: string[] | null } {
   const timeZone = options.timezone ?? account.timezone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
     throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}" in options.timezone: use a canonical IANA name.`);
@@ -411,7 +411,7 @@ export function normalizeCsv(
   // The columns are looked up at the first data row (a file with a header and no rows says that first).
   let columns: Record<string, number> | undefined;
   let feeFields: string[] = [];
-  const { rowCount } = readCsv(text, options, maxRows, (cells, row, header) => {
+  const { rowCount, header } = readCsv(text, options, maxRows, (cells, row, header) => {
     if (!columns) {
       columns = columnIndexes(header, mapping, options);
       feeFields = ["fees", ...(mapping.extraFees ?? []).map((_, n) => `extraFees.${n}`)].filter((f) => columns![f] !== undefined);
@@ -536,7 +536,7 @@ export function normalizeCsv(
       ...plan,
     });
   });
-  return { fills, errors, skipped, rowCount };
+  return { fills, errors, skipped, rowCount, header };
 }
 
 /**

@@ -133,6 +133,16 @@ export const ImportRequestSchema = z
   );
 export type ImportRequest = z.infer<typeof ImportRequestSchema>;
 
+/** POST /api/csv-import/suggest: a file's header and some rows under it (the import page sends its first 20). */
+export const SuggestRequestSchema = z.strictObject({
+  accountId: z.optional(z.uuid("must be a uuid")),
+  header: z.array(z.string().check(z.maxLength(200, "must be at most 200 characters"))).check(z.minLength(1, "must name at least one column"), z.maxLength(200, "at most 200 columns")),
+  rows: z
+    .array(z.array(z.string().check(z.maxLength(500, "must be at most 500 characters"))).check(z.maxLength(200, "at most 200 cells")))
+    .check(z.maxLength(50, "at most 50 rows")),
+});
+export type SuggestRequest = z.infer<typeof SuggestRequestSchema>;
+
 export const CommitSchema = z.strictObject({ importId: z.uuid("must be a uuid"), includeDuplicates: z.optional(z.boolean()) });
 export const ImportIdParamSchema = z.object({ importId: z.uuid("must be a uuid") });
 export const HistoryQuerySchema = z.object({ accountId: z.uuid("must be a uuid") });

@@ -120,7 +120,8 @@ export function detectPreset(rows: string[][], presets: readonly PresetLike[]): 
     const header = findHeaderRow(rows, preset.options.headerRowContains);
     if (!header) continue;
     const have = new Set(header.cells.map(normal));
-    if (!presetColumns(preset).every((c) => have.has(normal(c)))) continue;
+    // A column named by its number (an unnamed one, as DEGIRO's currencies) only has to exist.
+    if (!presetColumns(preset).every((c) => have.has(normal(c)) || (/^\d+$/.test(c) && Number(c) <= header.cells.length))) continue;
     const named = preset.headers.filter((h) => h.trim() !== "");
     const score = named.length ? named.filter((h) => have.has(normal(h))).length / named.length : 0;
     if (!best || score > best.score || (score === best.score && named.length > best.preset.headers.length)) {

@@ -145,6 +145,48 @@ describe("the import wizard", () => {
     await waitFor(() => expect(within(screen.getByRole("table", { name: /Imports into this account/ })).getByText("Undone")).toBeTruthy());
   });
 
+  it("fills the mapping with the suggestion for a file no preset reads (its notes shown), and says when it is the account's saved one", async () => {
+    const asked: unknown[] = [];
+    let answer: Record<string, unknown> = {
+      mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Px" },
+      options: { dateFormat: "DD/MM/YYYY", numberFormat: "1.234,56" },
+      notes: ["No column looks like the fees."],
+      source: "rules",
+      savedAt: null,
+    };
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/csv-import/presets": { presets: PRESETS },
+      "GET /api/csv-import/history": { imports: [] },
+      "POST /api/csv-import/suggest": ({ body }) => {
+        asked.push(body);
+        return json(answer);
+      },
+    });
+    FakeXhr.answers.push({ status: 201, body: PREVIEW });
+    renderApp("/import");
+    const user = userEvent.setup();
+    const csv = "When;Ticker;Dir;Size;Px\n19/01/2024 09:30;AAPL;B;100;191,50\n";
+    await user.upload(await screen.findByLabelText("CSV file"), new File([csv], "mine.csv"));
+    expect(await screen.findByText(/Suggested from the column names and the first rows/)).toBeTruthy();
+    expect(screen.getByText("No column looks like the fees.")).toBeTruthy();
+    expect(asked).toEqual([{ accountId: ACCOUNT.id, header: ["When", "Ticker", "Dir", "Size", "Px"], rows: [["19/01/2024 09:30", "AAPL", "B", "100", "191,50"]] }]);
+    expect((screen.getByLabelText("Price") as HTMLSelectElement).value).toBe("Px");
+    await user.click(screen.getByRole("button", { name: "Preview import" }));
+    await screen.findByRole("heading", { name: "3. Preview of mine.csv" });
+    expect(JSON.parse(FakeXhr.sent[0]!.body!.get("request") as string)).toEqual({
+      accountId: ACCOUNT.id,
+      mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Px" },
+      options: { dateFormat: "DD/MM/YYYY", numberFormat: "1.234,56", hasHeader: true },
+    });
+
+    // The next file of this layout: the account's own mapping, said as such.
+    answer = { ...answer, notes: [], source: "saved", savedAt: "2026-11-20T10:00:00.000Z" };
+    await user.upload(screen.getByLabelText("CSV file"), new File([csv], "again.csv"));
+    expect(await screen.findByText(/Your mapping for this layout, last used/)).toBeTruthy();
+  });
+
   it("asks for a manual mapping when no preset fits, and tells the user to preview again when the preview expired", async () => {
     stubApi({
       "GET /api/auth/session": { user: USER },

@@ -194,6 +194,9 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
   const [previewError, setPreviewError] = useState<unknown>(null);
   const [includeDuplicates, setIncludeDuplicates] = useState(false);
   const [announce, setAnnounce] = useState("");
+  // Where the manual mapping came from (docs/imports.md, "Any CSV"): the account's saved one, or the rules.
+  const [suggested, setSuggested] = useState<{ source: "saved" | "rules"; savedAt: string | null; notes: string[] } | null>(null);
+  const suggestRun = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
   const previewHeadingRef = useRef<HTMLHeadingElement>(null);
   const doneRef = useRef<HTMLElement>(null);
@@ -208,7 +211,7 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
   const columnChoices = opts.hasHeader
     ? [...new Set(header.filter((h) => h !== ""))].map((h) => ({ value: h, label: h }))
     : numberedColumns(firstRow);
-  const missing = preset ? presetColumns(preset).filter((c) => !header.some((h) => h.toLowerCase() === c.toLowerCase())) : [];
+  const missing = preset ? presetColumns(preset).filter((c) => !header.some((h) => h.toLowerCase() === c.toLowerCase()) && !(/^\d+$/.test(c) && Number(c) <= header.length)) : [];
   const effectiveMapping: Partial<ImportMapping> = preset ? preset.mapping : selection;
   const needsTradeDate = Boolean(effectiveMapping.time) && !effectiveMapping.date && !effectiveMapping.executedAt;
 
@@ -236,6 +239,8 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
   }, [commit.isSuccess]);
 
   function applyPreset(p: PresetLike) {
+    suggestRun.current++;
+    setSuggested(null);
     setFormat(p.id);
     setOpts((o) => optionsFromPreset(p, o));
     setCarried({ options: {} });
@@ -267,20 +272,48 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
     const match = detectPreset(parsed, presets);
     setSniff({ file, text, complete, detectedDelimiter });
     setDetected(match);
+    setSuggested(null);
     setOpts((o) => ({ ...defaultOptions(), timezone: o.timezone }));
     if (match) {
       applyPreset(match.preset);
       // Said once, in step 2 ("Detected format: ..."); the live region only says where to look.
       setAnnounce("File read. Check its format in step 2.");
     } else {
-      const first = findHeaderRow(parsed)?.cells ?? [];
+      const found = findHeaderRow(parsed);
+      const first = found?.cells ?? [];
       applyManual(guessSelection(first));
       setAnnounce("File read. Map its columns in step 2.");
+      if (found) void suggestMapping(first, parsed.slice(found.index + 1, found.index + 21));
+    }
+  }
+
+  /** The account's saved mapping for this header, else the server's suggestion from the names and the first rows. */
+  async function suggestMapping(header: string[], sample: string[][]) {
+    const run = ++suggestRun.current;
+    try {
+      const answer = await unwrap(api.api["csv-import"].suggest.$post({ json: { accountId: account.id, header: header.slice(0, 200), rows: sample.map((r) => r.slice(0, 200).map((c) => c.slice(0, 500))) } }));
+      if (run !== suggestRun.current) return; // another file since
+      const { dateFormat, numberFormat, sideFromQuantitySign, delimiter, timezone, hasHeader: _header, ...rest } = answer.options as ImportOptions;
+      setSelection(selectionFromMapping(answer.mapping as ImportMapping));
+      setOpts((o) => ({
+        ...o,
+        ...(dateFormat ? { dateFormat } : {}),
+        ...(numberFormat ? { numberFormat } : {}),
+        ...(delimiter ? { delimiter } : {}),
+        ...(timezone ? { timezone } : {}),
+        sideFromQuantitySign: sideFromQuantitySign === true,
+      }));
+      setCarried({ options: rest, ...((answer.mapping as ImportMapping).extraFees ? { extraFees: (answer.mapping as ImportMapping).extraFees } : {}) });
+      setSuggested({ source: answer.source, savedAt: answer.savedAt, notes: answer.notes });
+    } catch {
+      // The guess from the names alone stays; the trader maps the rest.
     }
   }
 
   function onFormatChange(value: string) {
     if (value === MANUAL) {
+      suggestRun.current++;
+      setSuggested(null);
       const start = preset ? selectionFromMapping(preset.mapping) : guessSelection(header);
       applyManual(start, preset);
     } else {
@@ -474,7 +507,23 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
                 <input type="checkbox" checked={opts.hasHeader} onChange={(e) => setOpt("hasHeader", e.target.checked)} /> The first row is a
                 header row
               </label>
-              {Object.keys(carried.options).length > 0 && (
+              {suggested?.source === "saved" ? (
+                <p className="notice" role="status">
+                  Your mapping for this layout{suggested.savedAt ? `, last used ${formatDateTime(suggested.savedAt)}` : ""}. Check it, then preview.
+                </p>
+              ) : suggested?.source === "rules" ? (
+                <div className="notice" role="status">
+                  <p>Suggested from the column names and the first rows: check each column before previewing.</p>
+                  {suggested.notes.length > 0 && (
+                    <ul>
+                      {suggested.notes.map((n) => (
+                        <li key={n}>{n}</li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              ) : null}
+              {Object.keys(carried.options).length > 0 && suggested?.source !== "saved" && (
                 <p className="field__hint">Also applies the row filters and settings of the format this mapping started from.</p>
               )}
               {problems.length > 0 && (
