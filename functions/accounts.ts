@@ -4,7 +4,9 @@ import * as z from "zod/mini";
 import { exportAccountCsv } from "../lib/accounts/export.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AccountListSchema, AccountSchema } from "../lib/http/responses.ts";
+import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema } from "../lib/http/responses.ts";
+import { BrokerConnectionSchema } from "../lib/sync/schema.ts";
+import { deleteConnection, getConnection, listRuns, saveConnection, startSync } from "../lib/sync/sync.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const accounts = createRouter()
@@ -71,5 +73,38 @@ export const accountExports = createRouter().get(
   },
 );
 accounts.route("/", accountExports);
+
+/** An account's broker connection (lib/sync; DESIGN.md section 10, "Broker sync"). */
+export const brokerConnection = createRouter()
+  .get(
+    "/:id/broker-connection",
+    describeRoute({ tag: "accounts", summary: "The account's broker connection (never its token), with its last run", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
+    requireUser, validate("param", IdParamSchema), async (c) => c.json(await getConnection(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .put(
+    "/:id/broker-connection",
+    describeRoute({ tag: "accounts", summary: "Connect the account to Interactive Brokers' Flex Web Service (the token is checked with the service, then stored sealed)", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
+    requireUser, validate("param", IdParamSchema), validate("json", BrokerConnectionSchema), async (c) =>
+      c.json(await saveConnection(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .delete(
+    "/:id/broker-connection",
+    describeRoute({ tag: "accounts", summary: "Disconnect the account from its broker (its imports stay)", responses: { 204: { description: "Disconnected." } } }),
+    requireUser, validate("param", IdParamSchema), async (c) => {
+      await deleteConnection(c.var.deps, currentUser(c), c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  )
+  .post(
+    "/:id/broker-connection/sync",
+    describeRoute({ tag: "accounts", summary: "Pull the broker's statement now, into the import pipeline (the run already going, if one is)", responses: { 202: { description: "The run, carried on after the answer.", schema: z.object({ runId: z.string() }) } } }),
+    requireUser, validate("param", IdParamSchema), async (c) => c.json(await startSync(c.var.deps, currentUser(c), c.req.valid("param").id), 202),
+  )
+  .get(
+    "/:id/broker-connection/runs",
+    describeRoute({ tag: "accounts", summary: "The account's sync runs, newest first, with their counts and errors", responses: { 200: { description: "The runs.", schema: BrokerRunListSchema } } }),
+    requireUser, validate("param", IdParamSchema), async (c) => c.json(await listRuns(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  );
+accounts.route("/", brokerConnection);
 
 export const accountsGroup = { prefix: "/api/accounts", app: accounts } as const satisfies Group;

@@ -289,13 +289,13 @@ export async function checkStoredKeys(
 ): Promise<string[]> {
   const ring = await keyRing(deps.config);
   const loaded = new Set([ring.current.id, ring.previous?.id]);
-  const kindSql = sql`case provider when 'market-data' then 'market-data' when ${TOTP_AAD} then 'second-factor' else 'provider' end`;
+  const kindSql = sql`case when provider = 'market-data' then 'market-data' when provider = ${TOTP_AAD} then 'second-factor' when provider like 'broker:%' then 'broker' else 'provider' end`;
   const groups = rowsOf<{ kind: string; key_id: string }>(
     await deps.db.execute(sql`select distinct ${kindSql} as kind, key_id from sealed_secrets order by 1 desc, 2`),
   );
   const problems: string[] = [];
   for (const g of groups) {
-    const what = `stored ${g.kind === "second-factor" ? "second-factor secrets" : `${g.kind} keys`}`;
+    const what = `stored ${g.kind === "second-factor" ? "second-factor secrets" : g.kind === "broker" ? "broker tokens" : `${g.kind} keys`}`;
     if (!loaded.has(g.key_id)) {
       problems.push(`${what} ${new EnvelopeError("unknown-key", g.key_id).message}`);
       continue;

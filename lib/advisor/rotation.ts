@@ -1,5 +1,5 @@
 // Key rotation (`npm run cli -- rotate-encryption-key`, docs/operations.md): every sealed secret (the stored
-// provider and market-data keys, and the second factor's TOTP secrets: the sealed_secrets view) sealed under
+// provider and market-data keys, the second factor's TOTP secrets and the broker tokens: the sealed_secrets view) sealed under
 // ENCRYPTION_KEY_PREVIOUS is opened and sealed again under ENCRYPTION_KEY, in batches. Each batch is one
 // statement, conditional on every row still holding the ciphertext that was read, so two runs at once (or a
 // user saving a new key meanwhile) never overwrite anything newer: whichever writes first wins, the other
@@ -77,7 +77,11 @@ export async function rotateStoredKeys(
           update user_totp t set ciphertext = v.new, key_id = ${ring.current.id}
           from v where v.provider = ${TOTP_AAD} and t.user_id = v.user_id and t.ciphertext = v.old
           returning 1
-        ) select (select count(*) from keys)::int + (select count(*) from totp)::int as n`),
+        ), brokers as (
+          update broker_connections b set ciphertext = v.new, key_id = ${ring.current.id}
+          from v where v.provider = 'broker:' || b.account_id and b.user_id = v.user_id and b.ciphertext = v.old
+          returning 1
+        ) select (select count(*) from keys)::int + (select count(*) from totp)::int + (select count(*) from brokers)::int as n`),
     )[0]!.n;
     report.rotated += updated;
     report.byOthers += batch.length - updated;
@@ -91,7 +95,7 @@ async function openOrRefuse(ring: Awaited<ReturnType<typeof keyRing>>, row: Row,
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
     throw new RotationRefused(
-      `ENCRYPTION_KEY_PREVIOUS cannot decrypt a stored ${row.provider === TOTP_AAD ? "second-factor secret" : `${row.provider} key`} (${err.message}). ` +
+      `ENCRYPTION_KEY_PREVIOUS cannot decrypt a stored ${row.provider === TOTP_AAD ? "second-factor secret" : row.provider.startsWith("broker:") ? "broker token" : `${row.provider} key`} (${err.message}). ` +
         `${rotatedSoFar ? `${rotatedSoFar} keys were rotated before it; the rest are unchanged.` : "Nothing was changed."}`,
     );
   }

@@ -316,6 +316,10 @@ export const ConfigSchema = z.object({
   MARKET_DATA_BASE_URL: z.optional(httpUrl()),
   /** The bar provider (Polygon.io, docs/charts.md). */
   BARS_BASE_URL: z.optional(httpUrl()),
+  /** Interactive Brokers' Flex Web Service (broker sync, docs/imports.md); unset: https://ndcdyn.interactivebrokers.com. */
+  FLEX_BASE_URL: z.optional(httpUrl()),
+  /** How long a sync waits before asking again for a statement being generated (2000 ms); tests shorten it. */
+  FLEX_POLL_MS: int(10, 60000, 2000),
   OPENAI_BASE_URL: z.optional(httpUrl()),
   ANTHROPIC_BASE_URL: z.optional(httpUrl()),
   GEMINI_BASE_URL: z.optional(httpUrl()),
@@ -349,6 +353,8 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "PAYMENT_API_BASE_URL",
   "MARKET_DATA_BASE_URL",
   "BARS_BASE_URL",
+  "FLEX_BASE_URL",
+  "FLEX_POLL_MS",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",
   "GEMINI_BASE_URL",

@@ -842,6 +842,66 @@ export const storedKeys = pgTable(
 );
 
 /**
+ * Broker sync (lib/sync, docs/imports.md "Broker sync"): at most one connection per account. The token is
+ * sealed like a provider key (its additional data names the user and "broker:<account id>", so the key
+ * rotation and the start-up check read it through the sealed_secrets view); only its last four characters
+ * are kept in the clear, to show. `broken` says why the service refused it (expired, invalid...): a broken
+ * connection is not pulled on the schedule until the trader saves a new token.
+ */
+export const brokerConnections = pgTable(
+  "broker_connections",
+  {
+    accountId: uuid("account_id")
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["ibkr-flex"] }).notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    keyId: text("key_id").notNull(),
+    tokenTail: text("token_tail").notNull(),
+    queryId: text("query_id").notNull(),
+    verified: boolean("verified").notNull().default(false),
+    broken: text("broken"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("broker_connections_key_id_idx").on(t.keyId),
+    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex')`),
+  ],
+);
+
+/**
+ * Each pull of a broker connection, its counts and its error. A partial unique index keeps one run at a time
+ * per account, whichever process starts it (the schedule on two Node processes, a cron and a click).
+ */
+export const brokerSyncRuns = pgTable(
+  "broker_sync_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    trigger: text("trigger", { enum: ["schedule", "manual"] }).notNull(),
+    status: text("status", { enum: ["running", "succeeded", "failed"] }).notNull().default("running"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    imported: integer("imported").notNull().default(0),
+    duplicates: integer("duplicates").notNull().default(0),
+    error: text("error"),
+    importId: uuid("import_id"),
+  },
+  (t) => [
+    index("broker_sync_runs_account_idx").on(t.accountId, t.startedAt),
+    uniqueIndex("broker_sync_runs_running_idx").on(t.accountId).where(sql`${t.status} = 'running'`),
+    check("broker_sync_runs_status_known", sql`${t.status} in ('running', 'succeeded', 'failed')`),
+    check("broker_sync_runs_trigger_known", sql`${t.trigger} in ('schedule', 'manual')`),
+  ],
+);
+
+/**
  * Credits (lib/billing, docs/billing.md). One wallet per user: `balance` is what the user owns, `reserved`
  * what holds have set aside for advisor turns in flight, so `available` is balance - reserved. Both only ever
  * change together with a row appended to wallet_movements, in the same statement (migrations/functions/billing).

@@ -431,6 +431,27 @@ export const WebhookAckSchema = z.object({ received: z.literal(true), outcome: z
 export const WebhookBodySchema = z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) });
 
 const loose = () => z.record(z.string(), z.unknown());
+const BrokerRunSchema = z.object({
+  id: id(),
+  trigger: z.enum(["schedule", "manual"]),
+  status: z.enum(["running", "succeeded", "failed"]),
+  startedAt: z.string(),
+  finishedAt: z.nullable(z.string()),
+  imported: z.number().check(z.describe("Fills the run wrote")),
+  duplicates: z.number().check(z.describe("Fills of the statement the account had already (skipped)")),
+  error: z.nullable(z.string()).check(z.describe("Why it failed, or the rows it could not read, in the broker's or the importer's words")),
+  importId: z.nullable(z.string()).check(z.describe("The import it committed (undo it from the import history)")),
+});
+export const BrokerRunListSchema = z.object({ runs: z.array(BrokerRunSchema) });
+export const BrokerConnectionViewSchema = z.object({
+  provider: z.enum(["ibkr-flex"]),
+  queryId: z.string(),
+  tokenHintTail: z.string().check(z.describe("The token's last four characters; the token is never returned")),
+  verified: z.boolean(),
+  broken: z.nullable(z.string()).check(z.describe("Why the broker refused the token or query on the last try; the schedule skips a broken connection until a new token is saved")),
+  lastRun: z.nullable(BrokerRunSchema),
+});
+
 export const PresetListSchema = z.object({ presets: z.array(loose()) });
 export const SuggestionSchema = z.object({
   mapping: loose().check(z.describe("Field -> column name, as ImportRequest.mapping; only the fields found")),

@@ -12,6 +12,7 @@ import { loadTickers } from "../market/tickers.ts";
 import { expireOptions } from "../trades/expiry.ts";
 import { computeExcursions } from "../trades/excursions.ts";
 import { drainBarQueue } from "../market/bar-queue.ts";
+import { syncDueConnections } from "../sync/sync.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -106,6 +107,14 @@ export const fetchBarsJob: Job = {
   run: async (deps) => ({ affected: await drainBarQueue(deps) }),
 };
 
+/** Broker connections pulled on their schedule; runs whose process died are failed (lib/sync/sync.ts). */
+export const brokerSyncJob: Job = {
+  name: "broker-sync",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  run: async (deps) => ({ affected: await syncDueConnections(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -116,6 +125,7 @@ export const JOBS: readonly Job[] = [
   expireOptionsJob,
   computeExcursionsJob,
   fetchBarsJob,
+  brokerSyncJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -1,0 +1,183 @@
+// Interactive Brokers' Flex Web Service (version 3), as its public documentation describes it: a statement is
+// asked for with the trader's token and query id (SendRequest, answering a reference code), then fetched with
+// that code (GetStatement), which answers "in progress" (1019) until the statement is ready. Every answer
+// that is not the statement is a <FlexStatementResponse> with a Status and, when not Success, an ErrorCode and
+// an ErrorMessage. The base is FLEX_BASE_URL (the test seam); the paths are fixed, and the statement's own
+// "Url" is not followed (a response never decides where the token goes next).
+import { XMLParser } from "fast-xml-parser";
+import Papa from "papaparse";
+import type { Deps } from "../deps.ts";
+import { resolveVersion } from "../health/index.ts";
+import { findPreset } from "../imports/presets.ts";
+
+const DEFAULT_BASE = "https://ndcdyn.interactivebrokers.com";
+const PATH = "/AccountManagement/FlexWebService";
+/** Statements take seconds to minutes to generate: this many asks, FLEX_POLL_MS apart, before giving up. */
+const MAX_POLLS = 30;
+/** Throttled (1018) or busy (1009...) SendRequests are asked again this many times, waiting longer each time. */
+const MAX_RETRIES = 4;
+
+/** What the service's error codes mean for the connection: the token or the query is wrong, or try later. */
+export type FlexProblem = "token" | "query" | "retry" | "unavailable";
+
+const CODES: Record<string, { problem: FlexProblem; says: string }> = {
+  "1001": { problem: "retry", says: "the statement could not be generated at this time" },
+  "1003": { problem: "unavailable", says: "the statement is not available (check the query's period)" },
+  "1004": { problem: "retry", says: "the statement is incomplete at this time" },
+  "1005": { problem: "retry", says: "settlement data is not ready at this time" },
+  "1006": { problem: "retry", says: "FIFO P/L data is not ready at this time" },
+  "1007": { problem: "retry", says: "MTM P/L data is not ready at this time" },
+  "1008": { problem: "retry", says: "MTM and FIFO P/L data is not ready at this time" },
+  "1009": { problem: "retry", says: "the service is under heavy load" },
+  "1010": { problem: "query", says: "legacy Flex queries are no longer supported: make an Activity Flex query" },
+  "1011": { problem: "token", says: "the service account is inactive" },
+  "1012": { problem: "token", says: "the token has expired: generate a new one in Client Portal (Flex Web Service configuration)" },
+  "1013": { problem: "token", says: "the token is restricted to other IP addresses" },
+  "1014": { problem: "query", says: "the query id is not valid" },
+  "1015": { problem: "token", says: "the token is not valid" },
+  "1016": { problem: "query", says: "the account in the query is not valid" },
+  "1017": { problem: "retry", says: "the reference code is not valid" },
+  "1018": { problem: "retry", says: "too many requests were made with this token" },
+  "1019": { problem: "retry", says: "the statement is still being generated" },
+  "1020": { problem: "query", says: "the request could not be validated" },
+  "1021": { problem: "retry", says: "the statement could not be retrieved at this time" },
+};
+
+/** A refusal of the service (its code and words), or its silence (code null: unreachable, not XML). */
+export class FlexError extends Error {
+  override name = "FlexError";
+  readonly code: string | null;
+  readonly problem: FlexProblem;
+  constructor(code: string | null, problem: FlexProblem, message: string) {
+    super(message);
+    this.code = code;
+    this.problem = problem;
+  }
+}
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, trimValues: true });
+
+type Envelope = { Status?: string; ReferenceCode?: string; ErrorCode?: string; ErrorMessage?: string };
+
+/** The service's answer as text: its own User-Agent (the service asks for one), no redirect followed. */
+async function call(deps: Pick<Deps, "config" | "fetch">, step: "SendRequest" | "GetStatement", token: string, q: string): Promise<string> {
+  const base = (deps.config.FLEX_BASE_URL ?? DEFAULT_BASE).replace(/\/$/, "");
+  const url = `${base}${PATH}/${step}?${new URLSearchParams({ t: token, q, v: "3" })}`;
+  let res: Response;
+  try {
+    res = await deps.fetch(url, { headers: { "User-Agent": `TradingJournal/${resolveVersion(deps.config.APP_VERSION) ?? "dev"}` }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  } catch {
+    throw new FlexError(null, "retry", "Interactive Brokers' Flex Web Service could not be reached.");
+  }
+  const text = await res.text();
+  if (!res.ok) throw new FlexError(null, "retry", `Interactive Brokers' Flex Web Service answered HTTP ${res.status}.`);
+  return text;
+}
+
+/** The envelope of an answer that is not a statement, or null for a statement. */
+function envelopeOf(text: string): Envelope | null {
+  const head = text.trimStart().slice(0, 300);
+  if (!/^(<\?xml[^>]*>\s*)?<FlexStatementResponse[\s>]/.test(head)) return null;
+  let parsed: { FlexStatementResponse?: Envelope };
+  try {
+    parsed = parser.parse(text) as { FlexStatementResponse?: Envelope };
+  } catch {
+    throw new FlexError(null, "retry", "Interactive Brokers' Flex Web Service answered something that is not XML.");
+  }
+  return parsed.FlexStatementResponse ?? {};
+}
+
+function failure(envelope: Envelope): FlexError {
+  const code = String(envelope.ErrorCode ?? "");
+  const known = CODES[code];
+  const words = known?.says ?? envelope.ErrorMessage ?? "it refused the request";
+  return new FlexError(code || null, known?.problem ?? "unavailable", `Interactive Brokers${code ? ` (error ${code})` : ""}: ${words}.`);
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * SendRequest: the reference code of a statement being generated for the token and query id. Throttled and
+ * busy answers are asked again (FLEX_POLL_MS, doubling); a wrong token or query is a FlexError at once.
+ */
+export async function requestStatement(deps: Pick<Deps, "config" | "fetch">, token: string, queryId: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const text = await call(deps, "SendRequest", token, queryId);
+    const envelope = envelopeOf(text);
+    if (!envelope) throw new FlexError(null, "retry", "Interactive Brokers answered the request with a statement instead of a reference code.");
+    if (envelope.Status === "Success" && envelope.ReferenceCode) return String(envelope.ReferenceCode);
+    const error = failure(envelope);
+    if (error.problem !== "retry" || attempt >= MAX_RETRIES) throw error;
+    await wait(deps.config.FLEX_POLL_MS * 2 ** attempt);
+  }
+}
+
+/** GetStatement, asked until the statement is ready: its text (XML or CSV, as the query is set up). */
+export async function fetchStatement(deps: Pick<Deps, "config" | "fetch">, token: string, referenceCode: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const text = await call(deps, "GetStatement", token, referenceCode);
+    const envelope = envelopeOf(text);
+    if (!envelope) return text;
+    const error = failure(envelope);
+    if (error.problem !== "retry" || attempt >= MAX_POLLS) throw error;
+    await wait(deps.config.FLEX_POLL_MS);
+  }
+}
+
+/** The ibkr-flex preset's columns and the Flex XML attribute each comes from (IBKR's field names). */
+const ATTRIBUTES: Record<string, string> = {
+  ClientAccountID: "accountId",
+  CurrencyPrimary: "currency",
+  AssetClass: "assetCategory",
+  Symbol: "symbol",
+  Description: "description",
+  Conid: "conid",
+  TradeID: "tradeID",
+  Multiplier: "multiplier",
+  Strike: "strike",
+  Expiry: "expiry",
+  DateTime: "dateTime",
+  "Put/Call": "putCall",
+  TradeDate: "tradeDate",
+  Exchange: "exchange",
+  Quantity: "quantity",
+  TradePrice: "tradePrice",
+  Proceeds: "proceeds",
+  IBCommission: "ibCommission",
+  IBCommissionCurrency: "ibCommissionCurrency",
+  NetCash: "netCash",
+  "Open/CloseIndicator": "openCloseIndicator",
+  "Buy/Sell": "buySell",
+  IBOrderID: "ibOrderID",
+  IBExecID: "ibExecID",
+  LevelOfDetail: "levelOfDetail",
+};
+
+const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/**
+ * A statement as the ibkr-flex preset reads it (lib/imports/presets.ts): a CSV statement as it comes (its
+ * query must hold the preset's columns), an XML one rewritten as that CSV from its <Trade> elements, in every
+ * FlexStatement of the answer (a <Trade> is an execution: its level of detail says so when the query has no
+ * such field). A statement that is neither is a FlexError.
+ */
+export function statementAsCsv(text: string): string {
+  const head = text.trimStart().slice(0, 300);
+  if (!head.startsWith("<")) return text;
+  if (!/^(<\?xml[^>]*>\s*)?<FlexQueryResponse[\s>]/.test(head)) throw new FlexError(null, "unavailable", "Interactive Brokers sent a statement this journal cannot read.");
+  let parsed: { FlexQueryResponse?: { FlexStatements?: { FlexStatement?: unknown } } };
+  try {
+    parsed = parser.parse(text) as typeof parsed;
+  } catch {
+    throw new FlexError(null, "unavailable", "Interactive Brokers sent a statement that is not well-formed XML.");
+  }
+  const statements = asList(parsed.FlexQueryResponse?.FlexStatements?.FlexStatement as Array<{ Trades?: { Trade?: unknown } }> | undefined);
+  const header = findPreset("ibkr-flex")!.headers;
+  const rows: string[][] = [];
+  for (const statement of statements) {
+    for (const trade of asList(statement?.Trades?.Trade as Array<Record<string, string>> | Record<string, string> | undefined)) {
+      rows.push(header.map((column) => (column === "LevelOfDetail" ? (trade.levelOfDetail ?? "EXECUTION") : (trade[ATTRIBUTES[column]!] ?? ""))));
+    }
+  }
+  return Papa.unparse({ fields: header, data: rows });
+}

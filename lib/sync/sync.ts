@@ -1,0 +1,233 @@
+// Broker sync (DESIGN.md section 10, "Broker sync"; docs/imports.md "Broker sync"): an account's connection to
+// its broker, pulled on the schedule (the broker-sync job) and on demand into the same staged import pipeline
+// as an upload: the statement is previewed with the ibkr-flex preset (duplicates of fills already in the
+// account, by execution id, are skipped) and committed in one statement, so a run is all or nothing and can
+// be undone from the import history like any import. One run at a time per account (a partial unique index).
+import { sql } from "drizzle-orm";
+import { requireOwnAccount } from "../accounts/accounts.ts";
+import type { AuthUser } from "../auth/session.ts";
+import { additionalData, keyRing, open, seal } from "../crypto/envelope.ts";
+import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
+import { fetchStatement, FlexError, requestStatement, statementAsCsv } from "./ibkr-flex.ts";
+import type { BrokerConnectionInput } from "./schema.ts";
+
+/** A run that has been "running" this long died with its process (or its Worker): the job marks it failed. */
+export const RUN_LEASE_MINUTES = 15;
+/** How often the schedule pulls a healthy connection. Flex statements are end-of-day data. */
+export const SYNC_EVERY_HOURS = 12;
+/** A failed run (the service down, a statement not ready) is tried again this much later. */
+export const RETRY_AFTER_HOURS = 1;
+/** At most this many connections are pulled per tick of the job, one after another. */
+const SYNC_PER_TICK = 20;
+
+const aad = (userId: string, accountId: string) => additionalData(userId, `broker:${accountId}`);
+
+export type RunView = {
+  id: string;
+  trigger: "schedule" | "manual";
+  status: "running" | "succeeded" | "failed";
+  startedAt: string;
+  finishedAt: string | null;
+  imported: number;
+  duplicates: number;
+  error: string | null;
+  importId: string | null;
+};
+
+type RunRow = { id: string; trigger: RunView["trigger"]; status: RunView["status"]; started_at: string; finished_at: string | null; imported: number; duplicates: number; error: string | null; import_id: string | null };
+
+const RUN_COLUMNS = sql.raw(`id::text, trigger, status, ${isoUtc("started_at")} as started_at, ${isoUtc("finished_at")} as finished_at, imported, duplicates, error, import_id::text`);
+
+const toRun = (r: RunRow): RunView => ({
+  id: r.id,
+  trigger: r.trigger,
+  status: r.status,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  imported: r.imported,
+  duplicates: r.duplicates,
+  error: r.error,
+  importId: r.import_id,
+});
+
+export type ConnectionView = {
+  provider: "ibkr-flex";
+  queryId: string;
+  /** The token's last four characters: the token itself is never shown again. */
+  tokenHintTail: string;
+  verified: boolean;
+  /** Why the broker refused the token or the query on the last try (null while it works): the schedule skips it. */
+  broken: string | null;
+  lastRun: RunView | null;
+};
+
+async function lastRun(deps: Pick<Deps, "db">, accountId: string): Promise<RunView | null> {
+  const [row] = rowsOf<RunRow>(await deps.db.execute(sql`select ${RUN_COLUMNS} from broker_sync_runs where account_id = ${accountId}::uuid order by started_at desc, id desc limit 1`));
+  return row ? toRun(row) : null;
+}
+
+async function view(deps: Pick<Deps, "db">, accountId: string): Promise<ConnectionView | null> {
+  const [row] = rowsOf<{ query_id: string; token_tail: string; verified: boolean; broken: string | null }>(
+    await deps.db.execute(sql`select query_id, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
+  );
+  if (!row) return null;
+  return { provider: "ibkr-flex", queryId: row.query_id, tokenHintTail: row.token_tail, verified: row.verified, broken: row.broken, lastRun: await lastRun(deps, accountId) };
+}
+
+/** GET: the account's connection, or 404 when it has none. */
+export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<ConnectionView> {
+  await requireOwnAccount(deps, user, accountId);
+  const found = await view(deps, accountId);
+  if (!found) throw new AppError("NOT_FOUND", "This account has no broker connection.");
+  return found;
+}
+
+/**
+ * PUT: the token and query id, checked with the service first (one SendRequest). A token or query the
+ * service refuses is a 400 naming it, and nothing is saved; a service that cannot answer now (down,
+ * throttled) leaves the connection saved but not verified, and the first run says more.
+ */
+export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, user: AuthUser, accountId: string, input: BrokerConnectionInput): Promise<ConnectionView> {
+  await requireOwnAccount(deps, user, accountId);
+  let verified = false;
+  try {
+    await requestStatement(deps, input.token, input.queryId);
+    verified = true;
+  } catch (err) {
+    if (!(err instanceof FlexError)) throw err;
+    if (err.problem === "token" || err.problem === "query") {
+      const path = err.problem === "token" ? "token" : "queryId";
+      throw new AppError("VALIDATION_ERROR", err.message, { fields: [{ path, message: err.message.replace(/^[^:]*: /, "") }] });
+    }
+  }
+  const ring = await keyRing(deps.config);
+  const ciphertext = await seal(ring, input.token, aad(user.id, accountId));
+  const tail = input.token.slice(-4);
+  await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, query_id, verified, broken)
+    values (${accountId}::uuid, ${user.id}::uuid, ${input.provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${input.queryId}, ${verified}, null)
+    on conflict (account_id) do update set provider = excluded.provider, ciphertext = excluded.ciphertext, key_id = excluded.key_id,
+      token_tail = excluded.token_tail, query_id = excluded.query_id, verified = excluded.verified, broken = null, updated_at = now()`);
+  return (await view(deps, accountId))!;
+}
+
+/** DELETE: the connection goes (its runs stay in the history of the account's imports, as imports). */
+export async function deleteConnection(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {
+  await requireOwnAccount(deps, user, accountId);
+  const gone = rowsOf(await deps.db.execute(sql`delete from broker_connections where account_id = ${accountId}::uuid returning 1`));
+  if (gone.length === 0) throw new AppError("NOT_FOUND", "This account has no broker connection.");
+}
+
+/** GET runs: the account's runs, newest first (the last 50). */
+export async function listRuns(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ runs: RunView[] }> {
+  await requireOwnAccount(deps, user, accountId);
+  const rows = rowsOf<RunRow>(await deps.db.execute(sql`select ${RUN_COLUMNS} from broker_sync_runs where account_id = ${accountId}::uuid order by started_at desc, id desc limit 50`));
+  return { runs: rows.map(toRun) };
+}
+
+/**
+ * Claims a run of the account: a new "running" row, or null when one is running already (the partial unique
+ * index decides, whichever process asks).
+ */
+async function claimRun(deps: Pick<Deps, "db">, accountId: string, trigger: RunView["trigger"]): Promise<string | null> {
+  try {
+    const [row] = rowsOf<{ id: string }>(await deps.db.execute(sql`insert into broker_sync_runs (account_id, trigger) values (${accountId}::uuid, ${trigger}) returning id::text`));
+    return row!.id;
+  } catch (err) {
+    if (pgError(err)?.code === UNIQUE_VIOLATION) return null;
+    throw err;
+  }
+}
+
+/**
+ * POST sync: a run now, carried on after the answer (deps.defer). The run already going when there is one:
+ * its id, and no second run.
+ */
+export async function startSync(deps: Deps, user: AuthUser, accountId: string): Promise<{ runId: string }> {
+  await requireOwnAccount(deps, user, accountId);
+  if (!(await view(deps, accountId))) throw new AppError("NOT_FOUND", "This account has no broker connection.");
+  const runId = await claimRun(deps, accountId, "manual");
+  if (!runId) {
+    const [running] = rowsOf<{ id: string }>(await deps.db.execute(sql`select id::text from broker_sync_runs where account_id = ${accountId}::uuid and status = 'running'`));
+    if (running) return { runId: running.id };
+    return startSync(deps, user, accountId); // it finished between the two statements
+  }
+  deps.defer(() => runSync(deps, runId));
+  return { runId };
+}
+
+type Connection = { account_id: string; user_id: string; ciphertext: string; query_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"] };
+
+/**
+ * One run, to its end: the statement asked for and fetched, previewed and committed with the ibkr-flex preset
+ * (nothing to import: no commit), and the run marked with its counts, or failed with the broker's words.
+ * A token or query the broker refuses marks the connection broken. Never throws: a run's failure is its row.
+ */
+export async function runSync(deps: Deps, runId: string): Promise<void> {
+  let outcome: { status: "succeeded" | "failed"; imported: number; duplicates: number; error: string | null; importId: string | null };
+  const [conn] = rowsOf<Connection>(
+    await deps.db.execute(sql`select c.account_id::text, c.user_id::text, c.ciphertext, c.query_id, u.email, u.email_verified, u.is_admin, u.plan
+      from broker_sync_runs r join broker_connections c on c.account_id = r.account_id join users u on u.id = c.user_id where r.id = ${runId}::uuid`),
+  );
+  try {
+    if (!conn) throw new FlexError(null, "unavailable", "The broker connection was removed.");
+    const user: AuthUser = { id: conn.user_id, email: conn.email, emailVerified: conn.email_verified, isAdmin: conn.is_admin, plan: conn.plan };
+    const token = await open(await keyRing(deps.config), conn.ciphertext, aad(conn.user_id, conn.account_id));
+    const reference = await requestStatement(deps, token, conn.query_id);
+    const csv = statementAsCsv(await fetchStatement(deps, token, reference));
+    if (csv.trim().split(/\r?\n/).length < 2) {
+      outcome = { status: "succeeded", imported: 0, duplicates: 0, error: null, importId: null };
+    } else {
+      const fileName = `IBKR Flex ${deps.now().toISOString().slice(0, 10)}.csv`;
+      const preview = await previewImport(deps, user, { fileName, bytes: new TextEncoder().encode(csv), request: { accountId: conn.account_id, presetId: "ibkr-flex" } });
+      const invalid = preview.summary.invalid > 0 ? `${preview.summary.invalid} rows could not be read (${preview.errors[0]?.message ?? "see the import"}).` : null;
+      if (preview.summary.toImport === 0) {
+        await discardImport(deps, user, preview.importId);
+        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, error: invalid, importId: null };
+      } else {
+        const done = await commitImport(deps, user, preview.importId, false);
+        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, error: invalid, importId: preview.importId };
+      }
+    }
+    if (conn) await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
+  } catch (err) {
+    const message = err instanceof FlexError || err instanceof AppError ? err.message : "The sync failed unexpectedly; it will be tried again.";
+    if (!(err instanceof FlexError) && !(err instanceof AppError)) deps.log.error("broker sync failed", { runId, error: err instanceof Error ? err.message : String(err) });
+    if (conn && err instanceof FlexError && (err.problem === "token" || err.problem === "query")) {
+      await deps.db.execute(sql`update broker_connections set broken = ${err.message}, verified = false, updated_at = now() where account_id = ${conn.account_id}::uuid`);
+    }
+    outcome = { status: "failed", imported: 0, duplicates: 0, error: message, importId: null };
+  }
+  await deps.db.execute(sql`update broker_sync_runs set status = ${outcome.status}, finished_at = now(), imported = ${outcome.imported},
+    duplicates = ${outcome.duplicates}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid where id = ${runId}::uuid and status = 'running'`);
+}
+
+/**
+ * The broker-sync job: runs still "running" past their lease are failed (their process died; a commit is one
+ * statement, so nothing of them was half-written), then each healthy connection not pulled for
+ * SYNC_EVERY_HOURS (RETRY_AFTER_HOURS after a failed run) is run, one after another, claiming its run as a click would (one at a time per account,
+ * across processes). Returns the runs made.
+ */
+export async function syncDueConnections(deps: Deps): Promise<number> {
+  await deps.db.execute(sql`update broker_sync_runs set status = 'failed', finished_at = now(),
+    error = 'The sync was interrupted (its process stopped); nothing of it was written. The next one starts on schedule.'
+    where status = 'running' and started_at < now() - make_interval(mins => ${RUN_LEASE_MINUTES})`);
+  const due = rowsOf<{ account_id: string }>(
+    await deps.db.execute(sql`select c.account_id::text from broker_connections c
+      where c.broken is null and not exists (select 1 from broker_sync_runs r where r.account_id = c.account_id
+        and (r.started_at > now() - make_interval(hours => ${SYNC_EVERY_HOURS}) and r.status <> 'failed'
+          or r.started_at > now() - make_interval(hours => ${RETRY_AFTER_HOURS})))
+      order by c.updated_at limit ${SYNC_PER_TICK}`),
+  );
+  let runs = 0;
+  for (const { account_id } of due) {
+    const runId = await claimRun(deps, account_id, "schedule");
+    if (!runId) continue;
+    await runSync(deps, runId);
+    runs++;
+  }
+  return runs;
+}
