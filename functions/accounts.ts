@@ -47,35 +47,8 @@ export const accounts = createRouter()
     validate("query", DeleteAccountQuerySchema), async (c) => {
     await deleteAccount(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query"));
     return c.body(null, 204);
-  });
-
-const ExportParamSchema = z.object({
-  id: z.uuid("must be a uuid"),
-  kind: z.enum(["fills", "trades", "ledger"], { error: "must be fills, trades or ledger" }),
-});
-
-export const accountExports = createRouter().get(
-  "/:id/export/:kind",
-  describeRoute({
-    tag: "accounts",
-    summary: "An account's fills (the generic import format), trades with journal fields, or ledger, as CSV",
-    responses: { 200: { description: "The CSV file (RFC 4180, UTF-8, a header row).", contentType: "text/csv", schema: z.string() } },
-  }),
-  requireUser,
-  validate("param", ExportParamSchema),
-  async (c) => {
-    const { id, kind } = c.req.valid("param");
-    const { csv, fileName } = await exportAccountCsv(c.var.deps, currentUser(c), id, kind);
-    c.header("Content-Type", "text/csv; charset=utf-8");
-    c.header("Content-Disposition", `attachment; filename="${fileName}"`);
-    c.header("Cache-Control", "no-store");
-    return c.body(csv);
-  },
-);
-accounts.route("/", accountExports);
-
-/** An account's broker connection (lib/sync; DESIGN.md section 10, "Broker sync"). */
-export const brokerConnection = createRouter()
+  })
+  // An account's broker connection (lib/sync; DESIGN.md section 10, "Broker sync").
   .get(
     "/:id/broker-connection",
     describeRoute({ tag: "accounts", summary: "The account's broker connection (never its token), with its last run", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
@@ -105,6 +78,31 @@ export const brokerConnection = createRouter()
     describeRoute({ tag: "accounts", summary: "The account's sync runs, newest first, with their counts and errors", responses: { 200: { description: "The runs.", schema: BrokerRunListSchema } } }),
     requireUser, validate("param", IdParamSchema), async (c) => c.json(await listRuns(c.var.deps, currentUser(c), c.req.valid("param").id)),
   );
-accounts.route("/", brokerConnection);
+
+const ExportParamSchema = z.object({
+  id: z.uuid("must be a uuid"),
+  kind: z.enum(["fills", "trades", "ledger"], { error: "must be fills, trades or ledger" }),
+});
+
+export const accountExports = createRouter().get(
+  "/:id/export/:kind",
+  describeRoute({
+    tag: "accounts",
+    summary: "An account's fills (the generic import format), trades with journal fields, or ledger, as CSV",
+    responses: { 200: { description: "The CSV file (RFC 4180, UTF-8, a header row).", contentType: "text/csv", schema: z.string() } },
+  }),
+  requireUser,
+  validate("param", ExportParamSchema),
+  async (c) => {
+    const { id, kind } = c.req.valid("param");
+    const { csv, fileName } = await exportAccountCsv(c.var.deps, currentUser(c), id, kind);
+    c.header("Content-Type", "text/csv; charset=utf-8");
+    c.header("Content-Disposition", `attachment; filename="${fileName}"`);
+    c.header("Cache-Control", "no-store");
+    return c.body(csv);
+  },
+);
+accounts.route("/", accountExports);
+
 
 export const accountsGroup = { prefix: "/api/accounts", app: accounts } as const satisfies Group;

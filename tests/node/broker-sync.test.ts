@@ -187,7 +187,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     await connect(client, accountId, "sched0000111122223333");
     flex.statement = flexStatement([trade(31, "BUY", 0), trade(32, "SELL", 7)]);
     // Every other connection of this database has run within the hour: only this one is due.
-    const other = await createNodeDb(db.url, { poolSize: 4 });
+    const other = await createNodeDb(db.url, { poolSize: 4, transactionPooler: false });
     try {
       const [a, b] = await Promise.all([syncDueConnections(t.deps), syncDueConnections({ ...t.deps, db: other.db })]);
       expect(a + b).toBe(1);

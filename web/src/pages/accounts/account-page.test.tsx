@@ -187,3 +187,42 @@ describe("editing an account's risk and fees", () => {
     expect(patches[0]).toMatchObject({ defaultRisk: "250", feeSchedule: { stock: { perUnit: "0.005", minimum: "1" }, option: { perUnit: "0.65" } } });
   });
 });
+
+describe("the account's broker sync", () => {
+  const ledger = { [`GET /api/ledger/${ID}`]: { page: 1, pageSize: 50, hasMore: false, runningBalanceAtFirstRow: "0.30", entries: [] } };
+
+  it("a broken connection says why, pauses syncing and asks for a new token; the field errors of a refused one show on the fields", async () => {
+    const sent: unknown[] = [];
+    stubApi({
+      ...signedIn,
+      ...ledger,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/accounts/${ID}/broker-connection`]: {
+        provider: "ibkr-flex", queryId: "987654", tokenHintTail: "abcd", verified: false,
+        broken: "Interactive Brokers (error 1012): the token has expired: generate a new one in Client Portal (Flex Web Service configuration).",
+        lastRun: null,
+      },
+      [`GET /api/accounts/${ID}/broker-connection/runs`]: {
+        runs: [{ id: "r1", trigger: "schedule", status: "failed", startedAt: "2026-01-03T06:00:00.000Z", finishedAt: "2026-01-03T06:00:02.000Z", imported: 0, duplicates: 0, error: "Interactive Brokers (error 1012): the token has expired.", importId: null }],
+      },
+      [`PUT /api/accounts/${ID}/broker-connection`]: ({ body }) => {
+        sent.push(body);
+        return envelope(400, "VALIDATION_ERROR", "Interactive Brokers (error 1015): the token is not valid.", [{ path: "token", message: "the token is not valid." }]);
+      },
+    });
+    renderApp(`/accounts/${ID}`);
+    const panel = await screen.findByRole("region", { name: "Broker sync" });
+    expect((await within(panel).findByRole("alert")).textContent).toContain("the token has expired");
+    expect(within(panel).getByText("Broken")).toBeTruthy();
+    expect(within(panel).getByRole("button", { name: "Sync now" })).toHaveProperty("disabled", true);
+    expect(await within(panel).findByText(/Last sync .*Failed: Interactive Brokers \(error 1012\)/)).toBeTruthy();
+    const user = userEvent.setup();
+    await user.type(within(panel).getByLabelText("Flex Web Service token"), "newtoken0000111122");
+    await user.type(within(panel).getByLabelText("Query ID"), "987654");
+    await user.click(within(panel).getByRole("button", { name: "Connect" }));
+    expect((await within(panel).findAllByText(/token is not valid/)).length).toBeGreaterThan(0);
+    expect(within(panel).getByLabelText("Flex Web Service token").getAttribute("aria-invalid")).toBe("true");
+    expect(sent).toEqual([{ provider: "ibkr-flex", token: "newtoken0000111122", queryId: "987654" }]);
+  });
+});

@@ -12,6 +12,7 @@ import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextField } from "../
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { ACCOUNT_FIELD_OF_CODE } from "./account-form.tsx";
+import { BrokerSync } from "./broker-sync.tsx";
 import { CashEntryForm, LedgerTable } from "./ledger.tsx";
 
 function EditAccountForm({ account, onDone }: { account: Account; onDone(): void }) {
@@ -215,6 +216,10 @@ export function AccountPage() {
                 <CashEntryForm account={a} />
               </section>
             </div>
+            <section className="panel" aria-labelledby="sync-title">
+              <h2 id="sync-title">Broker sync</h2>
+              <BrokerSync account={a} />
+            </section>
             <section className="panel" aria-labelledby="export-title">
               <h2 id="export-title">Export</h2>
               <p>
