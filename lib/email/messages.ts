@@ -55,6 +55,18 @@ export function newDeviceEmail(config: Config, device: string, at: Date): MailCo
   return render(`New sign-in to your ${PRODUCT} account`, paragraphs, link);
 }
 
+/** A broker connection the broker stopped accepting (lib/sync/sync.ts): why, and where to give a new token. */
+export function brokerBrokenEmail(config: Config, accountId: string, accountName: string, reason: string): MailContent {
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  const link = `${config.WEB_BASE_URL}/accounts/${accountId}`;
+  const paragraphs = [
+    `Your ${PRODUCT} account "${accountName}" stopped syncing from Interactive Brokers. ${reason}`,
+    "No trades were imported, and syncing is paused until you save a new Flex Web Service token on the account's page:",
+    link,
+  ];
+  return render(`Interactive Brokers sync stopped for "${accountName}"`, paragraphs, link);
+}
+
 function webLink(config: Config, path: string, token: string): string {
   // WEB_BASE_URL is parsed as an origin (no path, no trailing slash).
   if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");

@@ -11,6 +11,7 @@ import { pgError, UNIQUE_VIOLATION } from "../db/errors.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
 import { fetchStatement, FlexError, requestStatement, statementAsCsv } from "./ibkr-flex.ts";
 import type { BrokerConnectionInput } from "./schema.ts";
@@ -197,7 +198,14 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     const message = err instanceof FlexError || err instanceof AppError ? err.message : "The sync failed unexpectedly; it will be tried again.";
     if (!(err instanceof FlexError) && !(err instanceof AppError)) deps.log.error("broker sync failed", { runId, error: err instanceof Error ? err.message : String(err) });
     if (conn && err instanceof FlexError && (err.problem === "token" || err.problem === "query")) {
-      await deps.db.execute(sql`update broker_connections set broken = ${err.message}, verified = false, updated_at = now() where account_id = ${conn.account_id}::uuid`);
+      // The trader is told once, when it breaks (by email when the instance sends email; the page says it too).
+      const [newly] = rowsOf<{ name: string }>(
+        await deps.db.execute(sql`update broker_connections c set broken = ${err.message}, verified = false, updated_at = now()
+          from accounts a where c.account_id = ${conn.account_id}::uuid and a.id = c.account_id and c.broken is null returning a.name`),
+      );
+      const mailer = deps.mailer;
+      if (newly && mailer) deps.defer(() => mailer.send({ to: conn.email, ...brokerBrokenEmail(deps.config, conn.account_id, newly.name, err.message) }));
+      if (!newly) await deps.db.execute(sql`update broker_connections set broken = ${err.message}, updated_at = now() where account_id = ${conn.account_id}::uuid`);
     }
     outcome = { status: "failed", imported: 0, duplicates: 0, error: message, importId: null };
   }

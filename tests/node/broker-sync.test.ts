@@ -6,11 +6,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
+import { createNodeMailer } from "../../lib/email/index.ts";
 import { syncDueConnections } from "../../lib/sync/sync.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { flexStatement, flexTrade, startFlexServer, type FlexServer } from "../support/flex-server.ts";
+import { startSmtpServer } from "../support/smtp-server.ts";
 
 let db: { name: string; url: string };
 let flex: FlexServer;
@@ -153,6 +155,33 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     expect(flex.requests.slice(before).filter((r) => r.t === token)).toEqual([]);
     const fixed = await connect(client, accountId, "fresh5555666677778888");
     expect(fixed).toMatchObject({ verified: true, broken: null });
+  });
+
+  it("tells the trader by email, once, when the broker stops accepting the token", async () => {
+    const smtp = await startSmtpServer({ tls: "none" });
+    try {
+      const env = { ...flex.env, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100/" };
+      const probe = await testApp(db.url, env);
+      const mailing = await testApp(db.url, env, { peer: "per-request", mailer: await createNodeMailer(probe.config) });
+      const { client } = await signUp(mailing, "flex-mail");
+      const accountId = (await (await client.post("/api/accounts", { name: "Main IBKR", currency: "USD" })).json()).id as string;
+      const token = "mailtoken00001111222";
+      expect((await client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PUT", json: { provider: "ibkr-flex", token, queryId: "987654" } })).status).toBe(200);
+      flex.expired.add(token);
+      for (let i = 0; i < 2; i++) {
+        expect((await client.post(`/api/accounts/${accountId}/broker-connection/sync`)).status).toBe(202);
+        await mailing.settled();
+      }
+      const mail = await smtp.waitFor((m) => m.subject.includes("Main IBKR"));
+      expect(mail.subject).toBe('Interactive Brokers sync stopped for "Main IBKR"');
+      expect(mail.text).toContain("token has expired");
+      expect(mail.text).toContain(`http://localhost:3100/accounts/${accountId}`);
+      expect(mail.text).not.toContain(token);
+      // Two failed runs, one email.
+      expect(smtp.messages.filter((m) => m.subject.includes("Main IBKR"))).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
   });
 
   it("a malformed statement or one cut off halfway fails the run and writes nothing; a run whose process died is failed by the job", async () => {
