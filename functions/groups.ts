@@ -7,6 +7,7 @@ import { billingGroup } from "./billing.ts";
 import { authGroup } from "./auth.ts";
 import { passkeysGroup } from "./passkeys.ts";
 import { brokeragesGroup } from "./brokerages.ts";
+import { archiveGroup } from "./archive.ts";
 import { changelogGroup } from "./changelog.ts";
 import { configGroup } from "./config.ts";
 import { csvImportGroup } from "./csv-import.ts";
@@ -57,6 +58,7 @@ export const groups = {
   instruments: instrumentsGroup,
   admin: adminGroup,
   changelog: changelogGroup,
+  archive: archiveGroup,
   docs: docsGroup,
 } as const;
 
@@ -96,6 +98,7 @@ export function typedRoutes() {
     .route(instrumentsGroup.prefix, instrumentsGroup.app)
     .route(adminGroup.prefix, adminGroup.app)
     .route(changelogGroup.prefix, changelogGroup.app)
+    .route(archiveGroup.prefix, archiveGroup.app)
     .route(docsGroup.prefix, docsGroup.app);
 }
 export type AppType = ReturnType<typeof typedRoutes>;

@@ -117,6 +117,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   quotes: "Delayed quotes (when the instance has a quote provider).",
   admin: "The admin console (administrators only).",
   changelog: "The instance's release notes.",
+  archive: "Everything a trader has here, as one ZIP.",
   docs: "This document and its reference page.",
 };
 

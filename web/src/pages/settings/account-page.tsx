@@ -146,11 +146,15 @@ function YourData() {
       <h2 id="data-title">Your data</h2>
       <p>
         Download everything you entered as one JSON file: brokerages, accounts, their ledgers, fills and trade journals (screenshots are
-        not included). Each account&apos;s page also exports its fills, trades and ledger as CSV.
+        not included; this file imports back, below). Or everything as one ZIP: that JSON file with your screenshots, detached notes,
+        advisor conversations and import history. Each account&apos;s page also exports its fills, trades and ledger as CSV.
       </p>
-      <p>
+      <p className="button-row">
         <a className="button button--secondary" href="/api/auth/account/export" download>
           Export (JSON)
+        </a>
+        <a className="button button--secondary" href="/api/archive" download>
+          Everything, screenshots included (ZIP)
         </a>
       </p>
       <form
