@@ -51,7 +51,7 @@ export const accounts = createRouter()
   // An account's broker connection (lib/sync; DESIGN.md section 10, "Broker sync").
   .get(
     "/:id/broker-connection",
-    describeRoute({ tag: "accounts", summary: "The account's broker connection (never its token), with its last run", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
+    describeRoute({ tag: "accounts", summary: "The account's broker connection (never its token), with its last run; null when it has none", responses: { 200: { description: "The connection.", schema: z.object({ connection: z.nullable(BrokerConnectionViewSchema) }) } } }),
     requireUser, validate("param", IdParamSchema), async (c) => c.json(await getConnection(c.var.deps, currentUser(c), c.req.valid("param").id)),
   )
   .put(

@@ -79,12 +79,10 @@ async function view(deps: Pick<Deps, "db">, accountId: string): Promise<Connecti
   return { provider: "ibkr-flex", queryId: row.query_id, tokenHintTail: row.token_tail, verified: row.verified, broken: row.broken, lastRun: await lastRun(deps, accountId) };
 }
 
-/** GET: the account's connection, or 404 when it has none. */
-export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<ConnectionView> {
+/** GET: `{connection}`, null when the account has none (not a 404: a page asks before there is one). */
+export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ connection: ConnectionView | null }> {
   await requireOwnAccount(deps, user, accountId);
-  const found = await view(deps, accountId);
-  if (!found) throw new AppError("NOT_FOUND", "This account has no broker connection.");
-  return found;
+  return { connection: await view(deps, accountId) };
 }
 
 /**

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 async function screenshot(client: TestClient, tradeId: string, rgb: [number, number, number]) {
   const form = new FormData();
-  form.set("file", new Blob([pngImage({ width: 64, height: 32, rgb })], { type: "image/png" }), "shot.png");
+  form.set("file", new Blob([new Uint8Array(pngImage({ width: 64, height: 32, rgb }))], { type: "image/png" }), "shot.png");
   const res = await client.request(`/api/trades/${tradeId}/images`, { method: "POST", body: form });
   expect(res.status, await res.clone().text()).toBe(201);
   const { id } = await res.json();

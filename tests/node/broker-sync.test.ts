@@ -62,7 +62,9 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     // The token is never stored or returned in the clear; the service was asked with it and our User-Agent.
     const [row] = rowsOf<{ ciphertext: string }>(await t.deps.db.execute(sql`select ciphertext from broker_connections where account_id = ${accountId}::uuid`));
     expect(row!.ciphertext).not.toContain(GOOD);
-    expect(JSON.stringify(await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json())).not.toContain(GOOD);
+    const shown = await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json();
+    expect(shown).toEqual({ connection: saved });
+    expect(JSON.stringify(shown)).not.toContain(GOOD);
     expect(flex.requests.at(-1)).toMatchObject({ step: "SendRequest", t: GOOD, q: "987654" });
     expect(flex.requests.at(-1)!.userAgent).toMatch(/^TradingJournal\//);
     // The key rotation and the start-up check see it (the sealed_secrets view).
@@ -89,7 +91,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     expect(await fillCount(accountId)).toBe(3);
     // Nothing new: a run with nothing to write.
     expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0, duplicates: 3, importId: null });
-    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).lastRun).toMatchObject({ imported: 0, duplicates: 3 });
+    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.lastRun).toMatchObject({ imported: 0, duplicates: 3 });
   });
 
   it("reads a statement set up as CSV the way the ibkr-flex preset reads an upload", async () => {
@@ -139,7 +141,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     }
     const expiredOnSave = await (await put({ provider: "ibkr-flex", token: "expired0000000000000000", queryId: "987654" })).json();
     expect(expiredOnSave.error.message).toMatch(/token has expired/);
-    expect((await client.get(`/api/accounts/${accountId}/broker-connection`)).status).toBe(404);
+    expect(await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).toEqual({ connection: null });
 
     const token = "lapsing1111222233334444";
     await connect(client, accountId, token);
@@ -147,7 +149,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     const run = await sync(client, accountId);
     expect(run).toMatchObject({ status: "failed", imported: 0 });
     expect(run.error).toMatch(/error 1012.*token has expired/);
-    const broken = await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json();
+    const { connection: broken } = await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json();
     expect(broken).toMatchObject({ verified: false, broken: expect.stringMatching(/token has expired/) });
     // Broken: the schedule leaves it alone until a new token is saved.
     const before = flex.requests.length;
@@ -241,7 +243,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect((await client.request(`/api/accounts/${accountId}/broker-connection`, { method: "DELETE" })).status).toBe(204);
-    expect((await client.get(`/api/accounts/${accountId}/broker-connection`)).status).toBe(404);
+    expect(await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).toEqual({ connection: null });
     expect((await client.request(`/api/accounts/${accountId}/broker-connection`, { method: "DELETE" })).status).toBe(404);
   });
 });

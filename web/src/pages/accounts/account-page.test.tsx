@@ -199,9 +199,11 @@ describe("the account's broker sync", () => {
       "GET /api/accounts": { accounts: [ACCOUNT] },
       [`GET /api/accounts/${ID}`]: ACCOUNT,
       [`GET /api/accounts/${ID}/broker-connection`]: {
-        provider: "ibkr-flex", queryId: "987654", tokenHintTail: "abcd", verified: false,
-        broken: "Interactive Brokers (error 1012): the token has expired: generate a new one in Client Portal (Flex Web Service configuration).",
-        lastRun: null,
+        connection: {
+          provider: "ibkr-flex", queryId: "987654", tokenHintTail: "abcd", verified: false,
+          broken: "Interactive Brokers (error 1012): the token has expired: generate a new one in Client Portal (Flex Web Service configuration).",
+          lastRun: null,
+        },
       },
       [`GET /api/accounts/${ID}/broker-connection/runs`]: {
         runs: [{ id: "r1", trigger: "schedule", status: "failed", startedAt: "2026-01-03T06:00:00.000Z", finishedAt: "2026-01-03T06:00:02.000Z", imported: 0, duplicates: 0, error: "Interactive Brokers (error 1012): the token has expired.", importId: null }],

@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { ApiError } from "../../api/errors.ts";
 import type { Account } from "../../api/queries.ts";
 import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
@@ -64,14 +63,7 @@ export function BrokerSync({ account }: { account: Account }) {
   const queryClient = useQueryClient();
   const connection = useQuery({
     queryKey: connectionKey(account.id),
-    queryFn: async () => {
-      try {
-        return await unwrap(api.api.accounts[":id"]["broker-connection"].$get({ param: { id: account.id } }));
-      } catch (err) {
-        if (err instanceof ApiError && err.code === "NOT_FOUND") return null;
-        throw err;
-      }
-    },
+    queryFn: async () => (await unwrap(api.api.accounts[":id"]["broker-connection"].$get({ param: { id: account.id } }))).connection,
   });
   const running = connection.data?.lastRun?.status === "running";
   const runs = useQuery({
