@@ -79,16 +79,23 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     expect(trades).toHaveLength(1);
     expect(trades[0]).toMatchObject({ symbol: "AAPL", status: "closed", grossPnl: "75.00", fees: "2.00", netPnl: "73.00" });
 
+    // What the trader wrote on the trade stays through every run that rebuilds its symbol, and through an undo.
+    const note = { notes: "Faded the open", tags: ["fade"], stopPrice: "190" };
+    expect((await client.request(`/api/trades/${trades[0].id}`, { method: "PATCH", json: note })).status).toBe(200);
+    const written = async () => (await (await client.get(`/api/trades?accountId=${accountId}&symbol=AAPL`)).json()).trades.find((x: { notes: string | null }) => x.notes !== null);
     // The next statement repeats both executions and adds one: only the new one is written.
     flex.statement = flexStatement([trade(1, "BUY", 0), trade(2, "SELL", 5), trade(3, "BUY", 20)]);
     const second = await sync(client, accountId);
     expect(second).toMatchObject({ status: "succeeded", imported: 1, duplicates: 2 });
     expect(await fillCount(accountId)).toBe(3);
     // A run is an import: undone from the history, its fill goes, and the next run brings it back.
+    expect(await written()).toMatchObject({ notes: "Faded the open", tags: ["fade"] });
     expect((await client.post(`/api/csv-import/${second.importId}/undo`)).status).toBe(200);
     expect(await fillCount(accountId)).toBe(2);
+    expect(await written()).toMatchObject({ notes: "Faded the open", tags: ["fade"] });
     expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 1, duplicates: 2 });
     expect(await fillCount(accountId)).toBe(3);
+    expect(await written()).toMatchObject({ notes: "Faded the open", tags: ["fade"], risk: expect.objectContaining({ stopPrice: "190.00" }) });
     // Nothing new: a run with nothing to write.
     expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0, duplicates: 3, importId: null });
     expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.lastRun).toMatchObject({ imported: 0, duplicates: 3 });
