@@ -154,7 +154,7 @@ function YourData() {
           Export (JSON)
         </a>
         <a className="button button--secondary" href="/api/archive" download>
-          Everything, screenshots included (ZIP)
+          Everything (ZIP)
         </a>
       </p>
       <form
