@@ -12,7 +12,7 @@
 //   imports/history.json     every import of every account: file name, format, counts, dates
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
-import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import type { Zip } from "fflate";
 import { exportUserData } from "../accounts/data-export.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
@@ -99,11 +99,13 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     ["imports/history.json", history!.json],
   ];
 
+  // The zip writer is loaded with the first archive, not at start.
+  const { strToU8, Zip: ZipWriter, ZipDeflate, ZipPassThrough } = await import("fflate");
   let next = 0;
   let zip!: Zip;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      zip = new Zip((err, chunk, final) => {
+      zip = new ZipWriter((err, chunk, final) => {
         if (err) return controller.error(err);
         if (chunk.length) controller.enqueue(chunk);
         if (final) controller.close();

@@ -9,6 +9,7 @@ import Papa from "papaparse";
 import type { Deps } from "../deps.ts";
 import { resolveVersion } from "../health/index.ts";
 import { findPreset } from "../imports/presets.ts";
+import { FlexError, type FlexProblem } from "./flex-error.ts";
 
 const DEFAULT_BASE = "https://ndcdyn.interactivebrokers.com";
 const PATH = "/AccountManagement/FlexWebService";
@@ -17,8 +18,6 @@ const MAX_POLLS = 30;
 /** Throttled (1018) or busy (1009...) SendRequests are asked again this many times, waiting longer each time. */
 const MAX_RETRIES = 4;
 
-/** What the service's error codes mean for the connection: the token or the query is wrong, or try later. */
-export type FlexProblem = "token" | "query" | "retry" | "unavailable";
 
 const CODES: Record<string, { problem: FlexProblem; says: string }> = {
   "1001": { problem: "retry", says: "the statement could not be generated at this time" },
@@ -42,18 +41,6 @@ const CODES: Record<string, { problem: FlexProblem; says: string }> = {
   "1020": { problem: "query", says: "the request could not be validated" },
   "1021": { problem: "retry", says: "the statement could not be retrieved at this time" },
 };
-
-/** A refusal of the service (its code and words), or its silence (code null: unreachable, not XML). */
-export class FlexError extends Error {
-  override name = "FlexError";
-  readonly code: string | null;
-  readonly problem: FlexProblem;
-  constructor(code: string | null, problem: FlexProblem, message: string) {
-    super(message);
-    this.code = code;
-    this.problem = problem;
-  }
-}
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, trimValues: true });
 

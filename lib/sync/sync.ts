@@ -13,8 +13,11 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
-import { fetchStatement, FlexError, requestStatement, statementAsCsv } from "./ibkr-flex.ts";
+import { FlexError } from "./flex-error.ts";
 import type { BrokerConnectionInput } from "./schema.ts";
+
+/** The service's client, loaded when a connection is saved or pulled (not at start: its XML parser is large). */
+const flexClient = () => import("./ibkr-flex.ts");
 
 /** A run that has been "running" this long died with its process (or its Worker): the job marks it failed. */
 export const RUN_LEASE_MINUTES = 15;
@@ -93,6 +96,7 @@ export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, acco
 export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, user: AuthUser, accountId: string, input: BrokerConnectionInput): Promise<ConnectionView> {
   await requireOwnAccount(deps, user, accountId);
   let verified = false;
+  const { requestStatement } = await flexClient();
   try {
     await requestStatement(deps, input.token, input.queryId);
     verified = true;
@@ -175,6 +179,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     if (!conn) throw new FlexError(null, "unavailable", "The broker connection was removed.");
     const user: AuthUser = { id: conn.user_id, email: conn.email, emailVerified: conn.email_verified, isAdmin: conn.is_admin, plan: conn.plan };
     const token = await open(await keyRing(deps.config), conn.ciphertext, aad(conn.user_id, conn.account_id));
+    const { fetchStatement, requestStatement, statementAsCsv } = await flexClient();
     const reference = await requestStatement(deps, token, conn.query_id);
     const csv = statementAsCsv(await fetchStatement(deps, token, reference));
     if (csv.trim().split(/\r?\n/).length < 2) {
@@ -191,7 +196,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
         outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, error: invalid, importId: preview.importId };
       }
     }
-    if (conn) await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
+    await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
   } catch (err) {
     const message = err instanceof FlexError || err instanceof AppError ? err.message : "The sync failed unexpectedly; it will be tried again.";
     if (!(err instanceof FlexError) && !(err instanceof AppError)) deps.log.error("broker sync failed", { runId, error: err instanceof Error ? err.message : String(err) });

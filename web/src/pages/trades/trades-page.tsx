@@ -9,6 +9,7 @@ import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDate, formatDateTime, formatDuration, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { formatRate } from "../dashboard/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
+import type { TradeSort } from "../../../../lib/trades/schema.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
 
 const PAGE_SIZE = 50;
@@ -25,7 +26,7 @@ const FILTERS = [
 const SORTS = {
   symbol: "asc", account: "asc", direction: "asc", openedAt: "desc", closedAt: "desc", heldFor: "desc", quantity: "desc",
   averageEntryPrice: "desc", averageExitPrice: "desc", netPnl: "desc", rMultiple: "desc", mae: "asc", mfe: "desc", efficiency: "desc",
-} as const;
+} as const satisfies Partial<Record<TradeSort, "asc" | "desc">>;
 type SortKey = keyof typeof SORTS;
 type Sort = { key: SortKey; order: "asc" | "desc" };
 const SORT_LABELS: Record<SortKey, string> = {
