@@ -1,6 +1,7 @@
 // The Node server (self-host and local runs): every endpoint group in one process. functions/node.ts
 // (`npm start`) runs main() from source or from this file's bundle: validate configuration, migrate,
 // bootstrap, listen.
+import { createFileScratch } from "../lib/storage/scratch-file.ts";
 import { ROOT } from "../lib/paths.ts";
 import { join } from "node:path";
 import { inProcessModel } from "../lib/advisor/language-model.ts";
@@ -107,6 +108,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     rateLimiter,
     mailer: await createNodeMailer(config),
     storage: await createNodeObjectStore(config),
+    scratch: createFileScratch(),
     defer: deferWith(log),
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),

@@ -6,6 +6,7 @@ import type { ModelRunner } from "./advisor/model.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
 import type { ObjectStore } from "./storage/index.ts";
+import type { Scratch } from "./storage/scratch.ts";
 import type { SetupLink } from "./admin/setup.ts";
 
 /**
@@ -38,6 +39,11 @@ export type Deps = {
    * Worker behind a service binding in the deployed advisor Worker. Absent where no turn runs.
    */
   readonly model?: ModelRunner;
+  /**
+   * Room for uploads read out of order (an archive's import; lib/storage/scratch.ts): temporary files on Node.
+   * Absent on Workers, where such an upload is refused with 503.
+   */
+  readonly scratch?: Scratch;
   /** Backend product analytics (lib/analytics), present only when ANALYTICS_API_KEY is set. */
   readonly analytics?: Analytics;
   /**

@@ -276,8 +276,11 @@ function ruleProblems(data: DataExport): Array<{ path: PropertyKey[]; message: s
   return problems.slice(0, 20);
 }
 
-/** POST /api/auth/account/import: a JSON export written into the user's data, all or nothing. */
-export async function importUserData(deps: Pick<Deps, "db" | "config">, user: AuthUser, text: string) {
+/**
+ * A JSON export checked as a whole before anything is written (the schema, every text storable, every ref
+ * present, the journal's rules, timezones), ready for account_restore; a VALIDATION_ERROR names what is wrong.
+ */
+export function checkUserData(text: string): DataExport {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -295,26 +298,42 @@ export async function importUserData(deps: Pick<Deps, "db" | "config">, user: Au
   const broken = ruleProblems(parsed.data);
   if (broken.length) throw validationError(broken, `${broken.length === 1 ? "A row" : "Some rows"} of this file break the journal's rules (each is named below); nothing was imported.`);
   for (const a of parsed.data.accounts) checkTimezone(a.timezone);
-  const cap = isPlanCapped(deps.config, user) ? FREE_PLAN_LIMITS.accounts : null;
+  return parsed.data;
+}
+
+/** The account cap a restore must respect (FEATURE_GATING's Free plan), or null. */
+export const restoreCap = (config: Deps["config"], user: AuthUser) => (isPlanCapped(config, user) ? FREE_PLAN_LIMITS.accounts : null);
+
+/** account_restore's refusals in the words of the API (a caller's own error passes through unchanged). */
+export function restoreError(err: unknown): unknown {
+  const pg = pgError(err);
+  if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
+    return new AppError("TIER_LIMIT_ACCOUNTS", `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}, and this file would go past it. Upgrade to Pro, or import a file with fewer accounts; nothing was imported.`);
+  }
+  if (pg?.code === NUMERIC_OUT_OF_RANGE) {
+    // Each row fits (ruleProblems); a running balance of the file's rows does not.
+    return new AppError("VALIDATION_ERROR", "An account's running balance in this file grows larger than the journal can hold; nothing was imported.", {
+      fields: [{ path: "accounts", message: "a running balance is larger than 18 digits" }],
+    });
+  }
+  if (pg?.code === RAISED_EXCEPTION && pg.message.startsWith("ACCOUNT_EXISTS:")) {
+    return new AppError("CONFLICT", `You already have an account named "${pg.message.slice("ACCOUNT_EXISTS:".length)}". Rename or delete it, then import again; nothing was imported.`);
+  }
+  return err;
+}
+
+export type RestoreSummary = { accounts: number; fills: number; entries: number; journaled: number };
+
+/** POST /api/auth/account/import: a JSON export written into the user's data, all or nothing. */
+export async function importUserData(deps: Pick<Deps, "db" | "config">, user: AuthUser, text: string): Promise<RestoreSummary> {
+  const data = checkUserData(text);
   try {
-    const [row] = rowsOf<{ summary: { accounts: number; fills: number; entries: number; journaled: number } }>(
-      await deps.db.execute(sql`select account_restore(${user.id}::uuid, ${JSON.stringify(parsed.data)}::jsonb, ${cap}::integer) as summary`),
+    const [row] = rowsOf<{ summary: RestoreSummary }>(
+      await deps.db.execute(sql`select account_restore(${user.id}::uuid, ${JSON.stringify(data)}::jsonb, ${restoreCap(deps.config, user)}::integer) as summary`),
     );
-    return row!.summary;
+    const { accounts, fills, entries, journaled } = row!.summary;
+    return { accounts, fills, entries, journaled };
   } catch (err) {
-    const pg = pgError(err);
-    if (pg?.code === RAISED_EXCEPTION && pg.message === "TIER_LIMIT_ACCOUNTS") {
-      throw new AppError("TIER_LIMIT_ACCOUNTS", `The Free plan includes ${FREE_PLAN_LIMITS.accounts} account${FREE_PLAN_LIMITS.accounts === 1 ? "" : "s"}, and this file would go past it. Upgrade to Pro, or import a file with fewer accounts; nothing was imported.`);
-    }
-    if (pg?.code === NUMERIC_OUT_OF_RANGE) {
-      // Each row fits (ruleProblems); a running balance of the file's rows does not.
-      throw new AppError("VALIDATION_ERROR", "An account's running balance in this file grows larger than the journal can hold; nothing was imported.", {
-        fields: [{ path: "accounts", message: "a running balance is larger than 18 digits" }],
-      });
-    }
-    if (pg?.code === RAISED_EXCEPTION && pg.message.startsWith("ACCOUNT_EXISTS:")) {
-      throw new AppError("CONFLICT", `You already have an account named "${pg.message.slice("ACCOUNT_EXISTS:".length)}". Rename or delete it, then import again; nothing was imported.`);
-    }
-    throw err;
+    throw restoreError(err);
   }
 }

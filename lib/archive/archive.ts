@@ -9,7 +9,9 @@
 //   screenshots/<id>.<ext>   the images' bytes, as stored (stored, not compressed again)
 //   detached-notes.json      notes kept apart from their trades (their fills deleted or their import undone)
 //   advisor/conversations.json  the advisor conversations with their messages (never a provider key)
-//   imports/history.json     every import of every account: file name, format, counts, dates
+//   imports/history.json     every import of every account: file name, format, counts, dates, and the refs of
+//                            the fills it wrote (so an archive restored elsewhere can still undo it)
+// restore.ts reads it back.
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
 import type { Zip } from "fflate";
@@ -63,7 +65,9 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
   const [detached] = rowsOf<{ json: string }>(
     await deps.db.execute(sql`select coalesce(json_agg(json_build_object('ref', j.id, 'account', a.name, 'symbol', j.symbol, 'direction', j.direction,
         'openedAt', ${sql.raw(isoUtc("j.opened_at"))}, 'closedAt', ${sql.raw(isoUtc("j.closed_at"))}, 'netPnl', format_decimal(j.net_pnl),
-        'notes', j.notes, 'tags', j.tags, 'setup', j.setup, 'rating', j.rating, 'detachedAt', ${sql.raw(isoUtc("j.detached_at"))})
+        'notes', j.notes, 'tags', j.tags, 'setup', j.setup, 'rating', j.rating, 'stopPrice', format_decimal(j.stop_price),
+        'targetPrice', format_decimal(j.target_price), 'plannedRisk', format_decimal(j.planned_risk), 'playbook', j.playbook_id,
+        'playbookAnswers', j.playbook_answers, 'detachedAt', ${sql.raw(isoUtc("j.detached_at"))})
         order by j.created_at, j.id), '[]'::json)::text as json
       from trade_journals j join accounts a on a.id = j.account_id where a.user_id = ${user.id}::uuid and j.position_id is null`),
   );
@@ -77,7 +81,9 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
   const [history] = rowsOf<{ json: string }>(
     await deps.db.execute(sql`select coalesce(json_agg(json_build_object('account', a.name, 'fileName', i.file_name, 'format', i.preset_id,
         'status', i.status, 'createdAt', ${sql.raw(isoUtc("i.created_at"))}, 'committedAt', ${sql.raw(isoUtc("i.committed_at"))},
-        'undoneAt', ${sql.raw(isoUtc("i.undone_at"))}, 'fillsCreated', i.fills_created, 'summary', i.summary) order by i.created_at, i.id), '[]'::json)::text as json
+        'undoneAt', ${sql.raw(isoUtc("i.undone_at"))}, 'fillsCreated', i.fills_created, 'summary', i.summary,
+        'fills', coalesce((select json_agg(f.id order by f.executed_at, f.id) from fills f where f.import_id = i.id), '[]'::json))
+        order by i.created_at, i.id), '[]'::json)::text as json
       from csv_imports i join accounts a on a.id = i.account_id where i.user_id = ${user.id}::uuid and i.status in ('committed', 'undone')`),
   );
   const manifest = {

@@ -220,6 +220,9 @@ export const ConfigSchema = z.object({
   CSV_IMPORT_MAX_STAGED_BYTES: int(1, Number.MAX_SAFE_INTEGER, 25165824),
   CSV_IMPORT_CLAIM_TIMEOUT_SECONDS: int(1, 31536000, 600),
 
+  // The complete archive's import (POST /api/archive): the largest archive taken, in bytes.
+  ARCHIVE_IMPORT_MAX_BYTES: int(1, Number.MAX_SAFE_INTEGER, 1073741824),
+
   // Billing and credits
   PAYMENT_SECRET_KEY: optionalStr(),
   PAYMENT_WEBHOOK_SECRET: optionalStr(),

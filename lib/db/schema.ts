@@ -815,6 +815,35 @@ export const tradeImages = pgTable(
 );
 
 /**
+ * The images of an archive being imported (lib/archive/restore.ts), kept here while the rest of the archive is
+ * read: each becomes a trade_images row (the same id) in the statement that writes the archive
+ * (archive_restore), or is discarded with its object (archive_restore_discard: a refused archive, or one left
+ * behind by a stopped process, after a day).
+ */
+export const archiveRestoreImages = pgTable(
+  "archive_restore_images",
+  {
+    id: uuid("id").primaryKey(),
+    restoreId: uuid("restore_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Its entry in the archive (screenshots/<id>.<ext>), which screenshots.json gives its owner. */
+    file: text("file").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: bytea("data"),
+    storageKey: text("storage_key"),
+    /** When the image was first added (kept from the archive). */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    stagedAt: timestamp("staged_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("archive_restore_images_restore_idx").on(t.restoreId, t.file), index("archive_restore_images_staged_idx").on(t.stagedAt)],
+);
+
+/**
  * A user's own keys (bring-your-own-key): one per language-model provider and one market-data key
  * (provider "market-data"). Only the sealed envelope (lib/crypto/envelope.ts, base64) and the last four
  * characters are stored, never the plaintext. `keyId` is the envelope's key id, for rotation.
@@ -1190,6 +1219,7 @@ export const schema = {
   csvImports,
   objectDeletions,
   tradeImages,
+  archiveRestoreImages,
   storedKeys,
   wallets,
   walletMovements,

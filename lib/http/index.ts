@@ -167,7 +167,7 @@ export function createApp(options: AppOptions) {
     c.req.url.startsWith("https:") ||
     (c.req.header("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase() === "https" && fromTrustedProxy(peer, trusted));
 
-  const UPLOAD_PATHS = new Set(["/api/csv-import/preview", "/api/auth/account/import"]);
+  const UPLOAD_PATHS = new Set(["/api/csv-import/preview", "/api/auth/account/import", "/api/archive"]);
   const IMAGE_UPLOAD_PATH = /^\/api\/trades\/[^/]+\/images$/;
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,

@@ -215,6 +215,16 @@ export const DataImportBodySchema = z.object({
   file: z.string().check(z.describe("A JSON export (GET /api/auth/account/export), at most 25 MB")),
 });
 export const DataImportSummarySchema = z.object({ accounts: z.number(), fills: z.number(), entries: z.number(), journaled: z.number() });
+export const ArchiveImportSummarySchema = z.object({
+  accounts: z.number(),
+  fills: z.number(),
+  entries: z.number(),
+  journaled: z.number(),
+  screenshots: z.number(),
+  detachedNotes: z.number(),
+  conversations: z.number(),
+  imports: z.number(),
+});
 
 export const TradeImageSchema = z.object({
   id: id(),

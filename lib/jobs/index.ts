@@ -13,6 +13,7 @@ import { expireOptions } from "../trades/expiry.ts";
 import { computeExcursions } from "../trades/excursions.ts";
 import { drainBarQueue } from "../market/bar-queue.ts";
 import { syncDueConnections } from "../sync/sync.ts";
+import { discardStaleArchiveImages } from "../archive/staged.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -51,7 +52,8 @@ export const purgeStagedImportsJob: Job = {
   name: "purge-expired-imports",
   cron: "*/5 * * * *",
   everyMinutes: 5,
-  run: async (deps) => ({ affected: await purgeExpiredImports(deps) }),
+  // And the images of archive imports a stopped process left staged for more than a day.
+  run: async (deps) => ({ affected: (await purgeExpiredImports(deps)) + (await discardStaleArchiveImages(deps)) }),
 };
 
 export const recoverImportsJob: Job = {

@@ -1,5 +1,6 @@
 // The whole API in-process over the real test database, with a fresh rate limiter per app so tests do
 // not share limit counts.
+import { createFileScratch } from "../../lib/storage/scratch-file.ts";
 import { createAnalytics } from "../../lib/analytics/index.ts";
 import { inProcessModel } from "../../lib/advisor/language-model.ts";
 import { buildFullApp } from "../../functions/groups.ts";
@@ -65,6 +66,7 @@ export async function testApp(
     mailer: extra.mailer,
     // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
     storage: await createNodeObjectStore(config),
+    scratch: createFileScratch(),
     defer,
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),

@@ -7,7 +7,8 @@
 -- instant is kept as it is. A playbook the user already has by name is reused, and gets the file's checklist
 -- items it lacks (by item id, appended), so every imported answer keeps its question; the others are created
 -- with their item ids.
--- Returns {accounts, fills, entries, journaled}.
+-- Returns {accounts, fills, entries, journaled, ids}; ids are the new rows by the file's references (for
+-- archive_restore): {accounts: [id in the file's order], fills: [{fill ref: id} per account], playbooks: {ref: id}}.
 -- Guarantees: all or nothing; an account name the user already has raises ACCOUNT_EXISTS:<name> before
 -- anything is written, and so does TIER_LIMIT_ACCOUNTS when the user would then have more than `cap` accounts
 -- (NULL: no cap); the user row is locked first, so a racing create cannot slip in.
@@ -35,6 +36,8 @@ DECLARE
   pb jsonb;
   pid uuid;
   playbook_ids jsonb := '{}'::jsonb;
+  account_ids jsonb := '[]'::jsonb;
+  fill_maps jsonb := '[]'::jsonb;
 BEGIN
   PERFORM 1 FROM users WHERE id = p_user FOR UPDATE;
   SELECT x->>'name' INTO taken
@@ -107,6 +110,8 @@ BEGIN
     -- The new id of each exported fill, by its reference in the file (journal entries name the opening fill).
     SELECT coalesce(jsonb_object_agg(x.ref, gen_random_uuid()), '{}'::jsonb) INTO fill_ids
     FROM jsonb_to_recordset(a->'fills') AS x(ref text);
+    account_ids := account_ids || to_jsonb(acct_id);
+    fill_maps := fill_maps || jsonb_build_array(fill_ids);
 
     INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, fees_estimated, generated)
     SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId",
@@ -153,6 +158,7 @@ BEGIN
     FROM jsonb_to_recordset(coalesce(a->'rules', '[]'::jsonb)) AS r(rule jsonb, weight text, enabled boolean);
   END LOOP;
 
-  RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal);
+  RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal,
+    'ids', jsonb_build_object('accounts', account_ids, 'fills', fill_maps, 'playbooks', playbook_ids));
 END;
 $$;

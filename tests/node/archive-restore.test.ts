@@ -1,0 +1,196 @@
+// The complete archive taken back (lib/archive/restore.ts; docs/accounts.md "Everything, as one ZIP"): made on
+// one freshly migrated instance with its screenshots in object storage, restored by a new user of another
+// (its own database and its own bucket), and read back the same through the API; and every refusal writing
+// nothing, not even a staged image.
+import { sql } from "drizzle-orm";
+import { strFromU8, unzipSync, zipSync, strToU8 } from "fflate";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { signUp, testApp, type TestApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+import { GENERIC_SAMPLE } from "../support/csv.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { pngImage } from "../support/images.ts";
+import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { startS3Server, type S3Server } from "../support/s3-server.ts";
+
+let stand: ProviderServer;
+let s3a: S3Server;
+let s3b: S3Server;
+const dbs: Array<{ name: string; url: string }> = [];
+beforeAll(async () => {
+  stand = await startProviderServer();
+  s3a = await startS3Server();
+  s3b = await startS3Server();
+  dbs.push(await createMigratedDatabase("archive_a"), await createMigratedDatabase("archive_b"));
+}, 120_000);
+afterAll(async () => {
+  await stand?.close();
+  await s3a?.close();
+  await s3b?.close();
+  for (const db of dbs) await dropDatabase(db.name);
+});
+
+const png = (rgb: [number, number, number]) => new Uint8Array(pngImage({ width: 48, height: 24, rgb }));
+
+async function addImage(client: TestClient, path: string, rgb: [number, number, number]): Promise<Uint8Array> {
+  const form = new FormData();
+  form.set("file", new Blob([png(rgb)], { type: "image/png" }), "shot.png");
+  const res = await client.request(`${path}/images`, { method: "POST", body: form });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const { id } = await res.json();
+  return new Uint8Array(await (await client.get(`${path}/images/${id}`)).arrayBuffer());
+}
+
+/** Every image of an owner, as bytes, oldest first. */
+async function imagesOf(client: TestClient, path: string): Promise<string[]> {
+  const { images } = await (await client.get(`${path}/images`)).json();
+  const out: string[] = [];
+  for (const i of images as Array<{ id: string }>) out.push(Buffer.from(await (await client.get(`${path}/images/${i.id}`)).arrayBuffer()).toString("base64"));
+  return out;
+}
+
+const restore = (client: TestClient, body: Uint8Array, type = "application/zip") =>
+  client.request("/api/archive", { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: { "Content-Type": type } });
+
+/** What a trader sees of their journal, without this instance's ids and times of writing. */
+async function journalView(client: TestClient) {
+  const { accounts } = await (await client.get("/api/accounts")).json();
+  const out = [];
+  for (const a of accounts as Array<{ id: string; name: string; balance: string }>) {
+    const { trades } = await (await client.get(`/api/trades?accountId=${a.id}&limit=500`)).json();
+    const list = [];
+    for (const t of trades as Array<Record<string, unknown> & { id: string }>) {
+      list.push({ symbol: t.symbol, netPnl: t.netPnl, openedAt: t.openedAt, notes: t.notes, tags: t.tags, images: await imagesOf(client, `/api/trades/${t.id}`) });
+    }
+    const { imports } = await (await client.get(`/api/csv-import/history?accountId=${a.id}`)).json();
+    out.push({
+      name: a.name,
+      balance: a.balance,
+      trades: list,
+      day: await imagesOf(client, `/api/days/${a.id}/2026-03-04`),
+      imports: (imports as Array<Record<string, unknown>>).map((i) => ({ fileName: i.fileName, status: i.status, fillsCreated: i.fillsCreated })),
+    });
+  }
+  const { playbooks } = await (await client.get("/api/playbooks")).json();
+  const books = [];
+  for (const p of playbooks as Array<{ id: string; name: string }>) books.push({ name: p.name, images: await imagesOf(client, `/api/playbooks/${p.id}`) });
+  const { journals } = await (await client.get("/api/journals/detached")).json();
+  const detached = [];
+  for (const j of journals as Array<Record<string, unknown> & { id: string }>) {
+    const { images } = await (await client.get(`/api/journals/${j.id}`)).json();
+    detached.push({ symbol: j.symbol, notes: j.notes, tags: j.tags, netPnl: j.netPnl, images: (images as unknown[]).length });
+  }
+  const { conversations } = await (await client.get("/api/advisor/conversations")).json();
+  const talks = [];
+  for (const c of conversations as Array<{ id: string; title: string }>) {
+    const { messages } = await (await client.get(`/api/advisor/conversations/${c.id}`)).json();
+    talks.push({ title: c.title, messages: (messages as Array<{ role: string; text: string }>).map((m) => [m.role, m.text]) });
+  }
+  return { accounts: out, playbooks: books, detached, conversations: talks };
+}
+
+/** A trader's whole journal on instance A: an import, notes and screenshots on a trade, a playbook's and a day's images, a detached note with its screenshot, a conversation. */
+async function fillJournal(t: TestApp, client: TestClient) {
+  const accountId = (await (await client.post("/api/accounts", { name: "Main", currency: "USD", startingBalance: "10000" })).json()).id as string;
+  const form = new FormData();
+  form.set("file", new Blob([GENERIC_SAMPLE]), "sample.csv");
+  form.set("request", JSON.stringify({ accountId, presetId: "generic" }));
+  const preview = await (await client.request("/api/csv-import/preview", { method: "POST", body: form })).json();
+  expect((await client.post("/api/csv-import/commit", { importId: preview.importId })).status).toBe(200);
+  const { trades } = await (await client.get(`/api/trades?accountId=${accountId}`)).json();
+  expect(trades.length).toBeGreaterThanOrEqual(2);
+  const [kept, gone] = trades as Array<{ id: string; symbol: string }>;
+  expect((await client.request(`/api/trades/${kept!.id}`, { method: "PATCH", json: { notes: "Clean breakout", tags: ["breakout"] } })).status).toBe(200);
+  await addImage(client, `/api/trades/${kept!.id}`, [200, 30, 30]);
+  await addImage(client, `/api/trades/${kept!.id}`, [30, 200, 30]);
+  expect((await client.request(`/api/trades/${gone!.id}`, { method: "PATCH", json: { notes: "Chased it", tags: ["fomo"] } })).status).toBe(200);
+  await addImage(client, `/api/trades/${gone!.id}`, [10, 10, 200]);
+  const book = await (await client.post("/api/playbooks", { name: "Bull flag", entryCriteria: "Break of the flag" })).json();
+  await addImage(client, `/api/playbooks/${book.id}`, [90, 90, 0]);
+  await addImage(client, `/api/days/${accountId}/2026-03-04`, [0, 90, 90]);
+  // A manual fill in the deleted trade's symbol is not needed: deleting its fills detaches its note.
+  const { fills } = await (await client.get(`/api/fills?accountId=${accountId}&symbol=${gone!.symbol}`)).json();
+  for (const f of fills) expect((await client.request(`/api/fills/${f.id}`, { method: "DELETE" })).status).toBe(204);
+  expect((await client.request("/api/advisor/provider-keys/openai", { method: "PUT", json: { apiKey: `sk-good-${crypto.randomUUID().replaceAll("-", "")}` } })).status).toBe(200);
+  const conversation = await (await client.post("/api/advisor/conversations", { title: "My Fridays" })).json();
+  // The conversation's two messages as a finished turn leaves them (a turn needs a model; the archive only reads rows).
+  await t.deps.db.execute(sql`insert into advisor_messages (id, conversation_id, role, text, status, created_at) values
+    (gen_random_uuid(), ${conversation.id}::uuid, 'user', 'Why do I lose on Fridays?', 'complete', now() - interval '1 minute'),
+    (gen_random_uuid(), ${conversation.id}::uuid, 'assistant', 'You trade twice as often.', 'complete', now())`);
+  return accountId;
+}
+
+describe("POST /api/archive", () => {
+  it("restores an archive of another instance (screenshots in its object storage) into a new user's data, the same through the API, and its import can still be undone", async () => {
+    const a = await testApp(dbs[0]!.url, { ...stand.env, ...s3a.env }, { peer: "per-request" });
+    const { client: alice } = await signUp(a, "archive-from");
+    await fillJournal(a, alice);
+    const zip = new Uint8Array(await (await alice.get("/api/archive")).arrayBuffer());
+    const before = await journalView(alice);
+    expect(before.accounts[0]!.trades[0]!.images).toHaveLength(2);
+    expect(before.detached).toEqual([expect.objectContaining({ notes: "Chased it", tags: ["fomo"], images: 1 })]);
+
+    const b = await testApp(dbs[1]!.url, { ...stand.env, ...s3b.env }, { peer: "per-request" });
+    const { client: bob } = await signUp(b, "archive-to");
+    const objectsBefore = s3b.objects.size;
+    const res = await restore(bob, zip);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1 });
+    expect(await journalView(bob)).toEqual(before);
+    // Its images went to this instance's bucket, none inline, and nothing is left staged.
+    expect(s3b.objects.size - objectsBefore).toBe(5);
+    const [where] = (await b.deps.db.execute(sql`select count(*) filter (where storage_key is not null)::int as stored, count(*)::int as n,
+      (select count(*)::int from archive_restore_images) as staged from trade_images`)).rows as Array<{ stored: number; n: number; staged: number }>;
+    expect(where).toEqual({ stored: 5, n: 5, staged: 0 });
+
+    // The restored import still holds its fills: undoing it removes them, and the notes stay (detached).
+    const { accounts } = await (await bob.get("/api/accounts")).json();
+    const { imports } = await (await bob.get(`/api/csv-import/history?accountId=${accounts[0].id}`)).json();
+    const undo = await bob.post(`/api/csv-import/${imports[0].importId}/undo`, {});
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    expect((await (await bob.get(`/api/trades?accountId=${accounts[0].id}`)).json()).trades).toEqual([]);
+    const { journals } = await (await bob.get("/api/journals/detached")).json();
+    expect(journals.map((j: { notes: string }) => j.notes).sort()).toEqual(["Chased it", "Clean breakout"]);
+
+    // The same archive again: its account exists now, so 409 and nothing more written (the staged images discarded, their objects queued).
+    const again = await restore(bob, zip);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("CONFLICT");
+    const [after] = (await b.deps.db.execute(sql`select (select count(*)::int from trade_images) as images, (select count(*)::int from archive_restore_images) as staged,
+      (select count(*)::int from accounts) as accounts, (select count(*)::int from object_deletions where key like 'trade-images/%') as queued`)).rows as Array<Record<string, number>>;
+    expect(after).toEqual({ images: 5, staged: 0, accounts: 1, queued: 5 });
+  }, 120_000);
+
+  it("refuses what is not a complete archive, writing nothing", async () => {
+    const t = await testApp(inject("databaseUrl"), { ARCHIVE_IMPORT_MAX_BYTES: "200000" }, { peer: "per-request" });
+    const { client } = await signUp(t, "archive-refused");
+    await client.post("/api/accounts", { name: "Main", currency: "USD" });
+    const good = unzipSync(new Uint8Array(await (await client.get("/api/archive")).arrayBuffer()));
+    expect((await client.request("/api/accounts/" + (await (await client.get("/api/accounts")).json()).accounts[0].id, { method: "DELETE" })).status).toBe(204);
+    const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error.code });
+
+    expect(await errorOf(await restore(client, strToU8("date,symbol\n")))).toEqual({ status: 400, code: "VALIDATION_ERROR" });
+    expect(await errorOf(await restore(client, zipSync(good), "text/csv"))).toEqual({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE" });
+    expect(await errorOf(await restore(client, new Uint8Array(200_001)))).toEqual({ status: 413, code: "PAYLOAD_TOO_LARGE" });
+    const { "manifest.json": _m, ...noManifest } = good;
+    expect(await errorOf(await restore(client, zipSync(noManifest)))).toEqual({ status: 400, code: "VALIDATION_ERROR" });
+    // An image that is not one, listed for a day of the archive's account: refused after the journal was checked, nothing kept.
+    const listed = [{ file: "screenshots/x.png", contentType: "image/png", createdAt: "2026-03-04T10:00:00Z", owner: { day: { account: 0, date: "2026-03-04" } } }];
+    const fake = { ...good, "screenshots.json": strToU8(JSON.stringify(listed)), "screenshots/x.png": strToU8("<svg onload=alert(1)>") };
+    const res = await restore(client, zipSync(fake));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.fields).toEqual([{ path: "screenshots/x.png", message: "is not a PNG, JPEG or WebP image" }]);
+    // A listed image missing from the zip, and an owner outside the archive: named, nothing written.
+    const missing = { ...good, "screenshots.json": strToU8(JSON.stringify([{ ...listed[0], owner: { playbook: "nope" } }])) };
+    const refused = await (await restore(client, zipSync(missing))).json();
+    expect(refused.error.fields.map((f: { message: string }) => f.message)).toEqual(["screenshots/x.png is not in the archive", "screenshots/x.png: its playbook is not in journal.json"]);
+    const [left] = (await t.deps.db.execute(sql`select (select count(*)::int from accounts where user_id = ${(await (await client.get("/api/auth/me")).json()).user.id}::uuid) as accounts`)).rows as Array<{ accounts: number }>;
+    expect(left).toEqual({ accounts: 0 });
+    expect(JSON.parse(strFromU8(good["manifest.json"]!))).toMatchObject({ format: "trading-journal-archive" });
+  });
+
+  it("is 401 signed out", async () => {
+    const t = await testApp(inject("databaseUrl"));
+    expect((await t.client().request("/api/archive", { method: "POST", body: new Uint8Array(4), headers: { "Content-Type": "application/zip" } })).status).toBe(401);
+  });
+});
