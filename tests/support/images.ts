@@ -125,3 +125,14 @@ export function webpImage(options: { width?: number; height?: number; metadata?:
   const body = Buffer.concat([Buffer.from("WEBP", "latin1"), ...chunks]);
   return Buffer.concat([Buffer.from("RIFF", "latin1"), u32le(body.length), body]);
 }
+
+/**
+ * A PNG of about `bytes` bytes whose image data is random (as incompressible as a real screenshot's): the
+ * structure the server walks is right (chunks, CRCs); its pixels are never decoded, so they need not draw.
+ */
+export function largePng(bytes: number): Buffer {
+  const ihdr = Buffer.concat([u32be(1920), u32be(1080), Buffer.from([8, 2, 0, 0, 0])]);
+  const data = Buffer.alloc(Math.max(0, bytes - 57));
+  for (let i = 0; i < data.length; i += 65536) crypto.getRandomValues(data.subarray(i, Math.min(i + 65536, data.length)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", ihdr), pngChunk("IDAT", data), pngChunk("IEND", Buffer.alloc(0))]);
+}
