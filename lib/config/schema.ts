@@ -349,7 +349,7 @@ export type ConfigVariable = keyof typeof ConfigSchema.shape;
  * Variables beside SPEC.md's 72 and the test seams: DESIGN.md's (CREDIT_PACKS, MODEL_PRICES) and the
  * project's own decisions, each in docs/configuration.md (HSTS_MAX_AGE: docs/operations.md, "TLS").
  */
-export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE"];
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES"];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [

@@ -1,6 +1,6 @@
 // Settings > Account > Your data in Chromium, at desktop and phone width: one trader downloads the JSON
 // export with the Export button; another imports that file with the form and finds the account, its ledger
-// and its trade in their journal.
+// and its trade in their journal; a third imports the complete archive (the ZIP) the same way.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signedInTrader, type TraderPage } from "./browser.ts";
@@ -8,12 +8,14 @@ import { signedInTrader, type TraderPage } from "./browser.ts";
 describe("Your data: export and import", () => {
   let owner: TraderPage;
   let newcomer: TraderPage;
+  let third: TraderPage;
   let exported = "";
   const base = () => inject("baseUrl");
 
   beforeAll(async () => {
     owner = await signedInTrader(base(), "exporter");
     newcomer = await signedInTrader(base(), "importer");
+    third = await signedInTrader(base(), "archive-importer");
     const account = await owner.context.request.post(`${base()}/api/accounts`, { data: { name: "Carried over", currency: "USD", startingBalance: "5000" } });
     const accountId = ((await account.json()) as { id: string }).id;
     await owner.context.request.post(`${base()}/api/fills`, { data: { accountId, symbol: "AMD", side: "buy", quantity: "10", price: "150", executedAt: "2026-03-02T15:00:00Z" } });
@@ -21,6 +23,7 @@ describe("Your data: export and import", () => {
   afterAll(async () => {
     await owner?.browser.close();
     await newcomer?.browser.close();
+    await third?.browser.close();
   });
 
   it("at 1280 px, Export downloads the whole journal as JSON", async () => {
@@ -55,5 +58,22 @@ describe("Your data: export and import", () => {
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.getByText(/already have an account named "Carried over"/).waitFor();
     expect(newcomer.errors).toEqual([]);
+  });
+
+  it("at 1280 px, Everything (ZIP) downloads the archive, and a third trader imports it with the same form", async () => {
+    const download = owner.page.waitForEvent("download");
+    await owner.page.goto(`${base()}/settings/account`);
+    await owner.page.getByRole("link", { name: "Everything (ZIP)" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^trading-journal-archive-\d{4}-\d{2}-\d{2}\.zip$/);
+    const zip = readFileSync((await file.path())!);
+    const { page } = third;
+    await page.goto(`${base()}/settings/account`);
+    await page.getByLabel("Import an export file").setInputFiles({ name: "archive.zip", mimeType: "application/zip", buffer: zip });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText("Imported 1 account, 1 fill, 0 ledger entries, 0 screenshots and 0 conversations.").waitFor();
+    await page.goto(`${base()}/trades`);
+    await page.getByRole("link", { name: "AMD" }).first().waitFor();
+    expect(third.errors).toEqual([]);
   });
 });

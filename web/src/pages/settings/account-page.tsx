@@ -119,24 +119,47 @@ export function AccountSettingsPage() {
   );
 }
 
+type Restored = { accounts: number; fills: number; entries: number; journaled: number; screenshots?: number; detachedNotes?: number; conversations?: number };
+
+/** Whether a chosen file is a ZIP (the complete archive) rather than the JSON export: by its first bytes, "PK". */
+async function isZip(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head[0] === 0x50 && head[1] === 0x4b;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What an import added, in one sentence. */
+function restoredMessage(done: Restored): string {
+  const parts = [plural(done.accounts, "account", "accounts"), plural(done.fills, "fill", "fills"), plural(done.entries, "ledger entry", "ledger entries")];
+  if (done.screenshots !== undefined) parts.push(plural(done.screenshots, "screenshot", "screenshots"), plural(done.conversations ?? 0, "conversation", "conversations"));
+  return `Imported ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}.`;
+}
+
 /**
- * Export everything as one JSON file, and import such a file (from this instance or another): its accounts
- * are added to this one's, all or nothing.
+ * Export everything as one JSON file or as one ZIP (with screenshots, detached notes, conversations and import
+ * history), and import either (from this instance or another): its accounts are added to this one's, all or
+ * nothing. The ZIP is sent as it is, never read into the page.
  */
 function YourData() {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const restore = useMutation({
     mutationFn: async (chosen: File) => {
-      const form = new FormData();
-      form.set("file", chosen);
-      const res = await apiFetch("/api/auth/account/import", { method: "POST", body: form });
+      let res: Response;
+      if (await isZip(chosen)) {
+        res = await apiFetch("/api/archive", { method: "POST", body: chosen, headers: { "Content-Type": "application/zip" } });
+      } else {
+        const form = new FormData();
+        form.set("file", chosen);
+        res = await apiFetch("/api/auth/account/import", { method: "POST", body: form });
+      }
       if (!res.ok) {
         const err = await errorFromResponse(res);
         // The message names what is wrong with the file; there is no form field to point at.
         throw err.fields.length ? new ApiError(err.status, err.code, `${err.message} ${err.fields.slice(0, 3).map((f) => `${f.path} ${f.message}`).join("; ")}.`, err.requestId) : err;
       }
-      return (await res.json()) as { accounts: number; fills: number; entries: number; journaled: number };
+      return (await res.json()) as Restored;
     },
     onSuccess: () => queryClient.invalidateQueries(),
   });
@@ -146,8 +169,9 @@ function YourData() {
       <h2 id="data-title">Your data</h2>
       <p>
         Download everything you entered as one JSON file: brokerages, accounts, their ledgers, fills and trade journals (screenshots are
-        not included; this file imports back, below). Or everything as one ZIP: that JSON file with your screenshots, detached notes,
-        advisor conversations and import history. Each account&apos;s page also exports its fills, trades and ledger as CSV.
+        not included). Or everything as one ZIP: that JSON file with your screenshots, detached notes, advisor conversations and import
+        history. Either imports back, below, here or on another instance. Each account&apos;s page also exports its fills, trades and
+        ledger as CSV.
       </p>
       <p className="button-row">
         <a className="button button--secondary" href="/api/auth/account/export" download>
@@ -168,18 +192,19 @@ function YourData() {
         <div className="field">
           <label htmlFor="data-import-file">Import an export file</label>
           <p className="field__hint" id="data-import-hint">
-            Its accounts are added to yours, all or nothing; an account whose name you already use stops the import.
+            The JSON export or the ZIP. Its accounts are added to yours, all or nothing; an account whose name you already use stops the
+            import.
           </p>
-          <input id="data-import-file" type="file" accept="application/json,.json" aria-describedby="data-import-hint" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input
+            id="data-import-file"
+            type="file"
+            accept="application/json,.json,application/zip,.zip"
+            aria-describedby="data-import-hint"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
         </div>
         <ErrorAlert error={restore.error} title="Nothing was imported." />
-        <StatusMessage>
-          {restore.isPending
-            ? "Importing…"
-            : done
-              ? `Imported ${done.accounts} account${done.accounts === 1 ? "" : "s"}, ${done.fills} fill${done.fills === 1 ? "" : "s"} and ${done.entries} ledger entr${done.entries === 1 ? "y" : "ies"}.`
-              : ""}
-        </StatusMessage>
+        <StatusMessage>{restore.isPending ? "Importing…" : done ? restoredMessage(done) : ""}</StatusMessage>
         <div className="button-row">
           <button type="submit" className="button" disabled={!file || restore.isPending}>
             Import
