@@ -19,10 +19,12 @@ import {
   updateConversation,
 } from "../lib/advisor/conversations.ts";
 import { prepareTurn, runTurn } from "../lib/advisor/turns.ts";
+import { suggestMappingByModel } from "../lib/advisor/import-mapping.ts";
 import {
   ConversationIdSchema,
   ConversationListQuerySchema,
   ConversationPatchSchema,
+  ImportMappingAskSchema,
   MarketDataKeySaveSchema,
   NewConversationSchema,
   ProviderKeyPatchSchema,
@@ -39,6 +41,7 @@ import {
   ConversationSchema,
   MarketDataKeySchema,
   ModelListSchema,
+  ModelSuggestionSchema,
   ProviderKeyListSchema,
   ProviderKeySchema,
   TurnEventSchema,
@@ -96,6 +99,19 @@ export const advisor = createRouter()
     await deleteConversation(c.var.deps, currentUser(c), c.req.valid("param").id);
     return c.body(null, 204);
   })
+  .post(
+    "/import-mapping",
+    describeRoute({
+      tag: "advisor",
+      summary: "Ask your own model for the column mapping of a CSV file no preset reads (it sees the header and the first five rows only)",
+      responses: { 200: { description: "The suggestion, to confirm in the mapping form.", schema: ModelSuggestionSchema } },
+      errors: ["PROVIDER_KEY_REQUIRED", "PROVIDER_KEY_INVALID", "MODEL_NOT_PRICED", "INSUFFICIENT_CREDITS", "SERVICE_UNAVAILABLE"],
+    }),
+    requireUser,
+    rateLimit(LIMITS.advisorTurn, "user"),
+    validate("json", ImportMappingAskSchema),
+    async (c) => c.json(await suggestMappingByModel(c.var.deps, currentUser(c), c.req.valid("json"))),
+  )
   // A turn: refusals are ordinary JSON errors; after them, the answer as server-sent events (DESIGN.md section 9).
   .post(
     "/conversations/:id/turns",

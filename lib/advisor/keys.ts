@@ -277,6 +277,12 @@ export async function providerKeyOf(deps: Pick<Deps, "db" | "config">, userId: s
   return row ? openKey(await keyRing(deps.config), row) : null;
 }
 
+/** A model provider's key, opened, with the model it uses when the trader does not choose; null without one. */
+export async function providerKeyWithModel(deps: Pick<Deps, "db" | "config">, userId: string, provider: ModelProvider): Promise<{ apiKey: string; defaultModel: string } | null> {
+  const row = await findKey(deps, userId, provider);
+  return row ? { apiKey: await openKey(await keyRing(deps.config), row), defaultModel: row.defaultModel ?? FALLBACK_MODELS[provider] } : null;
+}
+
 /**
  * The start-up canary: every key id the stored keys were sealed under must be ENCRYPTION_KEY or
  * ENCRYPTION_KEY_PREVIOUS, and the newest rows of each must open with it. Returns one line per kind and key id

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { MODEL_PROVIDERS } from "./providers.ts";
+import { SuggestRequestSchema } from "../imports/schema.ts";
 
 /** A provider's API key as pasted: printable ASCII without spaces (surrounding whitespace is trimmed). */
 const ApiKeySchema = z
@@ -57,3 +58,11 @@ export const TurnSchema = z.strictObject({
 export type TurnInput = z.infer<typeof TurnSchema>;
 
 export const SettingsSchema = z.strictObject({ shareJournal: z.boolean("must be true or false") });
+
+/** POST /api/advisor/import-mapping: a file's header and first rows (only the first five reach the model), and which key asks. */
+export const ImportMappingAskSchema = z.strictObject({
+  provider: z.enum(MODEL_PROVIDERS, { error: `must be one of ${MODEL_PROVIDERS.join(", ")}` }),
+  model: z.optional(ModelIdSchema),
+  header: SuggestRequestSchema.shape.header,
+  rows: SuggestRequestSchema.shape.rows,
+});

@@ -470,6 +470,15 @@ export const SuggestionSchema = z.object({
   source: z.enum(["saved", "rules"]).check(z.describe("saved: the mapping this account used for the same header; rules: read from the names and values")),
   savedAt: z.nullable(z.string()),
 });
+export const ModelSuggestionSchema = z.object({
+  mapping: loose().check(z.describe("Field -> column name, as ImportRequest.mapping; only fields naming a column of the header")),
+  options: loose().check(z.describe("dateFormat, numberFormat, sideFromQuantitySign when the model gave a known one")),
+  notes: z.array(z.string()).check(z.describe("Which model suggested it, then what the model says to check")),
+  source: z.literal("model"),
+  savedAt: z.null(),
+  provider: z.string(),
+  model: z.string(),
+});
 export const ImportSchema = z.object({
   importId: id(),
   accountId: id(),

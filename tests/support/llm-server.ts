@@ -17,6 +17,7 @@
 //   #garbage             200 with a body that is not the provider's stream at all
 //   #cite                with #tool: also link every trade of the result, as the advisor is asked to:
 //                        "[AAPL 2024-01-02](trade:ID)"
+//   #answer:<base64url>  answer exactly that text (decoded), in three chunks (a test's scripted model answer)
 // Otherwise: "Here is my answer." in four chunks. Usage: prompt tokens = request bytes / 4 (rounded down),
 // completion tokens = 5 per chunk; a key containing "invalid401" is refused with 401.
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -96,6 +97,12 @@ function plan(provider: Provider, body: Record<string, unknown>): Plan {
   if (directive("garbage")) p.garbage = true;
   const n = directive("chunks")?.[1];
   if (n) p.chunks = Array.from({ length: Number(n) }, () => "word ");
+  const scripted = /#answer:([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  if (scripted) {
+    const answer = Buffer.from(scripted, "base64url").toString("utf8");
+    const third = Math.ceil(answer.length / 3);
+    p.chunks = [answer.slice(0, third), answer.slice(third, 2 * third), answer.slice(2 * third)].filter((c) => c !== "");
+  }
   const tool = /#tool:([a-z_]+):(\{.*?\})(?:\s|$)/.exec(text);
   if (tool) {
     const result = toolResult(provider, body);

@@ -9,10 +9,9 @@ import { api, unwrap } from "../../api/client.ts";
 import { useInstanceConfig } from "../../api/queries.ts";
 import { ErrorAlert, EmptyState, Loading, PageHeader, QueryView, StatusMessage } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
+import { PROVIDER_NAMES } from "../../lib/providers.ts";
 import { AnswerMarkdown } from "./answer-markdown.tsx";
 import { useTurn, type ToolActivity, type TurnState, type TurnUsage } from "./use-turn.ts";
-
-const PROVIDER_NAMES: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", gemini: "Google Gemini", openrouter: "OpenRouter" };
 
 const listKey = ["advisor", "conversations"] as const;
 const conversationKey = (id: string) => ["advisor", "conversation", id] as const;

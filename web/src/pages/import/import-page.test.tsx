@@ -187,6 +187,41 @@ describe("the import wizard", () => {
     expect(await screen.findByText(/Your mapping for this layout, last used/)).toBeTruthy();
   });
 
+  it("with a model key, asks the trader's model for the mapping on request (header and five rows), and shows what it says to check", async () => {
+    const asked: unknown[] = [];
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      "GET /api/csv-import/presets": { presets: PRESETS },
+      "GET /api/csv-import/history": { imports: [] },
+      "GET /api/advisor/provider-keys": { keys: [{ provider: "anthropic", keyHintTail: "abcd", verified: true, defaultModel: "claude-sonnet-4-5", createdAt: "2026-01-01T00:00:00.000Z" }] },
+      "POST /api/csv-import/suggest": { mapping: { symbol: "Ticker" }, options: {}, notes: [], source: "rules", savedAt: null },
+      "POST /api/advisor/import-mapping": ({ body }) => {
+        asked.push(body);
+        return json({
+          mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Px" },
+          options: { dateFormat: "DD/MM/YYYY", numberFormat: "1.234,56" },
+          notes: ["Suggested by claude-sonnet-4-5 from the column names and the first 5 rows: check each column before previewing.", "B is a buy."],
+          source: "model",
+          savedAt: null,
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+        });
+      },
+    });
+    renderApp("/import");
+    const user = userEvent.setup();
+    const rows = Array.from({ length: 7 }, (_, i) => `19/01/2024 09:3${i};AAPL;B;10${i};191,50`);
+    await user.upload(await screen.findByLabelText("CSV file"), new File([["When;Ticker;Dir;Size;Px", ...rows].join("\n")], "mine.csv"));
+    expect(await screen.findByText(/sends the column names and the first 5 rows of the file to Anthropic, with your key/)).toBeTruthy();
+    expect((screen.getByLabelText("Price") as HTMLSelectElement).value).toBe("");
+    await user.click(screen.getByRole("button", { name: "Ask Anthropic" }));
+    expect(await screen.findByText("B is a buy.")).toBeTruthy();
+    expect(screen.getByText(/^Suggested by claude-sonnet-4-5/)).toBeTruthy();
+    expect((screen.getByLabelText("Price") as HTMLSelectElement).value).toBe("Px");
+    expect(asked).toEqual([{ provider: "anthropic", header: ["When", "Ticker", "Dir", "Size", "Px"], rows: rows.slice(0, 5).map((r) => r.split(";")) }]);
+  });
+
   it("asks for a manual mapping when no preset fits, and tells the user to preview again when the preview expired", async () => {
     stubApi({
       "GET /api/auth/session": { user: USER },

@@ -6,6 +6,7 @@ import { api, apiFetch, unwrap } from "../../api/client.ts";
 import { ApiError, asApiError } from "../../api/errors.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, fieldMessage, ErrorReference } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
+import { PROVIDER_NAMES } from "../../lib/providers.ts";
 import { useAccountParam } from "./accounts.ts";
 import { useAccounts, type Account } from "../../api/queries.ts";
 import {
@@ -195,7 +196,9 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
   const [includeDuplicates, setIncludeDuplicates] = useState(false);
   const [announce, setAnnounce] = useState("");
   // Where the manual mapping came from (docs/imports.md, "Any CSV"): the account's saved one, or the rules.
-  const [suggested, setSuggested] = useState<{ source: "saved" | "rules"; savedAt: string | null; notes: string[] } | null>(null);
+  const [suggested, setSuggested] = useState<{ source: "saved" | "rules" | "model"; savedAt: string | null; notes: string[] } | null>(null);
+  // The header and first rows of a file no preset reads, for the trader's model when they ask for it.
+  const [sample, setSample] = useState<{ header: string[]; rows: string[][] } | null>(null);
   const suggestRun = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
   const previewHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -238,6 +241,22 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
     if (commit.isSuccess) doneRef.current?.focus();
   }, [commit.isSuccess]);
 
+  // The trader's own model, when they ask (docs/imports.md, "Any CSV"): it sees the header and the first five rows.
+  const modelKeys = useQuery({ queryKey: ["advisor", "keys"], queryFn: () => unwrap(api.api.advisor["provider-keys"].$get()), enabled: format === MANUAL && sample !== null });
+  const modelKey = modelKeys.data?.keys[0];
+  const askModel = useMutation({
+    mutationFn: (ask: { provider: string; header: string[]; rows: string[][] }) =>
+      unwrap(
+        api.api.advisor["import-mapping"].$post({
+          json: { provider: ask.provider as "openai", header: ask.header.slice(0, 200), rows: ask.rows.slice(0, 5).map((r) => r.slice(0, 200).map((c) => c.slice(0, 500))) },
+        }),
+      ),
+    onSuccess: (answer) => {
+      suggestRun.current++;
+      applySuggestion(answer);
+    },
+  });
+
   function applyPreset(p: PresetLike) {
     suggestRun.current++;
     setSuggested(null);
@@ -273,6 +292,8 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
     setSniff({ file, text, complete, detectedDelimiter });
     setDetected(match);
     setSuggested(null);
+    setSample(null);
+    askModel.reset();
     setOpts((o) => ({ ...defaultOptions(), timezone: o.timezone }));
     if (match) {
       applyPreset(match.preset);
@@ -283,8 +304,28 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
       const first = found?.cells ?? [];
       applyManual(guessSelection(first));
       setAnnounce("File read. Map its columns in step 2.");
-      if (found) void suggestMapping(first, parsed.slice(found.index + 1, found.index + 21));
+      if (found) {
+        const rows = parsed.slice(found.index + 1, found.index + 21);
+        setSample({ header: first, rows });
+        void suggestMapping(first, rows);
+      }
     }
+  }
+
+  /** A suggestion (the saved mapping, the rules' or the model's) put into the mapping form, to confirm. */
+  function applySuggestion(answer: { mapping: unknown; options: unknown; notes: string[]; source: "saved" | "rules" | "model"; savedAt: string | null }) {
+    const { dateFormat, numberFormat, sideFromQuantitySign, delimiter, timezone, hasHeader: _header, ...rest } = answer.options as ImportOptions;
+    setSelection(selectionFromMapping(answer.mapping as ImportMapping));
+    setOpts((o) => ({
+      ...o,
+      ...(dateFormat ? { dateFormat } : {}),
+      ...(numberFormat ? { numberFormat } : {}),
+      ...(delimiter ? { delimiter } : {}),
+      ...(timezone ? { timezone } : {}),
+      sideFromQuantitySign: sideFromQuantitySign === true,
+    }));
+    setCarried({ options: rest, ...((answer.mapping as ImportMapping).extraFees ? { extraFees: (answer.mapping as ImportMapping).extraFees } : {}) });
+    setSuggested({ source: answer.source, savedAt: answer.savedAt, notes: answer.notes });
   }
 
   /** The account's saved mapping for this header, else the server's suggestion from the names and the first rows. */
@@ -293,18 +334,7 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
     try {
       const answer = await unwrap(api.api["csv-import"].suggest.$post({ json: { accountId: account.id, header: header.slice(0, 200), rows: sample.map((r) => r.slice(0, 200).map((c) => c.slice(0, 500))) } }));
       if (run !== suggestRun.current) return; // another file since
-      const { dateFormat, numberFormat, sideFromQuantitySign, delimiter, timezone, hasHeader: _header, ...rest } = answer.options as ImportOptions;
-      setSelection(selectionFromMapping(answer.mapping as ImportMapping));
-      setOpts((o) => ({
-        ...o,
-        ...(dateFormat ? { dateFormat } : {}),
-        ...(numberFormat ? { numberFormat } : {}),
-        ...(delimiter ? { delimiter } : {}),
-        ...(timezone ? { timezone } : {}),
-        sideFromQuantitySign: sideFromQuantitySign === true,
-      }));
-      setCarried({ options: rest, ...((answer.mapping as ImportMapping).extraFees ? { extraFees: (answer.mapping as ImportMapping).extraFees } : {}) });
-      setSuggested({ source: answer.source, savedAt: answer.savedAt, notes: answer.notes });
+      applySuggestion(answer);
     } catch {
       // The guess from the names alone stays; the trader maps the rest.
     }
@@ -522,7 +552,36 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
                     </ul>
                   )}
                 </div>
+              ) : suggested?.source === "model" ? (
+                <div className="notice" role="status">
+                  <p>{suggested.notes[0]}</p>
+                  {suggested.notes.length > 1 && (
+                    <ul>
+                      {suggested.notes.slice(1).map((n) => (
+                        <li key={n}>{n}</li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
               ) : null}
+              {modelKey && sample && suggested?.source !== "saved" && (
+                <div className="model-ask">
+                  <p className="field__hint" id="model-ask-hint">
+                    Not right? Your model can read the columns: this sends the column names and the first 5 rows of the file to{" "}
+                    {PROVIDER_NAMES[modelKey.provider] ?? modelKey.provider}, with your key.
+                  </p>
+                  <button
+                    type="button"
+                    className="button button--secondary"
+                    aria-describedby="model-ask-hint"
+                    disabled={askModel.isPending}
+                    onClick={() => askModel.mutate({ provider: modelKey.provider, header: sample.header, rows: sample.rows })}
+                  >
+                    {askModel.isPending ? "Asking…" : `Ask ${PROVIDER_NAMES[modelKey.provider] ?? modelKey.provider}`}
+                  </button>
+                  <ErrorAlert error={askModel.error} title="Your model could not suggest a mapping." />
+                </div>
+              )}
               {Object.keys(carried.options).length > 0 && suggested?.source !== "saved" && (
                 <p className="field__hint">Also applies the row filters and settings of the format this mapping started from.</p>
               )}
