@@ -9,6 +9,7 @@ import { createAnalytics } from "../lib/analytics/index.ts";
 import { createEdgeMailer } from "../lib/email/index.ts";
 import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import type { ObjectStore } from "../lib/storage/index.ts";
+import type { Scratch } from "../lib/storage/scratch.ts";
 import type { ModelRunner } from "../lib/advisor/model.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
@@ -20,6 +21,8 @@ export type Ctx = { waitUntil(promise: Promise<unknown>): void };
 export type WorkerOptions = {
   /** The object store for Workers that need one (createEdgeObjectStore); others have deps.storage undefined. */
   storage?: (config: Config, outbound: typeof fetch) => ObjectStore | undefined;
+  /** Room for an upload read out of order (createEdgeScratch: the object store), for the Worker that needs it. */
+  scratch?: (config: Config, outbound: typeof fetch) => Scratch | undefined;
   /** The advisor's model call: in this Worker (`wrangler dev`) or through the model Workers' bindings. */
   model?: (env: WorkerEnv, outbound: typeof fetch) => ModelRunner;
 };
@@ -59,6 +62,7 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions =
     rateLimiter,
     mailer: createEdgeMailer(config, outbound),
     storage: options.storage?.(config, outbound),
+    ...(options.scratch ? { scratch: options.scratch(config, outbound) } : {}),
     defer,
     model: options.model?.(env, outbound),
     ...(analytics ? { analytics } : {}),

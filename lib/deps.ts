@@ -40,8 +40,8 @@ export type Deps = {
    */
   readonly model?: ModelRunner;
   /**
-   * Room for uploads read out of order (an archive's import; lib/storage/scratch.ts): temporary files on Node.
-   * Absent on Workers, where such an upload is refused with 503.
+   * Room for uploads read out of order (an archive's import; lib/storage/scratch.ts): temporary files on Node,
+   * the object store in the archive Worker. Absent elsewhere, where such an upload is refused with 503.
    */
   readonly scratch?: Scratch;
   /** Backend product analytics (lib/analytics), present only when ANALYTICS_API_KEY is set. */

@@ -124,7 +124,7 @@ export async function restoreArchive(
   body: ReadableStream<Uint8Array> | null,
 ): Promise<ArchiveRestoreSummary> {
   if (!deps.scratch) {
-    throw new AppError("SERVICE_UNAVAILABLE", "Importing an archive needs room for the file that this server does not have; import it on a self-hosted (Node) instance, or import its journal.json in Settings.");
+    throw new AppError("SERVICE_UNAVAILABLE", "Importing an archive needs object storage on this server, which it does not have. Import its journal.json in Settings instead.");
   }
   if (!body) throw notAnArchive("The request has no body.");
   const max = deps.config.ARCHIVE_IMPORT_MAX_BYTES;
@@ -224,16 +224,21 @@ function zipSource(file: ScratchFile) {
     readUint8Array: (index: number, length: number) => file.read(index, length),
     get readable() {
       let at = 0;
-      const stream: ReadableStream<Uint8Array> & { offset?: number; size?: number } = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const end = stream.size ?? 0;
-          if (at >= end) return controller.close();
-          const chunk = await file.read((stream.offset ?? 0) + at, Math.min(READ_CHUNK_BYTES, end - at));
-          if (!chunk.byteLength) return controller.error(new Error("the archive ends inside an entry"));
-          at += chunk.byteLength;
-          controller.enqueue(chunk);
+      // No chunk is read before the reader asks (highWaterMark 0): zip.js sets offset and size on the stream
+      // after taking it, and workerd would otherwise pull at once, before they are set.
+      const stream: ReadableStream<Uint8Array> & { offset?: number; size?: number } = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const end = stream.size ?? 0;
+            if (at >= end) return controller.close();
+            const chunk = await file.read((stream.offset ?? 0) + at, Math.min(READ_CHUNK_BYTES, end - at));
+            if (!chunk.byteLength) return controller.error(new Error("the archive ends inside an entry"));
+            at += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
         },
-      });
+        { highWaterMark: 0 },
+      );
       return stream;
     },
   };

@@ -11,7 +11,8 @@ async function errorCode(res: Response): Promise<string> {
   return code ? `HTTP ${res.status} ${code}` : `HTTP ${res.status}`;
 }
 
-export function createFetchObjectStore(settings: ObjectStorageSettings, outbound: typeof fetch = (...a) => fetch(...a)): ObjectStore {
+/** Signed S3 REST calls over fetch: the shared part of the store below and of the edge's scratch (scratch-object.ts). */
+export function createS3Caller(settings: ObjectStorageSettings, outbound: typeof fetch = (...a) => fetch(...a)) {
   // Retries are left to the caller (a preview answers 503 and the user tries again): aws4fetch's default of
   // 10 retries with backoff could hold a request for most of a minute.
   const signer = new AwsClient({
@@ -22,7 +23,7 @@ export function createFetchObjectStore(settings: ObjectStorageSettings, outbound
     retries: 0,
   });
   const base = new URL(settings.endpoint);
-  const urlOf = (key: string) => {
+  const urlOf = (key: string, query?: Record<string, string>) => {
     const url = new URL(base);
     const path = key.split("/").map(encodeURIComponent).join("/");
     const prefix = url.pathname.replace(/\/+$/, "");
@@ -31,17 +32,24 @@ export function createFetchObjectStore(settings: ObjectStorageSettings, outbound
       url.hostname = `${settings.bucket}.${url.hostname}`;
       url.pathname = `${prefix}/${path}`;
     }
+    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
     return url.toString();
   };
 
-  const call = async (operation: string, key: string, init: RequestInit): Promise<Response> => {
+  /** One signed request; a network failure or timeout is StorageUnavailableError, an HTTP answer is returned. */
+  const call = async (operation: string, key: string, init: RequestInit, query?: Record<string, string>): Promise<Response> => {
     try {
-      const signed = await signer.sign(urlOf(key), init);
+      const signed = await signer.sign(urlOf(key, query), init);
       return await outbound(signed, { signal: AbortSignal.timeout(STORAGE_TIMEOUT_MS) });
     } catch (err) {
       throw new StorageUnavailableError(operation, err instanceof Error ? err.name : "unknown");
     }
   };
+  return { call, errorCode };
+}
+
+export function createFetchObjectStore(settings: ObjectStorageSettings, outbound: typeof fetch = (...a) => fetch(...a)): ObjectStore {
+  const { call } = createS3Caller(settings, outbound);
 
   /** The object's response, or null when there is no such object. */
   const fetchObject = async (key: string): Promise<Response | null> => {

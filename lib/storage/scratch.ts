@@ -1,6 +1,7 @@
 // Room for an upload that must be read out of order (an archive's central directory is at its end), never
-// held whole in memory: a temporary file on Node (scratch-file.ts). Domain code sees this interface only,
-// through `deps.scratch`; where it is absent (a Worker) such uploads are refused with a clear 503.
+// held whole in memory: a temporary file on Node (scratch-file.ts), the object store on a Worker
+// (scratch-object.ts). Domain code sees this interface only, through `deps.scratch`; where it is absent such
+// uploads are refused with a clear 503.
 
 export type ScratchFile = {
   readonly size: number;

@@ -12,6 +12,9 @@ import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { pngImage } from "../support/images.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { startS3Server, type S3Server } from "../support/s3-server.ts";
+import { testConfig } from "../support/env.ts";
+import { objectStorageSettings } from "../../lib/storage/index.ts";
+import { createObjectScratch } from "../../lib/storage/scratch-object.ts";
 
 let stand: ProviderServer;
 let s3a: S3Server;
@@ -159,6 +162,26 @@ describe("POST /api/archive", () => {
     const [after] = (await b.deps.db.execute(sql`select (select count(*)::int from trade_images) as images, (select count(*)::int from archive_restore_images) as staged,
       (select count(*)::int from accounts) as accounts, (select count(*)::int from object_deletions where key like 'trade-images/%') as queued`)).rows as Array<Record<string, number>>;
     expect(after).toEqual({ images: 5, staged: 0, accounts: 1, queued: 5 });
+  }, 120_000);
+
+  it("restores the same way with the upload kept in the object store (the archive Worker's scratch), which keeps nothing after", async () => {
+    const a = await testApp(dbs[0]!.url, { ...stand.env, ...s3a.env }, { peer: "per-request" });
+    const { client: alice } = await signUp(a, "archive-from-edge");
+    await fillJournal(a, alice);
+    const zip = new Uint8Array(await (await alice.get("/api/archive")).arrayBuffer());
+    const before = await journalView(alice);
+    const scratch = createObjectScratch(objectStorageSettings(testConfig(s3b.env))!);
+    const b = await testApp(dbs[1]!.url, { ...stand.env, ...s3b.env }, { peer: "per-request", scratch });
+    const { client: carol } = await signUp(b, "archive-to-edge");
+    const reads = s3b.ranged.length;
+    const res = await restore(carol, zip);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await journalView(carol)).toEqual(before);
+    // Read back with ranged GETs of the scratch object, then deleted; no upload left open.
+    expect(s3b.ranged.slice(reads).every((r) => r.key.startsWith("scratch/"))).toBe(true);
+    expect(s3b.ranged.length - reads).toBeGreaterThan(0);
+    expect([...s3b.objects.keys()].filter((k) => k.startsWith("scratch/"))).toEqual([]);
+    expect(s3b.pendingUploads()).toBe(0);
   }, 120_000);
 
   it("refuses what is not a complete archive, writing nothing", async () => {

@@ -45,7 +45,8 @@ export async function testApp(
   /** `peer: "per-request"` gives every request its own client address (no shared per-client limits). */
   /** `now`: the app's clock (the real one by default). */
   /** `shippedChangelog`: the release notes the instance ships, as the Node entrypoint reads them (none by default, as on Workers). */
-  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date; shippedChangelog?: Deps["shippedChangelog"] } = {},
+  /** `scratch`: where an archive import keeps its upload (a temporary file, as the Node entrypoint, by default). */
+  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date; shippedChangelog?: Deps["shippedChangelog"]; scratch?: Deps["scratch"] } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const handle = await sharedDb(databaseUrl);
@@ -66,7 +67,7 @@ export async function testApp(
     mailer: extra.mailer,
     // As the Node entrypoint: the SDK adapter when the four OBJECT_STORAGE_ variables are set.
     storage: await createNodeObjectStore(config),
-    scratch: createFileScratch(),
+    scratch: extra.scratch ?? createFileScratch(),
     defer,
     model: inProcessModel(globalThis.fetch),
     ...(analytics ? { analytics } : {}),

@@ -22,6 +22,10 @@ export type S3Server = {
   objects: Map<string, { body: Buffer; contentType: string }>;
   /** Every request with its answer, e.g. "PUT csv-imports/u/i.json 200" or "GET x 403 SignatureDoesNotMatch". */
   log: string[];
+  /** Multipart uploads started and neither completed nor aborted. */
+  pendingUploads(): number;
+  /** Ranged GETs served (key and inclusive byte range), in order. */
+  ranged: Array<{ key: string; start: number; end: number }>;
   /** While on, every request is answered 503 SlowDown (a store that is up but refusing work). */
   unavailable(on: boolean): void;
   close(): Promise<void>;
@@ -108,6 +112,42 @@ export async function startS3Server(
   const objects = new Map<string, { body: Buffer; contentType: string }>();
   const log: string[] = [];
   let refusing = false;
+  const uploads = new Map<string, { key: string; parts: Map<number, Buffer> }>();
+  const ranged: Array<{ key: string; start: number; end: number }> = [];
+
+  /**
+   * S3's multipart upload as R2 and S3 serve it: POST ?uploads starts one, PUT ?partNumber&uploadId adds a
+   * part, POST ?uploadId completes it (every part but the last at least 5 MiB, as S3 requires), DELETE
+   * ?uploadId aborts it.
+   */
+  const multipart = (method: string | undefined, key: string, params: URLSearchParams, body: Buffer, answer: (status: number, code?: string, headers?: Record<string, string>, payload?: Buffer | string) => void) => {
+    const id = params.get("uploadId");
+    const upload = id ? uploads.get(id) : undefined;
+    if (method === "POST" && params.has("uploads")) {
+      const uploadId = `up-${Math.random().toString(36).slice(2)}`;
+      uploads.set(uploadId, { key, parts: new Map() });
+      return answer(200, undefined, { "content-type": "application/xml" }, `<InitiateMultipartUploadResult><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`);
+    }
+    if (!upload || upload.key !== key) return answer(404, "NoSuchUpload");
+    if (method === "PUT" && params.has("partNumber")) {
+      upload.parts.set(Number(params.get("partNumber")), body);
+      return answer(200, undefined, { etag: `"${createHash("md5").update(body).digest("hex")}"` });
+    }
+    if (method === "DELETE") {
+      uploads.delete(id!);
+      return answer(204);
+    }
+    if (method === "POST") {
+      const numbers = [...body.toString("utf8").matchAll(/<PartNumber>(\d+)<\/PartNumber>/g)].map((m) => Number(m[1]));
+      const parts = numbers.map((n) => upload.parts.get(n));
+      if (!numbers.length || parts.some((p) => !p)) return answer(400, "InvalidPart");
+      if (parts.slice(0, -1).some((p) => p!.length < 5 * 1024 * 1024)) return answer(400, "EntityTooSmall");
+      objects.set(key, { body: Buffer.concat(parts as Buffer[]), contentType: "application/octet-stream" });
+      uploads.delete(id!);
+      return answer(200, undefined, { "content-type": "application/xml" }, `<CompleteMultipartUploadResult><Key>${key}</Key></CompleteMultipartUploadResult>`);
+    }
+    return answer(501, "NotImplemented");
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -133,9 +173,10 @@ export async function startS3Server(
       if (!verdict.ok) return answer(verdict.status, verdict.code);
       if (decodeURIComponent(bucketName) !== bucket) return answer(404, "NoSuchBucket");
       if (!key) return answer(501, "NotImplemented");
-      // The SDK tags requests with ?x-id=<Operation>; any other sub-resource (uploads, acl, ...) is not served.
-      const query = [...new URL(req.url ?? "/", "http://stand-in").searchParams.keys()];
-      if (query.some((q) => q !== "x-id")) return answer(501, "NotImplemented");
+      // The SDK tags requests with ?x-id=<Operation>; of the other sub-resources only multipart uploads are served.
+      const params = new URL(req.url ?? "/", "http://stand-in").searchParams;
+      const query = [...params.keys()].filter((q) => q !== "x-id");
+      if (query.length) return multipart(req.method, key, params, body, answer);
 
       switch (req.method) {
         case "PUT": {
@@ -146,6 +187,14 @@ export async function startS3Server(
         case "HEAD": {
           const object = objects.get(key);
           if (!object) return answer(404, "NoSuchKey");
+          const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ""));
+          if (range) {
+            const start = Number(range[1]);
+            const end = Math.min(Number(range[2]), object.body.length - 1);
+            if (start > end) return answer(416, "InvalidRange");
+            ranged.push({ key, start, end });
+            return answer(206, undefined, { "content-type": object.contentType, "content-range": `bytes ${start}-${end}/${object.body.length}` }, object.body.subarray(start, end + 1));
+          }
           return answer(
             200,
             undefined,
@@ -187,6 +236,8 @@ export async function startS3Server(
     },
     objects,
     log,
+    pendingUploads: () => uploads.size,
+    ranged,
     unavailable(on) {
       refusing = on;
     },

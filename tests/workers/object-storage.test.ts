@@ -121,3 +121,35 @@ describe("trade screenshots in object storage, in workerd", () => {
     expect(await store.getBytes(row!.storage_key as string)).toBeNull();
   });
 });
+
+describe("the complete archive in workerd", () => {
+  it("downloads with its screenshot from the bucket, and restores for another user through the object store scratch", async () => {
+    const { cookie, importId, accountId } = await stagedPreview();
+    expect((await call("/api/csv-import/commit", { method: "POST", cookie, ...json({ importId }) })).status).toBe(200);
+    const trades = await (await call("/api/trades", { cookie })).json<{ trades: Array<{ id: string }> }>();
+    const form = new FormData();
+    form.set("file", new Blob([PNG_WITH_METADATA]), "shot.png");
+    const added = await call(`/api/trades/${trades.trades[0]!.id}/images`, { method: "POST", cookie, body: form });
+    expect(added.status).toBe(201);
+    const shot = new Uint8Array(await (await call(`/api/trades/${trades.trades[0]!.id}/images/${(await added.json<{ id: string }>()).id}`, { cookie })).arrayBuffer());
+
+    const archive = await call("/api/archive", { cookie });
+    expect(archive.status).toBe(200);
+    const zip = new Uint8Array(await archive.arrayBuffer());
+    // The image's bytes are in the zip (read from the bucket, not an empty file).
+    expect(zip.byteLength).toBeGreaterThan(shot.byteLength);
+
+    const reg = await call("/api/auth/register", { method: "POST", ...json({ email: `r-${crypto.randomUUID()}@example.com`, password: "workers password" }) });
+    const other = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+    const res = await call("/api/archive", { method: "POST", cookie: other, body: zip, headers: { "Content-Type": "application/zip" } });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toMatchObject({ accounts: 1, fills: 2, screenshots: 1, imports: 1 });
+    const theirs = await (await call("/api/trades", { cookie: other })).json<{ trades: Array<{ id: string }> }>();
+    const images = await (await call(`/api/trades/${theirs.trades[0]!.id}/images`, { cookie: other })).json<{ images: Array<{ id: string }> }>();
+    const back = await call(`/api/trades/${theirs.trades[0]!.id}/images/${images.images[0]!.id}`, { cookie: other });
+    expect(new Uint8Array(await back.arrayBuffer())).toEqual(shot);
+    const sql = testSql();
+    expect(await sql`select count(*)::int as n from archive_restore_images`).toEqual([{ n: 0 }]);
+    expect(accountId).toBeTruthy();
+  });
+});
