@@ -70,9 +70,9 @@ function accountColumns(alias: string, balance: SQL, startingBalanceAt: SQL): SQ
 /** The opening entry's date, read from the ledger. */
 const OPENING_AT = sql.raw(`(select ${isoUtc("o.occurred_at")} from ledger_entries o where o.account_id = a.id and o.type = 'opening')`);
 
-/** The running balance after the newest entry (rank is maintained by the ledger functions). */
+/** The balance after the newest entry: the sum of the ledger's month totals (kept by the ledger_days_follow trigger). */
 const LAST_BALANCE = sql.raw(`left join lateral (
-    select le.balance_after from ledger_entries le where le.account_id = a.id order by le.rank desc limit 1
+    select sum(m.total) as balance_after from ledger_months m where m.account_id = a.id
   ) last on true`);
 const withBalance = accountColumns("a", sql.raw("last.balance_after::text"), OPENING_AT);
 

@@ -71,10 +71,14 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
 async function ledgerCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
   type Row = { at: string; type: string; amount: string; balance_after: string; note: string | null; fill_id: string | null; symbol: string | null; side: string | null; quantity: string | null; price: string | null };
   const rows = rowsOf<Row>(
-    await deps.db.execute(sql`select ${sql.raw(isoUtc("le.occurred_at"))} as at, le.type, le.amount::text as amount, le.balance_after::text as balance_after,
+    // The balance after each entry: the days before it (ledger_days) plus its running sum in its day.
+    await deps.db.execute(sql`select ${sql.raw(isoUtc("le.occurred_at"))} as at, le.type, le.amount::text as amount,
+        (d.base + le.day_balance)::text as balance_after,
         le.note, le.fill_id::text as fill_id, f.symbol, f.side, f.quantity::text as quantity, f.price::text as price
-      from ledger_entries le left join fills f on f.id = le.fill_id
-      where le.account_id = ${accountId} order by le.rank`),
+      from ledger_entries le
+      join (select day, sum(total) over (order by day) - total as base from ledger_days where account_id = ${accountId}) d on d.day = le.day
+      left join fills f on f.id = le.fill_id
+      where le.account_id = ${accountId} order by le.day, le.day_rank`),
   );
   const decimal = (v: string | null) => (v === null ? "" : formatDecimal(v));
   return Papa.unparse({

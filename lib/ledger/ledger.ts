@@ -1,6 +1,6 @@
-// The cash ledger of an account. A page read is one statement, session check included, and one indexed
-// range read whatever the page; writes go through the ledger_* SQL functions (migrations/0003), which keep
-// `rank` and the running balance per entry.
+// The cash ledger of an account. A page read is one statement, session check included, and costs the same
+// whatever the page; writes go through the ledger_* SQL functions, and the trigger ledger_days_follow keeps
+// each entry's place and running sum in its day and each day's count and total (migration 0046).
 import { sql, type SQL } from "drizzle-orm";
 import {
   SESSION_CTE,
@@ -83,13 +83,19 @@ const entryJson = sql.raw(`case when le.fill_id is null
  * row per entry, mapping and serialising it again (most of what a page cost the server). No row when `owner`
  * has no such account.
  *
- * Entry ranks run 1..total from the oldest, so page p is the rank range (total - p * size, total - (p - 1) * size]:
- * an index range read that costs the same at any depth. The range, not `limit <size>`, bounds the page: the
- * planner cannot estimate a limit given as a parameter, so a prepared statement with one never keeps its
- * generic plan and is planned again on every call (which costs as much as running it). A range makes the
- * estimate the same whatever the parameters.
+ * Entry ranks run 1..total from the oldest, so page p is the rank range (total - p * size, total - (p - 1) * size].
+ * Ranks are not stored (a backdated entry would change every later one): each month and day of the ledger
+ * (ledger_months, ledger_days) holds its count and total, each entry its place and running sum in its day, so
+ * the page is the months' running counts (a few dozen rows for years of trading), the days' within the one or
+ * two months the range falls in, and an index range read of their entries. The range, not
+ * `limit <size>`, bounds the page: the planner cannot estimate a limit given as a parameter, so a prepared
+ * statement with one never keeps its generic plan and is planned again on every call (which costs as much
+ * as running it). A range makes the estimate the same whatever the parameters.
  */
 function pageSql(owner: SQL, accountId: unknown, page: unknown, pageSize: unknown, skip: unknown, skipTo: unknown) {
+  // Ranks counted from the oldest: the page holds ranks (lo, hi].
+  const lo = sql`t.total - ${skipTo}::bigint`;
+  const hi = sql`t.total - ${skip}::bigint`;
   return sql`
       select json_build_object(
         'entries', coalesce(e.entries, '[]'::json),
@@ -100,14 +106,35 @@ function pageSql(owner: SQL, accountId: unknown, page: unknown, pageSize: unknow
       )::text as body
       from accounts a
       left join lateral (
-        select rank as total from ledger_entries where account_id = a.id order by rank desc limit 1
+        select coalesce(sum(entries), 0)::bigint as total from ledger_months where account_id = a.id
       ) t on true
       left join lateral (
-        select json_agg(${entryJson} order by le.rank desc) as entries,
-          (array_agg(le.balance_after order by le.rank desc))[1] as first_balance
-        from ledger_entries le
+        select json_agg(${entryJson} order by le.day desc, le.day_rank desc) as entries,
+          (array_agg(mb.balance + db.balance + le.day_balance order by le.day desc, le.day_rank desc))[1] as first_balance
+        from (
+          -- The months the page falls in, with the entries before each.
+          select x.month, x.rank_base from (
+            select month, entries, sum(entries) over (order by month) - entries as rank_base from ledger_months where account_id = a.id
+          ) x
+          where x.rank_base < ${hi} and x.rank_base + x.entries > ${lo}
+        ) m
+        cross join lateral (
+          select coalesce(sum(total), 0) as balance from ledger_months where account_id = a.id and month < m.month
+        ) mb
+        join lateral (
+          -- Their days the page falls in, with the entries before each.
+          select y.day, m.rank_base + y.before as rank_base from (
+            select day, entries, sum(entries) over (order by day) - entries as before from ledger_days
+            where account_id = a.id and day >= m.month and day < (m.month + interval '1 month')::date
+          ) y
+          where m.rank_base + y.before < ${hi} and m.rank_base + y.before + y.entries > ${lo}
+        ) d on true
+        cross join lateral (
+          select coalesce(sum(total), 0) as balance from ledger_days where account_id = a.id and day >= m.month and day < d.day
+        ) db
+        join ledger_entries le on le.account_id = a.id and le.day = d.day
+          and le.day_rank > ${lo} - d.rank_base and le.day_rank <= ${hi} - d.rank_base
         left join fills f on f.id = le.fill_id
-        where le.account_id = a.id and le.rank <= t.total - ${skip}::bigint and le.rank > t.total - ${skipTo}::bigint
       ) e on true
       where a.id = ${accountId}::uuid and a.user_id = ${owner}`;
 }

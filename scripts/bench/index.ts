@@ -4,7 +4,7 @@ import { migrateUrl } from "../../lib/db/migrate.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
-import { measureLedger, LEDGER_ROWS, LEDGER_WARMUP_ROUNDS } from "./ledger.ts";
+import { measureBackdated, measureLedger, BACKDATED_ROWS, LEDGER_ROWS, LEDGER_WARMUP_ROUNDS } from "./ledger.ts";
 import { IMPORT_ROUNDS, measureImports, measureRaisedCapImport, measureOutsideImport, OUTSIDE_ROUNDS, RAISED_ROUNDS, SHORT_ROWS } from "./imports.ts";
 import { measureLogin } from "./login.ts";
 import { measureLeaks, PREVIEWS, READS } from "./leaks.ts";
@@ -108,6 +108,12 @@ if (runs("ledger")) {
   console.log("-- just started: the first 301 rounds after start, while V8 still compiles the request path");
   console.log(
     `API  page 1 ${f(started.apiFirst)} | page 10,000 ${f(started.apiDeep)} | SQL page 1 ${f(started.sqlFirst)} | API/SQL ${(started.apiFirst / started.sqlFirst).toFixed(2)} / ${(started.apiDeep / started.sqlDeep).toFixed(2)} | bare node:http + pg /SQL ${(started.floorFirst / started.sqlFirst).toFixed(2)}`,
+  );
+  console.log(`\n== A backdated entry at ${BACKDATED_ROWS.toLocaleString("en")} entries (133 a trading day), through the API (median of 201, in turns) ==`);
+  const back = await withDatabase((url) => measureBackdated(env, url));
+  console.log(`seeded in ${(back.seedMs / 1000).toFixed(1)} s; ${back.entries.toLocaleString("en")} entries`);
+  console.log(
+    `POST appended ${f(back.append)} | POST backdated (~99% of the ledger after it) ${f(back.backdated)} | backdated/appended ${(back.backdated / back.append).toFixed(2)} (goal <= 3, and <= 20 ms) | page 1 after each ${f(back.page)} | balances exact: ${back.exact}`,
   );
 }
 

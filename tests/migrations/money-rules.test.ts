@@ -56,7 +56,7 @@ describe("the money-rules upgrade", () => {
     await withClient(db.url, async (c) => {
       const entries = (
         await c.query<{ type: string; amount: string; balance: string }>(
-          "select type, amount::text as amount, balance_after::text as balance from ledger_entries where account_id = $1 order by rank",
+          "select type, amount::text as amount, balance_after::text as balance from ledger_running where account_id = $1 order by rank",
           [accountId],
         )
       ).rows;

@@ -28,7 +28,7 @@ async function accountsOf(db: Awaited<ReturnType<typeof journal>>["db"], userId:
 }
 
 async function entriesOf(db: Awaited<ReturnType<typeof journal>>["db"], accountId: string) {
-  return db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId)).orderBy(asc(ledgerEntries.rank));
+  return db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId)).orderBy(asc(ledgerEntries.occurredAt), asc(ledgerEntries.id));
 }
 
 async function createOk(client: TestClient, body: Record<string, unknown>) {
@@ -146,7 +146,7 @@ describe("POST /api/accounts", () => {
     expect(body.balance).toBe("1000.50");
     const entries = await entriesOf(t.db, body.id!);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ type: "opening", amount: "1000.5000000000", rank: 1, balanceAfter: "1000.5000000000" });
+    expect(entries[0]).toMatchObject({ type: "opening", amount: "1000.5000000000", dayRank: 1, dayBalance: "1000.5000000000" });
     expect(entries[0]!.occurredAt.toISOString()).toBe(body.createdAt);
     const got = await (await client.get(`/api/accounts/${body.id}`)).json();
     expect(got).toEqual(body);

@@ -358,7 +358,7 @@ describe("CSV import: the ledger after a commit", () => {
   async function ledgerConsistent(db: Awaited<ReturnType<typeof setup>>["db"], accountId: string) {
     const rows = rowsOf<{ rank: string; amount: string; balance_after: string }>(
       await db.execute(sql`select rank::text as rank, amount::text as amount, balance_after::text as balance_after
-        from ledger_entries where account_id = ${accountId} order by occurred_at, id`),
+        from ledger_running where account_id = ${accountId} order by occurred_at, id`),
     );
     let running = 0;
     rows.forEach((r, i) => {
@@ -409,7 +409,7 @@ describe("CSV import: positions rebuilt from the first imported fill (property-b
     // The ledger too: futures fills' cash follows what their shares realised.
     const ledger = rowsOf<Record<string, string>>(
       await db.execute(sql`select id::text, type, amount::text, occurred_at::text, rank::text, balance_after::text
-        from ledger_entries where account_id = ${accountId} order by rank`),
+        from ledger_running where account_id = ${accountId} order by ledger_running.rank`),
     );
     return { positions, shares, ledger };
   }

@@ -233,7 +233,7 @@ describe("GET /api/ledger/:accountId", () => {
     const body = await page(client, accountId, "?pageSize=200");
     expect(body.runningBalanceAtFirstRow).toBe("20.20");
     const ranks = rowsOf<{ rank: string }>(
-      await t.deps.db.execute(sql`select rank::text as rank from ledger_entries where account_id = ${accountId} order by ledger_entries.rank`),
+      await t.deps.db.execute(sql`select rank::text as rank from ledger_running where account_id = ${accountId} order by ledger_running.rank`),
     ).map((r) => Number(r.rank));
     expect(ranks).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
@@ -268,7 +268,7 @@ describe("ledger invariants (property-based)", () => {
         }
         const rows = rowsOf<{ rank: string; amount: string; balance_after: string }>(
           await t.deps.db.execute(sql`select rank::text as rank, amount::text as amount, balance_after::text as balance_after
-            from ledger_entries where account_id = ${accountId} order by occurred_at, id`),
+            from ledger_running where account_id = ${accountId} order by occurred_at, id`),
         );
         let running = 0n;
         rows.forEach((r, i) => {

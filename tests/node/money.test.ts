@@ -126,7 +126,7 @@ describe("the opening entry stays the oldest", () => {
     expect(entries[2]!.occurredAt).toBe("2024-01-19T05:00:00.000Z");
     expect((await json(client, `/api/accounts/${created.id}`)).startingBalanceAt).toBe("2024-01-19T05:00:00.000Z");
     const balances = rowsOf<{ balance: string }>(
-      await t.deps.db.execute(sql`select balance_after::text as balance from ledger_entries where account_id = ${created.id} order by rank`),
+      await t.deps.db.execute(sql`select balance_after::text as balance from ledger_running where account_id = ${created.id} order by rank`),
     );
     expect(balances.map((b) => Number(b.balance) >= 0)).toEqual([true, true, true]);
 

@@ -59,7 +59,7 @@ describe("a split held through", () => {
       ["short", "open"],
     ]);
     const balance = await balanceOf(t.client, t.accountId);
-    const entries = rowsOf(await t.db.execute(sql`select id::text, amount::text, balance_after::text from ledger_entries where account_id = ${t.accountId} order by rank`));
+    const entries = rowsOf(await t.db.execute(sql`select id::text, amount::text, balance_after::text from ledger_running where account_id = ${t.accountId} order by rank`));
     const noted = (await t.client.request(`/api/trades/${before[0]!.id}`, { method: "PATCH", json: { notes: "Held through the split", stopPrice: "190" } })).status;
     expect(noted).toBe(200);
 
@@ -79,7 +79,7 @@ describe("a split held through", () => {
     ]);
     // Cash never moves for a split.
     expect(await balanceOf(t.client, t.accountId)).toBe(balance);
-    expect(rowsOf(await t.db.execute(sql`select id::text, amount::text, balance_after::text from ledger_entries where account_id = ${t.accountId} order by rank`))).toEqual(entries);
+    expect(rowsOf(await t.db.execute(sql`select id::text, amount::text, balance_after::text from ledger_running where account_id = ${t.accountId} order by rank`))).toEqual(entries);
 
     // The list; then the split removed: the two trades return, the note still on the first.
     expect((await (await t.client.get("/api/splits?symbol=NVDA")).json()).splits).toEqual([split]);

@@ -461,8 +461,8 @@ describe("a fill added, edited or deleted rebuilds from it (positions_rebuild_fr
         order by pf.executed_at, pf.fill_id, pf.role`),
     );
     const ledger = rowsOf(
-      await t.deps.db.execute(sql`select fill_id::text, amount::text, rank, balance_after::text from ledger_entries
-        where account_id = ${accountId} order by rank`),
+      await t.deps.db.execute(sql`select fill_id::text, amount::text, rank, balance_after::text from ledger_running
+        where account_id = ${accountId} order by ledger_running.rank`),
     );
     return { positions, shares, ledger };
   }

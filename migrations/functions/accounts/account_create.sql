@@ -24,7 +24,7 @@ BEGIN
   VALUES (p_user, p_name, p_currency, p_starting, p_timezone, p_brokerage)
   RETURNING * INTO created;
   IF p_starting <> 0 THEN
-    INSERT INTO ledger_entries (account_id, type, amount, occurred_at, rank, balance_after)
+    INSERT INTO ledger_entries (account_id, type, amount, occurred_at, day_rank, day_balance)
     VALUES (created.id, 'opening', p_starting, coalesce(p_opening_at, created.created_at), 1, p_starting);
   END IF;
   RETURN NEXT created;

@@ -50,6 +50,8 @@ BEGIN
   IF p_cap IS NOT NULL AND (SELECT count(*) FROM accounts WHERE user_id = p_user) + jsonb_array_length(p_data->'accounts') > p_cap THEN
     RAISE EXCEPTION 'TIER_LIMIT_ACCOUNTS' USING ERRCODE = 'P0001';
   END IF;
+  -- Every account's entries, fills and settlements: their ledger days made right once, at the end.
+  PERFORM ledger_batch_begin();
 
   FOR sp IN
     SELECT * FROM jsonb_to_recordset(coalesce(p_data->'splits', '[]'::jsonb)) AS x(symbol text, "effectiveAt" timestamptz, "newShares" numeric, "oldShares" numeric)
@@ -158,6 +160,7 @@ BEGIN
     FROM jsonb_to_recordset(coalesce(a->'rules', '[]'::jsonb)) AS r(rule jsonb, weight text, enabled boolean);
   END LOOP;
 
+  PERFORM ledger_batch_end();
   RETURN jsonb_build_object('accounts', n_accounts, 'fills', n_fills, 'entries', n_entries, 'journaled', n_journal,
     'ids', jsonb_build_object('accounts', account_ids, 'fills', fill_maps, 'playbooks', playbook_ids));
 END;

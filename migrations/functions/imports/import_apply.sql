@@ -22,6 +22,7 @@ DECLARE
   written integer;
   first_at timestamptz;
   last_at timestamptz;
+  last_day date;
   base_rank bigint;
   base_balance numeric;
   symbols text[];
@@ -31,6 +32,7 @@ DECLARE
   has_fills boolean;
   dropped timestamptz;
   plans jsonb;
+  appended boolean;
 BEGIN
   SELECT * INTO imp FROM csv_imports WHERE id = p_import AND status = 'committing' FOR UPDATE;
   IF imp.id IS NULL THEN
@@ -41,8 +43,11 @@ BEGIN
     RAISE EXCEPTION 'import % is staged in object storage; pass its fills', p_import;
   END IF;
   PERFORM 1 FROM accounts WHERE id = imp.account_id FOR UPDATE;
-  SELECT rank, balance_after, occurred_at INTO base_rank, base_balance, last_at
-  FROM ledger_entries WHERE account_id = imp.account_id ORDER BY rank DESC LIMIT 1;
+  -- The entries, then each futures symbol's settlement: their days made right once, at the end.
+  PERFORM ledger_batch_begin();
+  SELECT occurred_at, day INTO last_at, last_day
+  FROM ledger_entries WHERE account_id = imp.account_id ORDER BY occurred_at DESC, id DESC LIMIT 1;
+  SELECT entries, total INTO base_rank, base_balance FROM ledger_days WHERE account_id = imp.account_id AND day = last_day;
   -- An account without fills (the usual first import) has nothing to match: the per-fill probes are skipped.
   has_fills := EXISTS (SELECT 1 FROM fills WHERE account_id = imp.account_id);
 
@@ -90,15 +95,18 @@ BEGIN
     FROM inserted
   ),
   -- When every new entry comes after the account's last one (the usual import into a fresh or current
-  -- account) the rank and running balance are computed here and no renumbering pass is needed.
+  -- account) each entry's place and running sum in its day are computed here (the last day's count and
+  -- total carried on), so the trigger that keeps the days (ledger_days_follow) finds them right and writes
+  -- no entry twice.
   appending AS (SELECT last_at IS NULL OR min(executed_at) > last_at AS ok FROM entries),
   ledger AS (
-    INSERT INTO ledger_entries (id, account_id, type, amount, occurred_at, fill_id, rank, balance_after)
+    INSERT INTO ledger_entries (id, account_id, type, amount, occurred_at, fill_id, day_rank, day_balance)
     SELECT e.entry_id, imp.account_id, 'fill', e.amount, e.executed_at, e.id,
-      CASE WHEN a.ok THEN coalesce(base_rank, 0) + row_number() OVER w ELSE 0 END,
-      CASE WHEN a.ok THEN coalesce(base_balance, 0) + sum(e.amount) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) ELSE 0 END
-    FROM entries e CROSS JOIN appending a
-    WINDOW w AS (ORDER BY e.executed_at, e.entry_id)
+      CASE WHEN a.ok THEN (CASE WHEN e.day = last_day THEN coalesce(base_rank, 0) ELSE 0 END) + row_number() OVER w ELSE 0 END,
+      CASE WHEN a.ok THEN (CASE WHEN e.day = last_day THEN coalesce(base_balance, 0) ELSE 0 END)
+        + sum(e.amount) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) ELSE 0 END
+    FROM (SELECT *, (executed_at AT TIME ZONE 'UTC')::date AS day FROM entries) e CROSS JOIN appending a
+    WINDOW w AS (PARTITION BY e.day ORDER BY e.executed_at, e.entry_id)
     RETURNING 1
   ),
   plan AS (
@@ -108,9 +116,15 @@ BEGIN
     SELECT symbol, min(executed_at) AS first_at, bool_or(asset_class = 'future') AS future FROM inserted GROUP BY symbol
   )
   SELECT (SELECT count(*) FROM ledger), array_agg(symbol), array_agg(per_symbol.first_at), min(per_symbol.first_at),
-    min(per_symbol.first_at) FILTER (WHERE per_symbol.future), (SELECT j FROM plan)
-  INTO written, symbols, firsts, first_at, first_future_at, plans
+    min(per_symbol.first_at) FILTER (WHERE per_symbol.future), (SELECT j FROM plan), (SELECT ok FROM appending)
+  INTO written, symbols, firsts, first_at, first_future_at, plans, appended
   FROM per_symbol;
+  -- Entries that only appended were written with their places in their days: their days are counted, not
+  -- renumbered (what the trigger noted for them so far is done).
+  IF appended THEN
+    DELETE FROM ledger_days_pending WHERE account_id = imp.account_id;
+    PERFORM ledger_days_recount(imp.account_id, coalesce(last_day, '-infinity'::date));
+  END IF;
 
   IF written > 0 THEN
     IF has_fills THEN
@@ -136,6 +150,7 @@ BEGIN
     PERFORM options_expire(imp.account_id, symbols, now());
   END IF;
 
+  PERFORM ledger_batch_end();
   UPDATE csv_imports SET status = 'committed', committed_at = now(), fills_created = written, staged = NULL, staged_bytes = 0,
     staged_key = NULL
   WHERE id = p_import;

@@ -24,6 +24,8 @@ BEGIN
   IF imp.id IS NULL THEN
     RETURN NULL;
   END IF;
+  -- The entries removed, then each futures symbol's settlement: their days made right once, at the end.
+  PERFORM ledger_batch_begin();
   SELECT array_agg(symbol), array_agg(at), min(at) INTO symbols, firsts, first_at
   FROM (SELECT symbol, min(executed_at) AS at FROM fills WHERE account_id = imp.account_id AND import_id = p_import GROUP BY symbol) s;
   -- Entries by their fills (ledger_entries_fill_idx), not by the account: a plan that reads the account's
@@ -41,6 +43,7 @@ BEGIN
     PERFORM ledger_renumber(imp.account_id, least(first_at, dropped), '00000000-0000-0000-0000-000000000000'::uuid);
     PERFORM options_expire(imp.account_id, symbols, now());
   END IF;
+  PERFORM ledger_batch_end();
   UPDATE csv_imports SET status = 'undone', undone_at = now() WHERE id = p_import;
   RETURN removed;
 END;
