@@ -125,6 +125,10 @@ if (runs("stats")) {
   console.log(
     `summary with R ${f(stats.sqlSummary)} | without R ${f(stats.sqlSummaryWithoutR)} | ratio ${(stats.sqlSummary / stats.sqlSummaryWithoutR).toFixed(2)} (goal <= 1.2)`,
   );
+  const vsAccount = (ms: number) => `${f(ms)} (${(ms / stats.apiAccount).toFixed(1)}x)`;
+  console.log(
+    `issue 37 (goal: each <= 30 ms and <= 3x GET /api/accounts/:id ${f(stats.apiAccount)}): summary ${vsAccount(stats.apiSummary)} | a month's calendar ${vsAccount(stats.apiMonthCalendar)} | equity curve ${vsAccount(stats.apiEquity)} | breakdown by symbol ${vsAccount(stats.apiBreakdown)}`,
+  );
 }
 
 if (runs("discipline")) {

@@ -65,9 +65,13 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
       const q = dialect.sqlToQuery(built);
       return () => client.query(q.sql, q.params as unknown[]);
     };
-    const api = (path: string) => async () => {
-      const res = await request(`${server.url}${path}?accountId=${accountId}`, { headers: { Cookie: cookie } });
+    const api = (path: string, extra = "") => async () => {
+      const res = await request(`${server.url}${path}?accountId=${accountId}${extra}`, { headers: { Cookie: cookie } });
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+    };
+    const account = async () => {
+      const res = await request(`${server.url}/api/accounts/${accountId}`, { headers: { Cookie: cookie } });
+      if (res.status !== 200) throw new Error(`the account answered ${res.status}`);
     };
     const result = {
       apiSummary: await timeMany(runs, api("/api/stats/summary")),
@@ -75,6 +79,11 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
       sqlSummaryWithoutR: await timeMany(runs, bare(summarySql(scoped, { r: false }))),
       apiCalendar: await timeMany(runs, api("/api/stats/calendar")),
       sqlCalendar: await timeMany(runs, bare(calendarSql(scoped))),
+      // Issue 37's figures: what the dashboard asks for, against the cheapest signed-in read of the account.
+      apiMonthCalendar: await timeMany(runs, api("/api/stats/calendar", "&from=2024-06-01T04:00:00Z&to=2024-07-01T04:00:00Z")),
+      apiEquity: await timeMany(runs, api("/api/stats/equity")),
+      apiBreakdown: await timeMany(runs, api("/api/stats/breakdown", "&by=symbol")),
+      apiAccount: await timeMany(runs, account),
     };
     await client.query("delete from accounts where id = $1", [accountId]);
     return result;
