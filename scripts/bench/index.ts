@@ -4,6 +4,7 @@ import { migrateUrl } from "../../lib/db/migrate.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { createDatabase, dropDatabase } from "../../tests/support/database.ts";
 import { baseTestEnv } from "../../tests/support/env.ts";
+import { measureEdge, EDGE_TRADES } from "./edge.ts";
 import { measureBackdated, measureLedger, BACKDATED_ROWS, LEDGER_ROWS, LEDGER_WARMUP_ROUNDS } from "./ledger.ts";
 import { IMPORT_ROUNDS, measureImports, measureRaisedCapImport, measureOutsideImport, OUTSIDE_ROUNDS, RAISED_ROUNDS, SHORT_ROWS } from "./imports.ts";
 import { measureLogin } from "./login.ts";
@@ -23,7 +24,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "charts", "discipline", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -129,6 +130,13 @@ if (runs("stats")) {
   console.log(
     `issue 37 (goal: each <= 30 ms and <= 3x GET /api/accounts/:id ${f(stats.apiAccount)}): summary ${vsAccount(stats.apiSummary)} | a month's calendar ${vsAccount(stats.apiMonthCalendar)} | equity curve ${vsAccount(stats.apiEquity)} | breakdown by symbol ${vsAccount(stats.apiBreakdown)}`,
   );
+}
+
+if (runs("edge")) {
+  console.log(`\n== The statistics and the ledger at the edge: wrangler dev (workerd) over the HTTP driver, ${EDGE_TRADES.toLocaleString("en")} trades and ledger entries (first request, then median of 11) ==`);
+  const e = await withDatabase((url) => measureEdge(env, url));
+  const fig = (name: keyof typeof e) => `${name} ${e[name].cold.toFixed(0)} ms cold / ${f(e[name].warm)} warm (${(e[name].warm / e.account.warm).toFixed(1)}x the account)`;
+  console.log(`${fig("account")}\n${fig("summary")} | ${fig("monthCalendar")}\n${fig("equity")} | ${fig("breakdown")}\n${fig("ledgerPage")} | ${fig("ledgerDeep")}`);
 }
 
 if (runs("discipline")) {

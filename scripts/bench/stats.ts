@@ -25,38 +25,7 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
       [user.id],
     );
     const accountId = rows[0]!.id;
-    // Closed trades over ~4 years, P&L between -250 and +250 with fees, written straight to positions.
-    await client.query(
-      `insert into positions (account_id, open_fill_id, symbol, asset_class, multiplier, direction, opened_at, closed_at,
-         open_quantity, max_quantity, entry_quantity, entry_value, exit_quantity, exit_value, fees, gross_pnl, net_pnl)
-       select $1, gen_random_uuid(), 'SYM' || (g % 50), 'stock', 1, 'long',
-         timestamptz '2022-01-03 14:30Z' + g * interval '20 minutes',
-         timestamptz '2022-01-03 14:35Z' + g * interval '20 minutes',
-         0, 100, 100, 10000, 100, 10000 + ((g * 7919) % 50000 - 25000) / 100.0, 1.5,
-         ((g * 7919) % 50000 - 25000) / 100.0, ((g * 7919) % 50000 - 25000) / 100.0 - 1.5
-       from generate_series(1, $2::int) g`,
-      [accountId, STATS_TRADES],
-    );
-    // Each trade's two fill shares (what the statistics read): the opening one pays half the fees, the closing
-    // one realises the gross P&L and pays the rest.
-    await client.query(
-      `insert into position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized)
-       select id, open_fill_id, 100, 0.75, 'open', opened_at, 0 from positions where account_id = $1
-       union all
-       select id, gen_random_uuid(), 100, 0.75, 'close', closed_at, gross_pnl from positions where account_id = $1`,
-      [accountId],
-    );
-    // R: the account's default risk gives every trade a 1R, and one trade in ten has a stop of its own (a journal).
-    await client.query("update accounts set default_risk = 100 where id = $1", [accountId]);
-    await client.query(
-      `insert into trade_journals (account_id, position_id, last_position_id, symbol, direction, opened_at, closed_at, net_pnl, fill_count, stop_price, entry_price)
-       select account_id, id, id, symbol, direction, opened_at, closed_at, net_pnl, 2, 99, 100 from positions
-       where account_id = $1 and (extract(epoch from opened_at)::bigint / 1200) % 10 = 0`,
-      [accountId],
-    );
-    await client.query("analyze positions");
-    await client.query("analyze position_fills");
-    await client.query("analyze trade_journals");
+    await seedClosedTrades(client, accountId, STATS_TRADES);
 
     const dialect = new PgDialect();
     const handle = await createNodeDb(databaseUrl, { poolSize: 1, transactionPooler: false });
@@ -91,4 +60,44 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
     await client.end();
     await server.close();
   }
+}
+
+/**
+ * `trades` closed trades in one account over ~4 years (P&L between -250 and +250 with fees) written straight
+ * to positions, with their two fill shares, a default risk and one journal with a stop in ten: what every
+ * statistic reads (also the edge bench's, scripts/bench/edge.ts).
+ */
+export async function seedClosedTrades(client: pg.Client, accountId: string, trades: number) {
+  // Closed trades over ~4 years, P&L between -250 and +250 with fees, written straight to positions.
+  await client.query(
+    `insert into positions (account_id, open_fill_id, symbol, asset_class, multiplier, direction, opened_at, closed_at,
+       open_quantity, max_quantity, entry_quantity, entry_value, exit_quantity, exit_value, fees, gross_pnl, net_pnl)
+     select $1, gen_random_uuid(), 'SYM' || (g % 50), 'stock', 1, 'long',
+       timestamptz '2022-01-03 14:30Z' + g * interval '20 minutes',
+       timestamptz '2022-01-03 14:35Z' + g * interval '20 minutes',
+       0, 100, 100, 10000, 100, 10000 + ((g * 7919) % 50000 - 25000) / 100.0, 1.5,
+       ((g * 7919) % 50000 - 25000) / 100.0, ((g * 7919) % 50000 - 25000) / 100.0 - 1.5
+     from generate_series(1, $2::int) g`,
+    [accountId, trades],
+  );
+  // Each trade's two fill shares (what the statistics read): the opening one pays half the fees, the closing
+  // one realises the gross P&L and pays the rest.
+  await client.query(
+    `insert into position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized)
+     select id, open_fill_id, 100, 0.75, 'open', opened_at, 0 from positions where account_id = $1
+     union all
+     select id, gen_random_uuid(), 100, 0.75, 'close', closed_at, gross_pnl from positions where account_id = $1`,
+    [accountId],
+  );
+  // R: the account's default risk gives every trade a 1R, and one trade in ten has a stop of its own (a journal).
+  await client.query("update accounts set default_risk = 100 where id = $1", [accountId]);
+  await client.query(
+    `insert into trade_journals (account_id, position_id, last_position_id, symbol, direction, opened_at, closed_at, net_pnl, fill_count, stop_price, entry_price)
+     select account_id, id, id, symbol, direction, opened_at, closed_at, net_pnl, 2, 99, 100 from positions
+     where account_id = $1 and (extract(epoch from opened_at)::bigint / 1200) % 10 = 0`,
+    [accountId],
+  );
+  await client.query("analyze positions");
+  await client.query("analyze position_fills");
+  await client.query("analyze trade_journals");
 }
