@@ -2,7 +2,8 @@ import { archiveStream } from "../lib/archive/archive.ts";
 import { restoreArchive } from "../lib/archive/restore.ts";
 import { AppError } from "../lib/errors.ts";
 import { ArchiveImportSummarySchema } from "../lib/http/responses.ts";
-import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
+import { LIMITS } from "../lib/ratelimit/index.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import * as z from "zod/mini";
@@ -37,6 +38,7 @@ export const archive = createRouter()
       errors: ["VALIDATION_ERROR", "CONFLICT", "INVALID_TIMEZONE", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "TIER_LIMIT_ACCOUNTS", "SERVICE_UNAVAILABLE"],
     }),
     requireUser,
+    rateLimit(LIMITS.archiveImport, "user"),
     async (c) => {
       const type = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
       if (!ZIP_TYPES.has(type)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the archive itself as the body, with Content-Type: application/zip.");

@@ -74,6 +74,8 @@ export const LIMITS = {
   quote: { name: "quote", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
   emailResend: { name: "emailResend", limit: 3, windowSeconds: 3600, fallbackLimit: 2 },
   passwordResetRequest: { name: "passwordResetRequest", limit: 5, windowSeconds: 3600, fallbackLimit: 3 },
+  /** Archive imports (POST /api/archive): each may keep up to ARCHIVE_IMPORT_MAX_BYTES of scratch while it is read. */
+  archiveImport: { name: "archiveImport", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   /** Routes that check the current password again (change it, delete the account): guesses from one stolen session. */
   passwordCheckSession: { name: "passwordCheckSession", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
   /** The same, across all of a user's sessions. */

@@ -212,6 +212,16 @@ describe("POST /api/archive", () => {
     expect(JSON.parse(strFromU8(good["manifest.json"]!))).toMatchObject({ format: "trading-journal-archive" });
   });
 
+  it("takes at most 10 archives an hour from one user: the 11th is 429 with Retry-After", async () => {
+    const t = await testApp(inject("databaseUrl"), {}, { peer: "per-request" });
+    const { client } = await signUp(t, "archive-limit");
+    for (let i = 0; i < 10; i++) expect((await restore(client, strToU8("not a zip"))).status).toBe(400);
+    const limited = await restore(client, strToU8("not a zip"));
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("is 401 signed out", async () => {
     const t = await testApp(inject("databaseUrl"));
     expect((await t.client().request("/api/archive", { method: "POST", body: new Uint8Array(4), headers: { "Content-Type": "application/zip" } })).status).toBe(401);
