@@ -52,7 +52,15 @@ describe("broker sync in the browser", () => {
       await panel.getByText("…efgh").waitFor();
       await panel.getByRole("button", { name: "Sync now" }).click();
       await panel.getByText(/Last sync .*: 2 fills imported, 0 already here\./).waitFor();
-      await panel.getByText("Sync history (1)").click();
+      // The history opens on a click; a click landing while the panel re-renders after the run (1 run in 3 or
+      // 4 here) may not open it, so the trader clicks again, as they would.
+      const history = panel.locator("details.sync-runs");
+      await expect
+        .poll(async () => {
+          if (!(await history.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.getByText("Sync history (1)").click();
+          return history.evaluate((d) => (d as HTMLDetailsElement).open);
+        }, { timeout: 20_000, intervals: [500] })
+        .toBe(true);
       await panel.getByRole("cell", { name: "You asked" }).waitFor();
       // The run's trades, in the trades list.
       await page.goto(`${server.url}/trades?accountId=${account.id}`);
