@@ -59,7 +59,7 @@ describe("broker sync in the browser", () => {
         .poll(async () => {
           if (!(await history.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.getByText("Sync history (1)").click();
           return history.evaluate((d) => (d as HTMLDetailsElement).open);
-        }, { timeout: 20_000, intervals: [500] })
+        }, { timeout: 20_000, interval: 500 })
         .toBe(true);
       await panel.getByRole("cell", { name: "You asked" }).waitFor();
       // The run's trades, in the trades list.
