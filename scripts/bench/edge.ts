@@ -4,47 +4,20 @@
 // first request after start (cold: the isolate compiles the code it needs) and the median of the next 11
 // (warm), beside GET /api/accounts/:id as the floor of a signed-in read. Locally the bridge stands in for
 // Neon's proxy, so the figures hold the driver's HTTP round trips and workerd, not the network to a region.
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { startDbBridge } from "../db-bridge.ts";
-import { freePort } from "../../tests/support/entrypoint.ts";
+import { startWranglerDev } from "../../tests/support/wrangler.ts";
 import { registerBenchUser, request } from "./http.ts";
 import { seedClosedTrades } from "./stats.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const EDGE_TRADES = 100_000;
 
 export async function measureEdge(env: Record<string, string>, databaseUrl: string, runs = 11) {
   const bridge = await startDbBridge();
-  const port = await freePort();
   const vars = { ...env, DATABASE_URL: databaseUrl, DB_HTTP_ENDPOINT: bridge.httpUrl };
   delete (vars as Record<string, string | undefined>).PATH;
-  const child = spawn(
-    join(ROOT, "node_modules/.bin/wrangler"),
-    [
-      "dev",
-      "--port", String(port),
-      "--ip", "127.0.0.1",
-      "--inspector-port", "0",
-      "--persist-to", mkdtempSync(join(tmpdir(), "journal-wrangler-")),
-      "--show-interactive-dev-session=false",
-      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-    ],
-    {
-      cwd: ROOT,
-      env: { PATH: `${join(ROOT, "node_modules/.bin")}:${env.PATH ?? ""}`, HOME: tmpdir(), CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  let output = "";
-  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const base = `http://127.0.0.1:${port}`;
+  const wrangler = await startWranglerDev(vars, env.PATH ?? "");
+  const base = wrangler.url;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -52,7 +25,7 @@ export async function measureEdge(env: Record<string, string>, databaseUrl: stri
     for (;;) {
       const res = await fetch(`${base}/api/health`).catch(() => undefined);
       if (res?.status === 200) break;
-      if (performance.now() - started > 90_000) throw new Error(`wrangler dev did not start:\n${output.slice(-3000)}`);
+      if (performance.now() - started > 90_000) throw new Error(`wrangler dev did not start:\n${wrangler.output().slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     const { cookie, user } = await registerBenchUser(base, "edge-bench");
@@ -97,11 +70,7 @@ export async function measureEdge(env: Record<string, string>, databaseUrl: stri
     return result;
   } finally {
     await client.end();
-    try {
-      process.kill(-child.pid!, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
+    wrangler.stop();
     await bridge.close();
   }
 }

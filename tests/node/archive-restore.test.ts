@@ -63,7 +63,7 @@ async function journalView(client: TestClient) {
     const { trades } = await (await client.get(`/api/trades?accountId=${a.id}&limit=500`)).json();
     const list = [];
     for (const t of trades as Array<Record<string, unknown> & { id: string }>) {
-      list.push({ symbol: t.symbol, netPnl: t.netPnl, openedAt: t.openedAt, notes: t.notes, tags: t.tags, images: await imagesOf(client, `/api/trades/${t.id}`) });
+      list.push({ symbol: t.symbol, netPnl: t.netPnl, openedAt: t.openedAt, notes: t.notes, tags: t.tags, stopPrice: (t.risk as { stopPrice: string | null }).stopPrice, images: await imagesOf(client, `/api/trades/${t.id}`) });
     }
     const { imports } = await (await client.get(`/api/csv-import/history?accountId=${a.id}`)).json();
     out.push({
@@ -92,6 +92,9 @@ async function journalView(client: TestClient) {
   return { accounts: out, playbooks: books, detached, conversations: talks };
 }
 
+/** A stop on the losing side of the sample's trades: AAPL bought at 170.50, ESZ26 sold at 6000.25. */
+const stopFor = (symbol: string) => (symbol === "AAPL" ? "150" : "6100");
+
 /** A trader's whole journal on instance A: an import, notes and screenshots on a trade, a playbook's and a day's images, a detached note with its screenshot, a conversation. */
 async function fillJournal(t: TestApp, client: TestClient) {
   const accountId = (await (await client.post("/api/accounts", { name: "Main", currency: "USD", startingBalance: "10000" })).json()).id as string;
@@ -103,10 +106,10 @@ async function fillJournal(t: TestApp, client: TestClient) {
   const { trades } = await (await client.get(`/api/trades?accountId=${accountId}`)).json();
   expect(trades.length).toBeGreaterThanOrEqual(2);
   const [kept, gone] = trades as Array<{ id: string; symbol: string }>;
-  expect((await client.request(`/api/trades/${kept!.id}`, { method: "PATCH", json: { notes: "Clean breakout", tags: ["breakout"] } })).status).toBe(200);
+  expect((await client.request(`/api/trades/${kept!.id}`, { method: "PATCH", json: { notes: "Clean breakout", tags: ["breakout"], stopPrice: stopFor(kept!.symbol) } })).status).toBe(200);
   await addImage(client, `/api/trades/${kept!.id}`, [200, 30, 30]);
   await addImage(client, `/api/trades/${kept!.id}`, [30, 200, 30]);
-  expect((await client.request(`/api/trades/${gone!.id}`, { method: "PATCH", json: { notes: "Chased it", tags: ["fomo"] } })).status).toBe(200);
+  expect((await client.request(`/api/trades/${gone!.id}`, { method: "PATCH", json: { notes: "Chased it", tags: ["fomo"], stopPrice: stopFor(gone!.symbol) } })).status).toBe(200);
   await addImage(client, `/api/trades/${gone!.id}`, [10, 10, 200]);
   const book = await (await client.post("/api/playbooks", { name: "Bull flag", entryCriteria: "Break of the flag" })).json();
   await addImage(client, `/api/playbooks/${book.id}`, [90, 90, 0]);
@@ -130,6 +133,7 @@ describe("POST /api/archive", () => {
     await fillJournal(a, alice);
     const zip = new Uint8Array(await (await alice.get("/api/archive")).arrayBuffer());
     const before = await journalView(alice);
+    expect(before.accounts[0]!.trades[0]!).toMatchObject({ notes: "Clean breakout", tags: ["breakout"], stopPrice: expect.stringMatching(/^(150|6100)\./) });
     expect(before.accounts[0]!.trades[0]!.images).toHaveLength(2);
     expect(before.detached).toEqual([expect.objectContaining({ notes: "Chased it", tags: ["fomo"], images: 1 })]);
 
@@ -140,6 +144,13 @@ describe("POST /api/archive", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1 });
     expect(await journalView(bob)).toEqual(before);
+    // The detached note's stop (the API does not show a note's plan) came along too.
+    const stopOf = async (app: TestApp, userId: string) =>
+      ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id
+        where a.user_id = ${userId}::uuid and j.position_id is null`)).rows as Array<{ stop: string }>).map((r) => Number(r.stop));
+    const me = async (c: typeof alice) => (await (await c.get("/api/auth/me")).json()).user.id as string;
+    expect(await stopOf(b, await me(bob))).toEqual(await stopOf(a, await me(alice)));
+    expect((await stopOf(b, await me(bob)))[0]).toBeGreaterThan(0);
     // Its images went to this instance's bucket, none inline, and nothing is left staged.
     expect(s3b.objects.size - objectsBefore).toBe(5);
     const [where] = (await b.deps.db.execute(sql`select count(*) filter (where storage_key is not null)::int as stored, count(*)::int as n,
