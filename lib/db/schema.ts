@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 // Tables grow with the issues that need them; this file is the single source drizzle-kit generates
 // migrations from (`npm run db:generate`).
@@ -729,15 +729,92 @@ export const positionFills = pgTable(
     // trigger (migrations/0013).
     positionId: uuid("position_id").notNull(),
     fillId: uuid("fill_id").notNull(),
+    /** The position's account, so an account's shares of a day are found by index (the statistics' edges and refreshes). */
+    accountId: uuid("account_id").notNull(),
     quantity: money("quantity").notNull(),
     fees: money("fees").notNull(),
     role: text("role", { enum: ["open", "add", "reduce", "close"] }).notNull(),
     /** The fill's time, so realised P&L is dated without reading fills. */
-    executedAt: timestamp("executed_at", { withTimezone: true }),
+    executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
     /** Gross P&L this share realised (reduce and close legs; 0 when it opens or adds). */
     realized: money("realized").notNull().default("0"),
   },
-  (t) => [primaryKey({ columns: [t.positionId, t.fillId] })],
+  (t) => [primaryKey({ columns: [t.positionId, t.fillId] }), index("position_fills_account_time_idx").on(t.accountId, t.executedAt)],
+);
+
+/**
+ * The statistics, maintained (docs/trading.md, "Statistics at any depth"): per account and trading day (the
+ * account's zone; grain 'day') and per month (grain 'month', the sums of its days), per dimension (`dim`: ''
+ * for the totals, symbol, direction, weekday, hour, setup, tag) and key, and per 1R of the trades closed
+ * (`oneR`, null for none and for what the fill shares realised and paid): the money the shares moved, the
+ * trades closed, and on the totals' row (no 1R) the day's or month's drawdown summary (its cumulative high
+ * and low and deepest fall, in time order). Written only by stats_refresh (migrations/functions/stats), after
+ * every statement that changes what a day reads.
+ */
+export const statsGroups = pgTable(
+  "stats_groups",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    grain: text("grain", { enum: ["day", "month"] }).notNull(),
+    dim: text("dim").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    key: text("key").notNull(),
+    oneR: money("one_r"),
+    net: money("net").notNull(),
+    gross: money("gross").notNull(),
+    fees: money("fees").notNull(),
+    /** Fill shares that realised or paid something. */
+    moved: integer("moved").notNull(),
+    trades: integer("trades").notNull(),
+    wins: integer("wins").notNull(),
+    losses: integer("losses").notNull(),
+    tradesNet: money("trades_net").notNull(),
+    winsNet: money("wins_net"),
+    lossesNet: money("losses_net"),
+    largest: money("largest"),
+    smallest: money("smallest"),
+    ddHigh: money("dd_high"),
+    ddLow: money("dd_low"),
+    ddDrop: money("dd_drop"),
+  },
+  (t) => [unique("stats_groups_key").on(t.accountId, t.grain, t.dim, t.day, t.key, t.oneR).nullsNotDistinct()],
+);
+
+/**
+ * The drawdown summary of each UTC day over all of a user's accounts in one currency (their fill shares
+ * merged in time order): what a figure over several accounts reads. Written by stats_refresh.
+ */
+export const statsDrawdownDays = pgTable(
+  "stats_drawdown_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    net: money("net").notNull(),
+    high: money("high").notNull(),
+    low: money("low").notNull(),
+    drop: money("drop").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency, t.day] })],
+);
+
+/**
+ * Trading days whose statistics changed, noted by the transaction that changed them (`tx`, its id: a note is
+ * never merged into another transaction's, which a reader could settle before this one commits), and
+ * refreshed by the next read of the user's statistics (stats_settle).
+ */
+export const statsPending = pgTable(
+  "stats_pending",
+  {
+    accountId: uuid("account_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    tx: bigint("tx", { mode: "number" }).notNull().default(sql`txid_current()`),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.tx] })],
 );
 
 /**
@@ -1255,6 +1332,9 @@ export const schema = {
   fills,
   positions,
   positionFills,
+  statsGroups,
+  statsDrawdownDays,
+  statsPending,
   tradeJournals,
   journalFills,
   playbooks,

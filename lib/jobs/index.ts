@@ -14,6 +14,7 @@ import { computeExcursions } from "../trades/excursions.ts";
 import { drainBarQueue } from "../market/bar-queue.ts";
 import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
+import { settlePending } from "../stats/settle.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -117,6 +118,14 @@ export const brokerSyncJob: Job = {
   run: async (deps) => ({ affected: await syncDueConnections(deps) }),
 };
 
+/** The statistics' noted days refreshed in the background, so the first read after an import rarely waits (lib/stats/settle.ts). */
+export const settleStatisticsJob: Job = {
+  name: "settle-statistics",
+  cron: "* * * * *",
+  everyMinutes: 1,
+  run: async (deps) => ({ affected: await settlePending(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -128,6 +137,7 @@ export const JOBS: readonly Job[] = [
   computeExcursionsJob,
   fetchBarsJob,
   brokerSyncJob,
+  settleStatisticsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -13,6 +13,8 @@ import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
+import { settleUser } from "./settle.ts";
+import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
 
 const isoDateTime = dateTimeSchema;
@@ -99,9 +101,124 @@ async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: Stat
 
 const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
 
-export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
+/**
+ * Where a statistic's figures come from: "maintained" (the default) reads the maintained rows (stats_groups,
+ * stats_drawdown_days) for the whole trading days (and, for breakdowns, months) of the range and computes the
+ * partial days at its edges from the journal; "journal" computes everything from the journal (recompute.ts),
+ * the definition the maintained figures equal (the property test and the benchmark read it).
+ */
+export type StatsSource = "maintained" | "journal";
+
+/**
+ * The accounts in scope with the range in each one's zone (CTE `name`, from `accounts`' account_id and
+ * timezone): `fd` .. `td` the whole trading days inside [from, to) (none when fd >= td), `fm` .. `tm` the
+ * whole months among them (none when fm >= tm), and the partial days at the edges as instants: [lo1, hi1) before fd (or the whole range when it holds no whole day) and
+ * [lo2, hi2) from td on; a bound is null when the range is open on that side.
+ */
+function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
+  const f = query.from ? sql`${new Date(query.from).toISOString()}::timestamptz` : sql`null::timestamptz`;
+  const t = query.to ? sql`${new Date(query.to).toISOString()}::timestamptz` : sql`null::timestamptz`;
+  const [s0, s1, b] = [sql.raw(`${name}_s`), sql.raw(`${name}_1`), sql.raw(name)];
+  return sql`
+    ${s0} as (${accounts}),
+    ${s1} as (
+      select s.account_id, s.timezone as tz, ${f} as f, ${t} as t,
+        case when ${f} is null then '-infinity'::date
+          else (${f} at time zone s.timezone)::date
+            + case when ((${f} at time zone s.timezone)::date::timestamp at time zone s.timezone) = ${f} then 0 else 1 end
+        end as fd,
+        case when ${t} is null then 'infinity'::date else (${t} at time zone s.timezone)::date end as td
+      from ${s0} s
+    ),
+    ${b} as (
+      select account_id, fd, td,
+        -- The whole months inside: [fm, tm) (none when fm >= tm).
+        case when fd = '-infinity'::date or date_trunc('month', fd) = fd then fd else (date_trunc('month', fd) + interval '1 month')::date end as fm,
+        case when td = 'infinity'::date then td else date_trunc('month', td)::date end as tm,
+        f as lo1,
+        case when fd >= td then t else fd::timestamp at time zone tz end as hi1,
+        case when fd < td then td::timestamp at time zone tz end as lo2,
+        case when fd < td then t end as hi2
+      from ${s1}
+    )`;
+}
+
+/** The accounts of the scope (account_id, timezone), for boundsSql. */
+function accountsSql(user: AuthUser, query: StatsQuery, currency: string | null): SQL {
+  const only = query.accountId ? sql`and a.id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
+  return sql`select a.id as account_id, a.timezone from accounts a where a.user_id = ${user.id} ${only}`;
+}
+
+const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest, dd_high, dd_low, dd_drop`;
+
+/**
+ * `with` CTEs ending in `src`: the rows of one dimension (stats_rows' columns; '' for the totals) over the
+ * scope and range: the maintained rows of the whole days (with `months`: of the whole months, and of the whole
+ * days before and after them), ordered in time by `day` (a month's row is dated its first day), and the
+ * partial days at the edges computed from the journal.
+ */
+function sourceSql(user: AuthUser, query: StatsQuery, currency: string | null, dim: string, months = false): SQL {
+  const columns = sql.raw(ROW_COLUMNS);
+  const g = sql.raw(ROW_COLUMNS.split(", ").map((c) => `g.${c}`).join(", "));
+  const tier = (grain: "day" | "month", from: string, to: string, when = "true") =>
+    sql`select ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = ${sql.raw(`'${grain}'`)} and g.dim = ${dim}
+        and g.day >= ${sql.raw(from)} and g.day < ${sql.raw(to)} and ${sql.raw(when)}`;
+  return sql`with ${boundsSql(accountsSql(user, query, currency), query, "b")},
+    src as (
+      ${
+        months
+          ? sql`${tier("month", "b.fm", "b.tm")}
+      union all ${tier("day", "b.fd", "(case when b.fm < b.tm then b.fm else b.td end)")}
+      union all ${tier("day", "b.tm", "b.td", "b.fm < b.tm")}`
+          : tier("day", "b.fd", "b.td")
+      }
+      union all
+      select ${columns} from (
+        select array_agg(account_id) as a, array_agg(lo) as l, array_agg(hi) as h from (
+          select account_id, lo1 as lo, hi1 as hi from b union all select account_id, lo2, hi2 from b
+        ) r where lo < hi
+      ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e
+    )`;
+}
+
+/**
+ * CTE `drawdown` (max_drawdown) from the days' summaries (`days`: day, net, high, low, drop; stats_rows),
+ * chained in order: with E the sum and P the running high (at least 0) before a day, its deepest fall below
+ * the high is greatest(drop, P - E - low).
+ */
+function chainSql(days: SQL): SQL {
+  return sql`
+    c1 as (select d.*, coalesce(sum(d.net) over (order by d.day rows between unbounded preceding and 1 preceding), 0) as e from (${days}) d),
+    c2 as (select c1.*, greatest(0, coalesce(max(c1.e + c1.high) over (order by c1.day rows between unbounded preceding and 1 preceding), 0)) as p from c1),
+    drawdown as (select coalesce(max(greatest(c2.drop, c2.p - c2.e - c2.low)), 0) as max_drawdown from c2)`;
+}
+
+/**
+ * The drawdown's days over several accounts (after CTE `ub`, the range in UTC): the user's days in the
+ * currency (stats_drawdown_days) whole in the range, and the partial ones at its edges from the journal
+ * (stats_drawdown_rows).
+ */
+function userDrawdownDaysSql(user: AuthUser, currency: string): SQL {
+  return sql`
+    select x.day, x.net, x.high, x.low, x.drop from ub join stats_drawdown_days x
+      on x.user_id = ${user.id} and x.currency = ${currency} and x.day >= ub.fd and x.day < ub.td
+    union all
+    select r.day, r.net, r.high, r.low, r.drop from ub cross join lateral stats_drawdown_rows(
+      array[${user.id}, ${user.id}]::uuid[], array[${currency}, ${currency}]::text[], array[ub.lo1, ub.lo2], array[ub.hi1, ub.hi2]) r`;
+}
+
+/**
+ * The user's noted days refreshed (stats_settle), before a read of the maintained rows: writes only note the
+ * trading days they change, so the rows are exact once the notes committed before the read are settled.
+ */
+const settle = (deps: Pick<Deps, "db">, user: AuthUser) => settleUser(deps, user.id);
+
+export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
   const from = await scope(deps, user, query);
-  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(summarySql(from)));
+  if (source === "maintained") await settle(deps, user);
+  const [row] = rowsOf<Record<string, string | null>>(
+    await deps.db.execute(source === "journal" ? summaryFromJournalSql(from) : summarySql(user, query, from.currency)),
+  );
   const r = row!;
   const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
   return {
@@ -135,65 +252,62 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
 }
 
 /**
- * The summary aggregate over a scope (exported for the benchmark, which times it without HTTP): money
- * totals and the drawdown from the realisations, per-trade figures from the closed trades.
+ * The summary from the maintained rows (exported for the benchmark, which times it without HTTP): totals and
+ * per-trade figures summed per 1R over the days, the drawdown chained over them (one account's days, or the
+ * user's days over the currency for several accounts).
  */
-export function summarySql(from: StatsScope, options: { r: boolean } = { r: true }): SQL {
-  // The closed trades grouped by their 1R (lib/trades/risk.ts, ONE_R_SQL): every per-trade figure, in money and
-  // in R, comes from the groups' counts, sums and extremes, in one pass. Without R (the benchmark's baseline),
-  // one group.
-  return sql`
-      with e as (select pf.executed_at as at, pf.fill_id as id, pf.realized, pf.fees from ${from.events}),
+export function summarySql(user: AuthUser, query: StatsQuery, currency: string | null): SQL {
+  const several = !query.accountId;
+  const days = !several
+    ? sql`select day, net, dd_high as high, dd_low as low, dd_drop as drop from src where one_r is null and dd_high is not null`
+    : currency === null
+      ? sql`select null::date as day, 0::numeric as net, 0::numeric as high, 0::numeric as low, 0::numeric as drop where false`
+      : userDrawdownDaysSql(user, currency);
+  const utc = several && currency !== null ? sql`, ${boundsSql(sql`select null::uuid as account_id, 'UTC'::text as timezone`, query, "ub")}` : sql``;
+  return sql`${sourceSql(user, query, currency, "", true)} ${utc},
       g as (
-        select ${options.r ? ONE_R_SQL : sql`null::numeric`} as one_r, count(*) as n, sum(p.net_pnl) as s,
-          count(*) filter (where p.net_pnl > 0) as nw, sum(p.net_pnl) filter (where p.net_pnl > 0) as sw,
-          count(*) filter (where p.net_pnl < 0) as nl, sum(p.net_pnl) filter (where p.net_pnl < 0) as sl,
-          max(p.net_pnl) as mx, min(p.net_pnl) as mn
-        from ${from.closed} group by 1
+        select one_r, sum(trades) as n, sum(trades_net) as s, sum(wins) as nw, sum(wins_net) as sw, sum(losses) as nl,
+          sum(losses_net) as sl, max(largest) as mx, min(smallest) as mn
+        from src group by 1
       ),
-      totals as (select coalesce(sum(realized - fees), 0) as net, coalesce(sum(realized), 0) as gross, coalesce(sum(fees), 0) as fees from e),
-      curve as (select sum(realized - fees) over (order by at, id rows unbounded preceding) as equity from e),
-      per_trade as (
-        select
-          coalesce(sum(n), 0) as trades,
-          coalesce(sum(nw), 0) as wins,
-          coalesce(sum(nl), 0) as losses,
-          sum(sw) as won,
-          -sum(sl) as lost,
-          round(sum(sw) / nullif(sum(nw), 0), 10) as avg_win,
-          round(sum(sl) / nullif(sum(nl), 0), 10) as avg_loss,
-          max(mx) as largest_win,
-          min(mn) as largest_loss,
-          round(sum(s) / nullif(sum(n), 0), 10) as expectancy,
-          coalesce(sum(n) filter (where one_r is not null), 0) as r_with_risk,
-          round(sum(s / one_r), 2) as r_total,
-          round(sum(s / one_r) / nullif(sum(n) filter (where one_r is not null), 0), 2) as r_expectancy,
-          round(sum(sw / one_r) / nullif(sum(nw) filter (where one_r is not null), 0), 2) as r_avg_win,
-          round(sum(sl / one_r) / nullif(sum(nl) filter (where one_r is not null), 0), 2) as r_avg_loss,
-          round(max(mx / one_r), 2) as r_best,
-          round(min(mn / one_r), 2) as r_worst
-        from g
-      )
-      select
-        trades::text as trades, wins::text as wins, losses::text as losses,
-        totals.net::text as net, totals.gross::text as gross, totals.fees::text as fees,
-        avg_win::text as avg_win, avg_loss::text as avg_loss,
-        largest_win::text as largest_win, largest_loss::text as largest_loss, expectancy::text as expectancy,
-        r_with_risk::text as r_with_risk, r_total::text as r_total, r_expectancy::text as r_expectancy, r_avg_win::text as r_avg_win,
-        r_avg_loss::text as r_avg_loss, r_best::text as r_best, r_worst::text as r_worst,
-        case when trades = 0 then null else round(wins::numeric / trades, 4)::text end as win_rate,
-        case when coalesce(lost, 0) = 0 then null else round(coalesce(won, 0) / lost, 4)::text end as profit_factor,
-        -- The deepest fall of cumulative realised P&L below its running peak (the peak starts at zero).
-        (select coalesce(max(peak - equity), 0)::text from (
-           select equity, greatest(0, max(equity) over (rows unbounded preceding)) as peak from curve
-        ) d) as max_drawdown
-      from per_trade, totals`;
+      totals as (select coalesce(sum(net), 0) as net, coalesce(sum(gross), 0) as gross, coalesce(sum(fees), 0) as fees from src),
+      ${chainSql(days)}
+      ${perTradeSql(sql`g`, sql`totals`, sql`drawdown`)}`;
+}
+
+/**
+ * Buckets from the maintained rows (the totals' days, each turned into its bucket's start by `bucket`):
+ * start, net, trades, r (rounded to 2), with_risk; a bucket appears when something was realised or paid in
+ * it, or a trade closed.
+ */
+function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, bucket: (day: SQL) => SQL): SQL {
+  return sql`${sourceSql(user, query, currency, "")}
+    select c.start, sum(c.net) as net, sum(c.n) as trades, round(sum(c.s / c.one_r), 2) as r,
+      sum(c.n) filter (where c.one_r is not null) as with_risk
+    from (
+      select ${bucket(sql`src.day::timestamp`)} as start, one_r, sum(net) as net, sum(trades) as n, sum(trades_net) as s, sum(moved) as moved
+      from src group by 1, 2
+    ) c
+    group by c.start having sum(c.moved) > 0 or sum(c.n) > 0`;
+}
+
+/** The calendar (exported for the benchmark): day, net, trades, r, with_risk, oldest first. */
+export function calendarSql(user: AuthUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope): SQL {
+  const day = (at: SQL) => sql`${at}::date`;
+  const buckets = source === "journal" ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, day);
+  return sql`
+      select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades, d.r::text as r, d.with_risk::text as with_risk
+      from (${buckets}) d
+      order by d.start`;
 }
 
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
-export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
+export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
   const from = await scope(deps, user, query);
-  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(await deps.db.execute(calendarSql(from)));
+  if (source === "maintained") await settle(deps, user);
+  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(
+    await deps.db.execute(calendarSql(user, query, from.currency, source, from)),
+  );
   return {
     currency: from.currency,
     days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades), ...inR(r) })),
@@ -206,40 +320,15 @@ function inR(r: { r: string | null; with_risk: string }) {
   return { rTotal: withRisk === 0 || r.r === null ? null : formatDecimal(r.r), withRisk };
 }
 
-/**
- * Realised P&L and closed trades per bucket: `bucket` turns a local timestamp (`at`, in the account's zone)
- * into the bucket's start. A bucket appears when something was realised or paid in it, or a trade closed.
- */
-function bucketedSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
-  return sql`
-      select b.start, sum(b.net) as net, sum(b.trades) as trades, round(sum(b.r), 2) as r, sum(b.with_risk) as with_risk from (
-        select ${bucket(sql`(pf.executed_at at time zone a.timezone)`)} as start, sum(pf.realized - pf.fees) as net,
-               0 as trades, null::numeric as r, 0 as with_risk, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
-        from ${from.events} group by 1
-        union all
-        select c.start, 0, sum(c.n), sum(c.s / c.one_r), sum(c.n) filter (where c.one_r is not null), true from (
-          select ${bucket(sql`(p.closed_at at time zone a.timezone)`)} as start, ${ONE_R_SQL} as one_r, count(*) as n, sum(p.net_pnl) as s
-          from ${from.closed} group by 1, 2
-        ) c group by 1
-      ) b
-      group by b.start having bool_or(b.moved)`;
-}
-
-/** The calendar aggregate over a scope (exported for the benchmark). */
-export function calendarSql(from: StatsScope): SQL {
-  return sql`
-      select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades, d.r::text as r, d.with_risk::text as with_risk
-      from (${bucketedSql(from, (at) => sql`${at}::date`)}) d
-      order by d.start`;
-}
-
 /** Cumulative realised net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */
 export async function equityCurve(
   deps: Pick<Deps, "db" | "config">,
   user: AuthUser,
   query: StatsQuery & { bucket: "day" | "week" | "month" },
+  source: StatsSource = "maintained",
 ) {
   const from = await scope(deps, user, query);
+  if (source === "maintained") await settle(deps, user);
   const bucket = (local: SQL) =>
     query.bucket === "day"
       ? sql`date_trunc('day', ${local})`
@@ -248,12 +337,13 @@ export async function equityCurve(
         : deps.config.WEEK_START_DAY === 1
           ? sql`date_trunc('week', ${local})`
           : sql`(date_trunc('week', ${local} + interval '1 day') - interval '1 day')`;
+  const buckets = source === "journal" ? bucketsFromJournalSql(from, bucket) : bucketsSql(user, query, from.currency, bucket);
   const rows = rowsOf<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
     await deps.db.execute(sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,
              sum(b.net) over (order by b.start)::text as equity, b.r::text as r, b.with_risk::text as with_risk,
              sum(coalesce(b.r, 0)) over (order by b.start)::text as r_equity
-      from (${bucketedSql(from, bucket)}) b
+      from (${buckets}) b
       order by b.start`),
   );
   return {
@@ -283,54 +373,66 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
 /**
  * Realised net P&L per symbol, direction (Long, Short), tag, setup ("No setup" for trades without one), weekday or hour of entry (in
  * the account's zone), with the number and win rate of the trades closed in the range (null when none closed).
+ * From the maintained rows (whole months, whole days, the edges from the journal); by rules (which trades
+ * broke an account's rules, scored when read) from the journal.
  */
-export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }) {
+export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }, source: StatsSource = "maintained") {
   // Rules are an account's: the trades that broke one of its rules (scored as the compliance report does).
   if (query.by === "rules" && !query.accountId) {
     throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to split its trades by them.", {
       fields: [{ path: "accountId", message: "is required to group by rules" }],
     });
   }
-  const rules = query.by === "rules" ? sql`with ${brokenSql(query.accountId!, null)} ` : sql``;
-  // Tags and setup are the trade's journal's.
-  const from = await scope(
-    deps,
-    user,
-    query,
-    query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
-  );
-  const key =
-    query.by === "symbol"
-      ? sql`p.symbol`
-      : query.by === "direction"
-        ? sql`p.direction`
-        : query.by === "tag"
-        ? sql`tag.name`
-        : query.by === "setup"
-          ? sql`coalesce(j.setup, '')`
-          : query.by === "weekday"
-          ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
-          : query.by === "rules"
-            ? sql`case when p.id in (select trade_id from tb) then ${BROKE_RULES}::text else ${KEPT_RULES}::text end`
-            : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
-  const rows = rowsOf<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
-    await deps.db.execute(sql`${rules}
-      select g.key, sum(g.net)::text as net, sum(g.trades)::text as trades, sum(g.wins)::text as wins,
-        round(sum(g.r), 2)::text as r, sum(g.with_risk)::text as with_risk from (
-        select ${key} as key, sum(pf.realized - pf.fees) as net, 0 as trades, 0 as wins, null::numeric as r, 0 as with_risk,
-          bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
-        from ${from.events} group by 1
-        union all
-        select c.key, 0, sum(c.n), sum(c.nw), sum(c.s / c.one_r), sum(c.n) filter (where c.one_r is not null), true from (
-          select ${key} as key, ${ONE_R_SQL} as one_r, count(*) as n, count(*) filter (where p.net_pnl > 0) as nw, sum(p.net_pnl) as s
-          from ${from.closed} group by 1, 2
-        ) c group by 1
-      ) g
-      group by g.key having bool_or(g.moved)
-      order by ${query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`1`}`),
-  );
+  let rows: Array<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>;
+  const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
+  let currency: string | null;
+  if (source === "maintained" && query.by !== "rules") {
+    currency = await scopeCurrency(deps, user, query);
+    await settle(deps, user);
+    rows = rowsOf(
+      await deps.db.execute(sql`${sourceSql(user, query, currency, query.by, true)}
+        select c.key, sum(c.net)::text as net, sum(c.n)::text as trades, sum(c.nw)::text as wins, round(sum(c.s / c.one_r), 2)::text as r,
+          (sum(c.n) filter (where c.one_r is not null))::text as with_risk
+        from (
+          select key, one_r, sum(net) as net, sum(trades) as n, sum(wins) as nw, sum(trades_net) as s, sum(moved) as moved
+          from src group by 1, 2
+        ) c
+        group by c.key having sum(c.moved) > 0 or sum(c.n) > 0
+        order by ${query.by === "weekday" || query.by === "hour" ? sql`(c.key)::int` : sql`c.key`}`),
+    );
+  } else {
+    const rules = query.by === "rules" ? sql`with ${brokenSql(query.accountId!, null)} ` : sql``;
+    // Tags and setup are the trade's journal's.
+    const from = await scope(
+      deps,
+      user,
+      query,
+      query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
+    );
+    currency = from.currency;
+    const key =
+      query.by === "symbol"
+        ? sql`p.symbol`
+        : query.by === "direction"
+          ? sql`p.direction`
+          : query.by === "tag"
+            ? sql`tag.name`
+            : query.by === "setup"
+              ? sql`coalesce(j.setup, '')`
+              : query.by === "weekday"
+                ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
+                : query.by === "rules"
+                  ? sql`case when p.id in (select trade_id from tb) then ${BROKE_RULES}::text else ${KEPT_RULES}::text end`
+                  : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
+    rows = rowsOf(
+      await deps.db.execute(sql`${rules}
+        select g.key, g.net::text as net, g.trades::text as trades, g.wins::text as wins, g.r::text as r, g.with_risk::text as with_risk
+        from (${breakdownFromJournalSql(from, key)}) g
+        order by ${order}`),
+    );
+  }
   return {
-    currency: from.currency,
+    currency,
     by: query.by,
     groups: rows.map((r) => ({
       key:

@@ -6,10 +6,11 @@ import { formatDecimal } from "../money.ts";
 
 /**
  * 1R in money: the planned risk when set, else |entry - stop| x the largest size the trade held x the
- * multiplier, else the account's default risk, else null. The entry (the average price of the opening fills)
- * is kept on the journal with the trade (journals_follow).
+ * multiplier, else the account's default risk, else null (the SQL function trade_one_r, its one definition,
+ * which the maintained statistics read too). The entry (the average price of the opening fills) is kept on
+ * the journal with the trade (journals_follow).
  */
-const ONE_R = "coalesce(j.planned_risk, abs(j.entry_price - j.stop_price) * p.max_quantity * p.multiplier, a.default_risk)";
+const ONE_R = "trade_one_r(j.planned_risk, j.entry_price, j.stop_price, p.max_quantity, p.multiplier, a.default_risk)";
 
 /**
  * 1R of each trade, for aggregates. Statistics group trades by their 1R and divide each group's sums once:

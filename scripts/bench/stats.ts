@@ -8,6 +8,7 @@ import { startNodeServer } from "../../functions/node-server.ts";
 import type { Config } from "../../lib/config/index.ts";
 import { createNodeDb } from "../../lib/db/node.ts";
 import { createLogger } from "../../lib/log.ts";
+import { summaryFromJournalSql } from "../../lib/stats/recompute.ts";
 import { calendarSql, scope, summarySql } from "../../lib/stats/stats.ts";
 import { registerBenchUser, request } from "./http.ts";
 import { timeMany } from "./startup.ts";
@@ -29,7 +30,8 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
 
     const dialect = new PgDialect();
     const handle = await createNodeDb(databaseUrl, { poolSize: 1, transactionPooler: false });
-    const scoped = await scope(handle, { ...user, emailVerified: false, isAdmin: false, plan: "free" }, { accountId }).finally(() => handle.close());
+    const authUser = { ...user, emailVerified: false, isAdmin: false, plan: "free" as const };
+    const scoped = await scope(handle, authUser, { accountId }).finally(() => handle.close());
     const bare = (built: ReturnType<typeof summarySql>) => {
       const q = dialect.sqlToQuery(built);
       return () => client.query(q.sql, q.params as unknown[]);
@@ -44,10 +46,13 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
     };
     const result = {
       apiSummary: await timeMany(runs, api("/api/stats/summary")),
-      sqlSummary: await timeMany(runs, bare(summarySql(scoped))),
-      sqlSummaryWithoutR: await timeMany(runs, bare(summarySql(scoped, { r: false }))),
+      sqlSummary: await timeMany(runs, bare(summarySql(authUser, { accountId }, "USD"))),
+      // The same figures computed from the journal itself (lib/stats/recompute.ts), with and without R.
+      sqlSummaryJournal: await timeMany(runs, bare(summaryFromJournalSql(scoped))),
+      sqlSummaryJournalWithoutR: await timeMany(runs, bare(summaryFromJournalSql(scoped, { r: false }))),
       apiCalendar: await timeMany(runs, api("/api/stats/calendar")),
-      sqlCalendar: await timeMany(runs, bare(calendarSql(scoped))),
+      sqlCalendar: await timeMany(runs, bare(calendarSql(authUser, { accountId }, "USD"))),
+      sqlCalendarJournal: await timeMany(runs, bare(calendarSql(authUser, { accountId }, "USD", "journal", scoped))),
       // Issue 37's figures: what the dashboard asks for, against the cheapest signed-in read of the account.
       apiMonthCalendar: await timeMany(runs, api("/api/stats/calendar", "&from=2024-06-01T04:00:00Z&to=2024-07-01T04:00:00Z")),
       apiEquity: await timeMany(runs, api("/api/stats/equity")),
@@ -83,10 +88,10 @@ export async function seedClosedTrades(client: pg.Client, accountId: string, tra
   // Each trade's two fill shares (what the statistics read): the opening one pays half the fees, the closing
   // one realises the gross P&L and pays the rest.
   await client.query(
-    `insert into position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized)
-     select id, open_fill_id, 100, 0.75, 'open', opened_at, 0 from positions where account_id = $1
+    `insert into position_fills (position_id, account_id, fill_id, quantity, fees, role, executed_at, realized)
+     select id, account_id, open_fill_id, 100, 0.75, 'open', opened_at, 0 from positions where account_id = $1
      union all
-     select id, gen_random_uuid(), 100, 0.75, 'close', closed_at, gross_pnl from positions where account_id = $1`,
+     select id, account_id, gen_random_uuid(), 100, 0.75, 'close', closed_at, gross_pnl from positions where account_id = $1`,
     [accountId],
   );
   // R: the account's default risk gives every trade a 1R, and one trade in ten has a stop of its own (a journal).
@@ -100,4 +105,6 @@ export async function seedClosedTrades(client: pg.Client, accountId: string, tra
   await client.query("analyze positions");
   await client.query("analyze position_fills");
   await client.query("analyze trade_journals");
+  await client.query("analyze stats_groups");
+  await client.query("analyze stats_drawdown_days");
 }

@@ -163,8 +163,8 @@ BEGIN
     exit_value = excluded.exit_value, fees = excluded.fees, gross_pnl = excluded.gross_pnl, net_pnl = excluded.net_pnl,
     updated_at = now();
 
-  INSERT INTO position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized)
-  SELECT * FROM unnest(pf_position, pf_fill, pf_qty, pf_fees, pf_role, pf_at, pf_realized);
+  INSERT INTO position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized, account_id)
+  SELECT u.*, p_account FROM unnest(pf_position, pf_fill, pf_qty, pf_fees, pf_role, pf_at, pf_realized) AS u;
 
   IF has_future THEN
     PERFORM ledger_sync_futures(p_account, p_symbol, '-infinity');

@@ -146,9 +146,9 @@ BEGIN
       updated_at = now()
   )
   -- The closing leg realises what is left of the exact result, so a closed position's shares add up to it.
-  INSERT INTO position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized)
+  INSERT INTO position_fills (position_id, fill_id, quantity, fees, role, executed_at, realized, account_id)
   SELECT ids.position_id, g.id, g.qty, g.fee_part, g.role, g.executed_at,
-    CASE WHEN g.role = 'close' THEN ids.gross - coalesce(ids.gross_before_close, 0) ELSE g.raw END
+    CASE WHEN g.role = 'close' THEN ids.gross - coalesce(ids.gross_before_close, 0) ELSE g.raw END, p_account
   FROM gains g JOIN ids USING (pos_no);
 
   IF EXISTS (SELECT 1 FROM positions WHERE account_id = p_account AND symbol = p_symbol AND asset_class = 'future') THEN
