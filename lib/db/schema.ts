@@ -775,6 +775,14 @@ export const statsGroups = pgTable(
     lossesNet: money("losses_net"),
     largest: money("largest"),
     smallest: money("smallest"),
+    /**
+     * On a day's totals row (no 1R): the trades closed that day over every 1R, the sum of their R per 1R
+     * (each 1R's net / 1R, unrounded, as the calendar sums them) and how many had a 1R: the calendar and the
+     * daily equity curve read one row per day.
+     */
+    dayTrades: integer("day_trades"),
+    dayR: numeric("day_r"),
+    dayWithRisk: integer("day_with_risk"),
     ddHigh: money("dd_high"),
     ddLow: money("dd_low"),
     ddDrop: money("dd_drop"),

@@ -149,7 +149,7 @@ function accountsSql(user: AuthUser, query: StatsQuery, currency: string | null)
   return sql`select a.id as account_id, a.timezone from accounts a where a.user_id = ${user.id} ${only}`;
 }
 
-const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest, dd_high, dd_low, dd_drop`;
+const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest, day_trades, day_r, day_with_risk, dd_high, dd_low, dd_drop`;
 
 /**
  * `with` CTEs ending in `src`: the rows of one dimension (stats_rows' columns; '' for the totals) over the
@@ -280,12 +280,20 @@ export function summarySql(user: AuthUser, query: StatsQuery, currency: string |
  * start, net, trades, r (rounded to 2), with_risk; a bucket appears when something was realised or paid in
  * it, or a trade closed.
  */
-function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, bucket: (day: SQL) => SQL): SQL {
+function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day"): SQL {
+  if (bucket === "day" && query.accountId) {
+    // One account's day is its totals' row (day_trades, day_r, day_with_risk: the day's trades over its 1Rs).
+    // Over several accounts a day's R is each 1R's net over them all / that 1R: from the rows per 1R below.
+    return sql`${sourceSql(user, query, currency, "")}
+    select src.day::timestamp as start, src.net, src.day_trades as trades, round(src.day_r, 2) as r, src.day_with_risk as with_risk
+    from src where src.one_r is null and src.day_trades is not null and (src.moved > 0 or src.day_trades > 0)`;
+  }
+  const toStart = bucket === "day" ? (day: SQL) => day : bucket;
   return sql`${sourceSql(user, query, currency, "")}
     select c.start, sum(c.net) as net, sum(c.n) as trades, round(sum(c.s / c.one_r), 2) as r,
       sum(c.n) filter (where c.one_r is not null) as with_risk
     from (
-      select ${bucket(sql`src.day::timestamp`)} as start, one_r, sum(net) as net, sum(trades) as n, sum(trades_net) as s, sum(moved) as moved
+      select ${toStart(sql`src.day::timestamp`)} as start, one_r, sum(net) as net, sum(trades) as n, sum(trades_net) as s, sum(moved) as moved
       from src group by 1, 2
     ) c
     group by c.start having sum(c.moved) > 0 or sum(c.n) > 0`;
@@ -294,7 +302,7 @@ function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, 
 /** The calendar (exported for the benchmark): day, net, trades, r, with_risk, oldest first. */
 export function calendarSql(user: AuthUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope): SQL {
   const day = (at: SQL) => sql`${at}::date`;
-  const buckets = source === "journal" ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, day);
+  const buckets = source === "journal" ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, "day");
   return sql`
       select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades, d.r::text as r, d.with_risk::text as with_risk
       from (${buckets}) d
@@ -337,7 +345,8 @@ export async function equityCurve(
         : deps.config.WEEK_START_DAY === 1
           ? sql`date_trunc('week', ${local})`
           : sql`(date_trunc('week', ${local} + interval '1 day') - interval '1 day')`;
-  const buckets = source === "journal" ? bucketsFromJournalSql(from, bucket) : bucketsSql(user, query, from.currency, bucket);
+  const buckets =
+    source === "journal" ? bucketsFromJournalSql(from, bucket) : bucketsSql(user, query, from.currency, query.bucket === "day" ? "day" : bucket);
   const rows = rowsOf<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
     await deps.db.execute(sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,

@@ -35,9 +35,10 @@ BEGIN
   DELETE FROM stats_groups g
   WHERE (g.account_id, g.grain, g.dim, g.day) IN (SELECT t.a, 'day', m.dim, t.d FROM unnest(accts, ds) AS t(a, d), unnest(dims) AS m(dim));
   INSERT INTO stats_groups (account_id, grain, dim, day, key, one_r, net, gross, fees, moved, trades, wins, losses,
-    trades_net, wins_net, losses_net, largest, smallest, dd_high, dd_low, dd_drop)
+    trades_net, wins_net, losses_net, largest, smallest, day_trades, day_r, day_with_risk, dd_high, dd_low, dd_drop)
   SELECT s.account_id, 'day', s.dim, s.day, s.key, s.one_r, s.net, s.gross, s.fees, s.moved, s.trades, s.wins, s.losses,
-    s.trades_net, s.wins_net, s.losses_net, s.largest, s.smallest, s.dd_high, s.dd_low, s.dd_drop
+    s.trades_net, s.wins_net, s.losses_net, s.largest, s.smallest,
+    s.day_trades, s.day_r, s.day_with_risk, s.dd_high, s.dd_low, s.dd_drop
   FROM stats_rows(accts, los, his, dims) s;
 
   -- Their months, from their days.

@@ -5,6 +5,8 @@
 -- - net, gross, fees: what the fill shares dated in the range realised and paid; moved: how many of them
 --   realised or paid anything;
 -- - trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest: the trades closed in the range;
+-- - day_trades, day_r, day_with_risk (on the totals' row without a 1R): the day's closed trades over every
+--   1R, the sum over its 1Rs of their net / 1R (unrounded) and how many had a 1R, so a day is one row;
 -- - dd_high, dd_low, dd_drop (on the totals' row): the day's drawdown summary, its shares' realised - fees
 --   summed in time order (executed_at, fill, position): the highest and lowest running sum and the deepest
 --   fall of the running sum below its running high. Days chain: with E the sum and P the high (at least 0)
@@ -16,7 +18,8 @@
 CREATE OR REPLACE FUNCTION stats_rows(p_accounts uuid[], p_from timestamptz[], p_to timestamptz[], p_dims text[])
 RETURNS TABLE (account_id uuid, day date, dim text, key text, one_r numeric, net numeric, gross numeric, fees numeric,
   moved integer, trades integer, wins integer, losses integer, trades_net numeric, wins_net numeric, losses_net numeric,
-  largest numeric, smallest numeric, dd_high numeric, dd_low numeric, dd_drop numeric)
+  largest numeric, smallest numeric, day_trades integer, day_r numeric, day_with_risk integer, dd_high numeric, dd_low numeric,
+  dd_drop numeric)
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
 BEGIN
@@ -88,8 +91,15 @@ BEGIN
       FROM ct
     ) u
     GROUP BY 1, 2, 3, 4, 5
+  ),
+  dt AS (
+    SELECT ct.account_id, ct.day, sum(ct.trades)::integer AS trades, sum(ct.trades_net / ct.one_r) AS r,
+      coalesce(sum(ct.trades) FILTER (WHERE ct.one_r IS NOT NULL), 0)::integer AS with_risk
+    FROM ct WHERE ct.dim = '' GROUP BY 1, 2
   )
-  SELECT u.*, dd.high, dd.low, dd.drop
-  FROM u LEFT JOIN dd ON u.dim = '' AND u.one_r IS NULL AND dd.account_id = u.account_id AND dd.day = u.day;
+  SELECT u.*, CASE WHEN u.dim = '' AND u.one_r IS NULL THEN coalesce(dt.trades, 0) END, dt.r,
+    CASE WHEN u.dim = '' AND u.one_r IS NULL THEN coalesce(dt.with_risk, 0) END, dd.high, dd.low, dd.drop
+  FROM u LEFT JOIN dd ON u.dim = '' AND u.one_r IS NULL AND dd.account_id = u.account_id AND dd.day = u.day
+  LEFT JOIN dt ON u.dim = '' AND u.one_r IS NULL AND dt.account_id = u.account_id AND dt.day = u.day;
 END;
 $$;
