@@ -166,9 +166,20 @@ export async function getAccount(deps: Pick<Deps, "db">, user: AuthUser, id: str
 }
 
 /** The user's account (id, zone and currency), or 404 NOT_FOUND: another user's account looks like no account. */
-export async function requireOwnAccount(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ id: string; timezone: string; currency: string }> {
+/**
+ * The user's account, or NOT_FOUND. `alongside`: an expression evaluated in the same statement once the
+ * account is found (the statistics settle their notes with the lookup, in one round trip).
+ */
+export async function requireOwnAccount(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  accountId: string,
+  alongside?: SQL,
+): Promise<{ id: string; timezone: string; currency: string }> {
   const [account] = rowsOf<{ id: string; timezone: string; currency: string }>(
-    await deps.db.execute(sql`select id::text as id, timezone, currency from accounts where id = ${accountId}::uuid and user_id = ${user.id}::uuid`),
+    await deps.db.execute(
+      sql`select id::text as id, timezone, currency ${alongside ? sql`, ${alongside} as alongside` : sql``} from accounts where id = ${accountId}::uuid and user_id = ${user.id}::uuid`,
+    ),
   );
   if (!account) throw new AppError("NOT_FOUND", "No such account.");
   return account;

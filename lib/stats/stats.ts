@@ -76,7 +76,13 @@ export async function scope(
  * account's, the one asked for, or the one all the user's accounts share. Accounts in several currencies
  * without an account or a currency chosen are a 400 naming them, never a sum of unlike amounts.
  */
-async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery): Promise<string | null> {
+async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, options: { settle?: boolean } = {}): Promise<string | null> {
+  // Reads of the maintained rows settle the user's notes first (lib/stats/settle.ts): with one account's
+  // lookup, in the same statement.
+  if (options.settle && query.accountId && !query.currency) {
+    return (await requireOwnAccount(deps, user, query.accountId, sql`stats_settle(user_id)`)).currency;
+  }
+  if (options.settle) await settleUser(deps, user.id);
   if (query.accountId && query.currency) {
     throw new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
       fields: [{ path: "currency", message: "must not be given with accountId" }],
@@ -112,8 +118,10 @@ export type StatsSource = "maintained" | "journal";
 /**
  * The accounts in scope with the range in each one's zone (CTE `name`, from `accounts`' account_id and
  * timezone): `fd` .. `td` the whole trading days inside [from, to) (none when fd >= td), `fm` .. `tm` the
- * whole months among them (none when fm >= tm), and the partial days at the edges as instants: [lo1, hi1) before fd (or the whole range when it holds no whole day) and
- * [lo2, hi2) from td on; a bound is null when the range is open on that side.
+ * whole months among them (none when fm >= tm), and the partial days at the edges as instants: [lo1, hi1)
+ * before fd (or the whole range when it holds no whole day) and [lo2, hi2) from td on; a bound is null when
+ * the range is open on that side. A day's first instant is its date at midnight in the zone (DST changes in
+ * the zones this journal serves happen after midnight).
  */
 function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
   const f = query.from ? sql`${new Date(query.from).toISOString()}::timestamptz` : sql`null::timestamptz`;
@@ -207,22 +215,34 @@ function userDrawdownDaysSql(user: AuthUser, currency: string): SQL {
       array[${user.id}, ${user.id}]::uuid[], array[${currency}, ${currency}]::text[], array[ub.lo1, ub.lo2], array[ub.hi1, ub.hi2]) r`;
 }
 
+
 /**
- * The user's noted days refreshed (stats_settle), before a read of the maintained rows: writes only note the
- * trading days they change, so the rows are exact once the notes committed before the read are settled.
+ * A statistic's currency and query from its source: from the journal over the scope (`journal`), or from the
+ * maintained rows once the user's notes are settled (`maintained`).
  */
-const settle = (deps: Pick<Deps, "db">, user: AuthUser) => settleUser(deps, user.id);
+async function readWith(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  query: StatsQuery,
+  source: StatsSource,
+  journal: (from: StatsScope) => SQL,
+  maintained: (currency: string | null) => SQL,
+): Promise<{ currency: string | null; sql: SQL }> {
+  if (source === "journal") {
+    const from = await scope(deps, user, query);
+    return { currency: from.currency, sql: journal(from) };
+  }
+  const currency = await scopeCurrency(deps, user, query, { settle: true });
+  return { currency, sql: maintained(currency) };
+}
 
 export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
-  const from = await scope(deps, user, query);
-  if (source === "maintained") await settle(deps, user);
-  const [row] = rowsOf<Record<string, string | null>>(
-    await deps.db.execute(source === "journal" ? summaryFromJournalSql(from) : summarySql(user, query, from.currency)),
-  );
+  const { currency, sql: built } = await readWith(deps, user, query, source, (from) => summaryFromJournalSql(from), (c) => summarySql(user, query, c));
+  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(built));
   const r = row!;
   const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
   return {
-    currency: from.currency,
+    currency,
     trades: Number(r.trades),
     wins: Number(r.wins),
     losses: Number(r.losses),
@@ -311,13 +331,10 @@ export function calendarSql(user: AuthUser, query: StatsQuery, currency: string 
 
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
 export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
-  const from = await scope(deps, user, query);
-  if (source === "maintained") await settle(deps, user);
-  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(
-    await deps.db.execute(calendarSql(user, query, from.currency, source, from)),
-  );
+  const { currency, sql: built } = await readWith(deps, user, query, source, (from) => calendarSql(user, query, from.currency, "journal", from), (c) => calendarSql(user, query, c));
+  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(await deps.db.execute(built));
   return {
-    currency: from.currency,
+    currency,
     days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades), ...inR(r) })),
   };
 }
@@ -335,8 +352,6 @@ export async function equityCurve(
   query: StatsQuery & { bucket: "day" | "week" | "month" },
   source: StatsSource = "maintained",
 ) {
-  const from = await scope(deps, user, query);
-  if (source === "maintained") await settle(deps, user);
   const bucket = (local: SQL) =>
     query.bucket === "day"
       ? sql`date_trunc('day', ${local})`
@@ -345,8 +360,9 @@ export async function equityCurve(
         : deps.config.WEEK_START_DAY === 1
           ? sql`date_trunc('week', ${local})`
           : sql`(date_trunc('week', ${local} + interval '1 day') - interval '1 day')`;
-  const buckets =
-    source === "journal" ? bucketsFromJournalSql(from, bucket) : bucketsSql(user, query, from.currency, query.bucket === "day" ? "day" : bucket);
+  const { currency, sql: buckets } = await readWith(deps, user, query, source, (from) => bucketsFromJournalSql(from, bucket), (c) =>
+    bucketsSql(user, query, c, query.bucket === "day" ? "day" : bucket),
+  );
   const rows = rowsOf<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
     await deps.db.execute(sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,
@@ -356,7 +372,7 @@ export async function equityCurve(
       order by b.start`),
   );
   return {
-    currency: from.currency,
+    currency,
     bucket: query.bucket,
     points: rows.map((r) => ({
       start: r.start,
@@ -396,8 +412,7 @@ export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: S
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
   let currency: string | null;
   if (source === "maintained" && query.by !== "rules") {
-    currency = await scopeCurrency(deps, user, query);
-    await settle(deps, user);
+    currency = await scopeCurrency(deps, user, query, { settle: true });
     rows = rowsOf(
       await deps.db.execute(sql`${sourceSql(user, query, currency, query.by, true)}
         select c.key, sum(c.net)::text as net, sum(c.n)::text as trades, sum(c.nw)::text as wins, round(sum(c.s / c.one_r), 2)::text as r,

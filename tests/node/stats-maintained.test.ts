@@ -256,7 +256,8 @@ describe("maintained statistics under random histories (property-based, real Pos
           await checkFigures(t, user, accounts, op.kind);
         }
       }),
-      { numRuns: 8, endOnFailure: true } // a run is ~15 s of real work: a failure is reported as found, not shrunk for minutes,
+      // A run is ~15 s of real work: a failure is reported as found, not shrunk for minutes.
+      { numRuns: 8, endOnFailure: true },
     );
   }, 600_000);
 
