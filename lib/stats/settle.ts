@@ -10,10 +10,16 @@ export async function settleUser(deps: Pick<Deps, "db">, userId: string): Promis
   await deps.db.execute(sql`select stats_settle(${userId}::uuid)`);
 }
 
-/** Users with notes settled, `limit` at most per run, one statement (one transaction) each. Returns how many. */
-export async function settlePending(deps: Pick<Deps, "db">, limit = 50): Promise<number> {
+/**
+ * Users with notes settled, `limit` at most per run (`only`: among these users), one statement (one
+ * transaction) each. Returns how many.
+ */
+export async function settlePending(deps: Pick<Deps, "db">, options: { limit?: number; only?: string[] } = {}): Promise<number> {
+  const only = options.only ? sql`where a.user_id::text in (${sql.join(options.only.map((u) => sql`${u}`), sql`, `)})` : sql``;
   const users = rowsOf<{ user_id: string }>(
-    await deps.db.execute(sql`select distinct a.user_id::text as user_id from stats_pending p join accounts a on a.id = p.account_id limit ${limit}`),
+    await deps.db.execute(
+      sql`select distinct a.user_id::text as user_id from stats_pending p join accounts a on a.id = p.account_id ${only} limit ${options.limit ?? 50}`,
+    ),
   );
   for (const u of users) await settleUser(deps, u.user_id);
   return users.length;
