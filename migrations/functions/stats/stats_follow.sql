@@ -6,10 +6,10 @@
 --   changes it, and note their own days;
 -- - a trade journal (its tags, setup and plan, which give the trade's groups and 1R): the days of its trade's
 --   shares and close, for the trade it is on before and after.
--- Days are in the account's zone; an account that no longer exists is skipped. Inside a write batch
--- (ledger_batch_begin .. ledger_batch_end) a statement only widens the account's span (stats_span_add), noted
--- at the batch's end.
-CREATE OR REPLACE FUNCTION stats_follow_shares() RETURNS trigger
+-- stats_note_times(accounts, times) turns a statement's (account, time) pairs into days in the account's zone
+-- (an account that no longer exists is skipped) and notes them; inside a write batch (ledger_batch_begin ..
+-- ledger_batch_end) it only widens the account's span (stats_span_add), noted at the batch's end.
+CREATE OR REPLACE FUNCTION stats_note_times(p_accounts uuid[], p_times timestamptz[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
   accts uuid[];
@@ -17,34 +17,32 @@ DECLARE
 BEGIN
   IF current_setting('journal.ledger_batch', true) = 'on' THEN
     -- Inside a write batch: the span of what changed (stats_span_add).
-    IF TG_OP = 'INSERT' THEN
-      PERFORM stats_span_add(account_id, min(executed_at), max(executed_at)) FROM stats_new GROUP BY account_id;
-    ELSIF TG_OP = 'DELETE' THEN
-      PERFORM stats_span_add(account_id, min(executed_at), max(executed_at)) FROM stats_old GROUP BY account_id;
-    ELSE
-      PERFORM stats_span_add(account_id, min(executed_at), max(executed_at))
-      FROM (SELECT account_id, executed_at FROM stats_new UNION ALL SELECT account_id, executed_at FROM stats_old) s GROUP BY account_id;
-    END IF;
-    RETURN NULL;
+    PERFORM stats_span_add(t.a, min(t.at), max(t.at)) FROM unnest(p_accounts, p_times) AS t(a, at) WHERE t.at IS NOT NULL GROUP BY t.a;
+    RETURN;
   END IF;
-  IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.executed_at AT TIME ZONE a.timezone)::date AS day
-      FROM (SELECT DISTINCT account_id, executed_at FROM stats_new) s JOIN accounts a ON a.id = s.account_id
-    ) x;
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.executed_at AT TIME ZONE a.timezone)::date AS day
-      FROM (SELECT DISTINCT account_id, executed_at FROM stats_old) s JOIN accounts a ON a.id = s.account_id
-    ) x;
-  ELSE
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.executed_at AT TIME ZONE a.timezone)::date AS day
-      FROM (SELECT account_id, executed_at FROM stats_new UNION SELECT account_id, executed_at FROM stats_old) s
-      JOIN accounts a ON a.id = s.account_id
-    ) x;
-  END IF;
+  SELECT array_agg(x.a), array_agg(x.day) INTO accts, ds FROM (
+    SELECT DISTINCT t.a, (t.at AT TIME ZONE ac.timezone)::date AS day
+    FROM unnest(p_accounts, p_times) AS t(a, at) JOIN accounts ac ON ac.id = t.a WHERE t.at IS NOT NULL
+  ) x;
   PERFORM stats_note(accts, ds);
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION stats_follow_shares() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  accts uuid[];
+  ts timestamptz[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(account_id), array_agg(executed_at) INTO accts, ts FROM stats_new;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(account_id), array_agg(executed_at) INTO accts, ts FROM stats_old;
+  ELSE
+    SELECT array_agg(account_id), array_agg(executed_at) INTO accts, ts
+    FROM (SELECT account_id, executed_at FROM stats_new UNION ALL SELECT account_id, executed_at FROM stats_old) s;
+  END IF;
+  PERFORM stats_note_times(accts, ts);
   RETURN NULL;
 END;
 $$;
@@ -62,38 +60,17 @@ CREATE OR REPLACE FUNCTION stats_follow_trades() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   accts uuid[];
-  ds date[];
+  ts timestamptz[];
 BEGIN
-  IF current_setting('journal.ledger_batch', true) = 'on' THEN
-    IF TG_OP = 'INSERT' THEN
-      PERFORM stats_span_add(account_id, min(closed_at), max(closed_at)) FROM stats_new WHERE closed_at IS NOT NULL GROUP BY account_id;
-    ELSIF TG_OP = 'DELETE' THEN
-      PERFORM stats_span_add(account_id, min(closed_at), max(closed_at)) FROM stats_old WHERE closed_at IS NOT NULL GROUP BY account_id;
-    ELSE
-      PERFORM stats_span_add(account_id, min(closed_at), max(closed_at))
-      FROM (SELECT account_id, closed_at FROM stats_new UNION ALL SELECT account_id, closed_at FROM stats_old) s
-      WHERE closed_at IS NOT NULL GROUP BY account_id;
-    END IF;
-    RETURN NULL;
-  END IF;
   IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.closed_at AT TIME ZONE a.timezone)::date AS day
-      FROM stats_new s JOIN accounts a ON a.id = s.account_id WHERE s.closed_at IS NOT NULL
-    ) x;
+    SELECT array_agg(account_id), array_agg(closed_at) INTO accts, ts FROM stats_new WHERE closed_at IS NOT NULL;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.closed_at AT TIME ZONE a.timezone)::date AS day
-      FROM stats_old s JOIN accounts a ON a.id = s.account_id WHERE s.closed_at IS NOT NULL
-    ) x;
+    SELECT array_agg(account_id), array_agg(closed_at) INTO accts, ts FROM stats_old WHERE closed_at IS NOT NULL;
   ELSE
-    SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-      SELECT DISTINCT s.account_id, (s.closed_at AT TIME ZONE a.timezone)::date AS day
-      FROM (SELECT account_id, closed_at FROM stats_new UNION SELECT account_id, closed_at FROM stats_old) s
-      JOIN accounts a ON a.id = s.account_id WHERE s.closed_at IS NOT NULL
-    ) x;
+    SELECT array_agg(account_id), array_agg(closed_at) INTO accts, ts
+    FROM (SELECT account_id, closed_at FROM stats_new UNION ALL SELECT account_id, closed_at FROM stats_old) s WHERE closed_at IS NOT NULL;
   END IF;
-  PERFORM stats_note(accts, ds);
+  PERFORM stats_note_times(accts, ts);
   RETURN NULL;
 END;
 $$;
@@ -111,7 +88,7 @@ CREATE OR REPLACE FUNCTION stats_follow_journals() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   accts uuid[];
-  ds date[];
+  ts timestamptz[];
   trades uuid[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -126,23 +103,15 @@ BEGIN
   IF trades IS NULL THEN
     RETURN NULL;
   END IF;
-  IF current_setting('journal.ledger_batch', true) = 'on' THEN
-    -- Inside a write batch: from each trade's opening to its close (its last share while open).
-    PERFORM stats_span_add(p.account_id, min(p.opened_at),
-      max(coalesce(p.closed_at, (SELECT max(pf.executed_at) FROM position_fills pf WHERE pf.position_id = p.id), p.opened_at)))
-    FROM positions p WHERE p.id = ANY (trades) GROUP BY p.account_id;
-    RETURN NULL;
-  END IF;
-  SELECT array_agg(x.account_id), array_agg(x.day) INTO accts, ds FROM (
-    SELECT DISTINCT p.account_id, (w.at AT TIME ZONE a.timezone)::date AS day
-    FROM positions p JOIN accounts a ON a.id = p.account_id
-    CROSS JOIN LATERAL (
-      SELECT pf.executed_at FROM position_fills pf WHERE pf.position_id = p.id
-      UNION ALL SELECT p.closed_at WHERE p.closed_at IS NOT NULL
-    ) AS w(at)
-    WHERE p.id = ANY (trades)
-  ) x;
-  PERFORM stats_note(accts, ds);
+  -- The times of each trade's shares and its close.
+  SELECT array_agg(p.account_id), array_agg(w.at) INTO accts, ts
+  FROM positions p
+  CROSS JOIN LATERAL (
+    SELECT pf.executed_at FROM position_fills pf WHERE pf.position_id = p.id
+    UNION ALL SELECT p.closed_at WHERE p.closed_at IS NOT NULL
+  ) AS w(at)
+  WHERE p.id = ANY (trades);
+  PERFORM stats_note_times(accts, ts);
   RETURN NULL;
 END;
 $$;
