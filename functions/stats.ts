@@ -1,4 +1,4 @@
-import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
 import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
 import { playbookReport } from "../lib/playbooks/report.ts";
 import { TagReportQuerySchema } from "../lib/tags/schema.ts";
@@ -17,18 +17,20 @@ import {
   summary,
 } from "../lib/stats/stats.ts";
 
+// The dashboard's reads (summary, calendar, equity curve, breakdowns) check the session in their first statement,
+// with the account and the settle of the maintained rows (lib/stats/stats.ts, resolveScope).
 export const stats = createRouter()
-  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades, and the same in R (r)", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
-    c.json(await summary(c.var.deps, currentUser(c), c.req.valid("query"))),
+  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades, and the same in R (r)", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", StatsQuerySchema), async (c) =>
+    c.json(await summary(c.var.deps, statementCaller(c), c.req.valid("query"))),
   )
-  .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", StatsQuerySchema), async (c) =>
-    c.json(await calendar(c.var.deps, currentUser(c), c.req.valid("query"))),
+  .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", StatsQuerySchema), async (c) =>
+    c.json(await calendar(c.var.deps, statementCaller(c), c.req.valid("query"))),
   )
-  .get("/equity", describeRoute({ tag: "stats", summary: "The equity curve by day, week or month", responses: { 200: { description: "The figures.", schema: EquitySchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", EquityQuerySchema), async (c) =>
-    c.json(await equityCurve(c.var.deps, currentUser(c), c.req.valid("query"))),
+  .get("/equity", describeRoute({ tag: "stats", summary: "The equity curve by day, week or month", responses: { 200: { description: "The figures.", schema: EquitySchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", EquityQuerySchema), async (c) =>
+    c.json(await equityCurve(c.var.deps, statementCaller(c), c.req.valid("query"))),
   )
-  .get("/breakdown", describeRoute({ tag: "stats", summary: "P&L by symbol, tag, setup, weekday or hour", responses: { 200: { description: "The figures.", schema: BreakdownSchema } }, errors: ["NOT_FOUND"] }), requireUser, validate("query", BreakdownQuerySchema), async (c) =>
-    c.json(await breakdown(c.var.deps, currentUser(c), c.req.valid("query"))),
+  .get("/breakdown", describeRoute({ tag: "stats", summary: "P&L by symbol, tag, setup, weekday or hour", responses: { 200: { description: "The figures.", schema: BreakdownSchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", BreakdownQuerySchema), async (c) =>
+    c.json(await breakdown(c.var.deps, statementCaller(c), c.req.valid("query"))),
   )
   .get(
     "/r-distribution",

@@ -172,7 +172,7 @@ export async function getAccount(deps: Pick<Deps, "db">, user: AuthUser, id: str
  */
 export async function requireOwnAccount(
   deps: Pick<Deps, "db">,
-  user: AuthUser,
+  user: Pick<AuthUser, "id">,
   accountId: string,
   alongside?: SQL,
 ): Promise<{ id: string; timezone: string; currency: string }> {

@@ -43,3 +43,25 @@ export function preparedStatement<T>(name: string, query: SQL): (db: Db, params:
     return rowsOf<T>(await prepared.execute(params));
   };
 }
+
+/** How many distinct statements executeReused names per process; any more run unnamed, as db.execute does. */
+const MAX_REUSED = 500;
+const reusedNames = new Map<string, string>();
+
+/**
+ * A statement built at run time (values as parameters, never in its text) run under a name given to its text,
+ * so the server parses it once per connection and can keep its plan, as preparedStatement does for statements
+ * built once: for reads whose text takes a few shapes (a range open or not, a dimension) and costs more to
+ * plan than to run (the maintained statistics, lib/stats/stats.ts). The same text gets the same name on every
+ * connection of the process.
+ */
+export async function executeReused<T>(db: Db, query: SQL): Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  let name = reusedNames.get(built.sql);
+  if (name === undefined) {
+    if (reusedNames.size >= MAX_REUSED) return rowsOf<T>(await db.execute(query));
+    name = `reused_${reusedNames.size + 1}`;
+    reusedNames.set(built.sql, name);
+  }
+  return rowsOf<T>(await db._.session.prepareQuery(built, undefined, name, false).execute());
+}

@@ -787,7 +787,13 @@ export const statsGroups = pgTable(
     ddLow: money("dd_low"),
     ddDrop: money("dd_drop"),
   },
-  (t) => [unique("stats_groups_key").on(t.accountId, t.grain, t.dim, t.day, t.key, t.oneR).nullsNotDistinct()],
+  (t) => [
+    unique("stats_groups_key").on(t.accountId, t.grain, t.dim, t.day, t.key, t.oneR).nullsNotDistinct(),
+    // The day totals' rows in order, for the calendar, the daily equity curve and the drawdown: migration 0048
+    // adds their columns to the index (INCLUDE, which drizzle cannot declare), so those reads never visit the
+    // table, where a day's totals row sits among its symbols' and hours' rows.
+    index("stats_groups_days").on(t.accountId, t.day).where(sql`grain = 'day' and dim = '' and one_r is null`),
+  ],
 );
 
 /**

@@ -4,8 +4,8 @@
 // per-trade figures (win rate, expectancy, averages, largest) count the trades closed in the range.
 import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
-import type { AuthUser } from "../auth/session.ts";
-import { rowsOf } from "../db/rows.ts";
+import { SESSION_CTE, SESSION_OWNER_COLUMNS, confirmSessionOwner, sessionParams, type AuthUser, type SessionClaim, type SessionOwnerRow } from "../auth/session.ts";
+import { executeReused, preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
@@ -49,13 +49,23 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  */
 export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
 
+/** Whose statistics: only the user's id counts. */
+type StatsUser = Pick<AuthUser, "id">;
+
+/**
+ * Who asks for a statistic: a user known already (the advisor's tools, a personal access token's
+ * `{ userId }`), or the session claim of a route behind requireUserInStatement, which the read's first
+ * statement checks together with the account and the settle (resolveScope).
+ */
+export type StatsCaller = StatsUser | SessionClaim | { userId: string };
+
 export async function scope(
   deps: Pick<Deps, "db">,
-  user: AuthUser,
+  user: StatsUser,
   query: StatsQuery,
-  options: { journal?: boolean; extraJoin?: SQL } = {},
+  options: { journal?: boolean; extraJoin?: SQL; currency?: string | null } = {},
 ): Promise<StatsScope> {
-  const currency = await scopeCurrency(deps, user, query);
+  const currency = options.currency !== undefined ? options.currency : await scopeCurrency(deps, user, query);
   const positions = sql`positions p join accounts a on a.id = p.account_id`;
   const journal = sql`left join trade_journals j on j.position_id = p.id`;
   const extra = options.extraJoin ?? sql``;
@@ -76,18 +86,14 @@ export async function scope(
  * account's, the one asked for, or the one all the user's accounts share. Accounts in several currencies
  * without an account or a currency chosen are a 400 naming them, never a sum of unlike amounts.
  */
-async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, options: { settle?: boolean } = {}): Promise<string | null> {
+async function scopeCurrency(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQuery, options: { settle?: boolean } = {}): Promise<string | null> {
   // Reads of the maintained rows settle the user's notes first (lib/stats/settle.ts): with one account's
   // lookup, in the same statement.
   if (options.settle && query.accountId && !query.currency) {
     return (await requireOwnAccount(deps, user, query.accountId, sql`stats_settle(user_id)`)).currency;
   }
   if (options.settle) await settleUser(deps, user.id);
-  if (query.accountId && query.currency) {
-    throw new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
-      fields: [{ path: "currency", message: "must not be given with accountId" }],
-    });
-  }
+  if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
   if (query.accountId) return (await requireOwnAccount(deps, user, query.accountId)).currency;
   // Upper case here too: the advisor's tools call in without the HTTP schema's transform.
   if (query.currency) return query.currency.toUpperCase();
@@ -104,6 +110,50 @@ async function scopeCurrency(deps: Pick<Deps, "db">, user: AuthUser, query: Stat
   }
   return currencies[0] ?? null;
 }
+
+/**
+ * The session check, the account's currency and the settle of the user's notes (when `settle`), in one
+ * statement: no row when the session is not live; a null currency when there is no such account of the user
+ * (or none was asked for).
+ */
+const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null }>(
+  "stats_scope",
+  sql`with ${SESSION_CTE}
+    select ${SESSION_OWNER_COLUMNS}, a.currency,
+      case when ${sql.placeholder("settle")}::boolean then stats_settle(auth.user_id) end as settled
+    from auth left join accounts a on a.id = ${sql.placeholder("accountId")}::uuid and a.user_id = auth.user_id`,
+);
+
+/**
+ * The caller's user and the figures' currency (scopeCurrency), with the user's notes settled first when
+ * `settle` (the maintained rows' reads, lib/stats/settle.ts). A session claim costs one statement for one
+ * account: session, account and settle together.
+ */
+async function resolveScope(
+  deps: Pick<Deps, "db" | "now">,
+  caller: StatsCaller,
+  query: StatsQuery,
+  settle: boolean,
+): Promise<{ user: StatsUser; currency: string | null }> {
+  if (!("secretHash" in caller)) {
+    const user = { id: "userId" in caller ? caller.userId : caller.id };
+    return { user, currency: await scopeCurrency(deps, user, query, { settle }) };
+  }
+  if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
+  const now = deps.now();
+  const [row] = await scopeStatement(deps.db, { ...sessionParams(caller, now), accountId: query.accountId ?? null, settle });
+  const userId = await confirmSessionOwner(deps, caller, row, now);
+  if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
+  const user = { id: userId };
+  if (!query.accountId) return { user, currency: await scopeCurrency(deps, user, query) };
+  if (!row?.currency) throw new AppError("NOT_FOUND", "No such account.");
+  return { user, currency: row.currency };
+}
+
+const ACCOUNT_AND_CURRENCY = () =>
+  new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
+    fields: [{ path: "currency", message: "must not be given with accountId" }],
+  });
 
 const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
 
@@ -152,7 +202,7 @@ function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
 }
 
 /** The accounts of the scope (account_id, timezone), for boundsSql. */
-function accountsSql(user: AuthUser, query: StatsQuery, currency: string | null): SQL {
+function accountsSql(user: StatsUser, query: StatsQuery, currency: string | null): SQL {
   const only = query.accountId ? sql`and a.id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
   return sql`select a.id as account_id, a.timezone from accounts a where a.user_id = ${user.id} ${only}`;
 }
@@ -165,7 +215,7 @@ const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, los
  * days before and after them), ordered in time by `day` (a month's row is dated its first day), and the
  * partial days at the edges computed from the journal.
  */
-function sourceSql(user: AuthUser, query: StatsQuery, currency: string | null, dim: string, months = false): SQL {
+function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, dim: string, months = false): SQL {
   const columns = sql.raw(ROW_COLUMNS);
   const g = sql.raw(ROW_COLUMNS.split(", ").map((c) => `g.${c}`).join(", "));
   const tier = (grain: "day" | "month", from: string, to: string, when = "true") =>
@@ -206,7 +256,7 @@ function chainSql(days: SQL): SQL {
  * currency (stats_drawdown_days) whole in the range, and the partial ones at its edges from the journal
  * (stats_drawdown_rows).
  */
-function userDrawdownDaysSql(user: AuthUser, currency: string): SQL {
+function userDrawdownDaysSql(user: StatsUser, currency: string): SQL {
   return sql`
     select x.day, x.net, x.high, x.low, x.drop from ub join stats_drawdown_days x
       on x.user_id = ${user.id} and x.currency = ${currency} and x.day >= ub.fd and x.day < ub.td
@@ -220,26 +270,28 @@ function userDrawdownDaysSql(user: AuthUser, currency: string): SQL {
  * A statistic's currency and query from its source: from the journal over the scope (`journal`), or from the
  * maintained rows once the user's notes are settled (`maintained`).
  */
-async function readWith(
-  deps: Pick<Deps, "db">,
-  user: AuthUser,
+async function readWith<T>(
+  deps: Pick<Deps, "db" | "now">,
+  caller: StatsCaller,
   query: StatsQuery,
   source: StatsSource,
-  journal: (from: StatsScope) => SQL,
-  maintained: (currency: string | null) => SQL,
-): Promise<{ currency: string | null; sql: SQL }> {
+  journal: (from: StatsScope, user: StatsUser) => SQL,
+  maintained: (user: StatsUser, currency: string | null) => SQL,
+  journalJoins: { journal?: boolean; extraJoin?: SQL } = {},
+): Promise<{ currency: string | null; rows: T[] }> {
   if (source === "journal") {
-    const from = await scope(deps, user, query);
-    return { currency: from.currency, sql: journal(from) };
+    const { user, currency } = await resolveScope(deps, caller, query, false);
+    const from = await scope(deps, user, query, { ...journalJoins, currency });
+    return { currency, rows: rowsOf<T>(await deps.db.execute(journal(from, user))) };
   }
-  const currency = await scopeCurrency(deps, user, query, { settle: true });
-  return { currency, sql: maintained(currency) };
+  const { user, currency } = await resolveScope(deps, caller, query, true);
+  // A few shapes of text (range open or not, one account or several), each costlier to plan than to run.
+  return { currency, rows: await executeReused<T>(deps.db, maintained(user, currency)) };
 }
 
-export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
-  const { currency, sql: built } = await readWith(deps, user, query, source, (from) => summaryFromJournalSql(from), (c) => summarySql(user, query, c));
-  const [row] = rowsOf<Record<string, string | null>>(await deps.db.execute(built));
-  const r = row!;
+export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {
+  const { currency, rows } = await readWith<Record<string, string | null>>(deps, caller, query, source, (from) => summaryFromJournalSql(from), (user, c) => summarySql(user, query, c));
+  const r = rows[0]!;
   const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
   return {
     currency,
@@ -276,7 +328,7 @@ export async function summary(deps: Pick<Deps, "db">, user: AuthUser, query: Sta
  * per-trade figures summed per 1R over the days, the drawdown chained over them (one account's days, or the
  * user's days over the currency for several accounts).
  */
-export function summarySql(user: AuthUser, query: StatsQuery, currency: string | null): SQL {
+export function summarySql(user: StatsUser, query: StatsQuery, currency: string | null): SQL {
   const several = !query.accountId;
   const days = !several
     ? sql`select day, net, dd_high as high, dd_low as low, dd_drop as drop from src where one_r is null and dd_high is not null`
@@ -300,7 +352,7 @@ export function summarySql(user: AuthUser, query: StatsQuery, currency: string |
  * start, net, trades, r (rounded to 2), with_risk; a bucket appears when something was realised or paid in
  * it, or a trade closed.
  */
-function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day"): SQL {
+function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day"): SQL {
   if (bucket === "day" && query.accountId) {
     // One account's day is its totals' row (day_trades, day_r, day_with_risk: the day's trades over its 1Rs).
     // Over several accounts a day's R is each 1R's net over them all / that 1R: from the rows per 1R below.
@@ -320,7 +372,7 @@ function bucketsSql(user: AuthUser, query: StatsQuery, currency: string | null, 
 }
 
 /** The calendar (exported for the benchmark): day, net, trades, r, with_risk, oldest first. */
-export function calendarSql(user: AuthUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope): SQL {
+export function calendarSql(user: StatsUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope): SQL {
   const day = (at: SQL) => sql`${at}::date`;
   const buckets = source === "journal" ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, "day");
   return sql`
@@ -330,9 +382,15 @@ export function calendarSql(user: AuthUser, query: StatsQuery, currency: string 
 }
 
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
-export async function calendar(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery, source: StatsSource = "maintained") {
-  const { currency, sql: built } = await readWith(deps, user, query, source, (from) => calendarSql(user, query, from.currency, "journal", from), (c) => calendarSql(user, query, c));
-  const rows = rowsOf<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(await deps.db.execute(built));
+export async function calendar(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {
+  const { currency, rows } = await readWith<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(
+    deps,
+    caller,
+    query,
+    source,
+    (from, user) => calendarSql(user, query, from.currency, "journal", from),
+    (user, c) => calendarSql(user, query, c),
+  );
   return {
     currency,
     days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades), ...inR(r) })),
@@ -347,8 +405,8 @@ function inR(r: { r: string | null; with_risk: string }) {
 
 /** Cumulative realised net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */
 export async function equityCurve(
-  deps: Pick<Deps, "db" | "config">,
-  user: AuthUser,
+  deps: Pick<Deps, "db" | "now" | "config">,
+  caller: StatsCaller,
   query: StatsQuery & { bucket: "day" | "week" | "month" },
   source: StatsSource = "maintained",
 ) {
@@ -360,16 +418,22 @@ export async function equityCurve(
         : deps.config.WEEK_START_DAY === 1
           ? sql`date_trunc('week', ${local})`
           : sql`(date_trunc('week', ${local} + interval '1 day') - interval '1 day')`;
-  const { currency, sql: buckets } = await readWith(deps, user, query, source, (from) => bucketsFromJournalSql(from, bucket), (c) =>
-    bucketsSql(user, query, c, query.bucket === "day" ? "day" : bucket),
-  );
-  const rows = rowsOf<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
-    await deps.db.execute(sql`
-      select to_char(b.start, 'YYYY-MM-DD') as start, b.net::text as net, b.trades::text as trades,
-             sum(b.net) over (order by b.start)::text as equity, b.r::text as r, b.with_risk::text as with_risk,
-             sum(coalesce(b.r, 0)) over (order by b.start)::text as r_equity
+  // Amounts trimmed here (-400.76, not -400.7600000000) take formatDecimal's quick path: a daily curve has
+  // thousands of points.
+  const curve = (buckets: SQL) => sql`
+      select to_char(b.start, 'YYYY-MM-DD') as start, trim_scale(b.net)::text as net, b.trades::text as trades,
+             trim_scale(sum(b.net) over w)::text as equity, b.r::text as r, b.with_risk::text as with_risk,
+             trim_scale(sum(coalesce(b.r, 0)) over w)::text as r_equity
       from (${buckets}) b
-      order by b.start`),
+      window w as (order by b.start rows between unbounded preceding and current row)
+      order by b.start`;
+  const { currency, rows } = await readWith<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
+    deps,
+    caller,
+    query,
+    source,
+    (from) => curve(bucketsFromJournalSql(from, bucket)),
+    (user, c) => curve(bucketsSql(user, query, c, query.bucket === "day" ? "day" : bucket)),
   );
   return {
     currency,
@@ -401,60 +465,52 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
  * From the maintained rows (whole months, whole days, the edges from the journal); by rules (which trades
  * broke an account's rules, scored when read) from the journal.
  */
-export async function breakdown(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery & { by: BreakdownBy }, source: StatsSource = "maintained") {
+export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery & { by: BreakdownBy }, source: StatsSource = "maintained") {
   // Rules are an account's: the trades that broke one of its rules (scored as the compliance report does).
   if (query.by === "rules" && !query.accountId) {
     throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to split its trades by them.", {
       fields: [{ path: "accountId", message: "is required to group by rules" }],
     });
   }
-  let rows: Array<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>;
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
-  let currency: string | null;
-  if (source === "maintained" && query.by !== "rules") {
-    currency = await scopeCurrency(deps, user, query, { settle: true });
-    rows = rowsOf(
-      await deps.db.execute(sql`${sourceSql(user, query, currency, query.by, true)}
-        select c.key, sum(c.net)::text as net, sum(c.n)::text as trades, sum(c.nw)::text as wins, round(sum(c.s / c.one_r), 2)::text as r,
-          (sum(c.n) filter (where c.one_r is not null))::text as with_risk
-        from (
-          select key, one_r, sum(net) as net, sum(trades) as n, sum(wins) as nw, sum(trades_net) as s, sum(moved) as moved
-          from src group by 1, 2
-        ) c
-        group by c.key having sum(c.moved) > 0 or sum(c.n) > 0
-        order by ${query.by === "weekday" || query.by === "hour" ? sql`(c.key)::int` : sql`c.key`}`),
-    );
-  } else {
-    const rules = query.by === "rules" ? sql`with ${brokenSql(query.accountId!, null)} ` : sql``;
-    // Tags and setup are the trade's journal's.
-    const from = await scope(
-      deps,
-      user,
-      query,
-      query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
-    );
-    currency = from.currency;
-    const key =
-      query.by === "symbol"
-        ? sql`p.symbol`
-        : query.by === "direction"
-          ? sql`p.direction`
-          : query.by === "tag"
-            ? sql`tag.name`
-            : query.by === "setup"
-              ? sql`coalesce(j.setup, '')`
-              : query.by === "weekday"
-                ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
-                : query.by === "rules"
-                  ? sql`case when p.id in (select trade_id from tb) then ${BROKE_RULES}::text else ${KEPT_RULES}::text end`
-                  : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
-    rows = rowsOf(
-      await deps.db.execute(sql`${rules}
-        select g.key, g.net::text as net, g.trades::text as trades, g.wins::text as wins, g.r::text as r, g.with_risk::text as with_risk
-        from (${breakdownFromJournalSql(from, key)}) g
-        order by ${order}`),
-    );
-  }
+  const maintained = (user: StatsUser, currency: string | null) => sql`${sourceSql(user, query, currency, query.by, true)}
+    select g.key, sum(g.net)::text as net, sum(g.n)::text as trades, sum(g.nw)::text as wins, round(sum(g.s / g.one_r), 2)::text as r,
+      (sum(g.n) filter (where g.one_r is not null))::text as with_risk
+    from (
+      select key, one_r, sum(net) as net, sum(trades) as n, sum(wins) as nw, sum(trades_net) as s, sum(moved) as moved
+      from src group by 1, 2
+    ) g
+    group by g.key having sum(g.moved) > 0 or sum(g.n) > 0
+    order by ${order}`;
+  const key =
+    query.by === "symbol"
+      ? sql`p.symbol`
+      : query.by === "direction"
+        ? sql`p.direction`
+        : query.by === "tag"
+          ? sql`tag.name`
+          : query.by === "setup"
+            ? sql`coalesce(j.setup, '')`
+            : query.by === "weekday"
+              ? sql`extract(isodow from p.opened_at at time zone a.timezone)::int::text`
+              : query.by === "rules"
+                ? sql`case when p.id in (select trade_id from tb) then ${BROKE_RULES}::text else ${KEPT_RULES}::text end`
+                : sql`extract(hour from p.opened_at at time zone a.timezone)::int::text`;
+  const rules = query.by === "rules" ? sql`with ${brokenSql(query.accountId!, null)} ` : sql``;
+  const journal = (from: StatsScope) => sql`${rules}
+    select g.key, g.net::text as net, g.trades::text as trades, g.wins::text as wins, g.r::text as r, g.with_risk::text as with_risk
+    from (${breakdownFromJournalSql(from, key)}) g
+    order by ${order}`;
+  // By rules (scored when read) from the journal; tags and setup are the trade's journal's.
+  const { currency, rows } = await readWith<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
+    deps,
+    caller,
+    query,
+    query.by === "rules" ? "journal" : source,
+    journal,
+    maintained,
+    query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
+  );
   return {
     currency,
     by: query.by,
