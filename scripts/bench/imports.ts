@@ -149,7 +149,7 @@ export async function measureImports(env: Record<string, string>, databaseUrl: s
 }
 
 /** A user signed up on the server at `base`: new accounts, and a file imported (preview + commit) with its timings. */
-async function importer(base: string) {
+export async function importer(base: string) {
   const reg = await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
