@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { signUp, testApp } from "../support/app.ts";
+import { applyStagedImport } from "../support/staged-import.ts";
 
 const url = () => inject("databaseUrl");
 
@@ -60,13 +61,7 @@ describe("journals under random histories (property-based, real Postgres)", () =
 
         async function stageAndApply(rows: Array<RandomFill & { exec: string | null; second: number }>) {
           const staged = rows.map((f) => [f.symbol, "stock", "1", f.buy ? "buy" : "sell", String(f.qty), f.price, "0", at(f.minute, f.second), f.exec, false]);
-          const [imp] = rowsOf<{ id: string }>(
-            await db.execute(sql`insert into csv_imports (user_id, account_id, status, expires_at, summary, staged, claimed_at)
-              values (${userId}, ${accountId}, 'committing', now() + interval '1 hour', '{}'::jsonb, ${JSON.stringify(staged)}::jsonb, now())
-              returning id::text`),
-          );
-          await db.execute(sql`select import_apply(${imp!.id}::uuid, false)`);
-          return imp!.id;
+          return applyStagedImport(db, userId, accountId, staged);
         }
 
         for (const op of ops) {

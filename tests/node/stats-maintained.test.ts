@@ -20,6 +20,7 @@ import { JOBS, settleStatisticsJob } from "../../lib/jobs/index.ts";
 import { settlePending } from "../../lib/stats/settle.ts";
 import { breakdown, calendar, equityCurve, summary, type BreakdownBy, type StatsQuery, type StatsSource } from "../../lib/stats/stats.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
+import { applyStagedImport } from "../support/staged-import.ts";
 
 const url = () => inject("databaseUrl");
 
@@ -216,13 +217,7 @@ describe("maintained statistics under random histories (property-based, real Pos
                 exec += 1;
                 return [f.symbol, "stock", "1", f.buy ? "buy" : "sell", String(f.qty), f.price, f.fees, at(f.minute, i), `S${exec}`, false];
               });
-              const [imp] = rowsOf<{ id: string }>(
-                await db.execute(sql`insert into csv_imports (user_id, account_id, status, expires_at, summary, staged, claimed_at)
-                  values (${userId}, ${account}, 'committing', now() + interval '1 hour', '{}'::jsonb, ${JSON.stringify(staged)}::jsonb, now())
-                  returning id::text`),
-              );
-              await db.execute(sql`select import_apply(${imp!.id}::uuid, false)`);
-              imports.push({ id: imp!.id, account, undone: false });
+              imports.push({ id: await applyStagedImport(db, userId, account, staged), account, undone: false });
               break;
             }
             case "undo": {
@@ -303,12 +298,7 @@ describe("maintained statistics under random histories (property-based, real Pos
         ["AAA", "BBB", "CCC", "DDD"][(i + k) % 4]!, "stock", "1", k % 2 ? "sell" : "buy", "2", String(11 + k), "0.25", at(37 * i + 13 * k + 5, i), `C${i}-${k}`, false,
       ]);
       imported += staged.length;
-      const [imp] = rowsOf<{ id: string }>(
-        await db.execute(sql`insert into csv_imports (user_id, account_id, status, expires_at, summary, staged, claimed_at)
-          values (${userId}, ${accountId}, 'committing', now() + interval '1 hour', '{}'::jsonb, ${JSON.stringify(staged)}::jsonb, now())
-          returning id::text`),
-      );
-      await db.execute(sql`select import_apply(${imp!.id}::uuid, false)`);
+      await applyStagedImport(db, userId, accountId, staged);
     });
     // Readers at the same time: each settles the notes committed so far while the writers go on.
     let writing = true;
