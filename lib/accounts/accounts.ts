@@ -175,8 +175,8 @@ export async function requireOwnAccount(
   user: Pick<AuthUser, "id">,
   accountId: string,
   alongside?: SQL,
-): Promise<{ id: string; timezone: string; currency: string }> {
-  const [account] = rowsOf<{ id: string; timezone: string; currency: string }>(
+): Promise<{ id: string; timezone: string; currency: string; alongside?: unknown }> {
+  const [account] = rowsOf<{ id: string; timezone: string; currency: string; alongside?: unknown }>(
     await deps.db.execute(
       sql`select id::text as id, timezone, currency ${alongside ? sql`, ${alongside} as alongside` : sql``} from accounts where id = ${accountId}::uuid and user_id = ${user.id}::uuid`,
     ),

@@ -13,7 +13,7 @@ import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
-import { settleUser } from "./settle.ts";
+import { settleForRead, settleForReadSql } from "./settle.ts";
 import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
 
@@ -65,7 +65,7 @@ export async function scope(
   query: StatsQuery,
   options: { journal?: boolean; extraJoin?: SQL; currency?: string | null } = {},
 ): Promise<StatsScope> {
-  const currency = options.currency !== undefined ? options.currency : await scopeCurrency(deps, user, query);
+  const currency = options.currency !== undefined ? options.currency : (await scopeCurrency(deps, user, query)).currency;
   const positions = sql`positions p join accounts a on a.id = p.account_id`;
   const journal = sql`left join trade_journals j on j.position_id = p.id`;
   const extra = options.extraJoin ?? sql``;
@@ -86,13 +86,23 @@ export async function scope(
  * account's, the one asked for, or the one all the user's accounts share. Accounts in several currencies
  * without an account or a currency chosen are a 400 naming them, never a sum of unlike amounts.
  */
-async function scopeCurrency(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQuery, options: { settle?: boolean } = {}): Promise<string | null> {
+async function scopeCurrency(
+  deps: Pick<Deps, "db">,
+  user: StatsUser,
+  query: StatsQuery,
+  options: { settle?: boolean } = {},
+): Promise<{ currency: string | null; exact: boolean }> {
   // Reads of the maintained rows settle the user's notes first (lib/stats/settle.ts): with one account's
-  // lookup, in the same statement.
+  // lookup, in the same statement. `exact`: false when too much was noted to settle now.
   if (options.settle && query.accountId && !query.currency) {
-    return (await requireOwnAccount(deps, user, query.accountId, sql`stats_settle(user_id)`)).currency;
+    const account = await requireOwnAccount(deps, user, query.accountId, settleForReadSql(sql`user_id`));
+    return { currency: account.currency, exact: account.alongside === true };
   }
-  if (options.settle) await settleUser(deps, user.id);
+  const exact = options.settle ? await settleForRead(deps, user.id) : true;
+  return { currency: await currencyOf(deps, user, query), exact };
+}
+
+async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQuery): Promise<string | null> {
   if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
   if (query.accountId) return (await requireOwnAccount(deps, user, query.accountId)).currency;
   // Upper case here too: the advisor's tools call in without the HTTP schema's transform.
@@ -116,11 +126,11 @@ async function scopeCurrency(deps: Pick<Deps, "db">, user: StatsUser, query: Sta
  * statement: no row when the session is not live; a null currency when there is no such account of the user
  * (or none was asked for).
  */
-const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null }>(
+const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; exact: boolean | null }>(
   "stats_scope",
   sql`with ${SESSION_CTE}
     select ${SESSION_OWNER_COLUMNS}, a.currency,
-      case when ${sql.placeholder("settle")}::boolean then stats_settle(auth.user_id) end as settled
+      case when ${sql.placeholder("settle")}::boolean then ${settleForReadSql(sql`auth.user_id`)} end as exact
     from auth left join accounts a on a.id = ${sql.placeholder("accountId")}::uuid and a.user_id = auth.user_id`,
 );
 
@@ -134,10 +144,10 @@ async function resolveScope(
   caller: StatsCaller,
   query: StatsQuery,
   settle: boolean,
-): Promise<{ user: StatsUser; currency: string | null }> {
+): Promise<{ user: StatsUser; currency: string | null; exact: boolean }> {
   if (!("secretHash" in caller)) {
     const user = { id: "userId" in caller ? caller.userId : caller.id };
-    return { user, currency: await scopeCurrency(deps, user, query, { settle }) };
+    return { user, ...(await scopeCurrency(deps, user, query, { settle })) };
   }
   if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
   const now = deps.now();
@@ -145,9 +155,10 @@ async function resolveScope(
   const userId = await confirmSessionOwner(deps, caller, row, now);
   if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
   const user = { id: userId };
-  if (!query.accountId) return { user, currency: await scopeCurrency(deps, user, query) };
-  if (!row?.currency) throw new AppError("NOT_FOUND", "No such account.");
-  return { user, currency: row.currency };
+  const exact = row!.exact !== false;
+  if (!query.accountId) return { user, currency: await currencyOf(deps, user, query), exact };
+  if (!row!.currency) throw new AppError("NOT_FOUND", "No such account.");
+  return { user, currency: row!.currency, exact };
 }
 
 const ACCOUNT_AND_CURRENCY = () =>
@@ -279,14 +290,15 @@ async function readWith<T>(
   maintained: (user: StatsUser, currency: string | null) => SQL,
   journalJoins: { journal?: boolean; extraJoin?: SQL } = {},
 ): Promise<{ currency: string | null; rows: T[] }> {
-  if (source === "journal") {
-    const { user, currency } = await resolveScope(deps, caller, query, false);
-    const from = await scope(deps, user, query, { ...journalJoins, currency });
-    return { currency, rows: rowsOf<T>(await deps.db.execute(journal(from, user))) };
+  const settled = source === "maintained" ? await resolveScope(deps, caller, query, true) : undefined;
+  if (settled?.exact) {
+    // A few shapes of text (range open or not, one account or several), each costlier to plan than to run.
+    return { currency: settled.currency, rows: await executeReused<T>(deps.db, maintained(settled.user, settled.currency)) };
   }
-  const { user, currency } = await resolveScope(deps, caller, query, true);
-  // A few shapes of text (range open or not, one account or several), each costlier to plan than to run.
-  return { currency, rows: await executeReused<T>(deps.db, maintained(user, currency)) };
+  // From the journal: asked for, or too much noted to settle now (the same figures; the job settles).
+  const { user, currency } = settled ?? (await resolveScope(deps, caller, query, false));
+  const from = await scope(deps, user, query, { ...journalJoins, currency });
+  return { currency, rows: rowsOf<T>(await deps.db.execute(journal(from, user))) };
 }
 
 export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {

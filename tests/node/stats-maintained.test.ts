@@ -17,7 +17,7 @@ import type { AuthUser } from "../../lib/auth/session.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { JOBS, settleStatisticsJob } from "../../lib/jobs/index.ts";
-import { settlePending } from "../../lib/stats/settle.ts";
+import { SETTLE_READ_MAX_NOTES, settlePending } from "../../lib/stats/settle.ts";
 import { breakdown, calendar, equityCurve, summary, type BreakdownBy, type StatsQuery, type StatsSource } from "../../lib/stats/stats.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { applyStagedImport } from "../support/staged-import.ts";
@@ -391,4 +391,55 @@ describe("maintained statistics under random histories (property-based, real Pos
     );
     expect(day).toEqual({ net: "3.0000000000", trades: 1 });
   });
+
+  it("a read with more notes than it settles answers from the journal and leaves them to the job; a few it settles", async () => {
+    const t = await testApp(url());
+    const db: Db = t.deps.db;
+    const { userId, client } = await signUp(t, "stats-long");
+    const [a] = rowsOf<{ id: string }>(
+      await db.execute(sql`select id::text from account_create(${userId}, 'Long history', 'USD', 100000, 'America/New_York', null, null)`),
+    );
+    const accountId = a!.id;
+    // An import of a long history: a round trip a day, over more days than a read settles.
+    const days = SETTLE_READ_MAX_NOTES + 10;
+    const staged = Array.from({ length: days }, (_, d) => [
+      ["AAA", "stock", "1", "buy", "2", "10", "0.5", at(d * 24 * 60 + 15 * 60), `L${d}b`, false],
+      ["AAA", "stock", "1", "sell", "2", String(9 + (d % 4)), "0.5", at(d * 24 * 60 + 16 * 60), `L${d}s`, false],
+    ]).flat();
+    await applyStagedImport(db, userId, accountId, staged);
+    const pending = async () =>
+      Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from stats_pending where account_id = ${accountId}::uuid`))[0]!.n);
+    expect(await pending()).toBeGreaterThan(SETTLE_READ_MAX_NOTES);
+
+    const user = await authUser(db, userId);
+    const q = { accountId };
+    const reads = async (source?: StatsSource) => [
+      await summary(t.deps, user, q, source),
+      await calendar(t.deps, user, q, source),
+      await equityCurve(t.deps, user, { ...q, bucket: "week" }, source),
+      await breakdown(t.deps, user, { ...q, by: "symbol" }, source),
+    ];
+    const fromJournal = await reads("journal");
+    // Right figures with the rows not yet refreshed: they came from the journal, and the notes are still there.
+    expect(await reads()).toEqual(fromJournal);
+    expect(await pending()).toBeGreaterThan(SETTLE_READ_MAX_NOTES);
+    const res = await client.get(`/api/stats/summary?accountId=${accountId}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(fromJournal[0])));
+    expect(await pending()).toBeGreaterThan(SETTLE_READ_MAX_NOTES);
+
+    // The job settles them; the rows then answer, the same.
+    expect(await settlePending(t.deps, { only: [userId] })).toBe(1);
+    expect(await pending()).toBe(0);
+    expect(await reads()).toEqual(fromJournal);
+    await checkRows(db, [accountId], userId, "the job's settle");
+
+    // A few notes: the read settles them itself.
+    await db.execute(sql`select fill_add(${userId}, ${accountId}, 'BBB', 'stock', 1, 'buy', 1, 10, 0, ${at(30)}::timestamptz, null, null)`);
+    await db.execute(sql`select fill_add(${userId}, ${accountId}, 'BBB', 'stock', 1, 'sell', 1, 12, 0, ${at(40)}::timestamptz, null, null)`);
+    expect(await pending()).toBeGreaterThan(0);
+    const [withFew] = await reads();
+    expect(await pending()).toBe(0);
+    expect(withFew).toEqual((await reads("journal"))[0]);
+  }, 60_000);
 });

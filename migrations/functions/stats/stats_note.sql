@@ -33,6 +33,29 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
+-- stats_settle_read(user, max_notes): what a read does before it reads the maintained rows. True when they
+-- are exact for it: nothing noted, or at most max_notes notes (about one per trading day changed), settled
+-- now (stats_settle). False when more are noted (an import of a long history, a change of an account's zone or default risk): refreshing them would
+-- keep this read waiting for seconds, so they are left to the settle job, and the read computes its figures
+-- from the journal (the same figures, lib/stats/recompute.ts).
+CREATE OR REPLACE FUNCTION stats_settle_read(p_user uuid, p_max_notes integer) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  noted integer;
+BEGIN
+  SELECT count(*) INTO noted FROM (
+    SELECT 1 FROM stats_pending s JOIN accounts a ON a.id = s.account_id WHERE a.user_id = p_user LIMIT p_max_notes + 1
+  ) x;
+  IF noted > p_max_notes THEN
+    RETURN false;
+  END IF;
+  IF noted > 0 THEN
+    PERFORM stats_settle(p_user);
+  END IF;
+  RETURN true;
+END;
+$$;
+--> statement-breakpoint
 -- stats_span_add(account, from, to): inside a write batch (ledger_batch_begin .. ledger_batch_end: an import,
 -- an undo, a restore, hundreds of statements), a statement's changes widen the account's span instead of
 -- noting days one statement at a time (which cost an import of 10,000 fills about as much as its ledger): the
