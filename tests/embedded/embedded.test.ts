@@ -130,6 +130,44 @@ describe("the embedded database", () => {
     }
   });
 
+  it("reads the dashboard's statistics from the maintained rows on the embedded database, the same twice", async () => {
+    const config = testConfig({ DATABASE_URL: "pglite:memory" });
+    const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
+    try {
+      const register = await fetch(`${server.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "pglite-stats@example.com", password: "embedded password" }),
+      });
+      expect(register.status).toBe(201);
+      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
+      const send = (path: string, body?: unknown) =>
+        fetch(`${server.url}${path}`, {
+          method: body ? "POST" : "GET",
+          headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+      const account = await (await send("/api/accounts", { name: "Embedded", currency: "USD", timezone: "America/New_York" })).json();
+      for (const [side, price, at] of [["buy", "100", "2026-03-02T15:00:00Z"], ["sell", "103", "2026-03-02T16:00:00Z"], ["buy", "50", "2026-03-03T15:00:00Z"], ["sell", "49", "2026-03-03T15:30:00Z"]]) {
+        expect((await send("/api/fills", { accountId: account.id, symbol: "AAPL", side, quantity: "10", price, executedAt: at })).status).toBe(201);
+      }
+      const q = `accountId=${account.id}`;
+      // The first read settles the notes; the second reads the rows through the statements named at the first.
+      for (let i = 0; i < 2; i++) {
+        const summary = await (await send(`/api/stats/summary?${q}`)).json();
+        expect(summary).toMatchObject({ trades: 2, wins: 1, losses: 1, netPnl: "20.00" });
+        const equity = await (await send(`/api/stats/equity?${q}`)).json();
+        expect(equity.points.map((p: { start: string; equity: string }) => [p.start, p.equity])).toEqual([["2026-03-02", "30.00"], ["2026-03-03", "20.00"]]);
+        const calendar = await (await send(`/api/stats/calendar?${q}&from=2026-03-01T05:00:00Z&to=2026-04-01T04:00:00Z`)).json();
+        expect(calendar.days.map((d: { date: string; netPnl: string }) => [d.date, d.netPnl])).toEqual([["2026-03-02", "30.00"], ["2026-03-03", "-10.00"]]);
+        const bySymbol = await (await send(`/api/stats/breakdown?${q}&by=symbol`)).json();
+        expect(bySymbol.groups).toMatchObject([{ key: "AAPL", netPnl: "20.00", trades: 2 }]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it("keeps a trade screenshot inline (bytea) and serves it back byte for byte", async () => {
     const server = await startNodeServer(testConfig({ DATABASE_URL: "pglite:memory" }), { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
     try {
