@@ -122,9 +122,9 @@ async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQ
 }
 
 /**
- * The session check, the account's currency and the settle of the user's notes (when `settle`), in one
+ * The session check, the account's currency and (when `settle`) the settle a read does first, in one
  * statement: no row when the session is not live; a null currency when there is no such account of the user
- * (or none was asked for).
+ * (or none was asked for); `exact` false when more was noted than a read settles (stats_settle_read).
  */
 const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; exact: boolean | null }>(
   "stats_scope",
@@ -136,8 +136,8 @@ const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | 
 
 /**
  * The caller's user and the figures' currency (scopeCurrency), with the user's notes settled first when
- * `settle` (the maintained rows' reads, lib/stats/settle.ts). A session claim costs one statement for one
- * account: session, account and settle together.
+ * `settle` (the maintained rows' reads, lib/stats/settle.ts); `exact` false when more was noted than a read
+ * settles. A session claim costs one statement for one account: session, account and settle together.
  */
 async function resolveScope(
   deps: Pick<Deps, "db" | "now">,
@@ -278,8 +278,9 @@ function userDrawdownDaysSql(user: StatsUser, currency: string): SQL {
 
 
 /**
- * A statistic's currency and query from its source: from the journal over the scope (`journal`), or from the
- * maintained rows once the user's notes are settled (`maintained`).
+ * A statistic's currency and rows from its source: from the maintained rows once the user's notes are settled
+ * (`maintained`), or from the journal over the scope (`journal`): when asked for, and when more was noted than
+ * a read settles (the same figures; the settle job refreshes the rows).
  */
 async function readWith<T>(
   deps: Pick<Deps, "db" | "now">,
