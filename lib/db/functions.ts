@@ -56,14 +56,30 @@ async function listSqlFiles(dir: string): Promise<string[]> {
 
 /** Reads the function files of a folder, in dependency order (ties broken by path). */
 export async function loadFunctionFiles(dir: string = FUNCTIONS_DIR): Promise<FunctionFile[]> {
+  return parseFunctionFiles(await readFunctionSources(dir));
+}
+
+type FunctionSource = { file: string; text: string; hash: string };
+
+/** The function files' text and content hash: all a start needs when nothing changed. */
+async function readFunctionSources(dir: string): Promise<FunctionSource[]> {
   const paths = await listSqlFiles(dir);
+  return Promise.all(
+    paths.map(async (file) => {
+      const text = await readFile(join(dir, file), "utf8");
+      return { file, text, hash: createHash("sha256").update(text).digest("hex") };
+    }),
+  );
+}
+
+/** What each file defines and calls, in dependency order (ties broken by path). */
+function parseFunctionFiles(sources: FunctionSource[]): FunctionFile[] {
   const files: FunctionFile[] = [];
-  for (const file of paths) {
-    const text = await readFile(join(dir, file), "utf8");
+  for (const { file, text, hash } of sources) {
     const code = stripComments(text).toLowerCase();
     files.push({
       file,
-      hash: createHash("sha256").update(text).digest("hex"),
+      hash,
       statements: text
         .split(STATEMENT_BREAKPOINT)
         .map((s) => s.trim())
@@ -91,6 +107,19 @@ export async function loadFunctionFiles(dir: string = FUNCTIONS_DIR): Promise<Fu
     f.dependsOn = [...used].sort();
   }
   return orderByDependency(files);
+}
+
+/**
+ * True when drizzle.__functions records exactly these files with these hashes. A database that has no such
+ * table yet (its first migration) fails the read: false, and the full path creates it.
+ */
+async function allRecorded(db: Db, sources: FunctionSource[]): Promise<boolean> {
+  const [row] = rowsOf<{ recorded: string | null }>(
+    await db.execute(sql`select jsonb_object_agg(file, hash)::text as recorded from drizzle.__functions`).catch(() => []),
+  );
+  if (!row?.recorded) return false;
+  const recorded = JSON.parse(row.recorded) as Record<string, string>;
+  return Object.keys(recorded).length === sources.length && sources.every((f) => recorded[f.file] === f.hash);
 }
 
 function orderByDependency(files: FunctionFile[]): FunctionFile[] {
@@ -205,7 +234,11 @@ function withFile(err: unknown, file: string): Error {
  * caller holds the migration lock (Node) or the only connection (PGlite).
  */
 export async function applyFunctionFiles(db: Db, dir: string = FUNCTIONS_DIR): Promise<FunctionsReport> {
-  const files = await loadFunctionFiles(dir);
+  const sources = await readFunctionSources(dir);
+  // Every start of a server migrates: when the recorded hashes are the files' own (the usual case), that is
+  // one read, without parsing the files or opening a transaction.
+  if (await allRecorded(db, sources)) return { applied: [], dropped: [] };
+  const files = parseFunctionFiles(sources);
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // Signatures print unqualified and unqualified names resolve the same way on every run.
