@@ -23,6 +23,21 @@ async function countMigrations(db: Awaited<ReturnType<typeof createEmbeddedDb>>[
   return { main: main!.n, post: post!.n };
 }
 
+/** A new user signed in on a running server: `send` carries its session cookie, `post` sends a JSON body. */
+async function signedIn(base: string, email: string) {
+  const register = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: "embedded password" }),
+  });
+  expect(register.status).toBe(201);
+  const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
+  const send = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { Cookie: cookie, ...(init.headers as Record<string, string>) } });
+  const post = (path: string, body: unknown) => send(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  return { send, post };
+}
+
 describe("the embedded database", () => {
   it("applies every migration to a folder, and a reopen applies nothing twice", async () => {
     const url = `pglite:${join(dir, "journal")}`;
@@ -110,14 +125,7 @@ describe("the embedded database", () => {
       expect(await loadTickers({ db: server.handle.db, config: plain, fetch, log }, { force: true })).toEqual({ status: "loaded", rows: 18 });
       await expect(loadTickers({ db: server.handle.db, config: { ...config, REGULATOR_TICKERS_URL: market.tickersUrl("malformed.json") }, fetch, log }, { force: true })).rejects.toThrow();
 
-      const register = await fetch(`${server.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "pglite-market@example.com", password: "embedded password" }),
-      });
-      expect(register.status).toBe(201);
-      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
-      const get = (path: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
+      const { send: get } = await signedIn(server.url, "pglite-market@example.com");
       const found = await get("/api/symbols?q=hathaway");
       expect(found.status).toBe(200);
       expect((await found.json()).symbols.map((s: { ticker: string }) => s.ticker)).toEqual(["BRK-A", "BRK-B"]);
@@ -134,22 +142,10 @@ describe("the embedded database", () => {
     const config = testConfig({ DATABASE_URL: "pglite:memory" });
     const server = await startNodeServer(config, { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
     try {
-      const register = await fetch(`${server.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "pglite-stats@example.com", password: "embedded password" }),
-      });
-      expect(register.status).toBe(201);
-      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
-      const send = (path: string, body?: unknown) =>
-        fetch(`${server.url}${path}`, {
-          method: body ? "POST" : "GET",
-          headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-      const account = await (await send("/api/accounts", { name: "Embedded", currency: "USD", timezone: "America/New_York" })).json();
+      const { send, post } = await signedIn(server.url, "pglite-stats@example.com");
+      const account = await (await post("/api/accounts", { name: "Embedded", currency: "USD", timezone: "America/New_York" })).json();
       for (const [side, price, at] of [["buy", "100", "2026-03-02T15:00:00Z"], ["sell", "103", "2026-03-02T16:00:00Z"], ["buy", "50", "2026-03-03T15:00:00Z"], ["sell", "49", "2026-03-03T15:30:00Z"]]) {
-        expect((await send("/api/fills", { accountId: account.id, symbol: "AAPL", side, quantity: "10", price, executedAt: at })).status).toBe(201);
+        expect((await post("/api/fills", { accountId: account.id, symbol: "AAPL", side, quantity: "10", price, executedAt: at })).status).toBe(201);
       }
       const q = `accountId=${account.id}`;
       // The first read settles the notes; the second reads the rows through the statements named at the first.
@@ -171,14 +167,7 @@ describe("the embedded database", () => {
   it("keeps a trade screenshot inline (bytea) and serves it back byte for byte", async () => {
     const server = await startNodeServer(testConfig({ DATABASE_URL: "pglite:memory" }), { port: 0, hostname: "127.0.0.1", scheduler: false, log: createLogger({ silent: true }) });
     try {
-      const register = await fetch(`${server.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "pglite-images@example.com", password: "embedded password" }),
-      });
-      const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
-      const send = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Cookie: cookie, ...(init.headers as Record<string, string>) } });
-      const post = (path: string, body: unknown) => send(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+      const { send, post } = await signedIn(server.url, "pglite-images@example.com");
       const account = await (await post("/api/accounts", { name: "Embedded", currency: "USD" })).json();
       await post("/api/fills", { accountId: account.id, symbol: "AAPL", side: "buy", quantity: "1", price: "10", executedAt: "2026-03-02T15:00:00Z" });
       const tradeId = (await (await send(`/api/trades?accountId=${account.id}`)).json()).trades[0].id as string;
