@@ -1,6 +1,7 @@
 // Settling the maintained statistics (docs/trading.md, "Statistics at any depth"): writes note the trading
-// days they change (stats_pending); a read settles its user's notes first (stats_settle) so the rows it reads
-// are exact, and a periodic job settles what is left, so the first read after an import rarely waits.
+// days they change (stats_pending); a read settles its user's notes first (stats_settle_read: up to
+// SETTLE_READ_MAX_NOTES, else it answers from the journal) so what it reads is exact, and a periodic job
+// settles what is left, so the first read after an import rarely waits.
 import { sql, type SQL } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../db/rows.ts";
