@@ -275,9 +275,8 @@ export const ledgerEntries = pgTable(
   "ledger_entries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Its account: checked and cascaded once per statement (account_rows.sql), not by a foreign key. */
+    accountId: uuid("account_id").notNull(),
     type: text("type", { enum: ["opening", "deposit", "withdrawal", "fill", "adjustment"] }).notNull(),
     /** Signed: money in is positive, money out negative. */
     amount: money("amount").notNull(),
@@ -353,9 +352,8 @@ export const fills = pgTable(
   "fills",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Its account: checked and cascaded once per statement (account_rows.sql), not by a foreign key. */
+    accountId: uuid("account_id").notNull(),
     symbol: text("symbol").notNull(),
     assetClass: text("asset_class", { enum: ["stock", "option", "future"] }).notNull(),
     multiplier: money("multiplier").notNull(),
@@ -416,9 +414,8 @@ export const positions = pgTable(
   "positions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Its account: checked and cascaded once per statement (account_rows.sql), not by a foreign key. */
+    accountId: uuid("account_id").notNull(),
     openFillId: uuid("open_fill_id").notNull().unique(),
     symbol: text("symbol").notNull(),
     assetClass: text("asset_class", { enum: ["stock", "option", "future"] }).notNull(),
