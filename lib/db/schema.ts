@@ -829,6 +829,18 @@ export const statsPending = pgTable(
 );
 
 /**
+ * The version of each user's maintained statistics (stats_groups, stats_drawdown_days): raised by every
+ * function that writes them (stats_version_bump), so a read that finds the same version finds the same rows
+ * (lib/stats/cache.ts keeps figures by it).
+ */
+export const statsVersions = pgTable("stats_versions", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
+
+/**
  * A CSV import: staged by a preview (the normalised fills in `staged`), then claimed (committing) and
  * applied (committed) by exactly one commit, possibly undone later. See migrations/0007.
  */

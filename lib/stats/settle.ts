@@ -20,14 +20,17 @@ export async function settleUser(deps: Pick<Deps, "db">, userId: string): Promis
  */
 export const SETTLE_READ_MAX_NOTES = 120;
 
-/** What a read runs first: true when the maintained rows are exact for it after (stats_settle_read). */
+/**
+ * What a read runs first (stats_settle_read): the version of the user's maintained rows (as text) when they
+ * are exact for it after, null when too much was noted to settle now.
+ */
 export function settleForReadSql(user: SQL): SQL {
-  return sql`stats_settle_read(${user}, ${SETTLE_READ_MAX_NOTES})`;
+  return sql`stats_settle_read(${user}, ${SETTLE_READ_MAX_NOTES})::text`;
 }
 
-export async function settleForRead(deps: Pick<Deps, "db">, userId: string): Promise<boolean> {
-  const [row] = rowsOf<{ exact: boolean }>(await deps.db.execute(sql`select ${settleForReadSql(sql`${userId}::uuid`)} as exact`));
-  return row!.exact;
+export async function settleForRead(deps: Pick<Deps, "db">, userId: string): Promise<string | null> {
+  const [row] = rowsOf<{ version: string | null }>(await deps.db.execute(sql`select ${settleForReadSql(sql`${userId}::uuid`)} as version`));
+  return row!.version;
 }
 
 /**

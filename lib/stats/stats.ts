@@ -5,7 +5,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
 import { SESSION_CTE, SESSION_OWNER_COLUMNS, confirmSessionOwner, sessionParams, type AuthUser, type SessionClaim, type SessionOwnerRow } from "../auth/session.ts";
-import { executeReused, preparedStatement, rowsOf } from "../db/rows.ts";
+import { preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
@@ -14,6 +14,7 @@ import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
 import { settleForRead, settleForReadSql } from "./settle.ts";
+import { keptFigures } from "./cache.ts";
 import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
 
@@ -91,15 +92,15 @@ async function scopeCurrency(
   user: StatsUser,
   query: StatsQuery,
   options: { settle?: boolean } = {},
-): Promise<{ currency: string | null; exact: boolean }> {
+): Promise<{ currency: string | null; version: string | null }> {
   // Reads of the maintained rows settle the user's notes first (lib/stats/settle.ts): with one account's
-  // lookup, in the same statement. `exact`: false when too much was noted to settle now.
+  // lookup, in the same statement. `version`: the rows' version, null when too much was noted to settle now.
   if (options.settle && query.accountId && !query.currency) {
     const account = await requireOwnAccount(deps, user, query.accountId, settleForReadSql(sql`user_id`));
-    return { currency: account.currency, exact: account.alongside === true };
+    return { currency: account.currency, version: (account.alongside as string | null) ?? null };
   }
-  const exact = options.settle ? await settleForRead(deps, user.id) : true;
-  return { currency: await currencyOf(deps, user, query), exact };
+  const version = options.settle ? await settleForRead(deps, user.id) : null;
+  return { currency: await currencyOf(deps, user, query), version };
 }
 
 async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQuery): Promise<string | null> {
@@ -124,19 +125,20 @@ async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQ
 /**
  * The session check, the account's currency and (when `settle`) the settle a read does first, in one
  * statement: no row when the session is not live; a null currency when there is no such account of the user
- * (or none was asked for); `exact` false when more was noted than a read settles (stats_settle_read).
+ * (or none was asked for); `version` the maintained rows' version, null when more was noted than a read settles
+ * (stats_settle_read).
  */
-const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; exact: boolean | null }>(
+const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; version: string | null }>(
   "stats_scope",
   sql`with ${SESSION_CTE}
     select ${SESSION_OWNER_COLUMNS}, a.currency,
-      case when ${sql.placeholder("settle")}::boolean then ${settleForReadSql(sql`auth.user_id`)} end as exact
+      case when ${sql.placeholder("settle")}::boolean then ${settleForReadSql(sql`auth.user_id`)} end as version
     from auth left join accounts a on a.id = ${sql.placeholder("accountId")}::uuid and a.user_id = auth.user_id`,
 );
 
 /**
  * The caller's user and the figures' currency (scopeCurrency), with the user's notes settled first when
- * `settle` (the maintained rows' reads, lib/stats/settle.ts); `exact` false when more was noted than a read
+ * `settle` (the maintained rows' reads, lib/stats/settle.ts); `version` null when more was noted than a read
  * settles. A session claim costs one statement for one account: session, account and settle together.
  */
 async function resolveScope(
@@ -144,7 +146,7 @@ async function resolveScope(
   caller: StatsCaller,
   query: StatsQuery,
   settle: boolean,
-): Promise<{ user: StatsUser; currency: string | null; exact: boolean }> {
+): Promise<{ user: StatsUser; currency: string | null; version: string | null }> {
   if (!("secretHash" in caller)) {
     const user = { id: "userId" in caller ? caller.userId : caller.id };
     return { user, ...(await scopeCurrency(deps, user, query, { settle })) };
@@ -155,10 +157,10 @@ async function resolveScope(
   const userId = await confirmSessionOwner(deps, caller, row, now);
   if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
   const user = { id: userId };
-  const exact = row!.exact !== false;
-  if (!query.accountId) return { user, currency: await currencyOf(deps, user, query), exact };
+  const version = row!.version;
+  if (!query.accountId) return { user, currency: await currencyOf(deps, user, query), version };
   if (!row!.currency) throw new AppError("NOT_FOUND", "No such account.");
-  return { user, currency: row!.currency, exact };
+  return { user, currency: row!.currency, version };
 }
 
 const ACCOUNT_AND_CURRENCY = () =>
@@ -292,9 +294,10 @@ async function readWith<T>(
   journalJoins: { journal?: boolean; extraJoin?: SQL } = {},
 ): Promise<{ currency: string | null; rows: T[] }> {
   const settled = source === "maintained" ? await resolveScope(deps, caller, query, true) : undefined;
-  if (settled?.exact) {
-    // A few shapes of text (range open or not, one account or several), each costlier to plan than to run.
-    return { currency: settled.currency, rows: await executeReused<T>(deps.db, maintained(settled.user, settled.currency)) };
+  if (settled?.version != null) {
+    // Exact at this version: what the same statement gave at it, or run (a few shapes of text, range open or
+    // not, one account or several, each costlier to plan than to run: executeReused).
+    return { currency: settled.currency, rows: await keptFigures<T>(deps.db, maintained(settled.user, settled.currency), settled.version) };
   }
   // From the journal: asked for, or too much noted to settle now (the same figures; the job settles).
   const { user, currency } = settled ?? (await resolveScope(deps, caller, query, false));

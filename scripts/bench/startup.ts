@@ -46,6 +46,9 @@ async function timeToReady(args: string[], env: Record<string, string>, path: st
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** A timed call, or one with an untimed step before each call (`prepare`). */
+export type Timed = (() => Promise<unknown>) | { prepare?: () => Promise<unknown>; run: () => Promise<unknown> };
+
 /**
  * Median of `runs` timed calls of each function, taken in turns (every function once per round, in a new
  * random order each round) after `warmup` untimed rounds, so every figure sees the same load on a shared
@@ -53,20 +56,26 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
  */
 export async function timeInterleaved<K extends string>(
   runs: number,
-  fns: Record<K, () => Promise<unknown>>,
+  fns: Record<K, Timed>,
   warmup = 20,
 ): Promise<Record<K, number>> {
-  const entries = Object.entries(fns) as [K, () => Promise<unknown>][];
+  const entries = (Object.entries(fns) as [K, Timed][]).map(([k, t]) => [k, typeof t === "function" ? { run: t } : t] as const);
   const times = new Map<K, number[]>(entries.map(([k]) => [k, []]));
-  for (let i = 0; i < warmup; i++) for (const [, fn] of entries) await fn();
+  for (let i = 0; i < warmup; i++) {
+    for (const [, t] of entries) {
+      await t.prepare?.();
+      await t.run();
+    }
+  }
   for (let i = 0; i < runs; i++) {
     for (let j = entries.length - 1; j > 0; j--) {
       const r = Math.floor(Math.random() * (j + 1));
       [entries[j], entries[r]] = [entries[r]!, entries[j]!];
     }
-    for (const [k, fn] of entries) {
+    for (const [k, t] of entries) {
+      await t.prepare?.();
       const started = performance.now();
-      await fn();
+      await t.run();
       times.get(k)!.push(performance.now() - started);
     }
   }

@@ -11,6 +11,7 @@ DECLARE
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('stats ' || user_id::text, 0)) FROM accounts WHERE id = p_account;
   DELETE FROM stats_groups WHERE account_id = p_account;
+  PERFORM stats_version_bump(ARRAY(SELECT user_id FROM accounts WHERE id = p_account));
   SELECT array_agg(p_account), array_agg(x.day) INTO accts, ds FROM (
     SELECT (pf.executed_at AT TIME ZONE a.timezone)::date AS day
     FROM position_fills pf JOIN accounts a ON a.id = pf.account_id WHERE pf.account_id = p_account
@@ -37,6 +38,7 @@ BEGIN
     DELETE FROM stats_drawdown_days WHERE user_id = OLD.user_id AND currency = OLD.currency;
     INSERT INTO stats_drawdown_days (user_id, currency, day, net, high, low, drop)
     SELECT * FROM stats_drawdown_rows(ARRAY[OLD.user_id], ARRAY[OLD.currency], ARRAY['-infinity'::timestamptz], ARRAY['infinity'::timestamptz]);
+    PERFORM stats_version_bump(ARRAY[OLD.user_id]);
   END IF;
   RETURN NULL;
 END;

@@ -33,12 +33,14 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- stats_settle_read(user, max_notes): what a read does before it reads the maintained rows. True when they
--- are exact for it: nothing noted, or at most max_notes notes (about one per trading day changed), settled
--- now (stats_settle). False when more are noted (an import of a long history, a change of an account's zone or default risk): refreshing them would
--- keep this read waiting for seconds, so they are left to the settle job, and the read computes its figures
--- from the journal (the same figures, lib/stats/recompute.ts).
-CREATE OR REPLACE FUNCTION stats_settle_read(p_user uuid, p_max_notes integer) RETURNS boolean
+-- stats_settle_read(user, max_notes): what a read does before it reads the maintained rows. The version of
+-- the user's rows (stats_versions) when they are exact for it: nothing noted, or at most max_notes notes
+-- (about one per trading day changed), settled now (stats_settle). NULL when more are noted (an import of a
+-- long history, a change of an account's zone or default risk): refreshing them would keep this read waiting
+-- for seconds, so they are left to the settle job, and the read computes its figures from the journal (the
+-- same figures, lib/stats/recompute.ts). Read after the settle, inside this function: the statement calling
+-- it sees the table as it was when it began.
+CREATE OR REPLACE FUNCTION stats_settle_read(p_user uuid, p_max_notes integer) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
   noted integer;
@@ -47,12 +49,12 @@ BEGIN
     SELECT 1 FROM stats_pending s JOIN accounts a ON a.id = s.account_id WHERE a.user_id = p_user LIMIT p_max_notes + 1
   ) x;
   IF noted > p_max_notes THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
   IF noted > 0 THEN
     PERFORM stats_settle(p_user);
   END IF;
-  RETURN true;
+  RETURN coalesce((SELECT version FROM stats_versions WHERE user_id = p_user), 0);
 END;
 $$;
 --> statement-breakpoint

@@ -3,7 +3,8 @@
 -- months' rows (the sums of the days), and the UTC days they overlap in stats_drawdown_days for the account's
 -- user and currency. Accounts that no longer exist are skipped (their rows went with them; a deleted
 -- account's user totals are made right by stats_account_gone).
--- Called by stats_settle (a read), and for the post-migration's backfill.
+-- Called by stats_settle (a read), and for the post-migration's backfill. Raises the users' versions
+-- (stats_version_bump).
 -- Concurrency: one transaction at a time per user (a transaction-scoped advisory lock taken before
 -- anything is read), so each refresh reads everything committed before it, and two refreshes of one user's
 -- days cannot leave a row computed from a state without the other's change.
@@ -89,5 +90,6 @@ BEGIN
   SELECT s.* FROM stats_drawdown_rows(us, cs,
     ARRAY(SELECT d::timestamp AT TIME ZONE 'UTC' FROM unnest(uds) WITH ORDINALITY AS t(d, i) ORDER BY i),
     ARRAY(SELECT (d + 1)::timestamp AT TIME ZONE 'UTC' FROM unnest(uds) WITH ORDINALITY AS t(d, i) ORDER BY i)) s;
+  PERFORM stats_version_bump(us);
 END;
 $$;
