@@ -829,6 +829,23 @@ export const statsPending = pgTable(
 );
 
 /**
+ * A preview's fills in parts of at most IMPORT_PART_FILLS (lib/imports/imports.ts), each an array in the
+ * order import_apply reads: no statement (and no buffer of the server's driver) carries a whole 10 MB file's
+ * fills at once. Deleted with their import, and by the commit.
+ */
+export const csvImportParts = pgTable(
+  "csv_import_parts",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => csvImports.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    fills: jsonb("fills").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.part] })],
+);
+
+/**
  * The version of each user's maintained statistics (stats_groups, stats_drawdown_days): raised by every
  * function that writes them (stats_version_bump), so a read that finds the same version finds the same rows
  * (lib/stats/cache.ts keeps figures by it).
@@ -864,8 +881,13 @@ export const csvImports = pgTable(
     undoneAt: timestamp("undone_at", { withTimezone: true }),
     /** Counts shown in the preview and the import history. */
     summary: jsonb("summary").notNull(),
-    /** The fills a commit would write, inline (no object storage); emptied once committed. */
+    /**
+     * The fills a commit would write, inline (no object storage; a pushed batch): emptied once committed. A
+     * preview stages them in parts instead (csv_import_parts, `stagedParts` of them).
+     */
     staged: jsonb("staged"),
+    /** How many parts a preview staged its fills in (csv_import_parts); null when staged otherwise. */
+    stagedParts: integer("staged_parts"),
     /**
      * With object storage: the key of the object holding the fills instead of `staged`. Cleared once the
      * object is no longer needed; clearing it or deleting the row queues the key in object_deletions

@@ -105,24 +105,45 @@ export async function openFuturesPositions(deps: Pick<Deps, "db">, accountId: st
  * The staged fills as import_apply reads them: one array per fill (symbol, asset class, multiplier, side,
  * quantity, price, fees, executed_at, execution id, duplicate). Without the keys of an object per fill it
  * is less than half the size (a 165,000-row file stages 13 MB, not 33), in Node's memory, on the wire and
- * in the table.
+ * in the table. Made in parts of `perPart` fills, each a JSON array, one at a time: with `release`, each
+ * fill is let go once it is in its part (the caller's array is left empty).
  */
-export function stagedJson(fills: readonly StagedFill[]): string {
+export function* stagedParts(fills: (StagedFill | undefined)[], perPart: number, release = false): Generator<string> {
   // A thousand fills at a time: a few hundred strings before the join, not one per fill.
-  const parts: string[] = [];
+  let batches: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
     // An estimated fee adds an 11th element (import_apply reads its absence as reported fees); a plan the
     // 12th and 13th (stop, target; null when absent).
-    const batch = fills.slice(i, i + 1000).map((f) => {
+    const batch = (fills.slice(i, i + 1000) as StagedFill[]).map((f) => {
       const row: unknown[] = [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)];
       if (f.stop_price !== undefined || f.target_price !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null);
       else if (f.fees_estimated) row.push(true);
       return row;
     });
-    parts.push(JSON.stringify(batch).slice(1, -1));
+    if (release) fills.fill(undefined, i, i + 1000);
+    batches.push(JSON.stringify(batch).slice(1, -1));
+    if (batches.length * 1000 >= perPart || i + 1000 >= fills.length) {
+      yield `[${batches.join(",")}]`;
+      batches = [];
+    }
   }
-  return `[${parts.join(",")}]`;
+  if (release) fills.length = 0;
 }
+
+/** All the staged fills as one JSON array (stagedParts' order): what object storage and a pushed batch hold. */
+export function stagedJson(fills: readonly StagedFill[]): string {
+  const [whole] = stagedParts(fills as StagedFill[], Number.POSITIVE_INFINITY);
+  return whole ?? "[]";
+}
+
+/**
+ * Fills per part of a preview staged in Postgres (csv_import_parts): ~0.8 MB of JSON, made and written one
+ * at a time. Staged as one parameter, a 10 MB file's 13 MB of JSON was held whole and then copied twice by
+ * the Node driver into buffers of its own (issue 40).
+ */
+export const IMPORT_PART_FILLS = 10_000;
+/** staged_parts while a preview writes its parts: never a count, so no commit takes it meanwhile. */
+const PARTS_BEING_WRITTEN = -1;
 
 /** A preview's upload. `bytes` is handed over: the preview lets go of it once the text is read. */
 export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
@@ -175,35 +196,48 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     rows: previewRows(fills, errors, skipped),
   };
   fresh.length = 0;
-  const staged = stagedJson(fills);
-  // The fill objects are in the JSON now: let them go before the database (or the bucket) takes it.
-  fills.length = 0;
-  // Counted without a copy (TextEncoder would make one as large as the JSON).
-  const stagedBytes = Buffer.byteLength(staged, "utf8");
-  if (stagedBytes > deps.config.CSV_IMPORT_MAX_STAGED_BYTES) {
-    throw new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `The staged import would be ${stagedBytes} bytes; the limit is ${deps.config.CSV_IMPORT_MAX_STAGED_BYTES} (CSV_IMPORT_MAX_STAGED_BYTES).`,
-    );
-  }
+  const cap = deps.config.CSV_IMPORT_MAX_STAGED_BYTES;
+  const tooLarge = (bytes: number) =>
+    new AppError("PAYLOAD_TOO_LARGE", `The staged import would be ${bytes} bytes or more; the limit is ${cap} (CSV_IMPORT_MAX_STAGED_BYTES).`);
   const expiresAt = new Date(deps.now().getTime() + deps.config.CSV_IMPORT_STAGING_TTL_MINUTES * 60_000);
   const importId = crypto.randomUUID();
   const stagedKey = deps.storage ? stagedImportKey(user.id, importId) : null;
-  // The row first, then the object: a failed insert leaves nothing in the bucket, and a row whose object
-  // never arrived (a crash in between) answers 410 on commit and is purged with its lifetime.
-  await deps.db.insert(csvImports).values({
-    id: importId,
-    userId: user.id,
-    accountId: account.id,
-    fileName: storableFileName(input.fileName),
-    presetId: preset?.id ?? null,
-    expiresAt,
-    summary,
-    // The JSON text already made for the size check, not a second serialisation by the driver.
-    staged: stagedKey ? null : sql`${staged}::jsonb`,
-    stagedKey,
-    stagedBytes,
-  });
+  const row = { id: importId, userId: user.id, accountId: account.id, fileName: storableFileName(input.fileName), presetId: preset?.id ?? null, expiresAt, summary };
+  // Without object storage: the row first, then the parts, made and written one at a time (each fill let go
+  // once in its part), then their count; a commit takes the import only once all are there, and a failure
+  // takes the row and its parts away.
+  let staged = "";
+  if (!stagedKey) {
+    await deps.db.insert(csvImports).values({ ...row, stagedParts: PARTS_BEING_WRITTEN });
+    try {
+      // The bytes of the fills as one JSON array: the first part's, then each other's but one bracket and a comma.
+      let bytes = 0;
+      let count = 0;
+      for (const part of stagedParts(fills, IMPORT_PART_FILLS, true)) {
+        // Counted without a copy (TextEncoder would make one as large as the JSON).
+        bytes += Buffer.byteLength(part, "utf8") - (count > 0 ? 1 : 0);
+        if (bytes > cap) throw tooLarge(bytes);
+        await deps.db.execute(sql`insert into csv_import_parts (import_id, part, fills) values (${importId}::uuid, ${count}, ${part}::jsonb)`);
+        count += 1;
+      }
+      await deps.db.update(csvImports).set({ stagedParts: count, stagedBytes: bytes }).where(eq(csvImports.id, importId));
+    } catch (err) {
+      await deps.db
+        .delete(csvImports)
+        .where(eq(csvImports.id, importId))
+        .catch((dbErr: unknown) => deps.log.error("could not remove the row of a failed staging", { importId, error: String(dbErr) }));
+      throw err;
+    }
+  } else {
+    staged = stagedJson(fills);
+    // The fill objects are in the JSON now: let them go before the bucket takes it.
+    fills.length = 0;
+    const stagedBytes = Buffer.byteLength(staged, "utf8");
+    if (stagedBytes > cap) throw tooLarge(stagedBytes);
+    // The row first, then the object: a failed insert leaves nothing in the bucket, and a row whose object
+    // never arrived (a crash in between) answers 410 on commit and is purged with its lifetime.
+    await deps.db.insert(csvImports).values({ ...row, stagedKey, stagedBytes });
+  }
   if (deps.storage && stagedKey) {
     try {
       await deps.storage.put(stagedKey, staged);
@@ -342,6 +376,8 @@ async function claimFailure(deps: Pick<Deps, "db" | "now">, user: AuthUser, impo
     .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id)));
   if (!row) throw new AppError("NOT_FOUND", "No such import.");
   if (row.status === "staged" && row.expiresAt <= deps.now()) throw new AppError("GONE", "This preview has expired; upload the file again.");
+  // Its parts still being written (import_commit takes a preview only whole).
+  if (row.status === "staged") throw new AppError("CONFLICT", "This preview is still being staged; try again in a moment.");
   throw new AppError("CONFLICT", row.status === "committing" ? "This import is being committed." : `This import is already ${row.status}.`);
 }
 

@@ -1,5 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
 import { csvImports, fills, objectDeletions } from "../../lib/db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
 import { journal } from "../support/app.ts";
@@ -234,7 +235,10 @@ describe("CSV import staged in object storage", () => {
     const { importId } = await preview(s);
     const row = await rowOf(s, importId);
     expect(row?.stagedKey).toBeNull();
-    expect(Array.isArray(row?.staged)).toBe(true);
+    // In Postgres: in parts (csv_import_parts), all of them written.
+    expect(row?.stagedParts).toBe(1);
+    const parts = rowsOf<{ n: number }>(await s.db.execute(sql`select jsonb_array_length(fills) as n from csv_import_parts where import_id = ${importId}::uuid`));
+    expect(parts).toEqual([{ n: 4 }]);
     expect((await s.client.post("/api/csv-import/commit", { importId })).status).toBe(200);
     expect(await fillCount(s)).toBe(4);
     expect(s3.log.slice(before)).toEqual([]);

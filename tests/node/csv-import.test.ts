@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { csvImports, fills } from "../../lib/db/schema.ts";
-import { purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
+import { IMPORT_PART_FILLS, purgeExpiredImports, recoverOrphanedImports } from "../../lib/imports/imports.ts";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -313,6 +313,46 @@ describe("CSV import: preview and commit", () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
     expect(await fillCount(db, accountId)).toBe(4);
+  });
+
+  it("a large preview is staged in parts, committed only whole, and leaves no part behind", async () => {
+    const { client, accountId, db } = await setup({ CSV_IMPORT_MAX_ROWS: "20000" });
+    // IMPORT_PART_FILLS + 1,001 round-trip fills: two parts.
+    const rows = IMPORT_PART_FILLS + 1_001;
+    const lines = [HEADER];
+    for (let i = 0; i < rows; i++) {
+      const at = new Date(Date.UTC(2026, 2, 2, 14, 30) + i * 60_000).toISOString();
+      lines.push(`${at},SPY,${i % 2 ? "SELL" : "BUY"},1,${(500 + (i % 7)).toFixed(2)},0.10,P-${i}`);
+    }
+    const parts = async (importId: string) =>
+      rowsOf<{ part: number; n: number }>(await db.execute(sql`select part, jsonb_array_length(fills) as n from csv_import_parts where import_id = ${importId}::uuid order by part`));
+    const staged = async (importId: string) =>
+      (await db.select({ staged: csvImports.staged, parts: csvImports.stagedParts, status: csvImports.status }).from(csvImports).where(eq(csvImports.id, importId)))[0]!;
+
+    const first = await preview(client, accountId, lines.join("\n"));
+    expect(first.summary.toImport).toBe(rows);
+    expect(await parts(first.importId)).toEqual([{ part: 0, n: IMPORT_PART_FILLS }, { part: 1, n: 1_001 }]);
+    expect(await staged(first.importId)).toEqual({ staged: null, parts: 2, status: "staged" });
+    // A part missing (a preview still writing its parts): the commit takes nothing and says so.
+    const missing = await db.execute(sql`delete from csv_import_parts where import_id = ${first.importId}::uuid and part = 1 returning fills`);
+    const refused = await client.post("/api/csv-import/commit", { importId: first.importId });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.message).toContain("still being staged");
+    expect(await fillCount(db, accountId)).toBe(0);
+    const part = JSON.stringify(rowsOf<{ fills: unknown }>(missing)[0]!.fills);
+    await db.execute(sql`insert into csv_import_parts (import_id, part, fills) values (${first.importId}::uuid, 1, ${part}::jsonb)`);
+    const done = await client.post("/api/csv-import/commit", { importId: first.importId });
+    expect(done.status, await done.clone().text()).toBe(200);
+    expect((await done.json()).fillsCreated).toBe(rows);
+    expect(await fillCount(db, accountId)).toBe(rows);
+    expect(await parts(first.importId)).toEqual([]);
+    expect(await staged(first.importId)).toEqual({ staged: null, parts: null, status: "committed" });
+
+    // A preview discarded takes its parts with it.
+    const second = await preview(client, accountId, lines.join("\n"));
+    expect((await parts(second.importId)).length).toBe(2);
+    expect((await client.delete(`/api/csv-import/${second.importId}`)).status).toBe(204);
+    expect(await parts(second.importId)).toEqual([]);
   });
 
   it("undo removes exactly the import's fills and cash entries and rebuilds trades; history lists it", async () => {

@@ -1,7 +1,7 @@
 -- import_apply(import, include_duplicates, staged): writes a claimed ('committing') import's staged fills
 -- into its account: the fills, their ledger entries and the rebuilt positions of each symbol touched, then
 -- marks the import committed. p_staged: the fills read from object storage by the caller (NULL means the
--- inline csv_imports.staged); either holds one array per fill (symbol, asset class, multiplier, side, quantity,
+-- inline csv_imports.staged, or the preview's parts in csv_import_parts); each holds one array per fill (symbol, asset class, multiplier, side, quantity,
 -- price, fees, executed_at, execution id, duplicate, true when the fees were estimated from the account's
 -- fee schedule, and the stop and target the row gives its trade) or, staged by an older version, one object
 -- per fill with the first ten. A row's stop and target go onto the trade its fill joins (import_apply_plans). Returns the number of fills written, or NULL when the import is not claimed.
@@ -54,13 +54,20 @@ BEGIN
   WITH src AS (
     SELECT coalesce(p_staged, imp.staged) AS j
   ),
+  elements AS (
+    SELECT e FROM src, jsonb_array_elements(src.j) AS e
+    UNION ALL
+    -- A preview's parts (csv_import_parts), when the fills are neither passed nor inline.
+    SELECT e FROM csv_import_parts p, jsonb_array_elements(p.fills) AS e
+    WHERE p_staged IS NULL AND imp.staged IS NULL AND p.import_id = p_import
+  ),
   staged AS (
     -- One array per fill, in lib/imports/imports.ts stagedJson's order (what a preview stages).
     SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
       (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
       (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated,
       (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price
-    FROM src, jsonb_array_elements(src.j) AS e
+    FROM elements
     WHERE jsonb_typeof(e) = 'array'
     UNION ALL
     -- One object per fill: what previews staged before the arrays (still staged when the function changed).
@@ -152,8 +159,9 @@ BEGIN
 
   PERFORM ledger_batch_end();
   UPDATE csv_imports SET status = 'committed', committed_at = now(), fills_created = written, staged = NULL, staged_bytes = 0,
-    staged_key = NULL
+    staged_key = NULL, staged_parts = NULL
   WHERE id = p_import;
+  DELETE FROM csv_import_parts WHERE import_id = p_import;
   RETURN written;
 END;
 $$;
