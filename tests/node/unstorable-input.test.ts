@@ -156,7 +156,7 @@ describe("a commit whose write fails", () => {
     const csv = [GENERIC_HEADER, "2024-01-02T14:30:00Z,AAPL,BUY,1,11,0,a1"].join("\n");
     const { importId } = (await (await upload(t.client, csv, t.accountId)).json()) as { importId: string };
     // A staged value the database cannot store (as an older release's preview let through).
-    await t.db.execute(sql`update csv_imports set staged = jsonb_set(staged, '{0,7}', '"+010000-01-01T13:59:59.000Z"') where id = ${importId}`);
+    await t.db.execute(sql`update csv_import_parts set fills = jsonb_set(fills, '{0,7}', '"+010000-01-01T13:59:59.000Z"') where import_id = ${importId}`);
     const before = await snapshot(t);
     const res = await t.client.post("/api/csv-import/commit", { importId });
     const body = await expectRefused(res, 400, "VALIDATION_ERROR", "file");
