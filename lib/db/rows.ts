@@ -1,5 +1,5 @@
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
+import type { Query, SQL } from "drizzle-orm";
 import type { Db } from "./client.ts";
 
 /** Rows from db.execute, whose result shape differs between drivers. */
@@ -23,6 +23,9 @@ export function isoUtc(column: string): string {
 export type JsonText<T> = string & { readonly __jsonOf?: T };
 
 const dialect = new PgDialect();
+
+/** A statement's text and parameters, as the driver sends them. */
+export const buildQuery = (query: SQL): Query => dialect.sqlToQuery(query);
 
 /**
  * A statement run under a fixed name, so the server parses and plans it once per connection instead of on
@@ -60,8 +63,7 @@ const reusedNames = new Map<string, string>();
  * plan than to run (the maintained statistics, lib/stats/stats.ts). The same text gets the same name on every
  * connection of the process.
  */
-export async function executeReused<T>(db: Db, query: SQL): Promise<T[]> {
-  const built = dialect.sqlToQuery(query);
+export async function executeReused<T>(db: Db, query: SQL, built: Query = buildQuery(query)): Promise<T[]> {
   let name = reusedNames.get(built.sql);
   if (name === undefined) {
     if (reusedNames.size >= MAX_REUSED) return rowsOf<T>(await db.execute(query));

@@ -203,11 +203,15 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   const importId = crypto.randomUUID();
   const stagedKey = deps.storage ? stagedImportKey(user.id, importId) : null;
   const row = { id: importId, userId: user.id, accountId: account.id, fileName: storableFileName(input.fileName), presetId: preset?.id ?? null, expiresAt, summary };
-  // Without object storage: the row first, then the parts, made and written one at a time (each fill let go
-  // once in its part), then their count; a commit takes the import only once all are there, and a failure
-  // takes the row and its parts away.
-  let staged = "";
+  // A staging that failed part-way: its row goes (with its parts, or queueing its object's key).
+  const dropRow = () =>
+    deps.db
+      .delete(csvImports)
+      .where(eq(csvImports.id, importId))
+      .catch((dbErr: unknown) => deps.log.error("could not remove the row of a failed staging", { importId, error: String(dbErr) }));
   if (!stagedKey) {
+    // Without object storage: the row first, then the parts, made and written one at a time (each fill let go
+    // once in its part), then their count; a commit takes the import only once all are there.
     await deps.db.insert(csvImports).values({ ...row, stagedParts: PARTS_BEING_WRITTEN });
     try {
       // The bytes of the fills as one JSON array: the first part's, then each other's but one bracket and a comma.
@@ -222,14 +226,11 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
       }
       await deps.db.update(csvImports).set({ stagedParts: count, stagedBytes: bytes }).where(eq(csvImports.id, importId));
     } catch (err) {
-      await deps.db
-        .delete(csvImports)
-        .where(eq(csvImports.id, importId))
-        .catch((dbErr: unknown) => deps.log.error("could not remove the row of a failed staging", { importId, error: String(dbErr) }));
+      await dropRow();
       throw err;
     }
   } else {
-    staged = stagedJson(fills);
+    const staged = stagedJson(fills);
     // The fill objects are in the JSON now: let them go before the bucket takes it.
     fills.length = 0;
     const stagedBytes = Buffer.byteLength(staged, "utf8");
@@ -237,17 +238,12 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     // The row first, then the object: a failed insert leaves nothing in the bucket, and a row whose object
     // never arrived (a crash in between) answers 410 on commit and is purged with its lifetime.
     await deps.db.insert(csvImports).values({ ...row, stagedKey, stagedBytes });
-  }
-  if (deps.storage && stagedKey) {
     try {
-      await deps.storage.put(stagedKey, staged);
+      await deps.storage!.put(stagedKey, staged);
     } catch (err) {
       // No row may claim an object that is not there. Deleting it queues the key, in case the put reached
       // the store after all; the purge job removes it then.
-      await deps.db
-        .delete(csvImports)
-        .where(eq(csvImports.id, importId))
-        .catch((dbErr: unknown) => deps.log.error("could not remove the row of a failed staging", { importId, error: String(dbErr) }));
+      await dropRow();
       throw storageFailure(deps, err);
     }
   }

@@ -4,10 +4,9 @@
 // usual case: the trader looks more often than they trade) answers the rows its statement gave last time
 // instead of running it again; a read after any change runs it. Per database handle, in the process's
 // memory, bounded: the most recently read MAX_ENTRIES statements and MAX_ROWS rows at most.
-import { PgDialect } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { executeReused } from "../db/rows.ts";
+import { buildQuery, executeReused } from "../db/rows.ts";
 
 const MAX_ENTRIES = 64;
 /** An equity curve over 100,000 trades is ~1,400 rows of 7 short strings; 20,000 rows are a few MB. */
@@ -16,7 +15,6 @@ const MAX_ROWS = 20_000;
 type Entry = { version: string; rows: unknown[] };
 type Kept = { entries: Map<string, Entry>; rows: number };
 
-const dialect = new PgDialect();
 const kept = new WeakMap<Db, Kept>();
 
 /**
@@ -25,7 +23,7 @@ const kept = new WeakMap<Db, Kept>();
  * gave at the same version, else run (executeReused) and kept.
  */
 export async function keptFigures<T>(db: Db, query: SQL, version: string): Promise<T[]> {
-  const built = dialect.sqlToQuery(query);
+  const built = buildQuery(query);
   const key = `${built.sql}\u0000${JSON.stringify(built.params)}`;
   let store = kept.get(db);
   if (!store) {
@@ -43,7 +41,7 @@ export async function keptFigures<T>(db: Db, query: SQL, version: string): Promi
       return hit.rows as T[];
     }
   }
-  const rows = await executeReused<T>(db, query);
+  const rows = await executeReused<T>(db, query, built);
   if (rows.length <= MAX_ROWS) {
     store.entries.set(key, { version, rows });
     store.rows += rows.length;
