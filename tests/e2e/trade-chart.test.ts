@@ -56,7 +56,9 @@ for (const width of [1280, 390] as const) {
     it("draws the candles with a marker per fill, shows a fill under the pointer, and the excursions", async () => {
       await page.goto(`${base()}/trades/${tradeId}`);
       const canvas = page.locator(".trade-chart__canvas");
-      await expect.poll(() => canvas.getAttribute("data-markers")).toBe("3");
+      // A cold page load and the chart's request, not an interaction: more than the poll's default second
+      // on a loaded machine (a full CI run once took longer at 390 px).
+      await expect.poll(() => canvas.getAttribute("data-markers"), { timeout: 10_000 }).toBe("3");
       expect(Number(await canvas.getAttribute("data-candles"))).toBe(40);
       expect(await canvas.getAttribute("aria-label")).toMatch(/AAPL, 1 min candles .* 40 bars, 3 fills marked/);
       // Sweep the pointer across the chart until it is over a fill's bar.
