@@ -38,7 +38,7 @@ import {
   rateLimit,
   requireUser,
 } from "../lib/http/auth.ts";
-import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import { createRouter, readUpload, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import {
   BackupCodesSchema,
@@ -272,8 +272,8 @@ export const auth = createRouter()
     }),
     requireUser,
     async (c) => {
-      const { file } = await readFilePart(c, DATA_IMPORT_MAX_BYTES, "the 25 MB limit for an export file", "the export");
-      return c.json(await importUserData(c.var.deps, currentUser(c), await file.text()), 201);
+      const { file } = await readUpload(c, DATA_IMPORT_MAX_BYTES, "the 25 MB limit for an export file", "the export");
+      return c.json(await importUserData(c.var.deps, currentUser(c), new TextDecoder().decode(file.bytes)), 201);
     },
   )
   .post("/verify-email", describeRoute({ tag: "auth", summary: "Confirm an email address with the mailed token", public: true, responses: { 200: { description: "Confirmed.", schema: UserSchema } } }), validate("json", TokenSchema), async (c) => {

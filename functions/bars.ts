@@ -3,7 +3,7 @@ import { deleteStoredKey, getDataKey, saveDataKey } from "../lib/advisor/keys.ts
 import { BARS } from "../lib/advisor/providers.ts";
 import { MarketDataKeySaveSchema } from "../lib/advisor/schema.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
-import { createRouter, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, readUpload, validate, type Group } from "../lib/http/index.ts";
 import { BarsUploadBodySchema, BarsUploadSchema, MarketDataKeySchema } from "../lib/http/responses.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
@@ -44,12 +44,11 @@ export const bars = createRouter()
   }),
   requireUser,
   async (c) => {
-    const { form, file } = await readFilePart(c, BARS_UPLOAD_MAX_BYTES, "the 5 MB limit for one candle file", "the candle CSV");
-    const fields = UploadFieldsSchema.safeParse({ symbol: form.get("symbol"), resolution: form.get("resolution") });
+    const { fields: parts, file } = await readUpload(c, BARS_UPLOAD_MAX_BYTES, "the 5 MB limit for one candle file", "the candle CSV");
+    const fields = UploadFieldsSchema.safeParse({ symbol: parts.get("symbol"), resolution: parts.get("resolution") });
     if (!fields.success) throw validationError(fields.error.issues, "Name the symbol and the resolution (1m or 1d) of the bars.");
-    if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty.", { fields: [{ path: "file", message: "is empty" }] });
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    return c.json(await uploadBars(c.var.deps, currentUser(c), { ...fields.data, bytes }), 201);
+    if (file.bytes.length === 0) throw new AppError("VALIDATION_ERROR", "The file is empty.", { fields: [{ path: "file", message: "is empty" }] });
+    return c.json(await uploadBars(c.var.deps, currentUser(c), { ...fields.data, bytes: file.bytes }), 201);
   },
 );
 

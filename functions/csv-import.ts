@@ -4,7 +4,7 @@ import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema, SuggestionSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, readFilePart, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import { createRouter, readUpload, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import {
   commitImport,
   discardImport,
@@ -56,13 +56,12 @@ export const csvImportGroup = { prefix: "/api/csv-import", app: csvImport } as c
  */
 async function readPreviewUpload(c: Context<AppEnv>): Promise<PreviewInput> {
   const { config } = c.var.deps;
-  const { form, file } = await readFilePart(c, config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES, "CSV_IMPORT_MAX_FILE_BYTES", "the CSV file");
-  if (file.size > config.CSV_IMPORT_MAX_FILE_BYTES) {
+  const { fields, file } = await readUpload(c, config.CSV_IMPORT_MAX_FILE_BYTES + config.CSV_IMPORT_MAX_REQUEST_BYTES, "CSV_IMPORT_MAX_FILE_BYTES", "the CSV file");
+  if (file.bytes.length > config.CSV_IMPORT_MAX_FILE_BYTES) {
     throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${config.CSV_IMPORT_MAX_FILE_BYTES} bytes (CSV_IMPORT_MAX_FILE_BYTES).`);
   }
-  const part = form.get("request");
-  const json = part instanceof File ? await part.text() : part;
-  if (typeof json !== "string") {
+  const json = fields.get("request");
+  if (json === undefined) {
     throw new AppError("VALIDATION_ERROR", "Add the JSON `request` part (accountId, presetId or mapping, options).", {
       fields: [{ path: "request", message: "is required" }],
     });
@@ -78,6 +77,5 @@ async function readPreviewUpload(c: Context<AppEnv>): Promise<PreviewInput> {
   }
   const parsed = safeParse(ImportRequestSchema, raw);
   if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["request", ...i.path] })));
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  return { fileName: file.name || null, bytes, request: parsed.data };
+  return { fileName: file.name || null, bytes: file.bytes, request: parsed.data };
 }

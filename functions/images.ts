@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { z } from "zod/mini";
 import { AppError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { createRouter, readFilePart, validate, type AppEnv } from "../lib/http/index.ts";
+import { createRouter, readUpload, validate, type AppEnv } from "../lib/http/index.ts";
 import { TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, imageExists, listOwnerImages, readTradeImage, type ImageOwner } from "../lib/trades/images.ts";
@@ -52,9 +52,8 @@ export function ownerImages<P extends z.ZodMiniObject>(options: { tag: string; w
       requireUser,
       validate("param", param),
       async (c) => {
-        const { file } = await readFilePart(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        return c.json(await addTradeImage(c.var.deps, currentUser(c), ownerOf(c.req.valid("param") as z.infer<P>), bytes), 201);
+        const { file } = await readUpload(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
+        return c.json(await addTradeImage(c.var.deps, currentUser(c), ownerOf(c.req.valid("param") as z.infer<P>), file.bytes), 201);
       },
     )
     .get(

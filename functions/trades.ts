@@ -3,7 +3,7 @@ import { z } from "zod/mini";
 import { TradeChartSchema, TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
 import { ChartQuerySchema, tradeChart } from "../lib/market/chart.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { createRouter, jsonText, readFilePart, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, jsonText, readUpload, validate, type Group } from "../lib/http/index.ts";
 import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages } from "../lib/trades/images.ts";
 import { serveImage } from "./images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
@@ -25,9 +25,8 @@ export const tradeImages = createRouter()
     requireUser,
     validate("param", IdParamSchema),
     async (c) => {
-      const { file } = await readFilePart(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      return c.json(await addTradeImage(c.var.deps, currentUser(c), { tradeId: c.req.valid("param").id }, bytes), 201);
+      const { file } = await readUpload(c, IMAGE_MAX_BYTES, "the 5 MB limit for one image", "the image");
+      return c.json(await addTradeImage(c.var.deps, currentUser(c), { tradeId: c.req.valid("param").id }, file.bytes), 201);
     },
   )
   .get(

@@ -666,6 +666,29 @@ describe("CSV import: limits and bad input (never a 5xx)", () => {
     expect(body.fills[0].executionId).toBe("multi\nline");
   });
 
+  it("reads an upload arriving in 7-byte pieces, its request part first and sent as a file, as the whole body", async () => {
+    const { client, accountId } = await setup();
+    const form = new FormData();
+    form.set("request", new Blob([JSON.stringify({ accountId, presetId: "generic" })], { type: "application/json" }), "request.json");
+    form.set("file", new Blob([sample]), "pieces.csv");
+    const encoded = new Response(form);
+    const type = encoded.headers.get("Content-Type")!;
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+        controller.close();
+      },
+    });
+    const res = await client.request("/api/csv-import/preview", { method: "POST", headers: { "Content-Type": type }, body, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(201);
+    const pieces = await res.json();
+    const whole = await preview(client, accountId);
+    expect(pieces.summary).toEqual(whole.summary);
+    expect(pieces.fills).toEqual(whole.fills);
+    expect((await (await client.get(`/api/csv-import/${pieces.importId}`)).json()).fileName).toBe("pieces.csv");
+  });
+
   it.each([
     ["no file part", (accountId: string) => { const f = new FormData(); f.set("request", JSON.stringify({ accountId, presetId: "generic" })); return f; }, "file"],
     ["no request part", () => { const f = new FormData(); f.set("file", new Blob([sample]), "a.csv"); return f; }, "request"],
