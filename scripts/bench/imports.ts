@@ -330,6 +330,35 @@ async function rssSampler(pid: number): Promise<{ stop: () => Promise<number> }>
   };
 }
 
+/** The tables a commit writes rows into: each fill, its ledger entry, its share of a trade, and the trades. */
+const COMMIT_TABLES = ["fills", "ledger_entries", "position_fills", "positions"] as const;
+
+/**
+ * The floor of a commit's writes: the rows a commit wrote for `accountId` (its fills, ledger entries, fill
+ * shares and trades), copied as they are into empty copies of their tables with the same indexes (no
+ * triggers, nothing computed), in one transaction as the commit does. Median of 3.
+ */
+async function commitWriteFloor(databaseUrl: string, accountId: string): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    for (const table of COMMIT_TABLES) await db.query(`create table floor_${table} (like ${table} including all excluding generated)`);
+    const times: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      for (const table of COMMIT_TABLES) await db.query(`truncate floor_${table}`);
+      const started = performance.now();
+      await db.query("begin");
+      for (const table of COMMIT_TABLES) await db.query(`insert into floor_${table} select * from ${table} where account_id = $1`, [accountId]);
+      await db.query("commit");
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  } finally {
+    for (const table of COMMIT_TABLES) await db.query(`drop table if exists floor_${table}`);
+    await db.end();
+  }
+}
+
 /**
  * Issue 40's measure, as an operator's container limit sees it: a fresh server process (production, caps
  * raised to take the file), idle; a new user and account; tenMegabyteCsv's preview then its commit over
@@ -340,12 +369,14 @@ async function rssSampler(pid: number): Promise<{ stop: () => Promise<number> }>
 export async function measureOutsideImport(env: Record<string, string>, databaseUrl: string) {
   const csv = tenMegabyteCsv();
   const rounds: Array<{ growth: number; rest: number; previewMs: number; commitMs: number; fills: number }> = [];
+  let lastAccount = "";
   for (let round = 0; round < OUTSIDE_ROUNDS; round++) {
     const server = await startEntrypoint({ ...env, NODE_ENV: "production", DATABASE_URL: databaseUrl, CSV_IMPORT_MAX_ROWS: "200000", CSV_IMPORT_MAX_STAGED_BYTES: String(64 * 1024 * 1024) });
     try {
       const pid = server.child.pid!;
       const { newAccount, importFile } = await importer(server.url);
       const accountId = await newAccount();
+      lastAccount = accountId;
       await new Promise((r) => setTimeout(r, 1000)); // idle
       const sampler = await rssSampler(pid);
       const rest = memoryOf(pid).rss;
@@ -357,7 +388,9 @@ export async function measureOutsideImport(env: Record<string, string>, database
     }
   }
   const growths = rounds.map((r) => r.growth);
+  const writeFloorMs = await commitWriteFloor(databaseUrl, lastAccount);
   return {
+    writeFloorMs,
     bytes: Buffer.byteLength(csv),
     fills: rounds[0]!.fills,
     growth: median(growths),
