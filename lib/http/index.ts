@@ -1,5 +1,6 @@
 import type { TokenAuth } from "../auth/tokens.ts";
 import { API_CONTENT_POLICY, webContentPolicy } from "./csp.ts";
+import { getMultipartBoundary, parseMultipartStream } from "@remix-run/multipart-parser";
 import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -18,7 +19,6 @@ import { databaseErrorForLog, isDatabaseUnavailable } from "../db/errors.ts";
 import { clientIp, fromTrustedProxy } from "../net/client-ip.ts";
 import { corsMiddleware, sessionMiddleware } from "./auth.ts";
 import { mark } from "./route-docs.ts";
-import { getMultipartBoundary, parseMultipartStream } from "@remix-run/multipart-parser";
 
 export { AppError } from "../errors.ts";
 

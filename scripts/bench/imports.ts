@@ -368,27 +368,25 @@ async function commitWriteFloor(databaseUrl: string, accountId: string): Promise
  */
 export async function measureOutsideImport(env: Record<string, string>, databaseUrl: string) {
   const csv = tenMegabyteCsv();
-  const rounds: Array<{ growth: number; rest: number; previewMs: number; commitMs: number; fills: number }> = [];
-  let lastAccount = "";
+  const rounds: Array<{ growth: number; rest: number; previewMs: number; commitMs: number; fills: number; accountId: string }> = [];
   for (let round = 0; round < OUTSIDE_ROUNDS; round++) {
     const server = await startEntrypoint({ ...env, NODE_ENV: "production", DATABASE_URL: databaseUrl, CSV_IMPORT_MAX_ROWS: "200000", CSV_IMPORT_MAX_STAGED_BYTES: String(64 * 1024 * 1024) });
     try {
       const pid = server.child.pid!;
       const { newAccount, importFile } = await importer(server.url);
       const accountId = await newAccount();
-      lastAccount = accountId;
       await new Promise((r) => setTimeout(r, 1000)); // idle
       const sampler = await rssSampler(pid);
       const rest = memoryOf(pid).rss;
       const run = await importFile(csv, accountId);
       const peak = await sampler.stop();
-      rounds.push({ growth: peak - rest, rest, previewMs: run.previewMs, commitMs: run.commitMs, fills: run.fillsCreated });
+      rounds.push({ growth: peak - rest, rest, previewMs: run.previewMs, commitMs: run.commitMs, fills: run.fillsCreated, accountId });
     } finally {
       await server.stop();
     }
   }
   const growths = rounds.map((r) => r.growth);
-  const writeFloorMs = await commitWriteFloor(databaseUrl, lastAccount);
+  const writeFloorMs = await commitWriteFloor(databaseUrl, rounds.at(-1)!.accountId);
   return {
     writeFloorMs,
     bytes: Buffer.byteLength(csv),
