@@ -332,27 +332,34 @@ async function rssSampler(pid: number): Promise<{ stop: () => Promise<number> }>
 
 /** The tables a commit writes rows into: each fill, its ledger entry, its share of a trade, and the trades. */
 const COMMIT_TABLES = ["fills", "ledger_entries", "position_fills", "positions"] as const;
+type CommitTable = (typeof COMMIT_TABLES)[number];
 
 /**
  * The floor of a commit's writes: the rows a commit wrote for `accountId` (its fills, ledger entries, fill
  * shares and trades), copied as they are into empty copies of their tables with the same indexes (no
- * triggers, nothing computed), in one transaction as the commit does. Median of 3.
+ * triggers, nothing computed), in one transaction as the commit does. Median of 3, in all and per table.
  */
-async function commitWriteFloor(databaseUrl: string, accountId: string): Promise<number> {
+async function commitWriteFloor(databaseUrl: string, accountId: string): Promise<{ ms: number; perTable: Record<CommitTable, number> }> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     for (const table of COMMIT_TABLES) await db.query(`create table floor_${table} (like ${table} including all excluding generated)`);
-    const times: number[] = [];
+    const runs: Array<{ ms: number; perTable: Partial<Record<CommitTable, number>> }> = [];
     for (let run = 0; run < 3; run++) {
       for (const table of COMMIT_TABLES) await db.query(`truncate floor_${table}`);
+      const perTable: Partial<Record<CommitTable, number>> = {};
       const started = performance.now();
       await db.query("begin");
-      for (const table of COMMIT_TABLES) await db.query(`insert into floor_${table} select * from ${table} where account_id = $1`, [accountId]);
+      for (const table of COMMIT_TABLES) {
+        const tableStarted = performance.now();
+        await db.query(`insert into floor_${table} select * from ${table} where account_id = $1`, [accountId]);
+        perTable[table] = performance.now() - tableStarted;
+      }
       await db.query("commit");
-      times.push(performance.now() - started);
+      runs.push({ ms: performance.now() - started, perTable });
     }
-    return median(times);
+    const perTable = Object.fromEntries(COMMIT_TABLES.map((table) => [table, median(runs.map((r) => r.perTable[table]!))])) as Record<CommitTable, number>;
+    return { ms: median(runs.map((r) => r.ms)), perTable };
   } finally {
     for (const table of COMMIT_TABLES) await db.query(`drop table if exists floor_${table}`);
     await db.end();
@@ -386,9 +393,9 @@ export async function measureOutsideImport(env: Record<string, string>, database
     }
   }
   const growths = rounds.map((r) => r.growth);
-  const writeFloorMs = await commitWriteFloor(databaseUrl, rounds.at(-1)!.accountId);
+  const writeFloor = await commitWriteFloor(databaseUrl, rounds.at(-1)!.accountId);
   return {
-    writeFloorMs,
+    writeFloor,
     bytes: Buffer.byteLength(csv),
     fills: rounds[0]!.fills,
     growth: median(growths),
