@@ -18,6 +18,9 @@ export const archive = createRouter()
   describeRoute({
     tag: "archive",
     summary: "Everything you have here as one ZIP, streamed: the JSON export, screenshots, detached notes, advisor conversations and import history",
+    description: "A signed-in session only: no access token reaches it, whatever its scopes (it holds the advisor's conversations, which tokens are barred from).",
+    // Like the JSON export (an auth route): the whole account in one file is for its owner at the keyboard.
+    scope: null,
     responses: { 200: { description: "The archive (application/zip).", contentType: "application/zip", schema: z.string().check(z.describe("The zip bytes")) } },
   }),
   requireUser,

@@ -33,10 +33,13 @@ import {
   csrfTokenFor,
   currentSession,
   currentUser,
+  loginLimit,
   optionalUser,
   passwordCheckLimits,
   rateLimit,
+  readDeviceCookie,
   requireUser,
+  signInStepLimit,
 } from "../lib/http/auth.ts";
 import { createRouter, readUpload, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
@@ -92,10 +95,10 @@ export const auth = createRouter()
       responses: { 200: { description: "Signed in, or the challenge of the second step.", schema: SignInResultSchema } },
       errors: ["UNAUTHORIZED", "RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    loginLimit,
     validate("json", CredentialsSchema),
     async (c) => {
-      const user = await authenticate(c.var.deps, c.req.valid("json"));
+      const user = await authenticate(c.var.deps, c.req.valid("json"), readDeviceCookie(c));
       if (user.totp || user.passkey) {
         const methods = [...(user.totp ? (["totp"] as const) : []), ...(user.passkey ? (["passkey"] as const) : [])];
         return c.json({ twoFactorRequired: true as const, challenge: await createSignInChallenge(c.var.deps, user.id), methods });
@@ -116,11 +119,11 @@ export const auth = createRouter()
       responses: { 200: { description: "Signed in.", schema: SignedInSchema } },
       errors: ["UNAUTHORIZED", "RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    signInStepLimit,
     validate("json", SignInChallengeSchema),
     async (c) => {
       const { challenge, code } = c.req.valid("json");
-      const user = await completeSignInChallenge(c.var.deps, challenge, code);
+      const user = await completeSignInChallenge(c.var.deps, challenge, code, readDeviceCookie(c));
       const extra = await startSession(c, user, "sign-in");
       return c.json({ user: publicUser(user), ...extra });
     },
@@ -191,8 +194,8 @@ export const auth = createRouter()
   .get("/sessions", describeRoute({ tag: "auth", summary: "Your live sessions, newest first", responses: { 200: { description: "The sessions; `current` marks this one.", schema: SessionListSchema } } }), requireUser, async (c) =>
     c.json({ sessions: await listSessions(c.var.deps, currentUser(c).id, currentSession(c).id) }),
   )
-  // "Sign out everywhere else": every session of the user but this one.
-  .delete("/sessions", describeRoute({ tag: "auth", summary: "Sign out everywhere else", responses: { 204: { description: "Every other session ended." } } }), requireUser, async (c) => {
+  // "Sign out everywhere else": every session of the user but this one, and every access token.
+  .delete("/sessions", describeRoute({ tag: "auth", summary: "Sign out everywhere else (every access token is revoked too)", responses: { 204: { description: "Every other session ended, every access token revoked." } } }), requireUser, async (c) => {
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
     return c.body(null, 204);
   })
@@ -207,13 +210,16 @@ export const auth = createRouter()
     describeRoute({
       tag: "auth",
       summary: "Make a personal access token for a script or a trading platform (the token is shown this once)",
-      description: "Scopes: `read` (every GET outside auth, keys, billing, advisor and admin), `import` (CSV import: preview, commit, discard, undo), `fills:write` (fills: add, correct, delete). Up to 20 tokens; `expiresInDays` 1 to 3650, or none.",
+      description:
+        "Scopes: `read` (every GET outside auth, keys, billing, advisor, archive and admin), `import` (CSV import: preview, commit, discard, undo), `fills:write` (fills: add, correct, delete). Up to 20 tokens; `expiresInDays` 1 to 365 (default 90). Takes your `password`, and a `code` (authenticator or backup) when two-factor sign-in is on: wrong or missing, 400 naming it and no token made. The owner is mailed when a token is made; a password change, a reset and signing out everywhere revoke every token.",
       responses: { 201: { description: "The token; only its hash is kept.", schema: NewTokenResultSchema } },
-      errors: ["CONFLICT"],
+      errors: ["VALIDATION_ERROR", "CONFLICT"],
     }),
     requireUser,
+    // A body that cannot be a token is refused before the password budget counts it: it checks no password.
     validate("json", NewTokenSchema),
-    async (c) => c.json(await createToken(c.var.deps, currentUser(c).id, c.req.valid("json")), 201),
+    ...passwordCheckLimits,
+    async (c) => c.json(await createToken(c.var.deps, currentUser(c), c.req.valid("json")), 201),
   )
   .get("/tokens", describeRoute({ tag: "auth", summary: "Your personal access tokens (never the tokens themselves), newest first", responses: { 200: { description: "The tokens.", schema: TokenListSchema } } }), requireUser, async (c) =>
     c.json({ tokens: await listTokens(c.var.deps, currentUser(c).id) }),
@@ -222,7 +228,7 @@ export const auth = createRouter()
     if (!(await deleteToken(c.var.deps, currentUser(c).id, c.req.valid("param").id))) throw new AppError("NOT_FOUND", "No such token.");
     return c.body(null, 204);
   })
-  .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions)", responses: { 204: { description: "Changed." } } }), requireUser, ...passwordCheckLimits, validate("json", ChangePasswordSchema), async (c) => {
+  .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions and revokes every access token)", responses: { 204: { description: "Changed." } } }), requireUser, ...passwordCheckLimits, validate("json", ChangePasswordSchema), async (c) => {
     const { currentPassword, newPassword } = c.req.valid("json");
     await changePassword(c.var.deps, currentUser(c).id, currentPassword, newPassword);
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
@@ -308,7 +314,7 @@ export const auth = createRouter()
       return c.body(null, 202);
     },
   )
-  .post("/password-reset/confirm", describeRoute({ tag: "auth", summary: "Set a new password with the mailed token (ends every session)", public: true, responses: { 204: { description: "Changed." } } }), validate("json", ResetConfirmSchema), async (c) => {
+  .post("/password-reset/confirm", describeRoute({ tag: "auth", summary: "Set a new password with the mailed token (ends every session, revokes every access token, lifts the sign-in lockout)", public: true, responses: { 204: { description: "Changed." } } }), validate("json", ResetConfirmSchema), async (c) => {
     const { token, password } = c.req.valid("json");
     await consumeResetPasswordToken(c.var.deps, token, password);
     return c.body(null, 204);

@@ -17,11 +17,10 @@ import {
 import { publicUser } from "../lib/auth/session.ts";
 import { track } from "../lib/analytics/index.ts";
 import { AppError } from "../lib/errors.ts";
-import { currentUser, passwordCheckLimits, rateLimit, requireUser } from "../lib/http/auth.ts";
+import { currentUser, passwordCheckLimits, readDeviceCookie, requireUser, signInStepLimit } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { PasskeyListSchema, PasskeySchema, SignedInSchema, WebauthnFlowSchema, WebauthnOptionsSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { LIMITS } from "../lib/ratelimit/index.ts";
 import { relyingParty, startSession } from "./sign-in.ts";
 
 // Passkeys (docs/auth.md, "Passkeys"): a group and a Worker of their own, so the WebAuthn library weighs on
@@ -78,7 +77,7 @@ export const passkeysRoutes = createRouter()
       responses: { 200: { description: "The flow id to send back, and the WebAuthn request options.", schema: WebauthnFlowSchema } },
       errors: ["RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    signInStepLimit,
     async (c) => c.json(await passkeySignInOptions(c.var.deps, relyingParty(c))),
   )
   .post(
@@ -91,7 +90,7 @@ export const passkeysRoutes = createRouter()
       responses: { 200: { description: "Signed in.", schema: SignedInSchema } },
       errors: ["UNAUTHORIZED", "RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    signInStepLimit,
     validate("json", PasskeySignInSchema),
     async (c) => {
       const user = await passkeySignIn(c.var.deps, relyingParty(c), c.req.valid("json"));
@@ -110,7 +109,7 @@ export const passkeysRoutes = createRouter()
       responses: { 200: { description: "The WebAuthn request options.", schema: WebauthnOptionsSchema } },
       errors: ["UNAUTHORIZED", "CONFLICT", "RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    signInStepLimit,
     validate("json", ChallengeOnlySchema),
     async (c) => c.json(await secondStepOptions(c.var.deps, relyingParty(c), c.req.valid("json").challenge)),
   )
@@ -124,11 +123,11 @@ export const passkeysRoutes = createRouter()
       responses: { 200: { description: "Signed in.", schema: SignedInSchema } },
       errors: ["UNAUTHORIZED", "RATE_LIMITED"],
     }),
-    rateLimit(LIMITS.login, "client"),
+    signInStepLimit,
     validate("json", SecondStepSchema),
     async (c) => {
       const { challenge, credential } = c.req.valid("json");
-      const user = await secondStepWithPasskey(c.var.deps, relyingParty(c), challenge, credential);
+      const user = await secondStepWithPasskey(c.var.deps, relyingParty(c), challenge, credential, readDeviceCookie(c));
       const extra = await startSession(c, user, "sign-in");
       return c.json({ user: publicUser(user), ...extra });
     },

@@ -15,6 +15,11 @@ export const DEVICE_DAYS = 400;
 
 const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
 
+/** The stored form of a device cookie's value (its SHA-256), or null when the request brought none or a malformed one. */
+export function deviceHash(deviceId: string | undefined): string | null {
+  return deviceId && DEVICE_ID.test(deviceId) ? createHash("sha256").update(deviceId).digest("hex") : null;
+}
+
 /**
  * Records the device of a sign-in and answers the device id the cookie should hold (a new one when the request
  * brought none, or a malformed one). `notify`: mail the owner if the device is new to them (false for sign-up).
@@ -27,7 +32,7 @@ export async function recordSignInDevice(
   notify: boolean,
 ): Promise<string> {
   const id = deviceId && DEVICE_ID.test(deviceId) ? deviceId : randomBytes(32).toString("base64url");
-  const hash = createHash("sha256").update(id).digest("hex");
+  const hash = deviceHash(id)!;
   const at = deps.now();
   const [row] = rowsOf<{ known: boolean; others: boolean }>(
     await deps.db.execute(sql`with before as (

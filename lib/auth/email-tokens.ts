@@ -7,6 +7,7 @@ import { emailTokens } from "../db/schema.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { failureKeySql } from "./lockout.ts";
 import { hashPassword } from "./password.ts";
 import type { AuthUser } from "./session.ts";
 
@@ -56,7 +57,10 @@ export async function consumeVerifyEmailToken(deps: Pick<Deps, "db" | "now">, to
   return { id: row.id, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan };
 }
 
-/** Sets a new password and ends every session of the user, all in one statement. */
+/**
+ * Sets a new password, ends every session of the user, revokes every access token and forgets the account's
+ * failed sign-ins (the owner proved the mailbox: the lockout must not hold them out), all in one statement.
+ */
 export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   const rows = rowsOf<{ id: string }>(
@@ -67,6 +71,7 @@ export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, 
         returning user_id
       ),
       ended as (delete from sessions using used where sessions.user_id = used.user_id returning sessions.id),
+      tokens as (delete from access_tokens t using used where t.user_id = used.user_id),
       -- The user's other unused reset links die with this one (a password set is a password set).
       revoked as (
         delete from email_tokens e using used
@@ -74,8 +79,9 @@ export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, 
       ),
       changed as (
         update users set password_hash = ${passwordHash}, updated_at = now()
-        from used where users.id = used.user_id returning users.id
-      )
+        from used where users.id = used.user_id returning users.id, users.email
+      ),
+      unlocked as (delete from sign_in_failures f using changed where f.key = ${failureKeySql(sql.raw("changed.email"))})
       select id, (select count(*) from ended) as ended from changed`),
   );
   if (!rows[0]) throw INVALID_TOKEN();

@@ -32,6 +32,7 @@ import { PRODUCT } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
 import { verifyPassword } from "./password.ts";
 import type { AuthUser } from "./session.ts";
+import { clearFailures } from "./lockout.ts";
 import { finishSignInChallenge, signInChallengeUser, trySignInChallenge } from "./two-factor.ts";
 
 export type RelyingParty = { rpID: string; origins: string[] };
@@ -285,7 +286,10 @@ async function passkeyByCredential(deps: Pick<Deps, "db">, credentialId: string,
 
 const notRecognised = () => new AppError("UNAUTHORIZED", "The passkey was not accepted.");
 
-/** A passkey sign-in: the user whose passkey answered the flow's challenge, with user verification. */
+/**
+ * A passkey sign-in: the user whose passkey answered the flow's challenge, with user verification. Two factors by
+ * itself, so it is not held by the lockout and forgets the account's failed sign-ins (lockout.ts).
+ */
 export async function passkeySignIn(deps: Pick<Deps, "db" | "now">, rp: RelyingParty, input: z.infer<typeof PasskeySignInSchema>): Promise<AuthUser> {
   const challenge = await takeFlow(deps, input.flowId, "login", null);
   if (!challenge) throw notRecognised();
@@ -295,6 +299,7 @@ export async function passkeySignIn(deps: Pick<Deps, "db" | "now">, rp: RelyingP
     await deps.db.execute(sql`select id::text, email, email_verified, is_admin, plan from users where id = ${passkey.user_id}::uuid`),
   );
   if (!user) throw notRecognised();
+  await clearFailures(deps, user.email);
   return { id: user.id, email: user.email, emailVerified: user.email_verified, isAdmin: user.is_admin, plan: user.plan };
 }
 
@@ -329,8 +334,9 @@ export async function secondStepWithPasskey(
   rp: RelyingParty,
   challenge: string,
   credential: Credential,
+  deviceId: string | undefined,
 ): Promise<AuthUser> {
-  const tried = await trySignInChallenge(deps, challenge);
+  const tried = await trySignInChallenge(deps, challenge, deviceId);
   const passkey = tried.webauthnChallenge ? await passkeyByCredential(deps, credential.id, tried.user.id) : undefined;
   const accepted = passkey ? await verifyAssertion(deps, rp, passkey, tried.webauthnChallenge!, credential, false) : false;
   return finishSignInChallenge(deps, challenge, tried, accepted);

@@ -191,16 +191,18 @@ export async function endSession(deps: Pick<Deps, "db">, sessionId: string): Pro
   await deps.db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-/** Ends every session of a user, or every one but `keepSessionId`. Returns how many ended. */
 /**
- * Ends the user's sessions (all, or all but `keepSessionId`) and deletes their unused password-reset links
- * in the same statement: whoever ends their sessions suspects someone else, and a reset link mailed earlier
- * would let that someone back in.
+ * Ends the user's sessions (all, or all but `keepSessionId`), revokes every access token and deletes their unused
+ * password-reset links in the same statement: whoever ends their sessions (or changes their password) suspects
+ * someone else, and a token made from a stolen session, or a reset link mailed earlier, would let that someone
+ * back in. Returns how many sessions ended.
  */
 export async function endUserSessions(deps: Pick<Deps, "db">, userId: string, keepSessionId?: string): Promise<number> {
   const [row] = rowsOf<{ ended: number }>(
     await deps.db.execute(sql`with revoked as (
         delete from email_tokens where user_id = ${userId}::uuid and purpose = 'reset_password' and used_at is null
+      ), tokens as (
+        delete from access_tokens where user_id = ${userId}::uuid
       ), ended as (
         delete from sessions where user_id = ${userId}::uuid ${keepSessionId ? sql`and id <> ${keepSessionId}` : sql``} returning id
       )

@@ -4,17 +4,26 @@
 // one statement that also stamps `lastUsedAt` (at most once a minute). Each token carries scopes (read, import,
 // fills:write); which scope a route needs is declared with the route (lib/http/route-docs.ts, tokenScope), and
 // auth, token, key, billing and admin routes need one no token has.
+//
+// A stolen session must not turn into lasting access: making a token asks for the password (and a code when the
+// authenticator is on), mails the owner, and lives at most TOKEN_MAX_DAYS; a password change, a completed reset
+// and "sign out everywhere" revoke every token (session.ts endUserSessions, email-tokens.ts).
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import { isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
+import { newTokenEmail } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
 import type { AuthUser } from "./session.ts";
+import { confirmOwner } from "./two-factor.ts";
 
 export const TOKEN_SCOPES = ["read", "import", "fills:write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const MAX_TOKENS_PER_USER = 20;
+/** The longest a token lives, and how long one lives when no expiry is asked for. */
+export const TOKEN_MAX_DAYS = 365;
+export const TOKEN_DEFAULT_DAYS = 90;
 const TOKEN_PREFIX = "tj_";
 const TOUCH_INTERVAL_SECONDS = 60;
 
@@ -23,7 +32,12 @@ export const NewTokenSchema = z.strictObject({
   scopes: z
     .array(z.enum(TOKEN_SCOPES, { error: `must be one of ${TOKEN_SCOPES.join(", ")}` }))
     .check(z.minLength(1, "must name at least one scope"), z.maxLength(TOKEN_SCOPES.length, "names a scope twice")),
-  expiresInDays: z.optional(z.int("must be a whole number of days").check(z.minimum(1, "must be at least 1"), z.maximum(3650, "must be at most 3650"))),
+  expiresInDays: z.optional(
+    z.int("must be a whole number of days").check(z.minimum(1, "must be at least 1"), z.maximum(TOKEN_MAX_DAYS, `must be at most ${TOKEN_MAX_DAYS} (a token lives a year at most)`)),
+  ),
+  /** The account's password again, and a code when the authenticator is on (two-factor.ts confirmOwner). */
+  password: z.string({ error: "is required" }).check(z.minLength(1, "is required"), z.maxLength(1024, "is too long")),
+  code: z.optional(z.string().check(z.trim(), z.minLength(1, "is required"), z.maxLength(32, "is too long"))),
 });
 export type NewToken = z.infer<typeof NewTokenSchema>;
 
@@ -40,19 +54,30 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 const tokenColumns = sql.raw(`id::text, name, to_json(scopes) as scopes, ${isoUtc("created_at")} as "createdAt", ${isoUtc("expires_at")} as "expiresAt",
   ${isoUtc("last_used_at")} as "lastUsedAt"`);
 
-/** Makes a token; the answer holds it this once. 409 CONFLICT at MAX_TOKENS_PER_USER. */
-export async function createToken(deps: Pick<Deps, "db" | "now">, userId: string, input: NewToken): Promise<Omit<TokenInfo, "lastUsedAt"> & { token: string }> {
+/**
+ * Makes a token after the owner's password (and code) is checked, and mails the owner (when the instance sends
+ * email); the answer holds it this once. 400 naming `password` or `code`; 409 CONFLICT at MAX_TOKENS_PER_USER.
+ */
+export async function createToken(
+  deps: Pick<Deps, "db" | "now" | "config" | "mailer" | "defer">,
+  user: Pick<AuthUser, "id" | "email">,
+  input: NewToken,
+): Promise<Omit<TokenInfo, "lastUsedAt" | "expiresAt"> & { expiresAt: string; token: string }> {
+  await confirmOwner(deps, user.id, input.password, input.code);
+  const userId = user.id;
   const scopes = [...new Set(input.scopes)];
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const expiresAt = input.expiresInDays ? new Date(deps.now().getTime() + input.expiresInDays * 86_400_000).toISOString() : null;
+  const expiresAt = new Date(deps.now().getTime() + (input.expiresInDays ?? TOKEN_DEFAULT_DAYS) * 86_400_000).toISOString();
   // The cap is checked under a lock on the user's row (access_token_add), so racing requests cannot pass it.
   const [row] = rowsOf<TokenInfo>(
     await deps.db.execute(sql`select ${tokenColumns} from access_token_add(${userId}::uuid, ${input.name}, ${sha256(token)},
       ${`{${scopes.map((s) => `"${s}"`).join(",")}}`}::text[], ${deps.now().toISOString()}::timestamptz, ${expiresAt}::timestamptz, ${MAX_TOKENS_PER_USER})`),
   );
   if (!row) throw new AppError("CONFLICT", `You have ${MAX_TOKENS_PER_USER} access tokens: delete one you no longer use first.`);
+  const mailer = deps.mailer;
+  if (mailer) deps.defer(() => mailer.send({ to: user.email, ...newTokenEmail(deps.config, { name: row.name, scopes: row.scopes, expiresAt }, deps.now()) }));
   const { lastUsedAt: _never, ...made } = row;
-  return { ...made, token };
+  return { ...made, expiresAt, token };
 }
 
 export async function listTokens(deps: Pick<Deps, "db">, userId: string): Promise<TokenInfo[]> {

@@ -19,7 +19,8 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { PRODUCT } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
-import { assertNotLocked, recordFailure } from "./lockout.ts";
+import { deviceHash } from "./devices.ts";
+import { assertNotLocked, clearFailures, recordFailure } from "./lockout.ts";
 import { verifyPassword } from "./password.ts";
 import type { AuthUser } from "./session.ts";
 
@@ -178,16 +179,33 @@ async function spendCode(deps: Sealing & Pick<Deps, "now">, userId: string, code
   );
 }
 
-/** Turns the second factor off after the password and a code (TOTP or backup); 400 naming the wrong one. */
-export async function disableTwoFactor(deps: Sealing & Pick<Deps, "now">, userId: string, password: string, code: string): Promise<void> {
+const wrongPassword = () => new AppError("VALIDATION_ERROR", "The password is wrong.", { fields: [{ path: "password", message: "is wrong" }] });
+
+/**
+ * The re-check of a sensitive change made from a session (making an access token): the password, and a code
+ * (TOTP or backup) when the authenticator is on, spent like a sign-in's. 400 naming `password` or `code`; nothing
+ * is spent when the password is wrong. An account whose only second factor is a passkey gives its password: a
+ * passkey answer is a ceremony of its own, not a field of a JSON body.
+ */
+export async function confirmOwner(deps: Sealing & Pick<Deps, "now">, userId: string, password: string, code: string | undefined): Promise<void> {
+  if (!(await checkPasswordTotpOn(deps, userId, password))) return;
+  if (!code) throw new AppError("VALIDATION_ERROR", "Two-factor sign-in is on: give a code from the authenticator or a backup code too.", { fields: [{ path: "code", message: "is required while two-factor sign-in is on" }] });
+  if (!(await spendCode(deps, userId, code))) throw wrongCode();
+}
+
+/** Checks the user's password (400 naming `password` when wrong) and answers whether the authenticator is on. */
+async function checkPasswordTotpOn(deps: Pick<Deps, "db">, userId: string, password: string): Promise<boolean> {
   const [row] = rowsOf<{ password_hash: string; on: boolean }>(
     await deps.db.execute(sql`select password_hash, exists (select 1 from user_totp where user_id = u.id and enabled_at is not null) as on
       from users u where id = ${userId}::uuid`),
   );
-  if (!row || !(await verifyPassword(password, row.password_hash))) {
-    throw new AppError("VALIDATION_ERROR", "The password is wrong.", { fields: [{ path: "password", message: "is wrong" }] });
-  }
-  if (!row.on) throw new AppError("CONFLICT", "Two-factor sign-in is not on.");
+  if (!row || !(await verifyPassword(password, row.password_hash))) throw wrongPassword();
+  return row.on;
+}
+
+/** Turns the second factor off after the password and a code (TOTP or backup); 400 naming the wrong one. */
+export async function disableTwoFactor(deps: Sealing & Pick<Deps, "now">, userId: string, password: string, code: string): Promise<void> {
+  if (!(await checkPasswordTotpOn(deps, userId, password))) throw new AppError("CONFLICT", "Two-factor sign-in is not on.");
   if (!(await spendCode(deps, userId, code))) throw wrongCode();
   await removeSecondFactor(deps, userId);
 }
@@ -230,42 +248,50 @@ export async function completeSignInChallenge(
   deps: Sealing & Pick<Deps, "now" | "mailer" | "defer" | "config" | "analytics">,
   challenge: string,
   code: string,
+  deviceId: string | undefined,
 ): Promise<AuthUser> {
-  const tried = await trySignInChallenge(deps, challenge);
+  const tried = await trySignInChallenge(deps, challenge, deviceId);
   return finishSignInChallenge(deps, challenge, tried, await spendCode(deps, tried.user.id, code));
 }
 
-/** A try at a live challenge (counted at once): its user and the passkey challenge kept on it. 401 otherwise; 429 while locked. */
-export async function trySignInChallenge(deps: Pick<Deps, "db" | "now">, challenge: string): Promise<{ user: AuthUser; webauthnChallenge: string | null }> {
+export type ChallengeTry = { user: AuthUser; webauthnChallenge: string | null; device: string | null };
+
+/**
+ * A try at a live challenge (counted at once): its user and the passkey challenge kept on it. 401 otherwise; 429
+ * while locked (a browser the account knows, by `deviceId`, only by its own failures: lockout.ts).
+ */
+export async function trySignInChallenge(deps: Pick<Deps, "db" | "now">, challenge: string, deviceId: string | undefined): Promise<ChallengeTry> {
   const now = deps.now().toISOString();
-  const [row] = rowsOf<{ user_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"]; webauthn_challenge: string | null }>(
+  const device = deviceHash(deviceId);
+  const [row] = rowsOf<{ user_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"]; webauthn_challenge: string | null; known: boolean }>(
     await deps.db.execute(sql`with tried as (
         update sign_in_challenges set attempts = attempts + 1
         where id = ${sha256(challenge)} and expires_at > ${now}::timestamptz and attempts < ${CHALLENGE_TRIES}
         returning user_id, webauthn_challenge
-      ) select u.id::text as user_id, u.email, u.email_verified, u.is_admin, u.plan, tried.webauthn_challenge
+      ) select u.id::text as user_id, u.email, u.email_verified, u.is_admin, u.plan, tried.webauthn_challenge,
+        exists (select 1 from known_devices d where d.user_id = u.id and d.device_hash = ${device}) as known
       from tried join users u on u.id = tried.user_id`),
   );
   if (!row) throw failedSignIn();
-  await assertNotLocked(deps, row.email);
+  await assertNotLocked(deps, row.email, row.known ? device : null);
   return {
     user: { id: row.user_id, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan },
     webauthnChallenge: row.webauthn_challenge,
+    device,
   };
 }
 
-/** The end of a try: accepted, the challenge is spent and the user returned; refused, a failed sign-in (401). */
-export async function finishSignInChallenge(
-  deps: Pick<Deps, "db" | "analytics">,
-  challenge: string,
-  tried: { user: AuthUser },
-  accepted: boolean,
-): Promise<AuthUser> {
+/**
+ * The end of a try: accepted, the challenge is spent, the account's failed sign-ins are forgotten (the second
+ * factor was verified) and the user returned; refused, a failed sign-in (401).
+ */
+export async function finishSignInChallenge(deps: Pick<Deps, "db" | "analytics">, challenge: string, tried: ChallengeTry, accepted: boolean): Promise<AuthUser> {
   if (!accepted) {
-    await recordFailure(deps, tried.user.email);
+    await recordFailure(deps, tried.user.email, tried.device);
     throw failedSignIn();
   }
   await deps.db.execute(sql`delete from sign_in_challenges where id = ${sha256(challenge)}`);
+  await clearFailures(deps, tried.user.email);
   track(deps, "user signed in", tried.user.id, {});
   return tried.user;
 }

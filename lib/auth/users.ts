@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { assertNotLocked, LOCKOUT_FAILURES, LOCKOUT_WINDOW_SECONDS, recordFailure } from "./lockout.ts";
+import { deviceHash } from "./devices.ts";
 import { lockoutEmail } from "../email/messages.ts";
 import { users } from "../db/schema.ts";
 import { track } from "../analytics/index.ts";
@@ -49,11 +50,15 @@ export async function registerUser(deps: Pick<Deps, "db" | "config" | "analytics
  * Checks email and password. An unknown email and a wrong password fail identically and take the same
  * time (a dummy hash is verified). A hash made with older parameters is replaced on success. `totp`,
  * `passkey`: the second factors the user has, either of which the sign-in's second step takes (two-factor.ts).
+ * `deviceId`: the request's device cookie; a browser the account has signed in from before is held only to its
+ * own failures by the lockout (lockout.ts).
  */
 export async function authenticate(
   deps: Pick<Deps, "db" | "analytics" | "mailer" | "defer" | "config">,
   credentials: Credentials,
+  deviceId: string | undefined,
 ): Promise<AuthUser & { totp: boolean; passkey: boolean }> {
+  const device = deviceHash(deviceId);
   const [row] = await deps.db
     .select({
       ...userColumns,
@@ -61,13 +66,14 @@ export async function authenticate(
       // Qualified by hand: drizzle writes ${users.id} as a bare "id" here, which passkeys' own id would capture.
       totp: sql<boolean>`exists (select 1 from user_totp t where t.user_id = "users"."id" and t.enabled_at is not null)`,
       passkey: sql<boolean>`exists (select 1 from passkeys p where p.user_id = "users"."id")`,
+      knownDevice: sql<boolean>`exists (select 1 from known_devices d where d.user_id = "users"."id" and d.device_hash = ${device})`,
     })
     .from(users)
     .where(eq(users.email, credentials.email));
-  await assertNotLocked(deps, credentials.email);
+  await assertNotLocked(deps, credentials.email, row?.knownDevice ? device : null);
   const ok = await verifyPassword(credentials.password, row?.passwordHash ?? (await dummyHash()));
   if (!row || !ok) {
-    const failures = await recordFailure(deps, credentials.email);
+    const failures = await recordFailure(deps, credentials.email, device);
     // The failure that locks an account tells its owner (an unknown email has no one to tell).
     const mailer = deps.mailer;
     if (row && mailer && failures === LOCKOUT_FAILURES) {
@@ -83,7 +89,7 @@ export async function authenticate(
       .set({ passwordHash: rehashed, updatedAt: sql`now()` })
       .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
   }
-  const { passwordHash: _hash, ...user } = row;
+  const { passwordHash: _hash, knownDevice: _known, ...user } = row;
   if (!user.totp && !user.passkey) track(deps, "user signed in", user.id, {});
   return user;
 }

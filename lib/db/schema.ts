@@ -37,6 +37,8 @@ export const signInFailures = pgTable(
   {
     key: text("key").notNull(),
     failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The SHA-256 of the failing request's device cookie (lib/auth/devices.ts), if it sent a well-formed one. */
+    deviceHash: text("device_hash"),
   },
   (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
 );

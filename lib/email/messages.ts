@@ -55,6 +55,19 @@ export function newDeviceEmail(config: Config, device: string, at: Date): MailCo
   return render(`New sign-in to your ${PRODUCT} account`, paragraphs, link);
 }
 
+/** A personal access token was made (lib/auth/tokens.ts): which, what it may do, and where to revoke it. */
+export function newTokenEmail(config: Config, token: { name: string; scopes: readonly string[]; expiresAt: string }, at: Date): MailContent {
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  const link = `${config.WEB_BASE_URL}/settings/account`;
+  const when = `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const paragraphs = [
+    `An access token named "${token.name}" was made for your ${PRODUCT} account at ${when}. It may: ${token.scopes.join(", ")}; it expires on ${token.expiresAt.slice(0, 10)}.`,
+    "If that was you, there is nothing to do. If it was not, change your password now (that revokes every token and signs out every other session), and check your tokens here:",
+    link,
+  ];
+  return render(`New access token on your ${PRODUCT} account`, paragraphs, link);
+}
+
 /** A broker connection the broker stopped accepting (lib/sync/sync.ts): why, and where to give a new token. */
 export function brokerBrokenEmail(config: Config, accountId: string, accountName: string, reason: string): MailContent {
   if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");

@@ -8,6 +8,7 @@ import { matchedRoutes } from "hono/route";
 import type { Config } from "../config/index.ts";
 import { checkToken } from "../auth/tokens.ts";
 import { DEVICE_DAYS } from "../auth/devices.ts";
+import { tooManySignIns, waitWords } from "../auth/lockout.ts";
 import { checkSession, readSessionToken, type SessionClaim, type SessionInfo, type ValidSession } from "../auth/session.ts";
 import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
@@ -294,27 +295,32 @@ export function currentSession(c: Context<AppEnv>): SessionInfo {
 
 /**
  * Per-client (`by: "client"`: the client address, an IPv6 client's /64), per-user (`by: "user"`) or per-session
- * (`by: "session"`) limit. Over the limit: 429 RATE_LIMITED with Retry-After in seconds.
+ * (`by: "session"`) limit. Over the limit: 429 RATE_LIMITED with Retry-After in seconds, worded by `refusal`
+ * (the sign-in routes answer exactly as the account lockout does).
  */
-export function rateLimit(rule: LimitRule, by: "client" | "user" | "session"): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  rule: LimitRule,
+  by: "client" | "user" | "session",
+  refusal: (waitSeconds: number) => AppError = tooManyRequests,
+): MiddlewareHandler<AppEnv> {
   return mark<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const identifier =
       by === "user" ? `user:${currentUser(c).id}` : by === "session" ? `session:${currentSession(c).id}` : `ip:${limitKey(c.var.clientIp)}`;
     const result = await c.var.deps.rateLimiter.check(rule, identifier);
-    if (!result.success) {
-      const wait = Math.max(1, Math.ceil(result.retryAfterSeconds));
-      throw new AppError("RATE_LIMITED", `Too many requests. Try again in ${waitWords(wait)}.`, { headers: { "Retry-After": String(wait) } });
-    }
+    if (!result.success) throw refusal(Math.max(1, Math.ceil(result.retryAfterSeconds)));
     await next();
   }, { kind: "rateLimit", name: rule.name, limit: rule.limit, windowSeconds: rule.windowSeconds });
 }
 
-/** "40 seconds", "1 minute", "15 minutes": how long Retry-After asks a person to wait. */
-function waitWords(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
-}
+const tooManyRequests = (wait: number) => new AppError("RATE_LIMITED", `Too many requests. Try again in ${waitWords(wait)}.`, { headers: { "Retry-After": String(wait) } });
+
+/**
+ * The per-client limits of the sign-in routes: POST /api/auth/login counts every request (SPEC.md section 8: 10
+ * per 15 minutes); the steps after it (a code, a passkey's second step) and a passkey sign-in count in a budget of
+ * their own, so finishing a two-factor sign-in does not spend the login's. Both answer as the lockout does.
+ */
+export const loginLimit = rateLimit(LIMITS.login, "client", tooManySignIns);
+export const signInStepLimit = rateLimit(LIMITS.signInStep, "client", tooManySignIns);
 
 /**
  * A route that checks the current password (or a second-factor code) again is a way to guess it from a stolen

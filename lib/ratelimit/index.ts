@@ -66,6 +66,8 @@ export type RateLimiterOptions = {
 export const LIMITS = {
   register: { name: "register", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
   login: { name: "login", limit: 10, windowSeconds: 900, fallbackLimit: 5 },
+  /** The sign-in steps after the password (a code, a passkey's second step) and passkey sign-ins: login's numbers, their own count. */
+  signInStep: { name: "signInStep", limit: 10, windowSeconds: 900, fallbackLimit: 5 },
   providerKeySave: { name: "providerKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   marketDataKeySave: { name: "marketDataKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   barsKeySave: { name: "barsKeySave", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },

@@ -60,7 +60,7 @@ export async function measureLogin(config: Config, runs = 20) {
     const made = await request(`${server.url}/api/auth/tokens`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Cookie: cookie },
-      body: JSON.stringify({ name: "bench", scopes: ["read"] }),
+      body: JSON.stringify({ name: "bench", scopes: ["read"], password: "benchmark password" }),
     });
     if (made.status !== 201) throw new Error(`token answered ${made.status}`);
     const { token } = JSON.parse(made.body) as { token: string };

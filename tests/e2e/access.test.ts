@@ -94,6 +94,12 @@ for (const width of [1280, 390] as const) {
       const form = panel.getByRole("form", { name: "New access token" });
       await form.getByLabel("Name").fill("Broker bot");
       await form.getByLabel("Import: CSV preview, commit and undo").check();
+      // The password again, and (two-factor sign-in is on) a code: a wrong password is named and makes nothing.
+      await form.getByLabel("Your password").fill("not my password");
+      await form.getByLabel("Code from your authenticator (or a backup code)").fill(totpCode(secret, new Date(Date.now() + 30_000)));
+      await form.getByRole("button", { name: "Make token" }).click();
+      await form.getByText("Your password is wrong").waitFor();
+      await form.getByLabel("Your password").fill(t.password);
       await form.getByRole("button", { name: "Make token" }).click();
       const token = (await form.locator(".token-value").innerText()).trim();
       expect(token).toMatch(/^tj_/);

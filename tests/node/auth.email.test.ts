@@ -165,6 +165,25 @@ describe("password reset", () => {
     expect(elsewhere.cookies.get("journal_device")).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it("making an access token mails its owner: the token's name, what it may do, when it expires, where to revoke it", async () => {
+    const email = uniqueEmail("token-mail");
+    const client = many.client();
+    expect((await client.post("/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
+    const made = await client.post("/api/auth/tokens", { name: "Broker bot", scopes: ["read", "fills:write"], password: PASSWORD, expiresInDays: 30 });
+    expect(made.status).toBe(201);
+    const { expiresAt, token } = (await made.json()) as { expiresAt: string; token: string };
+    await many.settled();
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && m.subject === "New access token on your Trading Journal account", 5000);
+    expect(mail.text).toContain(`An access token named "Broker bot" was made for your Trading Journal account at `);
+    expect(mail.text).toContain(`It may: read, fills:write; it expires on ${expiresAt.slice(0, 10)}.`);
+    expect(mail.text).toContain("http://localhost:3100/settings/account");
+    expect(mail.text).not.toContain(token);
+    // A refused one (wrong password) mails nothing.
+    expect((await client.post("/api/auth/tokens", { name: "Stolen", scopes: ["read"], password: "not the password" })).status).toBe(400);
+    await many.settled();
+    expect(smtp.messages.filter((m) => m.to.includes(email) && m.subject.startsWith("New access token"))).toHaveLength(1);
+  });
+
   it("a reset link dies when the password changes, is reset, or every session is ended", async () => {
     // A link requested before the owner acted must not replace the password afterwards.
     const requestLink = async (email: string) => {

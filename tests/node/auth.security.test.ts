@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { seedAdmin } from "../../lib/auth/users.ts";
+import { totpCode } from "../../lib/auth/two-factor.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
 import { describe, expect, inject, it } from "vitest";
@@ -58,6 +59,34 @@ describe("rate limits", () => {
     });
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
+  });
+
+  it("login's 10 are not spent by the second step of a two-factor sign-in; over it, the lockout's words", async () => {
+    const { statuses, last } = await inOneWindow(900, async () => {
+      const t = await testApp(url());
+      // Set up from another client address, so this client's count starts at zero.
+      const owner = (await testApp(url(), {}, { peer: "per-request" })).client();
+      const email = uniqueEmail("two-step");
+      expect((await owner.post("/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
+      const { secret } = (await (await owner.post("/api/auth/2fa/totp/setup", {})).json()) as { secret: string };
+      const on = await owner.post("/api/auth/2fa/totp/enable", { code: totpCode(secret, new Date()) });
+      const { backupCodes } = (await on.json()) as { backupCodes: string[] };
+      const seen: number[] = [];
+      let res: Response | undefined;
+      for (let i = 0; i < 11; i++) {
+        res = await t.client().post("/api/auth/login", { email, password: PASSWORD });
+        seen.push(res.status);
+        if (res.status !== 200) break;
+        const { challenge } = (await res.json()) as { challenge: string };
+        seen.push((await t.client().post("/api/auth/login/2fa", { challenge, code: backupCodes[i % backupCodes.length] })).status);
+      }
+      return { statuses: seen, last: res };
+    });
+    // Ten sign-ins, each in two steps, then the eleventh login refused.
+    expect(statuses).toEqual([...Array(20).fill(200), 429]);
+    const wait = Number(last!.headers.get("Retry-After"));
+    const minutes = Math.ceil(wait / 60);
+    expect((await last!.json()).error.message).toBe(wait < 60 ? `Too many sign-in attempts. Try again in ${wait} second${wait === 1 ? "" : "s"}.` : `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
   });
 
   it("X-Forwarded-For from an untrusted peer cannot escape the limit", async () => {

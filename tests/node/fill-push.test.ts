@@ -19,7 +19,7 @@ async function setup() {
   expect((await client.post("/api/auth/register", { email: uniqueEmail("push"), password: PASSWORD })).status).toBe(201);
   const account = await client.post("/api/accounts", { name: "Bot", currency: "USD", startingBalance: "10000", timezone: "America/New_York" });
   const accountId = ((await account.json()) as { id: string }).id;
-  const made = await client.post("/api/auth/tokens", { name: "platform", scopes: ["fills:write"] });
+  const made = await client.post("/api/auth/tokens", { name: "platform", scopes: ["fills:write"], password: PASSWORD });
   const { token } = (await made.json()) as { token: string };
   const bot = (): TestClient => {
     const c = t.client();

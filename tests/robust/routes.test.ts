@@ -83,7 +83,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const playbook = await json(owner.post("/api/playbooks", { name: "ORB", items: [{ kind: "checkbox", label: "Volume" }] }));
   expect((await owner.request(`/api/days/${account.id}/${OWNED_DAY}`, { method: "PUT", json: { plan: "mine" } })).status).toBe(200);
   const rule = await json(owner.post("/api/rules", { accountId: account.id, rule: { type: "max_trades_per_day", count: 3 } }));
-  const token = await json(owner.post("/api/auth/tokens", { name: "script", scopes: ["read"] }));
+  const token = await json(owner.post("/api/auth/tokens", { name: "script", scopes: ["read"], password: PASSWORD }));
   const passkeyFlow = await json(owner.post("/api/passkeys/options", {}));
   const passkey = await json(owner.post("/api/passkeys", { flowId: passkeyFlow.flowId, credential: await new SoftwareAuthenticator("http://localhost").create(passkeyFlow.options) }));
   return {

@@ -90,7 +90,7 @@ export function ResetPasswordPage() {
       <h1 id="reset-title">Choose a new password</h1>
       {reset.isSuccess ? (
         <div role="status">
-          <p>Your password is changed, and every session that used the old one is signed out.</p>
+          <p>Your password is changed: every session that used the old one is signed out, and every access token is revoked.</p>
           <p>
             <Link to="/sign-in" className="button">
               Sign in

@@ -1,6 +1,7 @@
 // Settings > Account, "Access tokens" (docs/auth.md, "Personal access tokens"): tokens for scripts and trading
-// platforms, each limited to the scopes ticked here. A new token is shown once, with a button to copy it; the
-// list shows when each was last used; Revoke stops it at once.
+// platforms, each limited to the scopes ticked here. Making one asks for the password (and a code while two-factor
+// sign-in is on), and a token lives a year at most. A new token is shown once, with a button to copy it; the list
+// shows when each was last used; Revoke stops it at once.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, unwrap } from "../../api/client.ts";
@@ -15,11 +16,12 @@ const SCOPES: Array<{ scope: Scope; label: string }> = [
   { scope: "import", label: "Import: CSV preview, commit and undo" },
   { scope: "fills:write", label: "Write fills: add, correct and delete fills" },
 ];
+// A token lives a year at most (lib/auth/tokens.ts TOKEN_MAX_DAYS).
 const EXPIRY = [
   { value: "30", label: "30 days" },
   { value: "90", label: "90 days" },
-  { value: "365", label: "1 year" },
-  { value: "", label: "Never" },
+  { value: "180", label: "180 days" },
+  { value: "365", label: "1 year (the longest)" },
 ];
 
 function NewToken() {
@@ -27,22 +29,36 @@ function NewToken() {
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<Scope[]>(["read"]);
   const [expiry, setExpiry] = useState("90");
-  const [problems, setProblems] = useState<{ name?: string; scopes?: string }>({});
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [problems, setProblems] = useState<{ name?: string; scopes?: string; password?: string; code?: string }>({});
   const [copied, setCopied] = useState(false);
+  const twoFactor = useQuery({ queryKey: keys.twoFactor, queryFn: () => unwrap(api.api.auth["2fa"].$get()) });
+  const needsCode = twoFactor.data?.enabled === true;
   const create = useMutation({
-    mutationFn: (json: { name: string; scopes: Scope[]; expiresInDays?: number }) => unwrap(api.api.auth.tokens.$post({ json })),
+    mutationFn: (json: { name: string; scopes: Scope[]; expiresInDays: number; password: string; code?: string }) => unwrap(api.api.auth.tokens.$post({ json })),
     onSuccess: () => {
       setName("");
+      setPassword("");
+      setCode("");
       setCopied(false);
       void queryClient.invalidateQueries({ queryKey: keys.accessTokens });
+      void queryClient.invalidateQueries({ queryKey: keys.twoFactor });
     },
   });
   const server = serverFieldErrors(create.error);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found = { name: name.trim() ? undefined : "is required", scopes: scopes.length ? undefined : "tick at least one" };
+    const found = {
+      name: name.trim() ? undefined : "is required",
+      scopes: scopes.length ? undefined : "tick at least one",
+      password: password ? undefined : "is required",
+      code: needsCode && !code.trim() ? "is required" : undefined,
+    };
     setProblems(found);
-    if (!found.name && !found.scopes) create.mutate({ name: name.trim(), scopes, ...(expiry ? { expiresInDays: Number(expiry) } : {}) });
+    if (!Object.values(found).some(Boolean)) {
+      create.mutate({ name: name.trim(), scopes, expiresInDays: Number(expiry), password, ...(needsCode ? { code: code.trim() } : {}) });
+    }
   };
   const made = create.data;
   return (
@@ -66,7 +82,7 @@ function NewToken() {
           <StatusMessage>{copied ? "Copied." : ""}</StatusMessage>
         </div>
       )}
-      <ErrorAlert error={create.error && !server.name ? create.error : null} title="No token was made." />
+      <ErrorAlert error={create.error && !server.name && !server.password && !server.code ? create.error : null} title="No token was made." />
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={problems.name ?? server.name} hint="Where it is used, e.g. “My broker bot”." maxLength={80} />
       <fieldset>
         <legend>What it may do</legend>
@@ -89,6 +105,26 @@ function NewToken() {
           </option>
         ))}
       </SelectField>
+      <TextField
+        label="Your password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={problems.password ?? server.password}
+        hint="Asked again so that a session left open cannot make a token. We email you when a token is made."
+      />
+      {needsCode && (
+        <TextField
+          label="Code from your authenticator (or a backup code)"
+          autoComplete="one-time-code"
+          inputMode="text"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={problems.code ?? server.code}
+          maxLength={32}
+        />
+      )}
       <div className="button-row">
         <button type="submit" className="button" disabled={create.isPending}>
           Make token
@@ -110,8 +146,9 @@ export function AccessTokensPanel() {
       <h2 id="tokens-title">Access tokens</h2>
       <p>
         For scripts and trading platforms: send <code>Authorization: Bearer &lt;token&gt;</code> to the API (see the API reference). A
-        token can never change your password, keys, billing or tokens.
+        token can never change your password, keys, billing or tokens, nor download your archive.
       </p>
+      <p>A token lives a year at most. Changing your password, resetting it or signing out everywhere else revokes every token.</p>
       <ErrorAlert error={revoke.error} title="Could not revoke the token." />
       <QueryView query={tokens} label="your access tokens">
         {({ tokens: list }) =>

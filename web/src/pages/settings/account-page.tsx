@@ -60,13 +60,13 @@ function ChangePassword() {
           value={newPassword}
           onChange={(e) => setNew(e.target.value)}
           error={problems.newPassword ?? server.newPassword}
-          hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Your other sessions are signed out; this one stays.`}
+          hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Your other sessions are signed out and every access token is revoked; this session stays.`}
           required
         />
         <button type="submit" className="button" disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}
         </button>
-        <StatusMessage>{change.isSuccess ? "Password changed. Every other session is signed out." : ""}</StatusMessage>
+        <StatusMessage>{change.isSuccess ? "Password changed. Every other session is signed out and every access token revoked." : ""}</StatusMessage>
       </form>
     </section>
   );

@@ -19,14 +19,20 @@ export function SessionsPage() {
   });
   const revokeOthers = useMutation({
     mutationFn: () => unwrap(api.api.auth.sessions.$delete()),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.sessions }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: keys.sessions });
+      void queryClient.invalidateQueries({ queryKey: keys.accessTokens });
+    },
   });
 
   return (
     <>
       <PageHeader title="Sessions" />
       <SettingsTabs />
-      <p>Where you are signed in. Up to five sessions are kept; signing in again ends the oldest.</p>
+      <p>
+        Where you are signed in. Up to five sessions are kept; signing in again ends the oldest. Signing out everywhere else also revokes
+        every access token.
+      </p>
       <ErrorAlert error={revoke.error} title="Could not end the session." />
       <ErrorAlert error={revokeOthers.error} title="Could not end the other sessions." />
       <QueryView query={sessions} label="your sessions">
