@@ -140,10 +140,14 @@ const weirdString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 20 }),
   fc.integer({ min: 1000, max: 5000 }).map((n) => "x".repeat(n)),
 );
+/** A real instant at any two-digit offset, with or without minutes (the probe's "+99:99" and "+23": Postgres' 22009). */
+const anyOffset = fc
+  .tuple(fc.constantFrom("T", " "), fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 99 }), fc.option(fc.integer({ min: 0, max: 99 })), fc.boolean())
+  .map(([sep, sign, h, m, colon]) => `2026-03-02${sep}14:30:00.123${sign}${String(h).padStart(2, "0")}${m === null ? "" : `${colon ? ":" : ""}${String(m).padStart(2, "0")}`}`);
 /** A cursor as a list writes it (base64 of {at, id}), holding what no list writes: a time of "1", 36 dashes... */
 const craftedCursor = fc
   .record({
-    at: fc.oneof(fc.constantFrom("1", "0", "-1", "infinity", "-infinity", "epoch", "now", "294277-01-01T00:00:00Z", "2024-02-30T00:00:00Z", "0001-01-01T00:00:00Z", "2026-03-02 10:00"), weirdString),
+    at: fc.oneof(fc.constantFrom("1", "0", "-1", "infinity", "-infinity", "epoch", "now", "294277-01-01T00:00:00Z", "2024-02-30T00:00:00Z", "0001-01-01T00:00:00Z", "2026-03-02 10:00"), weirdString, anyOffset),
     id: fc.oneof(fc.constantFrom("-".repeat(36), "g".repeat(36), "00000000-0000-0000-0000-00000000000", ""), uuid),
   })
   .map((c) => Buffer.from(JSON.stringify(c)).toString("base64").replace(/=+$/, ""));
@@ -420,12 +424,15 @@ describe("paged routes and the cursors they did not write", () => {
       }),
       { numRuns: RUNS * 4, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
-    // The probe's case, and a cursor a list wrote, on each.
-    const one = btoa(JSON.stringify({ at: "1", id: crypto.randomUUID() }));
-    const real = btoa(JSON.stringify({ at: "2026-03-02T14:30:00.123Z", id: crypto.randomUUID() }));
+    // The probes' cases, and cursors a list could write, on each.
+    const cursorOf = (at: string) => encodeURIComponent(btoa(JSON.stringify({ at, id: crypto.randomUUID() })));
     for (const path of paged) {
-      expect((await admin.get(`${path}?cursor=${encodeURIComponent(one)}`)).status, path).toBe(400);
-      expect((await admin.get(`${path}?cursor=${encodeURIComponent(real)}`)).status, path).toBe(200);
+      for (const at of ["1", "2026-03-02T14:30:00+99:99", "2026-03-02T14:30:00+23", "2026-03-02 14:30:00-16"]) {
+        expect((await admin.get(`${path}?cursor=${cursorOf(at)}`)).status, `${path} ${at}`).toBe(400);
+      }
+      for (const at of ["2026-03-02T14:30:00.123Z", "2026-03-02 14:30:00.123456+00", "2026-03-02T14:30:00+05:30", "2026-03-02T14:30:00-12"]) {
+        expect((await admin.get(`${path}?cursor=${cursorOf(at)}`)).status, `${path} ${at}`).toBe(200);
+      }
     }
   });
 });
