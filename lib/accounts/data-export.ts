@@ -25,6 +25,8 @@ import { daySchema } from "../days/schema.ts";
 import { MAX_ITEMS, NewPlaybookSchema, PlaybookAnswersSchema, PlaybookItemSchema } from "../playbooks/schema.ts";
 import { MAX_RULES } from "../rules/rules.ts";
 import { RuleParamsSchema } from "../rules/schema.ts";
+import { TagListSchema, TagSchema } from "../tags/tag.ts";
+import { tagSpellings } from "../tags/tags.ts";
 
 export const EXPORT_FORMAT = "trading-journal-export";
 export const EXPORT_VERSION = 1;
@@ -64,7 +66,7 @@ const EntrySchema = z.strictObject({
 const JournalSchema = z.strictObject({
   openFill: ref(),
   notes: note(),
-  tags: z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20, "has more than 20 tags")),
+  tags: TagListSchema,
   setup: z.nullable(z.string().check(z.maxLength(100, "is too long"))),
   rating: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
   stopPrice: z.optional(z.nullable(nonNegative())),
@@ -90,7 +92,7 @@ const DaySchema = z.strictObject({
   plan: note(),
   review: note(),
   mood: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
-  tags: z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20, "has more than 20 tags")),
+  tags: TagListSchema,
 });
 
 const AccountSchema = z.strictObject({
@@ -134,7 +136,7 @@ export const DataExportSchema = z.strictObject({
   playbooks: z.optional(z.array(PlaybookFileSchema).check(z.maxLength(1000, "has more than 1000 playbooks"))),
   /** What the trader's tags mean: setup, mistake or emotion. */
   tagKinds: z.optional(
-    z.array(z.strictObject({ tag: z.string().check(z.minLength(1), z.maxLength(50, "is too long")), kind: z.enum(["setup", "mistake", "emotion"], { error: "must be setup, mistake or emotion" }) })).check(
+    z.array(z.strictObject({ tag: TagSchema, kind: z.enum(["setup", "mistake", "emotion"], { error: "must be setup, mistake or emotion" }) })).check(
       z.maxLength(10_000, "has more than 10000 tags"),
     ),
   ),
@@ -301,6 +303,32 @@ export function checkUserData(text: string): DataExport {
   return parsed.data;
 }
 
+/**
+ * The file's tags as the API writes tags (lib/tags/tags.ts): the schema has trimmed them and refused blank ones;
+ * here each is written in the spelling the user already has (or the file's first), and a list naming one tag
+ * twice (in any case) keeps it once, as do the tags' kinds. Changes `data` in place.
+ */
+export async function canonicalizeFileTags(deps: Pick<Deps, "db">, userId: string, data: DataExport, more: Array<{ tags: string[] | null }> = []): Promise<void> {
+  const lists = [...data.accounts.flatMap((a) => [...a.journal.map((j) => j.tags), ...(a.days ?? []).map((d) => d.tags)]), ...more.flatMap((m) => (m.tags ? [m.tags] : []))];
+  // In the file's order: the accounts' journals and days, then the kinds.
+  const spelling = await tagSpellings(deps, userId, [...lists.flat(), ...(data.tagKinds ?? []).map((k) => k.tag)]);
+  const canonical = (tags: readonly string[]) => [...new Set(tags.map((t) => spelling.get(t.toLowerCase())!))];
+  for (const a of data.accounts) {
+    for (const j of a.journal) j.tags = canonical(j.tags);
+    for (const d of a.days ?? []) d.tags = canonical(d.tags);
+  }
+  for (const m of more) if (m.tags) m.tags = canonical(m.tags);
+  if (data.tagKinds) {
+    const seen = new Set<string>();
+    data.tagKinds = data.tagKinds.flatMap((k) => {
+      const tag = spelling.get(k.tag.toLowerCase())!;
+      if (seen.has(tag)) return [];
+      seen.add(tag);
+      return [{ ...k, tag }];
+    });
+  }
+}
+
 /** The account cap a restore must respect (FEATURE_GATING's Free plan), or null. */
 export const restoreCap = (config: Deps["config"], user: AuthUser) => (isPlanCapped(config, user) ? FREE_PLAN_LIMITS.accounts : null);
 
@@ -327,6 +355,7 @@ export type RestoreSummary = { accounts: number; fills: number; entries: number;
 /** POST /api/auth/account/import: a JSON export written into the user's data, all or nothing. */
 export async function importUserData(deps: Pick<Deps, "db" | "config">, user: AuthUser, text: string): Promise<RestoreSummary> {
   const data = checkUserData(text);
+  await canonicalizeFileTags(deps, user.id, data);
   try {
     const [row] = rowsOf<{ summary: RestoreSummary }>(
       await deps.db.execute(sql`select account_restore(${user.id}::uuid, ${JSON.stringify(data)}::jsonb, ${restoreCap(deps.config, user)}::integer) as summary`),

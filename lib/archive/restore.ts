@@ -9,11 +9,12 @@
 // in archive_restore_images (their bytes inline, or put in object storage under their final key); one
 // statement (archive_restore) then writes the journal, takes the staged images onto their owners and adds the
 // detached notes, conversations and import history. A refusal at any step discards what was staged.
+import { TagListSchema } from "../tags/tag.ts";
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Entry, FileEntry } from "@zip.js/zip.js";
-import { checkUserData, restoreCap, restoreError, type RestoreSummary } from "../accounts/data-export.ts";
+import { canonicalizeFileTags, checkUserData, restoreCap, restoreError, type RestoreSummary } from "../accounts/data-export.ts";
 import type { DataExport } from "../accounts/data-export.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
@@ -62,7 +63,7 @@ const DetachedNotesSchema = z.array(
     closedAt: z.nullable(iso()),
     netPnl: z.optional(decimal()),
     notes: z.nullable(z.string().check(z.maxLength(20_000, "is too long"))),
-    tags: z.nullable(z.array(z.string().check(z.minLength(1), z.maxLength(50, "is too long"))).check(z.maxLength(20))),
+    tags: z.nullable(TagListSchema),
     setup: z.nullable(z.string().check(z.maxLength(200))),
     rating: z.nullable(z.int().check(z.minimum(1), z.maximum(5))),
     stopPrice: z.optional(decimal()),
@@ -185,6 +186,7 @@ export async function restoreArchive(
     };
     const problems = referenceProblems(data, extras, byName);
     if (problems.length) throw validationError(problems, "The archive's parts do not match up; nothing was imported.");
+    await canonicalizeFileTags(deps, user.id, data, extras.detachedNotes);
 
     const restoreId = crypto.randomUUID();
     try {

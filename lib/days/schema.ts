@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { TagListSchema } from "../tags/tag.ts";
 
 /** A calendar date YYYY-MM-DD that exists (no February 30th), between 1970 and 2200. */
 export const daySchema = () =>
@@ -35,8 +36,6 @@ export const DayEntrySchema = z.strictObject({
   plan: text(),
   review: text(),
   mood: z.optional(z.nullable(z.number().check(z.int("must be a whole number"), z.minimum(1, "must be 1 to 5"), z.maximum(5, "must be 1 to 5")))),
-  tags: z.optional(
-    z.array(z.string().check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters"))).check(z.maxLength(20, "at most 20 tags")),
-  ),
+  tags: z.optional(TagListSchema),
 });
 export type DayEntryPatch = z.infer<typeof DayEntrySchema>;

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { StatsQuerySchema } from "../stats/stats.ts";
+import { TagSchema } from "./tag.ts";
 
 export const TAG_KINDS = ["setup", "mistake", "emotion"] as const;
 export type TagKind = (typeof TAG_KINDS)[number];
@@ -7,7 +8,7 @@ const kind = () => z.enum(TAG_KINDS, { error: "must be setup, mistake or emotion
 
 /** PUT /api/tags/kind: a tag's kind (null: none). The tag is in the body, as tags may hold any character. */
 export const TagKindSchema = z.strictObject({
-  tag: z.string().check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")),
+  tag: TagSchema,
   kind: z.nullable(kind()),
 });
 export type TagKindBody = z.infer<typeof TagKindSchema>;

@@ -16,15 +16,24 @@ import type { TagKind, TagKindBody, TagReportQuery } from "./schema.ts";
  * differ only in case within one write are one tag, the first spelling kept. Returns the tags to write, trimmed.
  */
 export async function canonicalTags(deps: Pick<Deps, "db">, userId: string, tags: readonly string[]): Promise<string[]> {
+  const spelling = await tagSpellings(deps, userId, tags);
+  return [...new Set(tags.map((t) => t.trim()).filter(Boolean).map((t) => spelling.get(t.toLowerCase())!))];
+}
+
+/**
+ * How each of these tags (trimmed) is written, by its lowercase: the spelling the user already uses most (on a
+ * trade, a journal day or a kind), else the first spelling among these.
+ */
+export async function tagSpellings(deps: Pick<Deps, "db">, userId: string, tags: readonly string[]): Promise<Map<string, string>> {
+  const spelling = new Map<string, string>();
   const wanted: string[] = [];
-  const seen = new Set<string>();
   for (const raw of tags) {
     const tag = raw.trim();
-    if (!tag || seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
+    if (!tag || spelling.has(tag.toLowerCase())) continue;
+    spelling.set(tag.toLowerCase(), tag);
     wanted.push(tag);
   }
-  if (!wanted.length) return wanted;
+  if (!wanted.length) return spelling;
   const known = rowsOf<{ tag: string }>(
     await deps.db.execute(sql`with mine as (
         select t.tag from trade_journals j join accounts a on a.id = j.account_id cross join unnest(j.tags) as t(tag) where a.user_id = ${userId}
@@ -36,9 +45,13 @@ export async function canonicalTags(deps: Pick<Deps, "db">, userId: string, tags
       select tag from mine where lower(tag) in (select lower(jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb)))
       group by tag order by count(*) desc, tag`),
   );
-  const spelling = new Map<string, string>();
-  for (const { tag } of known) if (!spelling.has(tag.toLowerCase())) spelling.set(tag.toLowerCase(), tag);
-  return wanted.map((t) => spelling.get(t.toLowerCase()) ?? t);
+  const used = new Set<string>();
+  for (const { tag } of known) {
+    if (used.has(tag.toLowerCase())) continue;
+    used.add(tag.toLowerCase());
+    spelling.set(tag.toLowerCase(), tag);
+  }
+  return spelling;
 }
 
 /** GET /api/tags: every tag on the user's trades (and every tag given a kind), with its kind and trade count. */

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { DecimalStringSchema, toUnits } from "../money.ts";
 import { dateTimeSchema } from "../time/range.ts";
 import { PlaybookAnswersSchema } from "../playbooks/schema.ts";
+import { TagListSchema } from "../tags/tag.ts";
 
 const positiveDecimal = (what: string) =>
   DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
@@ -102,11 +103,7 @@ export type FillListQuery = z.infer<typeof FillListQuerySchema>;
 
 export const TradeJournalSchema = z.strictObject({
   notes: z.optional(z.nullable(z.string().check(z.maxLength(20_000, "must be at most 20000 characters")))),
-  tags: z.optional(
-    z.array(z.string().check(z.trim(), z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters"))).check(
-      z.maxLength(20, "at most 20 tags"),
-    ),
-  ),
+  tags: z.optional(TagListSchema),
   setup: z.optional(z.nullable(z.string().check(z.maxLength(100, "must be at most 100 characters")))),
   rating: z.optional(z.nullable(z.number().check(z.int("must be a whole number"), z.minimum(1, "must be 1 to 5"), z.maximum(5, "must be 1 to 5")))),
   /** The plan (DESIGN.md section 10): where the trade is wrong, where it takes profit, what it risks. */

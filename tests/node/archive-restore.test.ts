@@ -3,6 +3,7 @@
 // (its own database and its own bucket), and read back the same through the API; and every refusal writing
 // nothing, not even a staged image.
 import { sql } from "drizzle-orm";
+import { rowsOf } from "../../lib/db/rows.ts";
 import { strFromU8, unzipSync, zipSync, strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
@@ -221,6 +222,34 @@ describe("POST /api/archive", () => {
     const [left] = (await t.deps.db.execute(sql`select (select count(*)::int from accounts where user_id = ${(await (await client.get("/api/auth/me")).json()).user.id}::uuid) as accounts`)).rows as Array<{ accounts: number }>;
     expect(left).toEqual({ accounts: 0 });
     expect(JSON.parse(strFromU8(good["manifest.json"]!))).toMatchObject({ format: "trading-journal-archive" });
+  });
+
+  it("holds the archive's tags to the API's tag rules too: a blank one refused, padded and repeated ones cleaned", async () => {
+    const t = await testApp(inject("databaseUrl"), {}, { peer: "per-request" });
+    const { client, userId } = await signUp(t, "archive-tags");
+    await client.post("/api/accounts", { name: "Main", currency: "USD" });
+    const good = unzipSync(new Uint8Array(await (await client.get("/api/archive")).arrayBuffer()));
+    const accountId = (await (await client.get("/api/accounts")).json()).accounts[0].id;
+    expect((await client.request(`/api/accounts/${accountId}`, { method: "DELETE" })).status).toBe(204);
+    const withJournal = (change: (j: { accounts: Array<{ days?: unknown[] }>; tagKinds?: unknown[] }) => void) => {
+      const journal = JSON.parse(strFromU8(good["journal.json"]!));
+      change(journal);
+      return zipSync({ ...good, "journal.json": strToU8(JSON.stringify(journal)) });
+    };
+    const blank = await restore(client, withJournal((j) => (j.accounts[0]!.days = [{ day: "2026-03-04", plan: null, review: null, mood: null, tags: [""] }])));
+    expect(blank.status).toBe(400);
+    expect((await blank.json()).error.fields).toContainEqual({ path: "accounts.0.days.0.tags.0", message: "must not be empty" });
+    const ok = await restore(
+      client,
+      withJournal((j) => {
+        j.accounts[0]!.days = [{ day: "2026-03-04", plan: null, review: null, mood: null, tags: [" Gap ", "gap", "GAP"] }];
+        j.tagKinds = [{ tag: "gap ", kind: "setup" }];
+      }),
+    );
+    expect(ok.status).toBe(201);
+    const [day] = rowsOf<{ tags: string[] }>(await t.deps.db.execute(sql`select d.tags from day_journals d join accounts a on a.id = d.account_id where a.user_id = ${userId}::uuid`));
+    expect(day!.tags).toEqual(["Gap"]);
+    expect(rowsOf(await t.deps.db.execute(sql`select tag, kind from tag_kinds where user_id = ${userId}::uuid`))).toEqual([{ tag: "Gap", kind: "setup" }]);
   });
 
   it("takes at most 10 archives an hour from one user: the 11th is 429 with Retry-After", async () => {

@@ -245,6 +245,46 @@ describe("the whole-account JSON export", () => {
     expect(await state()).toEqual(before);
   });
 
+  it("a file's tags are held to the API's tag rules: blank refused, padded trimmed, one tag once, in the user's own spelling", async () => {
+    const { client } = await traderWithHistory();
+    const good = JSON.parse(await exportOf(client));
+    const { client: other, userId } = await signUp(target, "file-tags");
+    // The importer already writes this tag in capitals (a kind given to it).
+    expect((await other.request("/api/tags/kind", { method: "PUT", json: { tag: "CALM", kind: "emotion" } })).status).toBe(200);
+    const accounts = async () => rowsOf(await target.deps.db.execute(sql`select 1 from accounts where user_id = ${userId}`)).length;
+
+    const blank = structuredClone(good);
+    blank.accounts[0].journal[0].tags = ["ok", "   "];
+    const refused = await importFile(other, JSON.stringify(blank));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.fields).toContainEqual({ path: "accounts.0.journal.0.tags.1", message: "must not be empty" });
+    expect(await accounts()).toBe(0);
+
+    const messy = structuredClone(good);
+    messy.accounts[0].journal[0].tags = ["  padded  ", "Breakout", "breakout", "BREAKOUT "];
+    messy.accounts[0].days = [{ day: "2026-02-03", plan: null, review: null, mood: null, tags: [" calm", "Calm", "focus "] }];
+    messy.tagKinds = [
+      { tag: " fomo ", kind: "mistake" },
+      { tag: "FOMO", kind: "emotion" },
+    ];
+    const res = await importFile(other, JSON.stringify(messy));
+    expect(res.status).toBe(201);
+    const tradeTags = rowsOf<{ tags: string[] }>(
+      await target.deps.db.execute(sql`select j.tags from trade_journals j join accounts a on a.id = j.account_id where a.user_id = ${userId} and cardinality(j.tags) > 0 order by j.created_at`),
+    ).map((r) => r.tags);
+    expect(tradeTags).toContainEqual(["padded", "Breakout"]);
+    const dayTags = rowsOf<{ tags: string[] }>(await target.deps.db.execute(sql`select d.tags from day_journals d join accounts a on a.id = d.account_id where a.user_id = ${userId}`));
+    expect(dayTags.map((r) => r.tags)).toEqual([["CALM", "focus"]]);
+    const kinds = rowsOf<{ tag: string; kind: string }>(await target.deps.db.execute(sql`select tag, kind from tag_kinds where user_id = ${userId} order by tag`));
+    expect(kinds).toEqual([
+      { tag: "CALM", kind: "emotion" },
+      { tag: "fomo", kind: "mistake" },
+    ]);
+    // The same tags through the API read the same.
+    const listed = ((await (await other.get("/api/tags")).json()) as { tags: Array<{ tag: string }> }).tags.map((t) => t.tag);
+    expect(listed.filter((t) => t !== t.trim() || t === "")).toEqual([]);
+  });
+
   it("keeps the Free plan's account cap when FEATURE_GATING is on", async () => {
     const { client } = await traderWithHistory();
     const text = await exportOf(client);
