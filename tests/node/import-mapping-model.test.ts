@@ -67,12 +67,24 @@ describe("POST /api/advisor/import-mapping", () => {
       provider: "openai",
       model: "gpt-5.1",
     });
-    // One call, with the header and five rows: the sixth never left the server.
+    // One call, and exactly this body: the instructions, then the header and the first five rows, nothing else
+    // (no account, email, other rows, or any other field of the journal). The sixth row never left the server.
     expect(stand.streams.length).toBe(before + 1);
-    const sent = JSON.stringify(stand.streams.at(-1)!.body);
-    expect(sent).toContain("Wertpapier");
-    expect(sent).toContain("NVDA");
-    expect(sent).not.toContain("SIXTH-ROW-SECRET");
+    const sent = stand.streams.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
+    const shown = scripted(MODEL_ANSWER).slice(0, 5);
+    expect(sent).toEqual({
+      model: "gpt-5.1",
+      max_completion_tokens: 1500,
+      messages: [
+        { role: "developer", content: expect.stringMatching(/^You map the columns of a broker's CSV export of trade executions/) },
+        { role: "user", content: `Header: ${JSON.stringify(HEADER)}\nFirst rows:\n${shown.map((r) => JSON.stringify(r)).join("\n")}` },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    // The instructions are the same for every trader: none of this one's words in them.
+    expect(sent.messages[0]!.content).not.toMatch(/Wertpapier|AAPL|mapping-model|@/);
+    expect(JSON.stringify(sent)).not.toContain("SIXTH-ROW-SECRET");
 
     // The trader confirms it: the file previews with that mapping (Kauf and Verkauf given as the sides).
     const account = (await (await client.post("/api/accounts", { name: "Depot", currency: "USD" })).json()).id as string;

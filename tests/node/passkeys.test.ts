@@ -8,7 +8,8 @@ import { rowsOf } from "../../lib/db/rows.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { SoftwareAuthenticator } from "../support/authenticator.ts";
 import { runCliProcess } from "../support/cli.ts";
-import { PASSWORD, uniqueEmail, type TestClient } from "../support/client.ts";
+import { PASSWORD, TestClient, uniqueEmail } from "../support/client.ts";
+import { startTestServer } from "../support/node-server.ts";
 
 const url = () => inject("databaseUrl");
 // app.request() answers for http://localhost: the relying party is "localhost", the page's origin this.
@@ -44,6 +45,48 @@ async function passkeySignIn(t: TestApp, authenticator: SoftwareAuthenticator, t
 }
 
 describe("passkeys", () => {
+  it("end to end through the real server: an answer replayed byte for byte, and one signed over another flow's challenge, are refused", async () => {
+    const server = await startTestServer();
+    try {
+      // The page's origin as a browser reports it: a host name (passkeys take no IP address).
+      const base = `http://localhost:${new URL(server.url).port}`;
+      const authenticator = new SoftwareAuthenticator(base);
+      const owner = new TestClient(base);
+      const email = uniqueEmail("passkey-e2e");
+      expect((await owner.post("/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
+      await addPasskey(owner, authenticator);
+      const fresh = () => new TestClient(base);
+      const optionsOf = async (client: TestClient) => (await (await client.post("/api/passkeys/sign-in/options", {})).json()) as Flow;
+
+      // The genuine ceremony signs in; the very same bytes sent again (a captured answer replayed) do not.
+      const browser = fresh();
+      const flow = await optionsOf(browser);
+      const answer = await authenticator.get(flow.options);
+      const signedIn = await browser.post("/api/passkeys/sign-in", { flowId: flow.flowId, credential: answer });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.headers.getSetCookie().some((c) => c.startsWith("journal_session="))).toBe(true);
+      const replayed = await fresh().post("/api/passkeys/sign-in", { flowId: flow.flowId, credential: answer });
+      expect(replayed.status).toBe(401);
+      expect(((await replayed.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "UNAUTHORIZED", message: "The passkey was not accepted." });
+      expect(replayed.headers.getSetCookie()).toEqual([]);
+
+      // A foreign challenge: signed over flow A's challenge, sent with flow B's id (B is live and unused), is refused.
+      const a = await optionsOf(fresh());
+      const b = await optionsOf(fresh());
+      const overA = await authenticator.get(a.options);
+      expect((await fresh().post("/api/passkeys/sign-in", { flowId: b.flowId, credential: overA })).status).toBe(401);
+      // An invented challenge (one the server never issued) is refused too.
+      const invented = await authenticator.get({ ...b.options, challenge: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url") });
+      expect((await fresh().post("/api/passkeys/sign-in", { flowId: b.flowId, credential: invented })).status).toBe(401);
+      // The refusals spent flow B (each flow takes one answer, right or wrong): its own answer now is late; a new flow signs in.
+      expect((await fresh().post("/api/passkeys/sign-in", { flowId: b.flowId, credential: await authenticator.get(b.options) })).status).toBe(401);
+      const again = await optionsOf(fresh());
+      expect((await fresh().post("/api/passkeys/sign-in", { flowId: again.flowId, credential: await authenticator.get(again.options) })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("added in two steps and listed; then a sign-in of their own, each flow used once; another origin is refused", async () => {
     const s = await setup();
     const authenticator = new SoftwareAuthenticator(ORIGIN);
