@@ -290,6 +290,11 @@ const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
  * abbreviation (see ZONE_ABBREVIATIONS). ISO dates may be separated from the time by ", " (IBKR statements).
  */
 export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"], timeZone: string): Date | null {
+  return readTimestamp(raw, format, timeZone)?.at ?? null;
+}
+
+/** parseTimestamp, and whether the text had a time of day (a date alone reads as its midnight). */
+function readTimestamp(raw: string, format: ImportOptions["dateFormat"], timeZone: string): { at: Date; timed: boolean } | null {
   // "01/18/2024 as of 01/17/2024" (Schwab): posted on the first date for a trade made on the second.
   let v = raw.trim().replace(/\s+/g, " ").replace(/^.* as of (.+)$/i, "$1");
   const abbreviation = / ([A-Za-z]{2,3})$/.exec(v);
@@ -302,14 +307,15 @@ export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"],
   if ((format ?? "iso") === "iso") {
     const m = /^(\d{4})-(\d{2})-(\d{2})(?:(?:[T ]|, ?)(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
     if (!m) return null;
-    const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone] = m;
-    const wall = { year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +s, millisecond: Math.floor(Number(`0.${frac}`) * 1000) };
+    const [, y, mo, d, h, mi = "0", s = "0", frac = "0", zone] = m;
+    const wall = { year: +y!, month: +mo!, day: +d!, hour: +(h ?? "0"), minute: +mi, second: +s, millisecond: Math.floor(Number(`0.${frac}`) * 1000) };
     if (!validWall(wall)) return null;
+    const timed = h !== undefined;
     if (zone) {
       const offset = zone.toUpperCase() === "Z" ? 0 : (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
-      return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond) - offset * 60_000);
+      return { at: new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond) - offset * 60_000), timed };
     }
-    return zonedTimeToUtc(wall, timeZone);
+    return { at: zonedTimeToUtc(wall, timeZone), timed };
   }
   const [datePart = "", ...rest] = v.split(/[ T,;]+/).filter(Boolean);
   const timePart = rest.join(" ");
@@ -341,7 +347,7 @@ export function parseTimestamp(raw: string, format: ImportOptions["dateFormat"],
     }
   }
   const wall = { year: y, month: mo, day: d, hour, minute, second, millisecond };
-  return validWall(wall) ? zonedTimeToUtc(wall, timeZone) : null;
+  return validWall(wall) ? { at: zonedTimeToUtc(wall, timeZone), timed: timePart !== "" } : null;
 }
 
 function validWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }): boolean {
@@ -408,6 +414,8 @@ export function normalizeCsv(
   };
   const filters = (options.rowFilters ?? []).map((f, n) => ({ ...f, field: `rowFilters.${n}` }));
   const timeOnly = !mapping.executedAt && !mapping.date && options.tradeDate !== undefined;
+  /** The fills whose row gave a date and no time of day, by their place in `fills`. */
+  const untimed: number[] = [];
   // The columns are looked up at the first data row (a file with a header and no rows says that first).
   let columns: Record<string, number> | undefined;
   let feeFields: string[] = [];
@@ -435,7 +443,8 @@ export function normalizeCsv(
 
     const when = mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
     // A given trade date is YYYY-MM-DD whatever dateFormat says about the file's own dates.
-    const executedAt = timeOnly ? parseTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : parseTimestamp(when, options.dateFormat, timeZone);
+    const read = timeOnly ? readTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : readTimestamp(when, options.dateFormat, timeZone);
+    const executedAt = read?.at ?? null;
     if (executedAt && !inStoredRange(executedAt.getTime())) {
       fail(mapping.executedAt ? "executedAt" : "date", `"${when}" ${RANGE_MESSAGE}`);
     } else if (!executedAt) {
@@ -519,6 +528,7 @@ export function normalizeCsv(
       : null;
     if (estimate !== null) fees = estimate;
     const executionId = cell("executionId");
+    if (!timeOnly && !read!.timed) untimed.push(fills.length);
     fills.push({
       row,
       symbol: instrument.symbol,
@@ -536,7 +546,42 @@ export function normalizeCsv(
       ...plan,
     });
   });
+  orderUntimed(fills, untimed, options.rowOrder);
   return { fills, errors, skipped, rowCount, header };
+}
+
+/**
+ * Rows that give a date and no time of day all read as that date's midnight, and fills of one instant would be
+ * taken in no particular order: a sell listed before its buy on the same day would open a short that never was.
+ * So the untimed fills of one date are spread a millisecond apart, oldest first: in file order when the file
+ * lists its rows oldest first, reversed when it lists them newest first (Schwab's transaction history does).
+ * The order is read from the file's own dates (more steps back in time than forward: newest first); a file
+ * whose dates cannot tell (one day) follows the layout's `rowOrder`, else file order. A millisecond keeps the
+ * fill on its date and its second, so duplicates are recognised as before (time to the second).
+ */
+function orderUntimed(fills: StagedFill[], untimed: number[], rowOrder: ImportOptions["rowOrder"]): void {
+  if (untimed.length < 2) return;
+  let forward = 0;
+  let back = 0;
+  for (let i = 1; i < fills.length; i++) {
+    const [a, b] = [fills[i - 1]!.executed_at, fills[i]!.executed_at];
+    if (a < b) forward++;
+    else if (a > b) back++;
+  }
+  const newestFirst = back > forward || (back === forward && rowOrder === "newest-first");
+  const byInstant = new Map<string, number[]>();
+  for (const i of untimed) {
+    const at = fills[i]!.executed_at;
+    const group = byInstant.get(at);
+    if (group) group.push(i);
+    else byInstant.set(at, [i]);
+  }
+  for (const [at, group] of byInstant) {
+    if (group.length < 2) continue;
+    const base = Date.parse(at);
+    const oldestFirst = newestFirst ? group.reverse() : group;
+    oldestFirst.forEach((i, k) => (fills[i]!.executed_at = new Date(base + k).toISOString()));
+  }
 }
 
 /**

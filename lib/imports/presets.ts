@@ -142,6 +142,7 @@ export const PRESETS: readonly Preset[] = [
       netAmount: "Amount",
     },
     options: {
+      rowOrder: "newest-first",
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       rowFilters: [{ column: "Trans Code", keep: ["Buy", "Sell", "BTO", "STC", "STO", "BTC"], reason: NOT_A_TRADE }],
@@ -167,6 +168,7 @@ export const PRESETS: readonly Preset[] = [
       extraFees: ["Fees ($)"],
     },
     options: {
+      rowOrder: "newest-first",
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       headerRowContains: ["Run Date", "Action"],
@@ -196,6 +198,7 @@ export const PRESETS: readonly Preset[] = [
       netAmount: "Amount $",
     },
     options: {
+      rowOrder: "newest-first",
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       headerRowContains: ["Activity/Trade Date", "Activity Type"],
@@ -343,6 +346,7 @@ export const PRESETS: readonly Preset[] = [
     headers: ["Date", "Action", "Symbol", "Description", "Quantity", "Price", "Fees & Comm", "Amount"],
     mapping: { executedAt: "Date", symbol: "Symbol", side: "Action", quantity: "Quantity", price: "Price", fees: "Fees & Comm" },
     options: {
+      rowOrder: "newest-first",
       dateFormat: "MM/DD/YYYY",
       delimiter: ",",
       headerRowContains: ["Date", "Action", "Fees & Comm"],
@@ -368,6 +372,7 @@ export const PRESETS: readonly Preset[] = [
     ],
     mapping: { executedAt: "Trade Date", symbol: "Symbol", side: "Transaction Type", quantity: "Shares", price: "Share Price", fees: "Commissions and Fees" },
     options: {
+      rowOrder: "newest-first",
       dateFormat: "iso",
       delimiter: ",",
       headerRowContains: ["Trade Date", "Transaction Type", "Share Price"],
@@ -382,7 +387,8 @@ export const PRESETS: readonly Preset[] = [
     name: "Firstrade: account history",
     headers: ["Symbol", "Quantity", "Price", "Action", "Description", "TradeDate", "SettledDate", "Interest", "Amount", "Commission", "Fee", "CUSIP", "RecordType"],
     mapping: { executedAt: "TradeDate", symbol: "Symbol", side: "Action", quantity: "Quantity", price: "Price", fees: "Commission", extraFees: ["Fee"] },
-    options: { dateFormat: "iso", delimiter: ",", rowFilters: [{ column: "RecordType", keep: ["Trade"], reason: NOT_A_TRADE }] },
+    options: {
+      rowOrder: "newest-first", dateFormat: "iso", delimiter: ",", rowFilters: [{ column: "RecordType", keep: ["Trade"], reason: NOT_A_TRADE }] },
   },
   // Zerodha Console → Reports → Tradebook → Download (CSV), equity segment. Times are India's (IST) whatever
   // the account's zone. The tradebook has no charges (they are in the contract notes). F&O symbols such as

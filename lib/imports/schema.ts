@@ -94,6 +94,11 @@ export const ImportOptionsSchema = z.strictObject({
       )
       .check(z.maxLength(5)),
   ),
+  /**
+   * How the layout lists its rows: "newest-first" or "oldest-first". Only used for rows with a date and no time,
+   * and only when the file's own dates cannot tell (lib/imports/normalize.ts, orderUntimed).
+   */
+  rowOrder: z.optional(z.enum(["newest-first", "oldest-first"], { error: "must be newest-first or oldest-first" })),
   /** The day of a file whose rows carry only a time (mapping.time and no date column), as YYYY-MM-DD. */
   tradeDate: z.optional(z.iso.date("must be a date as YYYY-MM-DD")),
   /** The price column carries the sign of the cash flow (buys negative); its magnitude is the price. */

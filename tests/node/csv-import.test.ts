@@ -375,6 +375,24 @@ describe("CSV import: preview and commit", () => {
     expect(history.imports[0]).toMatchObject({ importId, status: "undone", fileName: "trades.csv", summary: { rows: 4 } });
   });
 
+  it("a Schwab file, newest first, with a sell and a buy of one stock on one date: one long 100 with 40 sold, never a short", async () => {
+    const header = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
+    const rows = [
+      '"01/19/2024","Sell","AAPL","APPLE INC","40","$192.25","$0.04","$7,689.96"',
+      '"01/19/2024","Buy","AAPL","APPLE INC","100","$191.50","","-$19,150.00"',
+      '"01/17/2024","Buy","MSFT","MICROSOFT CORP","5","$390.00","","-$1,950.00"',
+    ];
+    for (const file of [[header, ...rows], [header, ...rows.toReversed()], [header, ...rows.slice(0, 2)]]) {
+      const { client, accountId } = await setup();
+      const res = await upload(client, file.join("\n"), { accountId, presetId: "schwab" });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect((await client.post("/api/csv-import/commit", { importId: (await res.json()).importId })).status).toBe(200);
+      const trades = ((await (await client.get(`/api/trades?accountId=${accountId}&symbol=AAPL`)).json()).trades as Array<Record<string, unknown>>).filter((t) => t.symbol === "AAPL");
+      expect(trades, file.join(" | ")).toHaveLength(1);
+      expect(trades[0]).toMatchObject({ direction: "long", status: "open", openQuantity: "60.00" });
+    }
+  });
+
   it("a file name Postgres cannot store (a NUL) is kept without it, not a 500", async () => {
     const { client, accountId } = await setup();
     const res = await upload(client, GENERIC_SAMPLE, { accountId, presetId: "generic" }, "a\u0000b\ud800c.csv");

@@ -109,16 +109,16 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     // Fees: what separates Amount from the notional (120.00 paid for 119.99950688 of VTI; 7,690 - 7,689.96).
     fills: [
       stock("VTI", "buy", "0.512468", "234.16", "0.0004931200", "2024-01-22T05:00:00.000Z"),
-      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
-      option("SPY   240216C00480000", "buy", "2", "4.15", "0.0000000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.002Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "0.0000000000", "2024-01-19T05:00:00.001Z"),
       stock("AAPL", "buy", "100", "191.50", "0.0000000000", "2024-01-19T05:00:00.000Z"),
     ],
   },
   fidelity: {
     skipped: 5, // the dividend, the transfer, three disclaimer lines
     fills: [
-      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.000Z"),
-      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.002Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.001Z"),
       stock("AAPL", "buy", "100", "191.5", "0", "2024-01-19T05:00:00.000Z"),
       option("QQQ   240126P00412500", "sell", "1", "2.87", "0.6800000000", "2024-01-17T05:00:00.000Z"),
     ],
@@ -127,10 +127,10 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
     skipped: 1, // the transfer
     // Options from Description; fees from Amount (Commission leaves out the regulatory fees).
     fills: [
-      stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T05:00:00.000Z"),
-      stock("TSLA", "sell", "50", "208.80", "0.0900000000", "2024-01-19T05:00:00.000Z"),
-      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.000Z"),
-      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("TSLA", "buy", "50", "207.35", "0.0000000000", "2024-01-19T05:00:00.004Z"),
+      stock("TSLA", "sell", "50", "208.80", "0.0900000000", "2024-01-19T05:00:00.003Z"),
+      option("SPY   240216C00480000", "buy", "2", "4.15", "1.3400000000", "2024-01-19T05:00:00.002Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.001Z"),
       stock("AAPL", "buy", "100", "191.50", "0.0000000000", "2024-01-19T05:00:00.000Z"),
       option("QQQ   240126P00412500", "sell", "1.0", "2.87", "0.5400000000", "2024-01-17T05:00:00.000Z"),
     ],
@@ -199,8 +199,8 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
   schwab: {
     skipped: 3, // the dividend, the transfer and the "Transactions Total" line
     fills: [
-      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
-      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40", "192.25", "0.0400000000", "2024-01-19T05:00:00.002Z"),
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T05:00:00.001Z"),
       option("SPY   240216C00480000", "buy", "2", "4.15", "1.3200000000", "2024-01-19T05:00:00.000Z"),
       // Posted on the 18th "as of" the 17th: the trade's day is the 17th.
       stock("TSLA", "sell", "10", "212.50", "0.0500000000", "2024-01-17T05:00:00.000Z"),
@@ -209,7 +209,7 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
   vanguard: {
     skipped: 2, // the dividend and the sweep into the money market fund (the holdings above the header are not rows)
     fills: [
-      stock("AAPL", "sell", "40.00000", "192.2500", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40.00000", "192.2500", "0.0400000000", "2024-01-19T05:00:00.001Z"),
       stock("AAPL", "buy", "100.00000", "191.5000", "0.0000000000", "2024-01-19T05:00:00.000Z"),
       stock("VTI", "buy", "150.00000", "236.1200", "0.0000000000", "2024-01-16T05:00:00.000Z"),
     ],
@@ -217,7 +217,7 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
   firstrade: {
     skipped: 2, // the dividend and the deposit
     fills: [
-      stock("AAPL", "sell", "40.0", "192.25", "0.0400000000", "2024-01-19T05:00:00.000Z"),
+      stock("AAPL", "sell", "40.0", "192.25", "0.0400000000", "2024-01-19T05:00:00.001Z"),
       stock("AAPL", "buy", "100.0", "191.5", "0.0000000000", "2024-01-19T05:00:00.000Z"),
       stock("TSLA", "sell", "10.0", "212.5", "0.0500000000", "2024-01-17T05:00:00.000Z"),
     ],
@@ -330,6 +330,49 @@ describe("broker presets", () => {
     for (const k of result.skipped) expect(k.reason.length, `row ${k.row}`).toBeGreaterThan(5);
     const sum = (values: string[]) => fromUnits(values.reduce((a, v) => a + toUnits(v), 0n));
     expect([sum(result.fills.map((f) => f.quantity)), sum(result.fills.map((f) => f.fees))]).toEqual(TOTALS[id]);
+  });
+
+  it("rows with a date and no time: the layouts that write none are known, and each takes a date's fills oldest first (their files list rows newest first)", () => {
+    const untimed = (f: StagedFill) => Date.parse(f.executed_at) % 1000 < 100 && new Date(f.executed_at).toLocaleTimeString("en-US", { timeZone: ZONE, hour12: false }) === "00:00:00";
+    const noTime = PRESETS.filter((p) => p.id !== "das" && normalizeCsv(fixture(p.id), p.mapping, optionsFor(p), accountFor(p.id), MAX_ROWS).fills.every(untimed)).map((p) => p.id);
+    expect(noTime.toSorted()).toEqual(["etrade", "fidelity", "firstrade", "robinhood", "schwab", "vanguard"]);
+    for (const id of noTime) {
+      const preset = PRESETS.find((p) => p.id === id)!;
+      // Each of these layouts says it lists its rows newest first, for a file whose dates cannot tell.
+      expect(preset.options.rowOrder, id).toBe("newest-first");
+      const { fills } = normalizeCsv(fixture(id), preset.mapping, optionsFor(preset), accountFor(id), MAX_ROWS);
+      const byDate = new Map<string, StagedFill[]>();
+      for (const f of fills) byDate.set(f.executed_at.slice(0, 19), [...(byDate.get(f.executed_at.slice(0, 19)) ?? []), f]);
+      for (const [date, sameDate] of byDate) {
+        // Later in the file is earlier in the day: strictly, a millisecond apart, on the date's own second.
+        const times = sameDate.map((f) => Date.parse(f.executed_at));
+        expect(times, `${id} ${date}`).toEqual(times.map((_, k) => Date.parse(`${date}.000Z`) + (sameDate.length - 1 - k)));
+      }
+    }
+  });
+
+  it("rows with a date and no time: the file's own dates decide its order; one date alone follows the layout, else file order", () => {
+    const preset = PRESETS.find((p) => p.id === "schwab")!;
+    const header = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
+    const sell = '"01/19/2024","Sell","AAPL","APPLE INC","40","$192.25","$0.04","$7,689.96"';
+    const buy = '"01/19/2024","Buy","AAPL","APPLE INC","100","$191.50","","-$19,150.00"';
+    const older = '"01/17/2024","Buy","MSFT","MICROSOFT CORP","5","$390.00","","-$1,950.00"';
+    const order = (rows: string[], options: ImportOptions = preset.options) =>
+      normalizeCsv([header, ...rows].join("\n"), preset.mapping, options, ACCOUNT, MAX_ROWS)
+        .fills.toSorted((a, b) => a.executed_at.localeCompare(b.executed_at))
+        .map((f) => `${f.side} ${f.quantity} ${f.symbol}`);
+    // Newest first (Schwab's own): the buy listed second happened first.
+    expect(order([sell, buy, older])).toEqual(["buy 5 MSFT", "buy 100 AAPL", "sell 40 AAPL"]);
+    // The same rows oldest first: file order.
+    expect(order([older, buy, sell])).toEqual(["buy 5 MSFT", "buy 100 AAPL", "sell 40 AAPL"]);
+    // One date alone: the layout's order (newest first); a layout that says nothing keeps file order.
+    expect(order([sell, buy])).toEqual(["buy 100 AAPL", "sell 40 AAPL"]);
+    const { rowOrder: _unsaid, ...silent } = preset.options;
+    expect(order([buy, sell], silent)).toEqual(["buy 100 AAPL", "sell 40 AAPL"]);
+    // Rows with times are never moved.
+    const timed = normalizeCsv(["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID", "2024-01-19T10:00:00,AAPL,SELL,40,192,0,", "2024-01-19T10:00:00,AAPL,BUY,100,191,0,"].join("\n"),
+      PRESETS[0]!.mapping, PRESETS[0]!.options, ACCOUNT, MAX_ROWS);
+    expect(timed.fills.map((f) => f.executed_at)).toEqual(["2024-01-19T15:00:00.000Z", "2024-01-19T15:00:00.000Z"]);
   });
 
   it("das: without options.tradeDate the file is refused with a clear message", () => {
