@@ -321,7 +321,7 @@ export const EquitySchema = z.object({
 export const BreakdownSchema = z.object({
   currency: statsCurrency(),
   by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules"]),
-  groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), winRate: ratio(), ...rFields })),
+  groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), wins: z.number(), winRate: ratio(), ...rFields })),
 });
 export const RDistributionSchema = z.object({
   currency: statsCurrency(),
@@ -628,6 +628,7 @@ export const PlaybookSchema = z.object({
 export const PlaybookListSchema = z.object({ playbooks: z.array(PlaybookSchema) });
 const PlaybookFigures = z.object({
   trades: z.number().check(z.describe("Closed trades of the period")),
+  wins: z.number().check(z.describe("Of them, those that made money")),
   netPnl: decimal(),
   winRate: ratio(),
   expectancy: z.nullable(decimal()).check(z.describe("Net P&L per trade")),
@@ -678,7 +679,7 @@ export const RuleSchema = z.object({
   updatedAt: z.string(),
 });
 export const RuleListSchema = z.object({ rules: z.array(RuleSchema) });
-const ComplianceFigures = z.object({ trades: z.number(), netPnl: decimal(), winRate: ratio(), expectancy: z.nullable(decimal()) });
+const ComplianceFigures = z.object({ trades: z.number(), wins: z.number(), netPnl: decimal(), winRate: ratio(), expectancy: z.nullable(decimal()) });
 export const ComplianceSchema = z.object({
   accountId: id(),
   currency: z.string(),
@@ -734,6 +735,7 @@ export const TagReportSchema = z.object({
       tag: z.string(),
       kind: tagKind(),
       trades: z.number().check(z.describe("Closed trades of the period carrying it")),
+      wins: z.number().check(z.describe("Of them, those that made money")),
       netPnl: decimal().check(z.describe("What they made (for a mistake: what it cost)")),
       winRate: ratio(),
       expectancy: decimal(),

@@ -13,12 +13,13 @@ import type { PlaybookItem } from "./playbooks.ts";
 
 type Figures = { trades: string; wins: string; net: string; expectancy: string | null; with_risk: string; expectancy_r: string | null };
 
-/** trades, netPnl, winRate, expectancy (money per trade), withRisk and expectancyR (R per trade with a 1R). */
+/** trades, wins, netPnl, winRate, expectancy (money per trade), withRisk and expectancyR (R per trade with a 1R). */
 function figures(r: Figures) {
   const trades = Number(r.trades);
   const withRisk = Number(r.with_risk);
   return {
     trades,
+    wins: Number(r.wins),
     netPnl: formatDecimal(r.net),
     winRate: trades > 0 ? (Number(r.wins) / trades).toFixed(4) : null,
     expectancy: r.expectancy === null ? null : formatDecimal(r.expectancy),

@@ -105,6 +105,7 @@ const figures = (f: Figures | undefined) => {
   const trades = Number(f?.trades ?? 0);
   return {
     trades,
+    wins: Number(f?.wins ?? 0),
     netPnl: formatDecimal(f?.net ?? "0"),
     winRate: trades > 0 ? (Number(f!.wins) / trades).toFixed(4) : null,
     expectancy: f?.expectancy ? formatDecimal(f.expectancy) : null,

@@ -543,6 +543,7 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
               : r.key,
       netPnl: formatDecimal(r.net),
       trades: Number(r.trades),
+      wins: Number(r.wins),
       winRate: Number(r.trades) > 0 ? (Number(r.wins) / Number(r.trades)).toFixed(4) : null,
       ...inR(r),
     })),

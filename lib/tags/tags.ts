@@ -100,6 +100,7 @@ export async function tagReport(deps: Pick<Deps, "db">, user: AuthUser, query: T
       tag: r.tag,
       kind: r.kind,
       trades: r.trades,
+      wins: r.wins,
       netPnl: formatDecimal(r.net),
       winRate: r.trades > 0 ? (r.wins / r.trades).toFixed(4) : null,
       expectancy: formatDecimal(r.expectancy),

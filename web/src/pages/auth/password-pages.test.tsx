@@ -82,6 +82,6 @@ describe("Settings > Account", () => {
     await user.type(screen.getByLabelText("New password"), "a brand new password");
     await user.click(screen.getByRole("button", { name: "Change password" }));
     await waitFor(() => expect(sent).toEqual([{ currentPassword: "old password", newPassword: "a brand new password" }]));
-    expect(await screen.findByText("Password changed. Every other session is signed out.")).toBeTruthy();
+    expect(await screen.findByText("Password changed. Every other session is signed out and every access token revoked.")).toBeTruthy();
   });
 });

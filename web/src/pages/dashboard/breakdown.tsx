@@ -1,11 +1,14 @@
 import { Link } from "react-router";
 import { compareDecimals } from "../../lib/decimal.ts";
 import { formatSigned, toneOf, type Unit } from "../../lib/format.ts";
-import { formatRate } from "./format.ts";
+import { formatWinRate } from "./format.ts";
 
 export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
-/** winRate is null when no trade of the group closed in the range (P&L realised by partial exits only). */
-export type BreakdownGroup = { key: string; netPnl: string; trades: number; winRate: string | null };
+/**
+ * `trades`: the count shown (closed trades; in R, those with a 1R); the win rate is `wins` of `closed` (all the
+ * group's closed trades: none when only partial exits realised P&L in the range).
+ */
+export type BreakdownGroup = { key: string; netPnl: string; trades: number; wins: number; closed: number };
 
 export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = {
   symbol: "Symbol",
@@ -103,7 +106,7 @@ export function BreakdownTable({ by, groups, unit, tradesHref }: { by: Breakdown
                   )}
                 </th>
                 <td className="num">{g.trades}</td>
-                <td className="num">{formatRate(g.winRate)}</td>
+                <td className="num">{formatWinRate(g.wins, g.closed)}</td>
                 <td className={`num ${tone}`}>{formatSigned(g.netPnl, unit)}</td>
                 <td className="breakdown__bar-col" aria-hidden="true">
                   <span className={`breakdown__bar breakdown__bar--${tone}`} style={{ width: `${width(g.netPnl)}%` }} />

@@ -53,7 +53,7 @@ describe("the dashboard", () => {
       "GET /api/stats/calendar": (req) =>
         (record("calendar")(req),
         json({ days: [{ date: "2024-01-18", netPnl: "-50", trades: 1 }, { date: "2024-01-19", netPnl: "200.5", trades: 2 }, { date: "2024-02-01", netPnl: "9", trades: 1 }] })),
-      "GET /api/stats/breakdown": { by: "symbol", groups: [{ key: "AAPL", netPnl: "150.5", trades: 3, winRate: "0.6667" }] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [{ key: "AAPL", netPnl: "150.5", trades: 3, wins: 2, winRate: "0.6667" }] },
     });
     renderApp(`/dashboard?account=${ACCOUNT.id}`);
     await screen.findByRole("heading", { name: "Summary" });
@@ -223,8 +223,8 @@ describe("the dashboard in R", () => {
       "GET /api/stats/breakdown": {
         by: "symbol",
         groups: [
-          { key: "AAPL", netPnl: "298", trades: 1, winRate: "1.0000", rTotal: "1.49", withRisk: 1 },
-          { key: "IBM", netPnl: "1", trades: 1, winRate: "1.0000", rTotal: null, withRisk: 0 },
+          { key: "AAPL", netPnl: "298", trades: 1, wins: 1, winRate: "1.0000", rTotal: "1.49", withRisk: 1 },
+          { key: "IBM", netPnl: "1", trades: 1, wins: 1, winRate: "1.0000", rTotal: null, withRisk: 0 },
         ],
       },
       "GET /api/stats/r-distribution": { currency: "USD", trades: 3, withRisk: 2, buckets },

@@ -9,7 +9,7 @@ import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from 
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
 import { formatMoney, formatPnl, formatR, toneOf, type Unit } from "../../lib/format.ts";
-import { formatFactor, formatRate } from "./format.ts";
+import { formatFactor, formatWinRate } from "./format.ts";
 import { PnlCalendar } from "./pnl-calendar.tsx";
 import { RDistribution } from "./r-distribution.tsx";
 import { ExcursionScatter } from "./excursion-scatter.tsx";
@@ -184,7 +184,7 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
     { label: "Gross P&L", value: formatPnl(s.grossPnl, currency), tone: toneOf(s.grossPnl), note: "before fees" },
     { label: "Fees", value: formatMoney(s.fees, currency) },
     { label: "Trades", value: String(s.trades), note: `${s.wins} won, ${s.losses} lost` },
-    { label: "Win rate", value: formatRate(s.winRate) },
+    { label: "Win rate", value: formatWinRate(s.wins, s.trades) },
     { label: "Profit factor", value: s.profitFactor === null && s.wins > 0 ? "No losses" : formatFactor(s.profitFactor) },
     { label: "Expectancy", value: money(s.expectancy), tone: s.expectancy ? toneOf(s.expectancy) : "", note: "per trade" },
     { label: "Average win", value: money(s.averageWin), tone: "positive" },
@@ -221,7 +221,7 @@ function RCards({ summary: s }: { summary: Summary }) {
     { label: "Average loss", value: value(r.averageLoss), tone: "negative", note: of },
     { label: "Best trade", value: value(r.best), tone: r.best ? toneOf(r.best) : "", note: of },
     { label: "Worst trade", value: value(r.worst), tone: r.worst ? toneOf(r.worst) : "", note: of },
-    { label: "Win rate", value: formatRate(s.winRate), note: `all ${s.trades} closed ${s.trades === 1 ? "trade" : "trades"}` },
+    { label: "Win rate", value: formatWinRate(s.wins, s.trades), note: `all ${s.trades} closed ${s.trades === 1 ? "trade" : "trades"}` },
   ];
   return (
     <section aria-labelledby="summary-heading">
@@ -391,8 +391,8 @@ function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
               by={data.by}
               groups={
                 unit.kind === "r"
-                  ? data.groups.flatMap((g) => (g.rTotal === null ? [] : [{ key: g.key, netPnl: g.rTotal, trades: g.withRisk, winRate: g.winRate }]))
-                  : data.groups
+                  ? data.groups.flatMap((g) => (g.rTotal === null ? [] : [{ key: g.key, netPnl: g.rTotal, trades: g.withRisk, wins: g.wins, closed: g.trades }]))
+                  : data.groups.map((g) => ({ ...g, closed: g.trades }))
               }
               unit={unit}
               tradesHref={(key) => {

@@ -14,7 +14,7 @@ import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { formatPnl, formatR, toneOf } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
-import { formatRate } from "../dashboard/format.ts";
+import { formatWinRate } from "../dashboard/format.ts";
 
 type Playbook = NonNullable<ReturnType<typeof usePlaybooks>["data"]>["playbooks"][number];
 type Kind = "checkbox" | "number" | "text" | "choice";
@@ -145,7 +145,7 @@ function FigureList({ f, currency }: { f: Figures; currency: string | null }) {
       </div>
       <div>
         <dt>Win rate</dt>
-        <dd>{formatRate(f.winRate)}</dd>
+        <dd>{formatWinRate(f.wins, f.trades)}</dd>
       </div>
       <div>
         <dt>Expectancy</dt>
@@ -162,7 +162,7 @@ function FigureList({ f, currency }: { f: Figures; currency: string | null }) {
   );
 }
 
-const cell = (f: Figures, currency: string | null) => (f.trades === 0 ? "—" : `${f.trades} · ${formatRate(f.winRate)} won · ${formatPnl(f.netPnl, currency)}`);
+const cell = (f: Figures, currency: string | null) => (f.trades === 0 ? "—" : `${f.trades} · ${formatWinRate(f.wins, f.trades)} won · ${formatPnl(f.netPnl, currency)}`);
 
 function PlaybookCard({ playbook, report, currency }: { playbook: Playbook; report: Report["playbooks"][number] | undefined; currency: string | null }) {
   const queryClient = useQueryClient();

@@ -12,7 +12,7 @@ import { useAccounts, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatPnl, toneOf } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
-import { formatRate } from "../dashboard/format.ts";
+import { formatWinRate } from "../dashboard/format.ts";
 import { useAccountParam } from "../import/accounts.ts";
 
 type RuleType =
@@ -171,9 +171,9 @@ function NewRuleForm({ account }: { account: Account }) {
   );
 }
 
-type Figures = { trades: number; netPnl: string; winRate: string | null; expectancy: string | null };
+type Figures = { trades: number; wins: number; netPnl: string; expectancy: string | null };
 const line = (f: Figures, currency: string) =>
-  f.trades === 0 ? "No closed trades" : `${f.trades} ${f.trades === 1 ? "trade" : "trades"} · ${formatRate(f.winRate)} won · ${formatPnl(f.netPnl, currency)} · ${formatPnl(f.expectancy ?? "0", currency)} a trade`;
+  f.trades === 0 ? "No closed trades" : `${f.trades} ${f.trades === 1 ? "trade" : "trades"} · ${formatWinRate(f.wins, f.trades)} won · ${formatPnl(f.netPnl, currency)} · ${formatPnl(f.expectancy ?? "0", currency)} a trade`;
 
 function Rules({ accounts }: { accounts: readonly Account[] }) {
   const queryClient = useQueryClient();

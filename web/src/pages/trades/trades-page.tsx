@@ -7,7 +7,7 @@ import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDate, formatDateTime, formatDuration, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
-import { formatRate } from "../dashboard/format.ts";
+import { formatWinRate } from "../dashboard/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import type { TradeSort } from "../../../../lib/trades/schema.ts";
 import { useDetachedNotes } from "../notes/detached-notes-page.tsx";
@@ -247,7 +247,7 @@ function TotalsLine({ totals }: { totals: Totals }) {
             {t.trades} {t.trades === 1 ? "trade" : "trades"}
           </strong>
           {" · "}
-          {t.closed} closed · win rate {formatRate(t.winRate)} · net P&amp;L <span className={toneOf(t.netPnl)}>{formatPnl(t.netPnl, t.currency)}</span>
+          {t.closed} closed · win rate {formatWinRate(t.wins, t.closed)} · net P&amp;L <span className={toneOf(t.netPnl)}>{formatPnl(t.netPnl, t.currency)}</span>
         </span>
       ))}
     </p>
