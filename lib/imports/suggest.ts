@@ -11,6 +11,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import type { ImportMapping, ImportOptions, SuggestRequest } from "./schema.ts";
+import { COLUMN_NAMES, columnKey, type ColumnField } from "./column-names.ts";
 import { parseNumber, sideOf } from "./normalize.ts";
 
 export type Suggestion = {
@@ -59,21 +60,8 @@ export async function suggestFor(deps: Pick<Deps, "db">, user: AuthUser, request
   return { ...suggestMapping(request.header, request.rows), source: "rules", savedAt: null };
 }
 
-type Field = "executedAt" | "date" | "time" | "symbol" | "side" | "quantity" | "price" | "fees" | "executionId" | "currency";
-
-/** Header names per field (lowercase, spaces collapsed), tried before the values. */
-const NAMES: Record<Field, RegExp> = {
-  executedAt: /^(date ?\/ ?time|date ?time|date and time|timestamp|time ?stamp|ts|executed ?at|execution ?(date|time)|exec ?time|filled ?(at|time)|fill ?time|trade ?time|transaction ?time|when)$/,
-  date: /^(date|trade ?date|t\/d|activity ?date|run ?date|transaction ?date|deal ?date|datum)$/,
-  time: /^(time|exec ?time|execution ?time|trade ?time|uhrzeit)$/,
-  symbol: /^(symbol|symb|sym|ticker|ticker ?symbol|instrument|contract|security|stock|product|asset|market|pair|code)$/,
-  side: /^(side|action|buy ?\/ ?sell|b ?\/ ?s|type|direction|dir|operation|transaction ?type|order ?side|trade ?type)$/,
-  quantity: /^(quantity|qty|shares|units|lots|volume|size|filled ?qty|filled ?quantity|exec ?qty|no\.? of shares|contracts|amount ?\(?shares\)?)$/,
-  price: /^(price|px|fill ?price|filled ?price|avg ?(fill ?)?(price|px)|average ?(fill ?)?price|exec ?price|execution ?price|t\. ?price|trade ?price|rate|deal ?price|kurs)$/,
-  fees: /^(fees?|total ?fees?|commissions?|comm|commission ?(\/|and|&) ?fees?|fees? ?(\/|and|&) ?comm(ission)?s?|comm\/fee|charges|costs?|brokerage|gebühren)$/,
-  executionId: /^(execution ?id|exec ?id|fill ?id|trade ?id|deal ?id|transaction ?id|txn ?id|id)$/,
-  currency: /^(currency|ccy|curr|currency ?primary)$/,
-};
+/** The fields the suggestion fills (COLUMN_NAMES has each field's header names). */
+type Field = ColumnField;
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -146,7 +134,7 @@ export function suggestMapping(header: readonly string[], rows: readonly (readon
     return {
       index,
       name,
-      key: name.trim().replace(/[_\s]+/g, " ").toLowerCase(),
+      key: columnKey(name),
       values,
       kind,
       negative: numbers.some((n) => n.startsWith("-")),
@@ -176,7 +164,13 @@ export function suggestMapping(header: readonly string[], rows: readonly (readon
       case "quantity":
       case "price":
       case "fees":
+      case "multiplier":
         return c.kind === "number";
+      case "stopPrice":
+      case "targetPrice":
+        return c.kind === "number" && !c.negative;
+      case "assetClass":
+        return c.kind === "text";
       case "symbol":
         return c.kind === "text" && c.values.every((v) => TICKER.test(v));
       case "currency":
@@ -185,10 +179,10 @@ export function suggestMapping(header: readonly string[], rows: readonly (readon
         return true;
     }
   };
-  const byName = (field: Field) => columns.find((c) => !used.has(c.index) && NAMES[field].test(c.key) && suits(field, c));
+  const byName = (field: Field) => columns.find((c) => !used.has(c.index) && COLUMN_NAMES[field].test(c.key) && suits(field, c));
 
   // 1. Names the values agree with, most specific first (a "Date/Time" column before a "Date" one).
-  for (const field of ["executedAt", "side", "quantity", "price", "fees", "executionId", "currency", "symbol", "date", "time"] as const) take(field, byName(field));
+  for (const field of ["executedAt", "side", "quantity", "price", "fees", "executionId", "currency", "symbol", "date", "time", "assetClass", "multiplier", "stopPrice", "targetPrice"] as const) take(field, byName(field));
   // 2. The values alone, for what the names did not find.
   const free = (kind: Kind) => columns.filter((c) => !used.has(c.index) && c.kind === kind);
   if (!chosen.executedAt && !chosen.date) {

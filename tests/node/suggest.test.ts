@@ -47,6 +47,13 @@ const LAYOUTS: Array<{ name: string; csv: string; delimiter?: ImportOptions["del
     first: { symbol: "SPY", side: "buy", quantity: "10", price: "478.12", fees: "0.1000000000", executed_at: "2024-01-19T14:30:15.000Z", execution_id: "e-9001" },
   },
   {
+    name: "a trade log with its plan: Stop Loss and Take Profit columns as the trade's stop and target (docs/imports.md)",
+    csv: "Date/Time,Symbol,Side,Quantity,Price,Fees,Stop Loss,Take Profit\n2024-01-19T09:30:15,AAPL,BUY,100,191.50,1.00,189.00,196.00\n2024-01-19T10:02:41,AAPL,SELL,100,192.25,1.00,,\n",
+    mapping: { executedAt: "Date/Time", symbol: "Symbol", side: "Side", quantity: "Quantity", price: "Price", fees: "Fees", stopPrice: "Stop Loss", targetPrice: "Take Profit" },
+    options: { dateFormat: "iso" },
+    first: { symbol: "AAPL", side: "buy", quantity: "100", price: "191.50", stop_price: "189.00", target_price: "196.00" },
+  },
+  {
     name: "names in another language: the values alone (fees need a name)",
     csv: "Zeitpunkt,Wertpapier,Richtung,Anzahl,Preis,Provision\n2024-01-19 09:30:15,SAP,BUY,20,160.52,4.90\n2024-01-19 16:10:02,SAP,SELL,20,162.10,4.90\n",
     mapping: { executedAt: "Zeitpunkt", symbol: "Wertpapier", side: "Richtung", quantity: "Anzahl", price: "Preis" },

@@ -2,6 +2,7 @@
 // offer the header's columns for a manual mapping. The server parses the whole file again (papaparse); this
 // only has to agree with it on the first rows, so a small quote-aware splitter is enough.
 import type { ImportMapping, ImportOptions } from "../../../../lib/imports/schema.ts";
+import { COLUMN_NAMES, columnKey } from "../../../../lib/imports/column-names.ts";
 
 export type PresetLike = { id: string; name: string; headers: string[]; mapping: ImportMapping; options: ImportOptions };
 
@@ -156,30 +157,15 @@ export type MappingSelection = Record<TargetField, string>;
 export const emptySelection = (): MappingSelection =>
   Object.fromEntries(TARGET_FIELDS.map((f) => [f.key, ""])) as MappingSelection;
 
-// Common header names per field, tried in order against a file's header when no preset fits.
-const GUESSES: Record<TargetField, RegExp> = {
-  executedAt: /^(date ?\/ ?time|date ?time|timestamp|executed ?at|execution ?time|exec ?time|filled ?time|time ?stamp)$/,
-  date: /^(date|trade ?date|t\/d|activity ?date|run ?date)$/,
-  time: /^(time|exec ?time|execution ?time)$/,
-  symbol: /^(symbol|symb|ticker|instrument|contract)$/,
-  side: /^(side|action|buy\/sell|b\/s|type|direction)$/,
-  quantity: /^(quantity|qty|shares|filled|size|amount ?\(?shares\)?)$/,
-  price: /^(price|fill ?price|avg ?price|average ?price|exec ?price|t\. ?price|trade ?price)$/,
-  fees: /^(fees?|commissions?|comm|commission ?\/ ?fee|comm\/fee)$/,
-  executionId: /^(execution ?id|exec ?id|fill ?id|trade ?id|id)$/,
-  assetClass: /^(asset ?class|asset ?category|instrument ?type|security ?type)$/,
-  multiplier: /^(multiplier|mult)$/,
-  currency: /^(currency|ccy|currency ?primary)$/,
-  stopPrice: /^(stop|stop ?price|stop ?loss|sl)$/,
-  targetPrice: /^(target|target ?price|take ?profit|tp|profit ?target)$/,
-};
-
-/** A first guess at the mapping from header names; the reader checks and corrects it. */
+/**
+ * A first guess at the mapping from header names alone (the names the server's suggestion uses too:
+ * lib/imports/column-names.ts), shown until that suggestion arrives; the reader checks and corrects it.
+ */
 export function guessSelection(header: readonly string[]): MappingSelection {
   const out = emptySelection();
   const used = new Set<string>();
   for (const { key } of TARGET_FIELDS) {
-    const hit = header.find((h) => h !== "" && !used.has(h) && GUESSES[key].test(normal(h)));
+    const hit = header.find((h) => h !== "" && !used.has(h) && COLUMN_NAMES[key].test(columnKey(h)));
     if (hit) {
       out[key] = hit;
       used.add(hit);

@@ -233,14 +233,14 @@ describe("the import wizard", () => {
     FakeXhr.answers.push({ status: 201, body: PREVIEW }, { status: 201, body: PREVIEW });
     renderApp("/import");
     const user = userEvent.setup();
-    const csv = "When;Ticker;Dir;Size;Px\n2024-01-19 09:30;AAPL;B;100;191,50\n";
+    const csv = "When;Ticker;Dir;Size;Each\n2024-01-19 09:30;AAPL;B;100;191,50\n";
     await user.upload(await screen.findByLabelText("CSV file"), new File([csv], "mine.csv"));
     expect(await screen.findByText(/No known broker format matched/)).toBeTruthy();
     expect((screen.getByLabelText("Format") as HTMLSelectElement).value).toBe("manual");
 
     await user.click(screen.getByRole("button", { name: "Preview import" }));
     expect(await screen.findByText("The mapping needs attention.")).toBeTruthy();
-    // "Ticker" and "Size" were guessed; the rest is named, by the field and in the summary.
+    // "When", "Ticker", "Dir" and "Size" were guessed from their names; the price is named, by the field and in the summary.
     expect(screen.getAllByText("Price must be chosen.")).toHaveLength(2);
     expect(screen.queryByText("Symbol must be chosen.")).toBeNull();
     expect(FakeXhr.sent).toHaveLength(0);
@@ -249,13 +249,13 @@ describe("the import wizard", () => {
     await user.selectOptions(screen.getByLabelText("Symbol"), "Ticker");
     await user.selectOptions(screen.getByLabelText("Side"), "Dir");
     await user.selectOptions(screen.getByLabelText("Quantity"), "Size");
-    await user.selectOptions(screen.getByLabelText("Price"), "Px");
+    await user.selectOptions(screen.getByLabelText("Price"), "Each");
     await user.selectOptions(screen.getByLabelText("Number format"), "1.234,56");
     await user.click(screen.getByRole("button", { name: "Preview import" }));
     await screen.findByRole("heading", { name: "3. Preview of mine.csv" });
     expect(JSON.parse(FakeXhr.sent[0]!.body!.get("request") as string)).toEqual({
       accountId: ACCOUNT.id,
-      mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Px" },
+      mapping: { executedAt: "When", symbol: "Ticker", side: "Dir", quantity: "Size", price: "Each" },
       options: { dateFormat: "iso", numberFormat: "1.234,56", hasHeader: true },
     });
 
