@@ -2,8 +2,9 @@
 // signed out and signed in (an administrator with an account, trades, a screenshot, a playbook, a rule, a journal
 // day and an advisor conversation), plus the API reference page, loads with zero Content-Security-Policy
 // violations under the strict policy the server sends (`script-src 'self'`, no inline script or style element).
-// And the screen fit (docs/web.md, "Screen fit"): at 1280 pixels every table fits its panel, at 390 it scrolls
-// inside it, and at both no cell cuts its text.
+// And the screen fit (docs/web.md, "Screen fit"): at 1280 pixels every table fits its panel, at 390 every table
+// fits the screen too (read as cards where it is wide: no column waits off-screen with nothing to say so), at both
+// no cell cuts its text and no button or field leaves its panel.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
@@ -13,8 +14,10 @@ import { runCliProcess } from "../support/cli.ts";
 import { signedInTrader, type TraderPage } from "./browser.ts";
 
 const base = () => inject("baseUrl");
-/** A broker file with stocks, an option, a future and skipped rows: the import preview's widest tables. */
-const IBKR_FIXTURE = fileURLToPath(new URL("../fixtures/brokers/ibkr-activity.csv", import.meta.url));
+/** Broker files with stocks, options, futures, long execution ids and skipped rows: the import preview's widest tables. */
+const fixturePath = (id: string) => fileURLToPath(new URL(`../fixtures/brokers/${id}.csv`, import.meta.url));
+const IBKR_FIXTURE = fixturePath("ibkr-activity");
+const PREVIEWED = ["ibkr-activity", "schwab", "tradovate"];
 
 /**
  * A page is settled when it has loaded, shows its heading (`ready`: lazy chunks and data in), and every image on
@@ -29,10 +32,12 @@ async function settle(page: Page, ready: Locator): Promise<void> {
 }
 
 /**
- * What on the page is cut or sticks out: a table wider than its box when that box does not scroll sideways (on
- * a desktop, `wide`, even when it does: a table there fits its panel), and any element of a table (the cells
- * and what they hold) whose text is wider than it and clipped. Visually hidden elements (1 pixel wide, for
- * screen readers) and the charts' own layout tables are not looked at.
+ * What on the page is cut or sticks out: a table wider than its box, whether that box scrolls sideways or not (a
+ * table fits its panel on a desktop, and on a phone a wide one is read as cards: a column scrolled off a phone's
+ * screen is a figure the trader never sees), any element of a table (the cells and what they hold) whose text is
+ * wider than it and clipped, and any button, field or link of a panel or card that reaches past its edge or past
+ * its own place in the form (a row of buttons wider than its grid cell).
+ * Visually hidden elements (1 pixel wide, for screen readers) and the charts' own layout tables are not looked at.
  */
 const OVERFLOWS = (wide: boolean) => {
   const found: string[] = [];
@@ -46,13 +51,30 @@ const OVERFLOWS = (wide: boolean) => {
     const over = table.getBoundingClientRect().right - box.getBoundingClientRect().right;
     const name = table.querySelector("caption")?.textContent || table.getAttribute("aria-label") || table.className || table.querySelector("th")?.textContent;
     if (!scrolls && over > 1) found.push(`table "${name}" sticks out of its box by ${Math.round(over)} px`);
-    if (scrolls && wide && box.scrollWidth > box.clientWidth + 1) found.push(`table "${name}" scrolls sideways (${box.scrollWidth} px in ${box.clientWidth})`);
+    if (scrolls && box.scrollWidth > box.clientWidth + 1) {
+      found.push(wide ? `table "${name}" scrolls sideways (${box.scrollWidth} px in ${box.clientWidth})` : `table "${name}" hides columns off a phone's screen (${box.scrollWidth} px in ${box.clientWidth})`);
+    }
     for (const el of table.querySelectorAll("th, td, th *, td *")) {
       if (hidden(el)) continue;
       const style = getComputedStyle(el);
       const clips = style.overflowX !== "visible" || style.textOverflow === "ellipsis";
       if (clips && el.scrollWidth > el.clientWidth + 1) found.push(`${describe(el)} cut (${el.scrollWidth} px in ${el.clientWidth})`);
     }
+  }
+  for (const el of document.querySelectorAll(".panel button, .panel input, .panel select, .panel a, .card button, .card input, .card select, .card a")) {
+    if (hidden(el) || el.closest("table")) continue;
+    const panel = el.parentElement!.closest(".panel, .card")!;
+    // Inside a box that scrolls or clips, it is that box's to show.
+    let inner = el.parentElement;
+    while (inner && inner !== panel && getComputedStyle(inner).overflowX === "visible") inner = inner.parentElement;
+    if (inner !== panel) continue;
+    const [r, p] = [el.getBoundingClientRect(), panel.getBoundingClientRect()];
+    if (r.right > p.right + 1 || r.left < p.left - 1) found.push(`${describe(el)} leaves its ${panel.classList.contains("card") ? "card" : "panel"} by ${Math.round(Math.max(r.right - p.right, p.left - r.left))} px`);
+  }
+  // A row of buttons or a field wider than its place in the form spills over its neighbours (or out of the panel).
+  for (const el of document.querySelectorAll(".panel .button-row, .card .button-row, .panel .field, .card .field")) {
+    if (hidden(el) || el.closest("table")) continue;
+    if (el.scrollWidth > el.clientWidth + 1) found.push(`${describe(el)} spills out of its place (${el.scrollWidth} px in ${el.clientWidth})`);
   }
   return found;
 };
@@ -156,13 +178,16 @@ describe("the content policy and the layout on every screen", () => {
         for (const v of await violations()) found.push(`${path}: ${v}`);
         for (const o of await t.page.evaluate(OVERFLOWS, width > 1000)) overflows.push(`${width} px ${path}: ${o}`);
       }
-      // The import preview of a broker file, and the account's import history.
-      await t.page.goto(`${base()}/import?account=${ids.ibkr}`);
-      await t.page.getByLabel("CSV file").setInputFiles(IBKR_FIXTURE);
-      await t.page.getByRole("button", { name: "Preview import" }).click();
-      await t.page.getByRole("heading", { name: "3. Preview of ibkr-activity.csv" }).waitFor();
-      await t.page.getByText("Show the skipped rows").click();
-      for (const o of await t.page.evaluate(OVERFLOWS, width > 1000)) overflows.push(`${width} px import preview: ${o}`);
+      // The import preview of broker files (the walkthrough's among them).
+      for (const id of PREVIEWED) {
+        await t.page.goto(`${base()}/import?account=${ids.ibkr}`);
+        await t.page.getByLabel("CSV file").setInputFiles(fixturePath(id));
+        await t.page.getByRole("button", { name: "Preview import" }).click();
+        await t.page.getByRole("heading", { name: `3. Preview of ${id}.csv` }).waitFor();
+        const skipped = t.page.getByText("Show the skipped rows");
+        if (await skipped.count()) await skipped.click();
+        for (const o of await t.page.evaluate(OVERFLOWS, width > 1000)) overflows.push(`${width} px import preview of ${id}: ${o}`);
+      }
       await t.page.setViewportSize({ width: 1280, height: 900 });
     }
     // The set-up of two-factor sign-in draws its QR code; the settings panels open their forms.

@@ -70,7 +70,7 @@ export function BreakdownTable({ by, groups, unit, tradesHref }: { by: Breakdown
   const width = (v: string) => (Number(max) === 0 ? 0 : Math.round((Math.abs(Number(v)) / Number(max)) * 100));
   return (
     <div className="table-wrap">
-      <table className="breakdown">
+      <table className="breakdown stack-table">
         <caption className="visually-hidden">
           {inR ? "R" : "Net P&L"} by {BREAKDOWN_LABELS[by].toLowerCase()}
         </caption>
@@ -105,9 +105,15 @@ export function BreakdownTable({ by, groups, unit, tradesHref }: { by: Breakdown
                     keyLabel(by, g.key)
                   )}
                 </th>
-                <td className="num">{g.trades}</td>
-                <td className="num">{formatWinRate(g.wins, g.closed)}</td>
-                <td className={`num ${tone}`}>{formatSigned(g.netPnl, unit)}</td>
+                <td className="num" data-label={inR ? "Trades with risk" : "Trades"}>
+                  {g.trades}
+                </td>
+                <td className="num" data-label="Win rate">
+                  {formatWinRate(g.wins, g.closed)}
+                </td>
+                <td className={`num ${tone}`} data-label={inR ? "Total R" : "Net P&L"}>
+                  {formatSigned(g.netPnl, unit)}
+                </td>
                 <td className="breakdown__bar-col" aria-hidden="true">
                   <span className={`breakdown__bar breakdown__bar--${tone}`} style={{ width: `${width(g.netPnl)}%` }} />
                 </td>

@@ -164,7 +164,7 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
       <details className="equity__data">
         <summary>Equity curve data table</summary>
         <div className="table-wrap">
-          <table>
+          <table className="stack-table">
             <caption className="visually-hidden">{unit.kind === "r" ? `R and cumulative R by ${bucket}` : `Net P&L and cumulative P&L by ${bucket}`}</caption>
             <thead>
               <tr>
@@ -184,9 +184,15 @@ export function EquityChart({ points, bucket, unit }: { points: readonly EquityP
               {points.map((p) => (
                 <tr key={p.start}>
                   <th scope="row">{bucketLabel(p.start, bucket)}</th>
-                  <td className="num">{p.trades}</td>
-                  <td className={`num ${toneOf(p.netPnl)}`}>{pnl(p.netPnl)}</td>
-                  <td className={`num ${toneOf(p.equity)}`}>{pnl(p.equity)}</td>
+                  <td className="num" data-label={unit.kind === "r" ? "Trades with risk" : "Trades"}>
+                    {p.trades}
+                  </td>
+                  <td className={`num ${toneOf(p.netPnl)}`} data-label={unit.kind === "r" ? "R" : "Net P&L"}>
+                    {pnl(p.netPnl)}
+                  </td>
+                  <td className={`num ${toneOf(p.equity)}`} data-label="Cumulative">
+                    {pnl(p.equity)}
+                  </td>
                 </tr>
               ))}
             </tbody>

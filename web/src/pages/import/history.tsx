@@ -88,7 +88,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
             </EmptyState>
           ) : (
             <div className="table-wrap">
-              <table className="history-table">
+              <table className="history-table stack-table">
                 <caption className="visually-hidden">Imports into this account, newest first</caption>
                 <thead>
                   <tr>
@@ -122,13 +122,23 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
                         <th scope="row" className="history-table__file">
                           {name}
                         </th>
-                        <td className="history-table__format">{item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping"}</td>
-                        <td className="num">{s?.rows ?? "—"}</td>
-                        <td className="num">{item.status === "committed" || item.status === "undone" ? item.fillsCreated : "—"}</td>
-                        <td className="num">{s?.invalid ?? "—"}</td>
-                        <td className="num">{s?.duplicate ?? "—"}</td>
-                        <td>{statusText(item, now)}</td>
-                        <td className="history-table__when">
+                        <td className="history-table__format" data-label="Format">
+                          {item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping"}
+                        </td>
+                        <td className="num" data-label="Rows">
+                          {s?.rows ?? "—"}
+                        </td>
+                        <td className="num" data-label="Fills added">
+                          {item.status === "committed" || item.status === "undone" ? item.fillsCreated : "—"}
+                        </td>
+                        <td className="num" data-label="Invalid">
+                          {s?.invalid ?? "—"}
+                        </td>
+                        <td className="num" data-label="Duplicates">
+                          {s?.duplicate ?? "—"}
+                        </td>
+                        <td data-label="Status">{statusText(item, now)}</td>
+                        <td className="history-table__when" data-label="When">
                           <time dateTime={item.committedAt ?? item.createdAt}>{formatDateTime(item.undoneAt ?? item.committedAt ?? item.createdAt, timeZone)}</time>
                         </td>
                         <td>

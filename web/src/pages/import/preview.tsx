@@ -154,7 +154,7 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         <section aria-labelledby="preview-positions-heading">
           <h3 id="preview-positions-heading">Positions this import adds to</h3>
           <div className="table-wrap">
-            <table>
+            <table className="stack-table">
               <caption className="visually-hidden">Net quantity per symbol from the new fills</caption>
               <thead>
                 <tr>
@@ -171,8 +171,12 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                 {symbols.map((s) => (
                   <tr key={s.symbol}>
                     <th scope="row" title={s.symbol}>{symbolLabel(s.symbol)}</th>
-                    <td className="num">{s.fills}</td>
-                    <td className="num">{formatNumber(s.netQuantity)}</td>
+                    <td className="num" data-label="New fills">
+                      {s.fills}
+                    </td>
+                    <td className="num" data-label="Net quantity">
+                      {formatNumber(s.netQuantity)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -186,7 +190,7 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
           <h3 id="preview-fills-heading">Fills</h3>
           {fills.length < summary.valid && <p className="muted">The first {fills.length} of {summary.valid} fills are shown.</p>}
           <div className="table-wrap">
-            <table className="fills-table">
+            <table className="fills-table stack-table">
               <caption className="visually-hidden">Fills the import would create</caption>
               <thead>
                 <tr>
@@ -212,17 +216,27 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
               <tbody>
                 {fills.map((f) => (
                   <tr key={f.row} className={f.duplicate ? "is-duplicate" : undefined}>
-                    <td className="num">{f.row}</td>
-                    <td>{formatDateTime(f.executedAt, timeZone)}</td>
-                    <td title={f.symbol}>{symbolLabel(f.symbol)}</td>
-                    <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
-                    <td className="num">{formatNumber(f.quantity)}</td>
-                    <td className="num">{formatPrice(f.price, decimals.get(f.symbol) ?? 2)}</td>
-                    <td className="num">
+                    <td className="num" data-label="Row">
+                      {f.row}
+                    </td>
+                    <td data-label="Time">{formatDateTime(f.executedAt, timeZone)}</td>
+                    <td title={f.symbol} data-label="Symbol">
+                      {symbolLabel(f.symbol)}
+                    </td>
+                    <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
+                    <td className="num" data-label="Quantity">
+                      {formatNumber(f.quantity)}
+                    </td>
+                    <td className="num" data-label="Price">
+                      {formatPrice(f.price, decimals.get(f.symbol) ?? 2)}
+                    </td>
+                    <td className="num" data-label="Fees">
                       <Fees value={f.fees} estimated={(f as { feesEstimated?: boolean }).feesEstimated} currency={currency} />
                     </td>
-                    <td>{f.executionId ?? <span className="muted">none</span>}</td>
-                    <td>{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
+                    <td className="fills-table__id" data-label="Execution ID">
+                      {f.executionId ?? <span className="muted">none</span>}
+                    </td>
+                    <td data-label="Status">{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
                   </tr>
                 ))}
               </tbody>

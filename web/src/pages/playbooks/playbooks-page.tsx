@@ -220,7 +220,7 @@ function PlaybookCard({ playbook, report, currency }: { playbook: Playbook; repo
           {report && <FigureList f={report} currency={currency} />}
           {report && report.items.length > 0 && (
             <div className="table-wrap">
-              <table className="table">
+              <table className="table stack-table">
                 <caption className="visually-hidden">{playbook.name}: each checklist item, followed against broken</caption>
                 <thead>
                   <tr>

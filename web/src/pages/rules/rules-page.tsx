@@ -264,7 +264,7 @@ function Rules({ accounts }: { accounts: readonly Account[] }) {
               <section className="panel" aria-labelledby="days-title">
                 <h2 id="days-title">Days</h2>
                 <div className="table-wrap">
-                  <table>
+                  <table className="stack-table">
                     <caption className="visually-hidden">Each trading day's score and the rules it broke, newest first</caption>
                     <thead>
                       <tr>
