@@ -11,6 +11,10 @@
 //   advisor/conversations.json  the advisor conversations with their messages (never a provider key)
 //   imports/history.json     every import of every account: file name, format, counts, dates, and the refs of
 //                            the fills it wrote (so an archive restored elsewhere can still undo it)
+//   bars.json                the price bars the trader uploaded (candle CSVs), by symbol and resolution: each
+//                            file's symbol, resolution and bar count (bars fetched on a key are fetched again)
+//   bars/<n>.csv             those bars in the candle CSV layout the upload takes, at most BARS_UPLOAD_MAX_ROWS
+//                            to a file
 // restore.ts reads it back.
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
@@ -19,6 +23,7 @@ import { exportUserData } from "../accounts/data-export.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
+import { BARS_UPLOAD_MAX_ROWS, type BarResolution } from "../market/bars.ts";
 
 export const ARCHIVE_FORMAT = "trading-journal-archive";
 export const ARCHIVE_VERSION = 1;
@@ -86,6 +91,14 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
         order by i.created_at, i.id), '[]'::json)::text as json
       from csv_imports i join accounts a on a.id = i.account_id where i.user_id = ${user.id}::uuid and i.status in ('committed', 'undone')`),
   );
+  // The uploaded bars, a file per BARS_UPLOAD_MAX_ROWS of a symbol and resolution: the restore stores each
+  // file as an upload of it would be.
+  const barFiles = rowsOf<{ symbol: string; resolution: BarResolution; n: number }>(
+    await deps.db.execute(sql`select symbol, resolution, count(*)::int as n from bars where user_id = ${user.id}::uuid and source = 'upload'
+      group by symbol, resolution order by symbol, resolution`),
+  ).flatMap(({ symbol, resolution, n }) =>
+    Array.from({ length: Math.ceil(n / BARS_UPLOAD_MAX_ROWS) }, (_, part) => ({ symbol, resolution, part, bars: Math.min(BARS_UPLOAD_MAX_ROWS, n - part * BARS_UPLOAD_MAX_ROWS) })),
+  ).map((f, i) => ({ ...f, file: `bars/${i + 1}.csv` }));
   const manifest = {
     format: ARCHIVE_FORMAT,
     version: ARCHIVE_VERSION,
@@ -94,6 +107,7 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     screenshots: images.length,
     conversations: (JSON.parse(conversations!.json) as unknown[]).length,
     imports: (JSON.parse(history!.json) as unknown[]).length,
+    uploadedBars: barFiles.reduce((n, f) => n + f.bars, 0),
   };
   const index = images.map((r) => ({ file: file(r), contentType: r.content_type, createdAt: r.created_at, owner: ownerOf(r, accountIndex) }));
   const texts: Array<[string, string]> = [
@@ -103,6 +117,7 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     ["detached-notes.json", detached!.json],
     ["advisor/conversations.json", conversations!.json],
     ["imports/history.json", history!.json],
+    ["bars.json", JSON.stringify(barFiles.map(({ file, symbol, resolution, bars }) => ({ file, symbol, resolution, bars })), null, 2)],
   ];
 
   // The zip writer is loaded with the first archive, not at start.
@@ -122,24 +137,43 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
         entry.push(strToU8(text), true);
       }
     },
-    // One image per pull: the stream asks for more as the reader takes what it has.
+    // One image, or one file of bars, per pull: the stream asks for more as the reader takes what it has.
     async pull(controller) {
       try {
-        const row = images[next++];
-        if (!row) {
+        const k = next++;
+        const row = images[k];
+        if (row) {
+          const bytes = await imageBytes(deps, row);
+          const entry = new ZipPassThrough(file(row));
+          zip.add(entry);
+          entry.push(bytes ?? new Uint8Array(0), true);
+          return;
+        }
+        const bars = barFiles[k - images.length];
+        if (!bars) {
           zip.end();
           return;
         }
-        const bytes = await imageBytes(deps, row);
-        const entry = new ZipPassThrough(file(row));
+        const entry = new ZipDeflate(bars.file, { level: 6 });
         zip.add(entry);
-        entry.push(bytes ?? new Uint8Array(0), true);
+        entry.push(strToU8(await barsCsv(deps, user, bars)), true);
       } catch (err) {
         controller.error(err);
       }
     },
   });
   return { stream, fileName: `trading-journal-archive-${deps.now().toISOString().slice(0, 10)}.zip` };
+}
+
+/** One file of uploaded bars, in the candle CSV layout POST /api/bars/upload reads (times ISO 8601 UTC). */
+async function barsCsv(deps: Pick<Deps, "db">, user: AuthUser, f: { symbol: string; resolution: BarResolution; part: number }): Promise<string> {
+  const [row] = rowsOf<{ csv: string | null }>(
+    await deps.db.execute(sql`select string_agg(concat_ws(',', ${sql.raw(isoUtc("t"))}, format_decimal(open), format_decimal(high), format_decimal(low),
+        format_decimal(close), format_decimal(volume)), E'\n' order by t) as csv
+      from (select * from bars where user_id = ${user.id}::uuid and symbol = ${f.symbol} and resolution = ${f.resolution} and source = 'upload'
+        order by t offset ${f.part * BARS_UPLOAD_MAX_ROWS} limit ${BARS_UPLOAD_MAX_ROWS}) b`),
+  );
+  return `time,open,high,low,close,volume\n${row?.csv ?? ""}\n`;
 }
 
 /** An image's bytes from where they are kept (an object gone missing is an empty file, logged, not a failed archive). */

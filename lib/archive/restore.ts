@@ -8,8 +8,7 @@
 // journal.json. The images are then read one at a time, checked as an upload is (image-bytes.ts), and staged
 // in archive_restore_images (their bytes inline, or put in object storage under their final key); one
 // statement (archive_restore) then writes the journal, takes the staged images onto their owners and adds the
-// detached notes, conversations and import history. A refusal at any step discards what was staged.
-import { TagListSchema } from "../tags/tag.ts";
+// detached notes, conversations, import history and uploaded bars. A refusal at any step discards what was staged.
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
@@ -23,6 +22,8 @@ import type { Deps } from "../deps.ts";
 import { AppError, validationError } from "../errors.ts";
 import { StorageUnavailableError, tradeImageKey } from "../storage/index.ts";
 import { ScratchTooLarge, type ScratchFile } from "../storage/scratch.ts";
+import { BAR_RESOLUTIONS, chartableSymbol, daysOf, parseCandleCsv } from "../market/bars.ts";
+import { TagListSchema } from "../tags/tag.ts";
 import { textProblems } from "../text.ts";
 import { cleanImage, ImageRejected } from "../trades/image-bytes.ts";
 import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE } from "../trades/images.ts";
@@ -31,7 +32,7 @@ import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from "./archive.ts";
 /** Largest JSON part read (journal.json and the others), uncompressed. */
 export const ARCHIVE_PART_MAX_BYTES = 64 * 1024 * 1024;
 
-export type ArchiveRestoreSummary = RestoreSummary & { screenshots: number; detachedNotes: number; conversations: number; imports: number };
+export type ArchiveRestoreSummary = RestoreSummary & { screenshots: number; detachedNotes: number; conversations: number; imports: number; bars: number };
 
 const iso = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/, "must be an ISO-8601 UTC time"));
 const ref = () => z.string().check(z.minLength(1), z.maxLength(64, "is too long"));
@@ -105,6 +106,17 @@ const ImportsSchema = z.array(
     fills: z.optional(z.array(ref())),
   }),
 );
+
+const BarsIndexSchema = z.array(
+  z.looseObject({
+    file: z.string().check(z.regex(/^bars\/\d{1,6}\.csv$/, "must name an entry under bars/")),
+    symbol: z.string().check(z.minLength(1), z.maxLength(40)),
+    resolution: z.enum(BAR_RESOLUTIONS),
+  }),
+);
+
+/** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */
+type RestoredBars = Array<{ symbol: string; resolution: (typeof BAR_RESOLUTIONS)[number]; bars: string[][]; days: string[] }>;
 
 type Extras = {
   screenshots: z.infer<typeof ScreenshotsSchema>;
@@ -186,6 +198,24 @@ export async function restoreArchive(
     };
     const problems = referenceProblems(data, extras, byName);
     if (problems.length) throw validationError(problems, "The archive's parts do not match up; nothing was imported.");
+    // The uploaded bars, each file held to the rules of an upload (POST /api/bars/upload); older archives have none.
+    const bars: RestoredBars = [];
+    for (const [k, listed] of part("bars.json", BarsIndexSchema, json("bars.json", await text("bars.json", false))).entries()) {
+      const at = (message: string) => validationError([{ path: ["bars.json", k], message: `${listed.file}: ${message}` }], `The archive's ${listed.file} is not bars this instance can store; nothing was imported.`);
+      const csv = await text(listed.file, false);
+      if (csv === null) throw at("is not in the archive");
+      let symbol: string;
+      let parsed: ReturnType<typeof parseCandleCsv>;
+      try {
+        symbol = chartableSymbol(listed.symbol);
+        parsed = parseCandleCsv(csv);
+      } catch (err) {
+        if (err instanceof AppError) throw at(err.message);
+        throw err;
+      }
+      if (parsed.problems.length) throw at(parsed.problems[0]!.message);
+      bars.push({ symbol, resolution: listed.resolution, bars: parsed.bars.map((b) => [b.t, b.open, b.high, b.low, b.close, b.volume]), days: daysOf(parsed.bars, listed.resolution) });
+    }
     await canonicalizeFileTags(deps, user.id, data, extras.detachedNotes);
 
     const restoreId = crypto.randomUUID();
@@ -193,7 +223,7 @@ export async function restoreArchive(
       for (const shot of extras.screenshots) await stageImage(deps, user, restoreId, shot, byName.get(shot.file)!);
       const [row] = rowsOf<{ summary: ArchiveRestoreSummary }>(
         await deps.db.execute(
-          sql`select archive_restore(${user.id}::uuid, ${JSON.stringify(data)}::jsonb, ${restoreCap(deps.config, user)}::integer, ${restoreId}::uuid, ${JSON.stringify(extras)}::jsonb) as summary`,
+          sql`select archive_restore(${user.id}::uuid, ${JSON.stringify(data)}::jsonb, ${restoreCap(deps.config, user)}::integer, ${restoreId}::uuid, ${JSON.stringify({ ...extras, bars })}::jsonb) as summary`,
         ),
       );
       return row!.summary;

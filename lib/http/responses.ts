@@ -224,6 +224,7 @@ export const ArchiveImportSummarySchema = z.object({
   detachedNotes: z.number(),
   conversations: z.number(),
   imports: z.number(),
+  bars: z.number().check(z.describe("Uploaded price bars stored again")),
 });
 
 export const TradeImageSchema = z.object({

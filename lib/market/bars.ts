@@ -37,6 +37,9 @@ export function dayKey(at: Date, resolution: BarResolution): string {
   return resolution === "1m" ? `${w.year}-${pad(w.month)}-${pad(w.day)}` : `${w.year}-${pad(w.month)}-01`;
 }
 
+/** The day keys (dayKey) a set of bars covers, each once. */
+export const daysOf = (bars: readonly Bar[], resolution: BarResolution) => [...new Set(bars.map((b) => dayKey(new Date(b.t), resolution)))];
+
 /** Writes bars of a user's symbol and marks the days they cover (see bars_store); returns how many were written. */
 export async function storeBars(deps: Pick<Deps, "db">, userId: string, symbol: string, resolution: BarResolution, source: "provider" | "upload", bars: readonly Bar[], days: readonly string[]) {
   const json = JSON.stringify(bars.map((b) => [b.t, b.open, b.high, b.low, b.close, b.volume]));
@@ -127,7 +130,7 @@ export function parseCandleCsv(text: string): { bars: Bar[]; problems: RowProble
 }
 
 /** A symbol that can have bars: a stock or a futures contract (options are charted by their fills). */
-function chartableSymbol(symbol: string): string {
+export function chartableSymbol(symbol: string): string {
   const instrument = resolveInstrument({ symbol });
   if (instrument.assetClass === "option") {
     throw new AppError("VALIDATION_ERROR", "Options are charted by their fills: bars are of stocks and futures.", {
@@ -144,7 +147,6 @@ export async function uploadBars(deps: Pick<Deps, "db">, user: AuthUser, input: 
   if (problems.length) {
     throw new AppError("VALIDATION_ERROR", `${problems.length === 1 ? "A row" : "Some rows"} of the file are not bars (each is named below); nothing was stored.`, { fields: problems });
   }
-  const days = [...new Set(bars.map((b) => dayKey(new Date(b.t), input.resolution)))];
-  await storeBars(deps, user.id, symbol, input.resolution, "upload", bars, days);
+  await storeBars(deps, user.id, symbol, input.resolution, "upload", bars, daysOf(bars, input.resolution));
   return { symbol, resolution: input.resolution, bars: bars.length, from: bars[0]!.t, to: bars.at(-1)!.t };
 }

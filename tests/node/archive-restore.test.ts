@@ -64,7 +64,18 @@ async function journalView(client: TestClient) {
     const { trades } = await (await client.get(`/api/trades?accountId=${a.id}&limit=500`)).json();
     const list = [];
     for (const t of trades as Array<Record<string, unknown> & { id: string }>) {
-      list.push({ symbol: t.symbol, netPnl: t.netPnl, openedAt: t.openedAt, notes: t.notes, tags: t.tags, stopPrice: (t.risk as { stopPrice: string | null }).stopPrice, images: await imagesOf(client, `/api/trades/${t.id}`) });
+      // The trade on its chart: the bars the trader uploaded (the archive must hold them: issue 52).
+      const chart = (await (await client.get(`/api/trades/${t.id}/chart?resolution=1m`)).json()) as { bars: unknown[]; coverage: { sources: string[] } };
+      list.push({
+        symbol: t.symbol,
+        netPnl: t.netPnl,
+        openedAt: t.openedAt,
+        notes: t.notes,
+        tags: t.tags,
+        stopPrice: (t.risk as { stopPrice: string | null }).stopPrice,
+        images: await imagesOf(client, `/api/trades/${t.id}`),
+        chart: { bars: chart.bars, sources: chart.coverage.sources },
+      });
     }
     const { imports } = await (await client.get(`/api/csv-import/history?accountId=${a.id}`)).json();
     out.push({
@@ -115,6 +126,19 @@ async function fillJournal(t: TestApp, client: TestClient) {
   const book = await (await client.post("/api/playbooks", { name: "Bull flag", entryCriteria: "Break of the flag" })).json();
   await addImage(client, `/api/playbooks/${book.id}`, [90, 90, 0]);
   await addImage(client, `/api/days/${accountId}/2026-03-04`, [0, 90, 90]);
+  // The kept trade's 1-minute bars, uploaded: from 5 minutes before it opened, 56 of them.
+  const candles = ["time,open,high,low,close,volume"];
+  const opened = Date.parse((trades as Array<{ openedAt: string }>)[0]!.openedAt);
+  for (let m = -5; m <= 50; m++) {
+    const at = new Date(opened + m * 60_000).toISOString();
+    const open = (kept!.symbol === "AAPL" ? 170 : 6000) + (((m % 7) + 7) % 7) / 4;
+    candles.push(`${at},${open.toFixed(2)},${(open + 0.6).toFixed(2)},${(open - 0.5).toFixed(2)},${(open + 0.1).toFixed(2)},${1000 + m}`);
+  }
+  const upload = new FormData();
+  upload.set("file", new Blob([candles.join("\n")]), "bars.csv");
+  upload.set("symbol", kept!.symbol);
+  upload.set("resolution", "1m");
+  expect((await client.request("/api/bars/upload", { method: "POST", body: upload })).status).toBe(201);
   // A manual fill in the deleted trade's symbol is not needed: deleting its fills detaches its note.
   const { fills } = await (await client.get(`/api/fills?accountId=${accountId}&symbol=${gone!.symbol}`)).json();
   for (const f of fills) expect((await client.request(`/api/fills/${f.id}`, { method: "DELETE" })).status).toBe(204);
@@ -137,13 +161,15 @@ describe("POST /api/archive", () => {
     expect(before.accounts[0]!.trades[0]!).toMatchObject({ notes: "Clean breakout", tags: ["breakout"], stopPrice: expect.stringMatching(/^(150|6100)\./) });
     expect(before.accounts[0]!.trades[0]!.images).toHaveLength(2);
     expect(before.detached).toEqual([expect.objectContaining({ notes: "Chased it", tags: ["fomo"], images: 1 })]);
+    expect(before.accounts[0]!.trades[0]!.chart.bars.length).toBeGreaterThan(20);
+    expect(before.accounts[0]!.trades[0]!.chart.sources).toEqual(["upload"]);
 
     const b = await testApp(dbs[1]!.url, { ...stand.env, ...s3b.env }, { peer: "per-request" });
     const { client: bob } = await signUp(b, "archive-to");
     const objectsBefore = s3b.objects.size;
     const res = await restore(bob, zip);
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1 });
+    expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1, bars: 56 });
     expect(await journalView(bob)).toEqual(before);
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
@@ -219,6 +245,18 @@ describe("POST /api/archive", () => {
     const missing = { ...good, "screenshots.json": strToU8(JSON.stringify([{ ...listed[0], owner: { playbook: "nope" } }])) };
     const refused = await (await restore(client, zipSync(missing))).json();
     expect(refused.error.fields.map((f: { message: string }) => f.message)).toEqual(["screenshots/x.png is not in the archive", "screenshots/x.png: its playbook is not in journal.json"]);
+    // Bars that an upload would refuse (a low above the close), or an option's, or a listed file missing: named, nothing written.
+    const barsOf = (csv: string | null, symbol = "AAPL") => ({
+      ...good,
+      "bars.json": strToU8(JSON.stringify([{ file: "bars/1.csv", symbol, resolution: "1m", bars: 1 }])),
+      ...(csv === null ? {} : { "bars/1.csv": strToU8(csv) }),
+    });
+    const badBars = await (await restore(client, zipSync(barsOf("time,open,high,low,close,volume\n2026-03-02T14:31:00Z,170,171,170.5,170.2,100\n")))).json();
+    expect(badBars.error.fields).toEqual([{ path: "bars.json.0", message: "bars/1.csv: row 2: low is above the bar's open or close" }]);
+    const optionBars = await (await restore(client, zipSync(barsOf("time,open,high,low,close\n2026-03-02T14:31:00Z,1,1,1,1\n", "AAPL  260320C00200000")))).json();
+    expect(optionBars.error.fields[0].message).toMatch(/^bars\/1\.csv: Options are charted by their fills/);
+    expect((await (await restore(client, zipSync(barsOf(null)))).json()).error.fields).toEqual([{ path: "bars.json.0", message: "bars/1.csv: is not in the archive" }]);
+    expect((await t.deps.db.execute(sql`select count(*)::int as n from bars where user_id = (select id from users where email = ${(await (await client.get("/api/auth/me")).json()).user.email})`)).rows).toEqual([{ n: 0 }]);
     const [left] = (await t.deps.db.execute(sql`select (select count(*)::int from accounts where user_id = ${(await (await client.get("/api/auth/me")).json()).user.id}::uuid) as accounts`)).rows as Array<{ accounts: number }>;
     expect(left).toEqual({ accounts: 0 });
     expect(JSON.parse(strFromU8(good["manifest.json"]!))).toMatchObject({ format: "trading-journal-archive" });

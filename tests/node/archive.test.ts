@@ -66,9 +66,11 @@ describe("GET /api/archive", () => {
     const files = await archiveOf(client);
     const json = (name: string) => JSON.parse(strFromU8(files[name]!));
     expect(Object.keys(files).sort()).toEqual(
-      ["advisor/conversations.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
+      ["advisor/conversations.json", "bars.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
     );
-    expect(json("manifest.json")).toMatchObject({ format: "trading-journal-archive", version: 1, accounts: 1, screenshots: 2, conversations: 1, imports: 1 });
+    // No bars uploaded: none listed (tests/node/archive-restore.test.ts carries some over).
+    expect(json("bars.json")).toEqual([]);
+    expect(json("manifest.json")).toMatchObject({ format: "trading-journal-archive", version: 1, accounts: 1, screenshots: 2, conversations: 1, imports: 1, uploadedBars: 0 });
     // journal.json is the JSON export (the same a fresh instance imports), but for its time.
     const exported = await (await client.get("/api/auth/account/export")).json();
     expect({ ...json("journal.json"), exportedAt: "" }).toEqual({ ...exported, exportedAt: "" });

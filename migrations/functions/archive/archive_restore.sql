@@ -2,9 +2,11 @@
 -- there first) into the user's data: journal.json through account_restore (same refusals), then, by the ids it
 -- returns, the detached notes, the images staged under `restore` in archive_restore_images (each becomes the
 -- trade_images row of the same id, on its trade, playbook, day or detached note), the advisor conversations
--- with their messages, and the import history, each import holding again the fills it wrote (so it can still
--- be undone). `extras` is {detachedNotes, screenshots, conversations, imports} as the archive holds them.
--- Returns account_restore's counts (without its ids) and {screenshots, detachedNotes, conversations, imports}.
+-- with their messages, the import history, each import holding again the fills it wrote (so it can still
+-- be undone), and the bars the trader uploaded (bars_store, as their upload). `extras` is {detachedNotes,
+-- screenshots, conversations, imports} as the archive holds them, and bars: [{symbol, resolution, bars, days}]
+-- as bars_store takes them. Returns account_restore's counts (without its ids) and {screenshots, detachedNotes,
+-- conversations, imports, bars}.
 -- Guarantees: all or nothing; an image whose owner is not in the archive raises ARCHIVE_OWNER:<file>, one the
 -- archive's index does not name raises ARCHIVE_UNLISTED:<file>. The staged rows are taken (their object keys
 -- cleared first, so their objects are not queued for deletion).
@@ -30,6 +32,8 @@ DECLARE
   n_notes integer := 0;
   n_conversations integer := 0;
   n_imports integer := 0;
+  bar jsonb;
+  n_bars integer := 0;
 BEGIN
   summary := account_restore(p_user, p_data, p_cap);
   ids := summary->'ids';
@@ -116,6 +120,12 @@ BEGIN
     n_imports := n_imports + 1;
   END LOOP;
 
-  RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports);
+  -- The bars the trader uploaded, stored as their upload was (bars_store, source "upload").
+  FOR bar IN SELECT * FROM jsonb_array_elements(coalesce(p_extras->'bars', '[]'::jsonb)) LOOP
+    n_bars := n_bars + bars_store(p_user, bar->>'symbol', bar->>'resolution', 'upload', bar->'bars',
+      ARRAY(SELECT jsonb_array_elements_text(bar->'days')));
+  END LOOP;
+
+  RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars);
 END;
 $$;
