@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { runningBalances, signOf, typedAmount } from "../../lib/decimal.ts";
-import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals } from "../../lib/format.ts";
+import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals, symbolLabel } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 
@@ -121,7 +121,7 @@ function FillDescription({ fill }: { fill: NonNullable<Entry["fill"]> }) {
   const side = fill.side === "buy" ? "Buy" : "Sell";
   return (
     <>
-      <span className="keep-together">{`${side} ${formatNumber(fill.quantity)} ${fill.symbol}`}</span>{" "}
+      <span className="keep-together">{`${side} ${formatNumber(fill.quantity)} ${symbolLabel(fill.symbol)}`}</span>{" "}
       <span className="keep-together">{`at ${formatPrice(fill.price, priceDecimals([fill.price]))}`}</span>
     </>
   );

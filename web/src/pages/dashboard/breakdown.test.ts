@@ -1,5 +1,8 @@
+import { render, screen } from "@testing-library/react";
+import { createElement } from "react";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { groupFilter } from "./breakdown.tsx";
+import { BreakdownTable, groupFilter } from "./breakdown.tsx";
 
 describe("a breakdown group's trades", () => {
   it("become the trades list's filter for each way of grouping", () => {
@@ -14,5 +17,24 @@ describe("a breakdown group's trades", () => {
     expect(groupFilter("rules", "Broke a rule")).toEqual({ rules: "broke" });
     expect(groupFilter("rules", "Kept every rule")).toEqual({ rules: "kept" });
     expect(groupFilter("weekday", "Someday")).toBeNull();
+  });
+});
+
+describe("the breakdown table", () => {
+  it("names an option as the rest of the app does, not by its OCC code; the win rate from its counts", () => {
+    render(
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(BreakdownTable, {
+          by: "symbol",
+          unit: { kind: "money", currency: "USD" },
+          groups: [{ key: "SPY   240216C00480000", netPnl: "-120", trades: 11, wins: 6, closed: 11 }],
+        }),
+      ),
+    );
+    const row = screen.getByRole("row", { name: /SPY 16 Feb 24 480 Call/ });
+    expect(row.textContent).not.toContain("240216C00480000");
+    expect(row.textContent).toContain("54.5%");
   });
 });

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { compareDecimals } from "../../lib/decimal.ts";
-import { formatSigned, toneOf, type Unit } from "../../lib/format.ts";
+import { formatSigned, symbolLabel, toneOf, type Unit } from "../../lib/format.ts";
 import { formatWinRate } from "./format.ts";
 
 export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
@@ -56,7 +56,9 @@ export function groupFilter(by: BreakdownBy, key: string): Record<string, string
 }
 
 function keyLabel(by: BreakdownBy, key: string): string {
-  return by === "hour" ? `${key.padStart(2, "0")}:00` : key;
+  if (by === "hour") return `${key.padStart(2, "0")}:00`;
+  // An option reads as everywhere else in the app ("SPY 16 Feb 24 480 Call"), not as its OCC code.
+  return by === "symbol" ? symbolLabel(key) : key;
 }
 
 /**

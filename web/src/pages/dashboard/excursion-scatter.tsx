@@ -4,7 +4,7 @@
 // how much of the move the trades kept), and each point names its trade on hover and focus.
 import { useId } from "react";
 import { Link } from "react-router";
-import { formatSigned, type Unit } from "../../lib/format.ts";
+import { formatSigned, symbolLabel, type Unit } from "../../lib/format.ts";
 
 export type ExcursionPoint = {
   tradeId: string;
@@ -54,7 +54,7 @@ function Scatter({ points, which, unit }: { points: ReadonlyArray<{ x: number; y
         {points.map(({ x, y, p }) => (
           <Link key={p.tradeId} to={`/trades/${p.tradeId}`} aria-label={`${p.symbol}: ${which} ${fmt(x)}, result ${fmt(y)}`}>
             <circle cx={sx(x)} cy={sy(y)} r={3.5} className={y >= 0 ? "scatter__dot scatter__dot--win" : "scatter__dot scatter__dot--loss"}>
-              <title>{`${p.symbol}: ${which} ${fmt(x)}, result ${fmt(y)}`}</title>
+              <title>{`${symbolLabel(p.symbol)}: ${which} ${fmt(x)}, result ${fmt(y)}`}</title>
             </circle>
           </Link>
         ))}

@@ -10,7 +10,7 @@ import { ScopeSelect, useStatsScope } from "../../components/stats-scope.tsx";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage } from "../../components/ui.tsx";
 import type { Filter } from "../../components/stats-scope.tsx";
 import { useState } from "react";
-import { formatDate, formatPnl, toneOf } from "../../lib/format.ts";
+import { formatDate, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
 
 function Insights({ accounts }: { accounts: readonly Account[] }) {
   const { currencies, filter, value, currency, choose } = useStatsScope(accounts);
@@ -42,7 +42,7 @@ function Insights({ accounts }: { accounts: readonly Account[] }) {
                         {f.trades.slice(0, 20).map((t) => (
                           <li key={t.id}>
                             <Link to={`/trades/${t.id}`}>
-                              {t.symbol} · {formatDate(t.openedAt, zone)}
+                              {symbolLabel(t.symbol)} · {formatDate(t.openedAt, zone)}
                             </Link>
                             <span className={toneOf(t.netPnl)}>{formatPnl(t.netPnl, currency)}</span>
                             {t.afterLoss && (

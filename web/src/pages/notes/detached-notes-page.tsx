@@ -8,7 +8,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useAccounts, type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { formatDateTime, formatPnl } from "../../lib/format.ts";
+import { formatDateTime, formatPnl, symbolLabel } from "../../lib/format.ts";
 
 export const detachedKey = ["journals", "detached"] as const;
 
@@ -43,7 +43,7 @@ function AttachForm({ note, onDone }: { note: Note; onDone(message: string): voi
   return (
     <form
       className="form form--inline"
-      aria-label={`Attach the ${note.symbol} note to a trade`}
+      aria-label={`Attach the ${symbolLabel(note.symbol)} note to a trade`}
       onSubmit={(e) => {
         e.preventDefault();
         if (tradeId) attach.mutate();
@@ -54,12 +54,12 @@ function AttachForm({ note, onDone }: { note: Note; onDone(message: string): voi
         label="Trade"
         value={tradeId}
         onChange={(e) => setTradeId(e.target.value)}
-        hint={list.length === 0 && !trades.isPending ? `No ${allSymbols ? "" : `${note.symbol} `}trade in this account yet.` : "A trade that already has notes gets these added to them."}
+        hint={list.length === 0 && !trades.isPending ? `No ${allSymbols ? "" : `${symbolLabel(note.symbol)} `}trade in this account yet.` : "A trade that already has notes gets these added to them."}
       >
         <option value="">Choose a trade</option>
         {list.map((t) => (
           <option key={t.id} value={t.id}>
-            {t.symbol} {t.direction}, opened {formatDateTime(t.openedAt)}
+            {symbolLabel(t.symbol)} {t.direction}, opened {formatDateTime(t.openedAt)}
             {t.journalId ? " (has notes)" : ""}
           </option>
         ))}
@@ -92,7 +92,7 @@ function NoteCard({ note, account }: { note: Note; account: Account | undefined 
   return (
     <article className="panel note" id={`note-${note.id}`} aria-labelledby={`note-title-${note.id}`}>
       <h2 id={`note-title-${note.id}`}>
-        {note.symbol} {note.direction === "short" ? "short" : note.direction === "long" ? "long" : ""}
+        {symbolLabel(note.symbol)} {note.direction === "short" ? "short" : note.direction === "long" ? "long" : ""}
         {note.openedAt && <span className="muted"> · opened {formatDateTime(note.openedAt, zone)}</span>}
       </h2>
       <p className="muted">

@@ -10,7 +10,7 @@ import { Link } from "react-router";
 import { api, apiFetch, unwrap } from "../../api/client.ts";
 import { errorFromResponse } from "../../api/errors.ts";
 import { ErrorAlert, SelectField, StatusMessage } from "../../components/ui.tsx";
-import { formatDate, formatDateTime, formatNumber, formatPnl, formatPrice, formatTime } from "../../lib/format.ts";
+import { formatDate, formatDateTime, formatNumber, formatPnl, formatPrice, formatTime, symbolLabel } from "../../lib/format.ts";
 import { fillsAt, replayStart, seconds, seriesUpTo, type ChartData } from "./chart-data.ts";
 
 const RESOLUTIONS = [
@@ -38,10 +38,10 @@ type Replay = { index: number; playing: boolean; speed: (typeof SPEEDS)[number] 
 function describe(chart: Chart, zone: string | undefined): string {
   const res = RESOLUTIONS.find((r) => r.id === chart.resolution)?.label ?? chart.resolution;
   const fills = `${chart.fills.length} fill${chart.fills.length === 1 ? "" : "s"} marked`;
-  if (!chart.bars.length) return `${chart.symbol}: no bars for this trade; the path through its ${fills.replace(" marked", "")} is drawn.`;
+  if (!chart.bars.length) return `${symbolLabel(chart.symbol)}: no bars for this trade; the path through its ${fills.replace(" marked", "")} is drawn.`;
   const first = chart.bars[0]!;
   const last = chart.bars.at(-1)!;
-  return `${chart.symbol}, ${res} candles from ${formatDateTime(first.t, zone)} to ${formatDateTime(last.t, zone)}, ${chart.bars.length} bars, ${fills}${chart.stopPrice ? `, stop ${chart.stopPrice}` : ""}${chart.targetPrice ? `, target ${chart.targetPrice}` : ""}.`;
+  return `${symbolLabel(chart.symbol)}, ${res} candles from ${formatDateTime(first.t, zone)} to ${formatDateTime(last.t, zone)}, ${chart.bars.length} bars, ${fills}${chart.stopPrice ? `, stop ${chart.stopPrice}` : ""}${chart.targetPrice ? `, target ${chart.targetPrice}` : ""}.`;
 }
 
 /** A candle CSV for the trade's symbol, when there is no bar provider key. */

@@ -150,7 +150,7 @@ function MovedTrade({ tradeId }: { tradeId: string }) {
       <>
         <PageHeader title="This trade's fills are gone" />
         <p>
-          The fills of this {journal.data.symbol} trade were deleted or their import undone. What you wrote on it is kept as a{" "}
+          The fills of this {symbolLabel(journal.data.symbol)} trade were deleted or their import undone. What you wrote on it is kept as a{" "}
           <Link to={`/notes/detached#note-${journal.data.id}`}>detached note</Link>, and goes back on the trade by itself when the same fills
           return (importing the same file again, for example).
         </p>
