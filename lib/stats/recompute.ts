@@ -76,12 +76,12 @@ export function perTradeSql(g: SQL, totals: SQL, drawdown: SQL): SQL {
 /**
  * Realised P&L and closed trades per bucket from the journal: `bucket` turns a local timestamp (`at`, in the
  * account's zone) into the bucket's start; `key` (optional) splits by a group (a breakdown). Columns: start
- * (or key), net, trades, wins, r (rounded to 2), with_risk. A bucket appears when something was realised or
- * paid in it, or a trade closed.
+ * (or key), net, trades, wins, r (rounded to 2), r_exact (unrounded: what a running total sums), with_risk. A
+ * bucket appears when something was realised or paid in it, or a trade closed.
  */
 export function bucketsFromJournalSql(from: StatsScope, bucket: (at: SQL) => SQL): SQL {
   return sql`
-      select b.start, sum(b.net) as net, sum(b.trades) as trades, round(sum(b.r), 2) as r, sum(b.with_risk) as with_risk from (
+      select b.start, sum(b.net) as net, sum(b.trades) as trades, round(sum(b.r), 2) as r, sum(b.r) as r_exact, sum(b.with_risk) as with_risk from (
         select ${bucket(sql`(pf.executed_at at time zone a.timezone)`)} as start, sum(pf.realized - pf.fees) as net,
                0 as trades, null::numeric as r, 0 as with_risk, bool_or(pf.realized <> 0 or pf.fees <> 0) as moved
         from ${from.events} group by 1

@@ -365,20 +365,20 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
 
 /**
  * Buckets from the maintained rows (the totals' days, each turned into its bucket's start by `bucket`):
- * start, net, trades, r (rounded to 2), with_risk; a bucket appears when something was realised or paid in
- * it, or a trade closed.
+ * start, net, trades, r (rounded to 2), r_exact (unrounded), with_risk; a bucket appears when something was
+ * realised or paid in it, or a trade closed.
  */
 function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day"): SQL {
   if (bucket === "day" && query.accountId) {
     // One account's day is its totals' row (day_trades, day_r, day_with_risk: the day's trades over its 1Rs).
     // Over several accounts a day's R is each 1R's net over them all / that 1R: from the rows per 1R below.
     return sql`${sourceSql(user, query, currency, "")}
-    select src.day::timestamp as start, src.net, src.day_trades as trades, round(src.day_r, 2) as r, src.day_with_risk as with_risk
+    select src.day::timestamp as start, src.net, src.day_trades as trades, round(src.day_r, 2) as r, src.day_r as r_exact, src.day_with_risk as with_risk
     from src where src.one_r is null and src.day_trades is not null and (src.moved > 0 or src.day_trades > 0)`;
   }
   const toStart = bucket === "day" ? (day: SQL) => day : bucket;
   return sql`${sourceSql(user, query, currency, "")}
-    select c.start, sum(c.net) as net, sum(c.n) as trades, round(sum(c.s / c.one_r), 2) as r,
+    select c.start, sum(c.net) as net, sum(c.n) as trades, round(sum(c.s / c.one_r), 2) as r, sum(c.s / c.one_r) as r_exact,
       sum(c.n) filter (where c.one_r is not null) as with_risk
     from (
       select ${toStart(sql`src.day::timestamp`)} as start, one_r, sum(net) as net, sum(trades) as n, sum(trades_net) as s, sum(moved) as moved
@@ -439,7 +439,8 @@ export async function equityCurve(
   const curve = (buckets: SQL) => sql`
       select to_char(b.start, 'YYYY-MM-DD') as start, trim_scale(b.net)::text as net, b.trades::text as trades,
              trim_scale(sum(b.net) over w)::text as equity, b.r::text as r, b.with_risk::text as with_risk,
-             trim_scale(sum(coalesce(b.r, 0)) over w)::text as r_equity
+             -- Summed unrounded, rounded once: the curve's end is the summary's R total, to the cent of an R.
+             trim_scale(round(sum(coalesce(b.r_exact, 0)) over w, 2))::text as r_equity
       from (${buckets}) b
       window w as (order by b.start rows between unbounded preceding and current row)
       order by b.start`;

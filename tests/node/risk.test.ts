@@ -228,4 +228,25 @@ describe("statistics in R", () => {
       trades: 0, withRisk: 0, total: null, expectancy: null, averageWin: null, averageLoss: null, best: null, worst: null,
     });
   });
+
+  it("one R total: the curve's end is the summary's total, the buckets summed before rounding (a third of an R three days running is 1.00, not 0.99)", async () => {
+    const t = await trader();
+    for (const day of [2, 3, 4]) {
+      for (const [side, price, hour] of [["buy", "100", 14], ["sell", "101", 15]] as const) {
+        const r = await t.client.post("/api/fills", { accountId: t.accountId, symbol: "MSFT", side, quantity: "10", price, fees: "0", executedAt: new Date(Date.UTC(2026, 2, day, hour)).toISOString() });
+        expect(r.status).toBe(201);
+      }
+    }
+    const { trades } = await (await t.client.get(`/api/trades?accountId=${t.accountId}`)).json();
+    expect(trades).toHaveLength(3);
+    for (const tr of trades as Array<{ id: string }>) await t.plan(tr.id, { plannedRisk: "30" });
+    const q = `accountId=${t.accountId}`;
+    const summary = await (await t.client.get(`/api/stats/summary?${q}`)).json();
+    expect(summary.r.total).toBe("1.00");
+    const points = (await (await t.client.get(`/api/stats/equity?${q}&bucket=day`)).json()).points as Array<{ rTotal: string; rEquity: string }>;
+    expect(points.map((p) => p.rTotal)).toEqual(["0.33", "0.33", "0.33"]);
+    expect(points.map((p) => p.rEquity)).toEqual(["0.33", "0.67", "1.00"]);
+    const weeks = (await (await t.client.get(`/api/stats/equity?${q}&bucket=week`)).json()).points as Array<{ rEquity: string }>;
+    expect(weeks.at(-1)!.rEquity).toBe("1.00");
+  });
 });
