@@ -2,10 +2,12 @@
 // each citing the trades it found, for the Insights page and the advisor's tools. In SQL, over the trades of
 // the statistics' scope (one account, one currency, or all), opened in [from, to):
 // - revenge: a trade opened at most `revengeMinutes` (default 30) after a losing trade of the account closed,
-//   at a larger size (max quantity x average entry x multiplier) than that loss;
+//   at a larger size than that loss (biggerSql: by 1R when both were risked, a future by contracts x multiplier,
+//   anything else by the money put to work);
 // - overtrading: a day (the account's clock) with more trades opened than the account's own 90th percentile
 //   of trades a day (over its whole history, once it has 10 trading days);
-// - size-up after a loss: the first trade opened after a losing trade closed, at 1.5 times its size or more;
+// - size-up after a loss: the first trade opened after a losing trade closed, at 1.5 times its size or more (the
+//   same measure);
 // - losers held longer than winners: the closed losers' average holding time above the winners' (5 of each at
 //   least), citing the losers held longer than the average winner.
 import { sql, type SQL } from "drizzle-orm";
@@ -15,6 +17,8 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { scope, StatsQuerySchema, type StatsQuery } from "../stats/stats.ts";
+import { durationWords } from "../time/duration.ts";
+import { ONE_R_SQL } from "../trades/risk.ts";
 
 export const REVENGE_MINUTES = 30;
 export const SIZE_UP_FACTOR = "1.5";
@@ -43,6 +47,19 @@ function cite(rows: Cited[]) {
   }));
 }
 
+/**
+ * Whether a trade `k` is bigger than the loss before it (its size `op` `factor` times the loss's), in the one
+ * measure both have: their 1Rs when both were risked (what a trader sizes by); else, two futures by their
+ * contracts x multiplier (a micro is a tenth of its full contract; notional would make one ES contract look
+ * like a fortune); else, two of anything else by the money put to work. A future against a stock with no 1R
+ * between them is not compared.
+ */
+function biggerSql(op: ">" | ">=", factor: number | string): SQL {
+  const cmp = sql.raw(op);
+  return sql`(case when k.risk > 0 and k.loss_risk > 0 then k.risk ${cmp} k.loss_risk * ${factor}::numeric
+    when k.future = k.loss_future then k.size ${cmp} k.loss_size * ${factor}::numeric else false end)`;
+}
+
 /** The net P&L of the cited trades, exactly. */
 const sum = (rows: Cited[]) => fromUnits(rows.reduce((s, r) => s + toUnits(r.net_pnl), 0n));
 
@@ -53,11 +70,18 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
   const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${from.currency}` : sql``;
   const inRange = (col: SQL) =>
     sql`${query.from ? sql`and ${col} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``} ${query.to ? sql`and ${col} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
-  // Every trade of the scope's accounts (history before the period sets the context), with its size.
+  // Every trade of the scope's accounts (history before the period sets the context), with its size three ways
+  // (biggerSql picks the one two trades share): its 1R (-1 without one), its exposure (a future's contracts x
+  // multiplier: money a point, never the contract's notional; anything else the money it put to work), and
+  // whether it is a future.
   const base = sql`t as (
       select p.id, p.account_id, p.symbol, p.opened_at, p.closed_at, p.net_pnl, (p.opened_at at time zone a.timezone)::date as day,
-        p.max_quantity * coalesce(p.entry_value / nullif(p.entry_quantity, 0), 0) * p.multiplier as size
-      from positions p join accounts a on a.id = p.account_id where a.user_id = ${user.id} ${only}
+        coalesce(${ONE_R_SQL}, -1) as risk,
+        case when p.asset_class = 'future' then p.max_quantity * p.multiplier
+          else p.max_quantity * coalesce(p.entry_value / nullif(p.entry_quantity, 0), 0) * p.multiplier end as size,
+        (p.asset_class = 'future')::int as future
+      from positions p join accounts a on a.id = p.account_id left join trade_journals j on j.position_id = p.id
+      where a.user_id = ${user.id} ${only}
     )`;
   const cols = sql.raw(`x.id::text as id, x.symbol, to_char(x.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at, x.net_pnl::text as net_pnl`);
   // After a loss, in one sort of the account's events (closes before opens at the same instant): for each
@@ -65,24 +89,25 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
   // and the last opening before it.
   const afterLoss = sql`${base},
     ev as (
-      select account_id, closed_at as at, 0 as ord, id, net_pnl < 0 as loss, size from t where closed_at is not null
-      union all select account_id, opened_at, 1, id, false, size from t
+      select account_id, closed_at as at, 0 as ord, id, net_pnl < 0 as loss, size, risk, future from t where closed_at is not null
+      union all select account_id, opened_at, 1, id, false, size, risk, future from t
     ),
     w as (
-      select id, ord, max(array[extract(epoch from at), size]) filter (where ord = 0 and loss) over win as last_loss,
+      select id, ord, max(array[extract(epoch from at), size, risk, future]) filter (where ord = 0 and loss) over win as last_loss,
         max(at) filter (where ord = 1) over win as prev_open
       from ev window win as (partition by account_id order by at, ord, id rows between unbounded preceding and 1 preceding)
     ),
     k as (
-      select t.*, w.last_loss[1] as loss_epoch, w.last_loss[2] as loss_size, extract(epoch from t.opened_at) as open_epoch, extract(epoch from w.prev_open) as prev_epoch
+      select t.*, w.last_loss[1] as loss_epoch, w.last_loss[2] as loss_size, w.last_loss[3] as loss_risk, w.last_loss[4] as loss_future,
+        extract(epoch from t.opened_at) as open_epoch, extract(epoch from w.prev_open) as prev_epoch
       from t join w on w.id = t.id and w.ord = 1 and w.last_loss is not null
     ),
     found as (
-      select 'revenge' as kind, k.* from k where k.open_epoch - k.loss_epoch <= ${minutes * 60} and k.size > k.loss_size
+      select 'revenge' as kind, k.* from k where k.open_epoch - k.loss_epoch <= ${minutes * 60} and ${biggerSql(">", 1)}
         ${inRange(sql`k.opened_at`)}
       union all
       select 'size_up', k.* from k where (k.prev_epoch is null or k.prev_epoch < k.loss_epoch) and k.loss_size > 0
-        and k.size >= k.loss_size * ${SIZE_UP_FACTOR}::numeric ${inRange(sql`k.opened_at`)}
+        and ${biggerSql(">=", SIZE_UP_FACTOR)} ${inRange(sql`k.opened_at`)}
     ),
     losses as (select l.account_id, extract(epoch from l.closed_at) as e, l.size, l.id from t l where l.net_pnl < 0)`;
   const [both, overtrading, hold] = await Promise.all([
@@ -157,7 +182,7 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
         title: "Losers held longer than winners",
         detail:
           h && h.wins >= HOLD_MIN_TRADES && h.losses >= HOLD_MIN_TRADES
-            ? `Losers held ${h.loss_avg} minutes on average, winners ${h.win_avg}.`
+            ? `Losers held ${durationWords(Number(h.loss_avg) * 60)} on average, winners ${durationWords(Number(h.win_avg) * 60)}.`
             : `Needs ${HOLD_MIN_TRADES} closed winners and ${HOLD_MIN_TRADES} closed losers.`,
         averageWinnerMinutes: h?.win_avg === null || h?.win_avg === undefined ? null : Number(h.win_avg),
         averageLoserMinutes: h?.loss_avg === null || h?.loss_avg === undefined ? null : Number(h.loss_avg),

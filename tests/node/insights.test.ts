@@ -12,9 +12,9 @@ async function trader() {
   const accountId = (await res.json()).id as string;
   let n = 0;
   /** A long round trip of `qty` shares at New York wall times. */
-  const trip = async (open: string, close: string, qty: string, buy: string, sell: string) => {
+  const trip = async (open: string, close: string, qty: string, buy: string, sell: string, symbolGiven?: string) => {
     const at = (wall: string) => `${wall.replace(" ", "T")}:00-05:00`;
-    const symbol = `S${String(++n).padStart(3, "0")}`.replace(/\d/g, (d) => "ABCDEFGHIJ"[Number(d)]!);
+    const symbol = symbolGiven ?? `S${String(++n).padStart(3, "0")}`.replace(/\d/g, (d) => "ABCDEFGHIJ"[Number(d)]!);
     expect((await client.post("/api/fills", { accountId, symbol, side: "buy", quantity: qty, price: buy, fees: "0", executedAt: at(open) })).status).toBe(201);
     expect((await client.post("/api/fills", { accountId, symbol, side: "sell", quantity: qty, price: sell, fees: "0", executedAt: at(close) })).status).toBe(201);
     return ((await (await client.get(`/api/trades?accountId=${accountId}&symbol=${symbol}`)).json()).trades[0].id) as string;
@@ -24,7 +24,9 @@ async function trader() {
     expect(res.status, await res.clone().text()).toBe(200);
     return ((await res.json()).findings as Array<{ kind: string; found: boolean; count: number; netPnl: string; trades: Array<{ id: string; afterLoss?: string }> } & Record<string, unknown>>).find((f) => f.kind === kind)!;
   };
-  return { client, accountId, trip, find };
+  const plan = async (id: string, plannedRisk: string) =>
+    expect((await client.request(`/api/trades/${id}`, { method: "PATCH", json: { plannedRisk } })).status).toBe(200);
+  return { client, accountId, trip, find, plan };
 }
 
 describe("behaviour findings", () => {
@@ -78,6 +80,35 @@ describe("behaviour findings", () => {
     expect(f.trades).toEqual([expect.objectContaining({ id: up, afterLoss: loss })]);
   });
 
+  it("size-up after a loss, futures and risk: contracts x multiplier, never notional; both trades risked, their 1Rs", async () => {
+    // One ES contract lost at 4000, then one at 6100: 1.525 times the notional, the same size. Not a size-up.
+    const t = await trader();
+    await t.trip("2026-11-23 09:40", "2026-11-23 10:00", "1", "4000", "3990", "ESZ26");
+    await t.trip("2026-11-23 13:00", "2026-11-23 13:10", "1", "6100", "6105", "ESZ26");
+    expect(await t.find("size_up_after_loss")).toMatchObject({ found: false, count: 0 });
+    // Two contracts after a one-contract loss is; two micros (a tenth each) after it is not.
+    const up = await t.trip("2026-11-24 09:40", "2026-11-24 10:00", "1", "6100", "6090", "ESZ26");
+    const two = await t.trip("2026-11-24 13:00", "2026-11-24 13:10", "2", "6100", "6105", "ESZ26");
+    expect((await t.find("size_up_after_loss")).trades).toEqual([expect.objectContaining({ id: two, afterLoss: up })]);
+    await t.trip("2026-11-25 09:40", "2026-11-25 10:00", "1", "6100", "6090", "ESZ26");
+    await t.trip("2026-11-25 13:00", "2026-11-25 13:10", "2", "6100", "6105", "MESZ26");
+    expect((await t.find("size_up_after_loss")).count).toBe(1);
+
+    // Both risked: their 1Rs decide. Twice the shares on the same planned risk (a tighter stop) is no size-up;
+    // the same shares on twice the risk is.
+    const r = await trader();
+    const lossA = await r.trip("2026-11-23 09:40", "2026-11-23 10:00", "100", "50", "49");
+    const tighter = await r.trip("2026-11-23 13:00", "2026-11-23 13:10", "200", "50", "51");
+    await r.plan(lossA, "100");
+    await r.plan(tighter, "100");
+    expect((await r.find("size_up_after_loss")).count).toBe(0);
+    const lossB = await r.trip("2026-11-24 09:40", "2026-11-24 10:00", "100", "50", "49");
+    const riskier = await r.trip("2026-11-24 13:00", "2026-11-24 13:10", "100", "50", "51");
+    await r.plan(lossB, "100");
+    await r.plan(riskier, "200");
+    expect((await r.find("size_up_after_loss")).trades).toEqual([expect.objectContaining({ id: riskier, afterLoss: lossB })]);
+  });
+
   it("losers held longer than winners: found with five of each, citing the losers held past the average winner; not with four losers", async () => {
     const t = await trader();
     for (let d = 2; d <= 6; d++) await t.trip(`2026-11-0${d} 10:00`, `2026-11-0${d} 10:10`, "10", "50", "51"); // winners: 10 minutes
@@ -86,7 +117,7 @@ describe("behaviour findings", () => {
     expect(await t.find("losers_held_longer")).toMatchObject({ found: false, count: 0, averageWinnerMinutes: 10, averageLoserMinutes: 30 });
     losers.push(await t.trip("2026-11-06 11:00", "2026-11-06 11:05", "10", "50", "49")); // a quick loser: not cited
     const f = await t.find("losers_held_longer");
-    expect(f).toMatchObject({ found: true, count: 4, netPnl: "-40.00", averageWinnerMinutes: 10, averageLoserMinutes: 25 });
+    expect(f).toMatchObject({ found: true, count: 4, netPnl: "-40.00", averageWinnerMinutes: 10, averageLoserMinutes: 25, detail: "Losers held 25m on average, winners 10m." });
     expect(f.trades.map((x) => x.id).sort()).toEqual(losers.slice(0, 4).sort());
   });
 });

@@ -1,6 +1,7 @@
 // Display formatting. Decimal strings go to Intl as strings, which formats them exactly (no float rounding
 // on the way, even past 2^53) and rounds half away from zero on the decimal digits. Money is shown in its
 // currency's minor unit ("$1,234.50", "¥1,235", "BHD 1.235"); the API and the database keep the exact values.
+import { durationWords } from "../../../lib/time/duration.ts";
 import { signOf } from "./decimal.ts";
 
 const LOCALE = undefined; // the reader's own locale
@@ -118,14 +119,7 @@ export function formatDate(iso: string, timeZone?: string): string {
 
 /** How long a trade was held, from two instants: "45s", "15m", "1h 30m", "2d 3h" (the two largest units). */
 export function formatDuration(fromIso: string, toIso: string): string {
-  const seconds = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 ? `${hours}h ${minutes % 60}m` : `${hours}h`;
-  const days = Math.floor(hours / 24);
-  return hours % 24 ? `${days}d ${hours % 24}h` : `${days}d`;
+  return durationWords((Date.parse(toIso) - Date.parse(fromIso)) / 1000);
 }
 
 /** What a figure counts in: money in a currency (null: several, shown as plain numbers), or R (multiples of the planned risk). */
