@@ -34,7 +34,7 @@ describe("Settings at phone width", () => {
     await t.page.getByLabel("Current password").fill("correct horse battery");
     await t.page.getByLabel("New password").fill("a new horse battery");
     await t.page.getByRole("button", { name: "Change password" }).click();
-    await t.page.getByText("Password changed. Every other session is signed out.").waitFor();
+    await t.page.getByText("Password changed. Every other session is signed out and every access token revoked.").waitFor();
     expect(t.errors).toEqual([]);
   });
 
@@ -45,8 +45,10 @@ describe("Settings at phone width", () => {
     await noSidewaysScroll();
     await t.page.getByRole("button", { name: "Delete my account" }).click();
     await t.page.getByText('Type "delete my account" must be exactly "delete my account".').waitFor();
-    await t.page.getByLabel("Your password", { exact: true }).fill("a new horse battery");
-    await t.page.getByLabel('Type "delete my account"').fill("delete my account");
+    // The access tokens' form asks for the password too: this one is the deletion's.
+    const deletion = t.page.getByRole("form", { name: "Delete your account" });
+    await deletion.getByLabel("Your password", { exact: true }).fill("a new horse battery");
+    await deletion.getByLabel('Type "delete my account"').fill("delete my account");
     await t.page.getByRole("button", { name: "Delete my account" }).click();
     await t.page.waitForURL(/\/sign-in\?deleted=1$/);
     await t.page.getByText("Your account and everything in it have been deleted.").waitFor();

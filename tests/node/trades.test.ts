@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
+import { TRADE_SORTS, type TradeSort } from "../../lib/trades/schema.ts";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { testApp, type TestApp } from "../support/app.ts";
@@ -209,6 +210,21 @@ describe("fills roll up into trades", () => {
     for (const key of ["mae", "mfe", "efficiency", "account", "quantity", "grossPnl", "status"]) expect((await symbols(`sort=${key}`)).sort(), key).toEqual(["AAPL", "MSFT", "NVDA", "TSLA"]);
     expect(await symbols("sort=mae")).toEqual(["NVDA", "TSLA", "MSFT", "AAPL"]);
     expect(await symbols("sort=status&order=asc")).toEqual(["TSLA", "NVDA", "MSFT", "AAPL"]);
+    // Every column, both ways: a trade without the figure the list shows in that column comes after every trade
+    // with one (docs/web.md: "figures a trade lacks come last either way").
+    const figure: Record<TradeSort, (x: Record<string, unknown>) => unknown> = {
+      openedAt: (x) => x.openedAt, closedAt: (x) => x.closedAt, status: (x) => x.status, heldFor: (x) => x.openedAt, symbol: (x) => x.symbol,
+      account: (x) => x.accountId, direction: (x) => x.direction, quantity: (x) => x.maxQuantity, averageEntryPrice: (x) => x.averageEntryPrice,
+      averageExitPrice: (x) => x.averageExitPrice, grossPnl: (x) => x.grossPnl, netPnl: (x) => x.netPnl,
+      rMultiple: (x) => (x.risk as { rMultiple: unknown }).rMultiple, mae: (x) => (x.excursions as { positionMae?: unknown } | null)?.positionMae ?? null,
+      mfe: (x) => (x.excursions as { positionMfe?: unknown } | null)?.positionMfe ?? null, efficiency: (x) => (x.excursions as { efficiency?: unknown } | null)?.efficiency ?? null,
+    };
+    for (const key of TRADE_SORTS) {
+      for (const order of ["asc", "desc"]) {
+        const missing = (await trades(client, `?accountId=${accountId}&sort=${key}&order=${order}`)).map((x) => figure[key](x) === null);
+        expect(missing, `${key} ${order}`).toEqual(missing.toSorted((a, b) => Number(a) - Number(b)));
+      }
+    }
     // Pages follow the order.
     const second = await client.get(`/api/trades?accountId=${accountId}&sort=netPnl&pageSize=2&page=2`);
     expect((await second.json()).trades.map((x: { symbol: string }) => x.symbol)).toEqual(["TSLA", "MSFT"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { averageDecimals, formatDuration, formatMoney, formatPnl, formatPnlCompact, formatPrice, priceDecimals, toneOf } from "./format.ts";
+import { averageDecimals, formatDuration, formatMoney, formatPnl, formatPnlCompact, formatPrice, formatQuantity, priceDecimals, quantityDecimals, toneOf } from "./format.ts";
 
 describe("money", () => {
   it("is rounded to the currency's minor unit, with its symbol", () => {
@@ -80,5 +80,14 @@ describe("average prices", () => {
     expect(averageDecimals("191.875", "192.5")).toBe(3);
     expect(averageDecimals("150", "155")).toBe(2);
     expect(formatPrice("400.3333333333", averageDecimals("400.3333333333", "401"), "en-US")).toBe("400.3333");
+    // A page's column: one count for every row's entry and exit.
+    expect(averageDecimals("150", "155", "191.875", null)).toBe(3);
+  });
+
+  it("shows a column of quantities with one number of decimals, as many as its most precise needs", () => {
+    expect(quantityDecimals(["100", "10"])).toBe(0);
+    expect(quantityDecimals(["100", "0.5", "2.2500000000"])).toBe(2);
+    expect(quantityDecimals(["0.000000001234"])).toBe(10);
+    expect(["100", "0.5"].map((q) => formatQuantity(q, quantityDecimals(["100", "0.5"]), "en-US"))).toEqual(["100.0", "0.5"]);
   });
 });

@@ -67,6 +67,21 @@ export function formatNumber(value: string, locale: string | undefined = LOCALE)
 const MAX_PRICE_DECIMALS = 6;
 
 /**
+ * The decimals a column of quantities is shown with: as many as its most precise value needs (0 for whole
+ * shares and contracts, up to 10 for crypto), one count for the whole column so its figures line up.
+ */
+export function quantityDecimals(values: ReadonlyArray<string | null | undefined>): number {
+  let decimals = 0;
+  for (const v of values) decimals = Math.max(decimals, Math.min(v?.split(".")[1]?.replace(/0+$/, "").length ?? 0, 10));
+  return decimals;
+}
+
+/** A quantity at a column's decimals (quantityDecimals): "100", "0.50", "2.25". */
+export function formatQuantity(value: string, decimals: number, locale: string | undefined = LOCALE): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value as NumberInput);
+}
+
+/**
  * The decimals an instrument's prices are shown with: as many as the most precise of them needs, at least
  * 2 and at most 6, so one instrument's prices line up ("191.50" beside "192.25", "1.0885" beside "1.0900").
  */
@@ -81,11 +96,12 @@ export function priceDecimals(prices: ReadonlyArray<string | null | undefined>, 
 
 /**
  * Average prices (of several fills: up to 10 decimals from the API) are shown with at most 4 decimals, the
- * same for a trade's entry and exit, in the trades list, on the trade page and in the trades CSV export.
+ * same for a trade's entry and exit, in the trades list (one count for the page's two average columns), on the
+ * trade page and in the trades CSV export.
  */
 export const AVERAGE_PRICE_DECIMALS = 4;
-export function averageDecimals(entry: string | null, exit: string | null): number {
-  return priceDecimals([entry, exit], AVERAGE_PRICE_DECIMALS);
+export function averageDecimals(...averages: Array<string | null>): number {
+  return priceDecimals(averages, AVERAGE_PRICE_DECIMALS);
 }
 
 /** A price at a fixed number of decimals (priceDecimals), rounded half away from zero: "4,812.25", "191.50". */

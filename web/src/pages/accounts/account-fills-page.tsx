@@ -5,7 +5,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccount } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
-import { formatDateTime, formatNumber, formatPrice, priceDecimals, symbolLabel } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel } from "../../lib/format.ts";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "../trades/fill-editor.tsx";
 
@@ -64,8 +64,10 @@ export function AccountFillsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {fills.data.fills.map((f) => {
-                      const decimals = priceDecimals([f.price]);
+                    {fills.data.fills.map((f, _i, page) => {
+                      // One number of decimals per column, over the page's fills.
+                      const decimals = priceDecimals(page.map((x) => x.price));
+                      const quantityPlaces = quantityDecimals(page.map((x) => x.quantity));
                       const label = `${f.side} of ${formatNumber(f.quantity)} ${symbolLabel(f.symbol)} at ${formatPrice(f.price, decimals)}`;
                       return (
                         <tr key={f.id}>
@@ -74,7 +76,7 @@ export function AccountFillsPage() {
                           <td data-label="Side">
                             {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
                           </td>
-                          <td data-label="Quantity" className="num">{formatNumber(f.quantity)}</td>
+                          <td data-label="Quantity" className="num">{formatQuantity(f.quantity, quantityPlaces)}</td>
                           <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
                           <td data-label="Fees" className="num">
                             <Fees value={f.fees} estimated={f.feesEstimated} currency={a.currency} />

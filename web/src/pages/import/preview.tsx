@@ -1,5 +1,5 @@
 import { Fees } from "../../components/fees.tsx";
-import { formatDateTime, formatNumber, formatPnl, formatPrice, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import { formatDateTime, formatNumber, formatPnl, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
 
 /** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
@@ -21,9 +21,9 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
   const grouped = groupErrors(errors);
   const shownErrorRows = grouped.length;
   const skippedRows = preview.rows.flatMap((r) => (r.status === "skipped" ? [{ row: r.row, reason: r.reason }] : []));
-  // One precision per instrument for its prices.
-  const decimals = new Map<string, number>();
-  for (const symbol of new Set(fills.map((f) => f.symbol))) decimals.set(symbol, priceDecimals(fills.filter((f) => f.symbol === symbol).map((f) => f.price)));
+  // One number of decimals per column: the prices', the quantities'.
+  const pricePlaces = priceDecimals(fills.map((f) => f.price));
+  const quantityPlaces = quantityDecimals(fills.map((f) => f.quantity));
   return (
     <div className="import-preview">
       <dl className="stats" aria-label="Preview summary">
@@ -225,10 +225,10 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                     </td>
                     <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
                     <td className="num" data-label="Quantity">
-                      {formatNumber(f.quantity)}
+                      {formatQuantity(f.quantity, quantityPlaces)}
                     </td>
                     <td className="num" data-label="Price">
-                      {formatPrice(f.price, decimals.get(f.symbol) ?? 2)}
+                      {formatPrice(f.price, pricePlaces)}
                     </td>
                     <td className="num" data-label="Fees">
                       <Fees value={f.fees} estimated={(f as { feesEstimated?: boolean }).feesEstimated} currency={currency} />

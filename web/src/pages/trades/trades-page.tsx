@@ -6,7 +6,21 @@ import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
-import { averageDecimals, formatDate, formatDateTime, formatDuration, formatNumber, formatTime, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import {
+  averageDecimals,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatQuantity,
+  formatTime,
+  formatPnl,
+  formatPrice,
+  formatR,
+  priceDecimals,
+  quantityDecimals,
+  symbolLabel,
+  toneOf,
+} from "../../lib/format.ts";
 import { formatWinRate } from "../dashboard/format.ts";
 import { nextDay, wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
 import type { TradeSort } from "../../../../lib/trades/schema.ts";
@@ -463,10 +477,12 @@ export function TradesPage() {
                 </tr>
               </thead>
               <tbody>
-                {trades.data.trades.map((t) => {
+                {trades.data.trades.map((t, _i, page) => {
                   const account = byId.get(t.accountId);
                   const currency = t.currency;
-                  const decimals = averageDecimals(t.averageEntryPrice, t.averageExitPrice);
+                  // One number of decimals per column, over the page's rows.
+                  const decimals = averageDecimals(...page.flatMap((x) => [x.averageEntryPrice, x.averageExitPrice]));
+                  const quantityPlaces = quantityDecimals(page.map((x) => x.maxQuantity));
                   return (
                     <tr key={t.id}>
                       <th scope="row">
@@ -489,7 +505,7 @@ export function TradesPage() {
                       <td data-label="Held" className="num">
                         {t.closedAt ? formatDuration(t.openedAt, t.closedAt) : <span title="Still open: held so far">{formatDuration(t.openedAt, new Date().toISOString())}…</span>}
                       </td>
-                      <td data-label="Quantity" className="num">{formatNumber(t.maxQuantity)}</td>
+                      <td data-label="Quantity" className="num">{formatQuantity(t.maxQuantity, quantityPlaces)}</td>
                       <td data-label="Avg entry" className="num">{t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "—"}</td>
                       <td data-label="Avg exit" className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
                       <td data-label="Net P&L" className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
