@@ -184,8 +184,8 @@ describe("the compliance report", () => {
     ]);
     expect(r.score).toBe(80);
     expect(r.streak).toEqual({ current: 1, best: 1 });
-    expect(r.trades.compliant).toEqual({ trades: 4, netPnl: "40.00", winRate: "1.0000", expectancy: "10.00" });
-    expect(r.trades.broken).toEqual({ trades: 2, netPnl: "10.00", winRate: "0.5000", expectancy: "5.00" });
+    expect(r.trades.compliant).toEqual({ trades: 4, wins: 4, netPnl: "40.00", winRate: "1.0000", expectancy: "10.00" });
+    expect(r.trades.broken).toEqual({ trades: 2, wins: 1, netPnl: "10.00", winRate: "0.5000", expectancy: "5.00" });
     const byId = Object.fromEntries(r.rules.map((x: { id: string }) => [x.id, x]));
     expect(byId[hours.id]).toMatchObject({ brokenTrades: 1, brokenDays: 1, brokenNetPnl: "30.00", weight: "critical" });
     expect(byId[count.id]).toMatchObject({ brokenTrades: 1, brokenDays: 1, brokenNetPnl: "-20.00", weight: "nice" });

@@ -42,8 +42,8 @@ describe("tags and their cost", () => {
       currency: "USD",
       kind: "mistake",
       tags: [
-        { tag: "fomo", kind: "mistake", trades: 2, netPnl: "-70.00", winRate: "0.0000", expectancy: "-35.00" },
-        { tag: "moved stop", kind: "mistake", trades: 1, netPnl: "-10.00", winRate: "0.0000", expectancy: "-10.00" },
+        { tag: "fomo", kind: "mistake", trades: 2, wins: 0, netPnl: "-70.00", winRate: "0.0000", expectancy: "-35.00" },
+        { tag: "moved stop", kind: "mistake", trades: 1, wins: 0, netPnl: "-10.00", winRate: "0.0000", expectancy: "-10.00" },
       ],
     });
     const all = await (await client.get(`/api/stats/tags?accountId=${accountId}`)).json();

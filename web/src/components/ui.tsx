@@ -1,6 +1,7 @@
 import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { asApiError, type ApiError } from "../api/errors.ts";
+import { zoneNote } from "../lib/zoned-input.ts";
 
 /**
  * A field message as a sentence: the API and the schemas say "must not be empty", the reader sees
@@ -148,4 +149,9 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       {children && <div className="page-header__actions">{children}</div>}
     </div>
   );
+}
+
+/** Says once which zone a page's times are in (every time on it is shown in that one zone). */
+export function ZoneNote({ zone }: { zone: string | undefined }) {
+  return <p className="muted zone-note">{zoneNote(zone)}</p>;
 }

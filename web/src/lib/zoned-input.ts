@@ -32,6 +32,14 @@ export function isoToWall(iso: string | Date, zone: string): string {
   return w.second === 0 ? wall : `${wall}:${two(w.second)}`;
 }
 
+/**
+ * The one zone a page shows its times in, said once on the page: "Times in New York time (America/New_York).",
+ * or, without one (accounts in several zones), "Times on your computer's clock (Europe/Berlin)."
+ */
+export function zoneNote(zone: string | undefined): string {
+  return zone ? `Times in ${zoneLabel(zone)}.` : `Times on your computer's clock (${Intl.DateTimeFormat().resolvedOptions().timeZone}).`;
+}
+
 /** "America/New_York" -> "New York time (America/New_York)": how a field names the zone it reads. */
 export function zoneLabel(zone: string): string {
   const city = zone.split("/").pop()!.replaceAll("_", " ");

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useAccount } from "../../api/queries.ts";
-import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView, ZoneNote } from "../../components/ui.tsx";
 import { formatDateTime, formatNumber, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel } from "../../lib/format.ts";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "../trades/fill-editor.tsx";
@@ -47,6 +47,7 @@ export function AccountFillsPage() {
             </EmptyState>
           ) : (
             <>
+              <ZoneNote zone={a.timezone} />
               <div className="table-wrap">
                 <table className="stack-table">
                   <caption className="visually-hidden">Fills of this account, newest first</caption>

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { NewLedgerEntrySchema } from "../../../../lib/ledger/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
-import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { runningBalances, signOf, typedAmount } from "../../lib/decimal.ts";
 import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals, symbolLabel } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
@@ -190,6 +190,7 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
 
   return (
     <>
+      <ZoneNote zone={account.timezone} />
       <div className="table-wrap">
         <table className="stack-table">
           <caption>

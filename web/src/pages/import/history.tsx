@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { api, unwrap } from "../../api/client.ts";
 import { JournalImpact } from "../../components/journal-impact.tsx";
-import { EmptyState, ErrorAlert, QueryView, StatusMessage } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, QueryView, StatusMessage, ZoneNote } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 
 export const historyKey = (accountId: string) => ["imports", accountId] as const;
@@ -80,6 +80,7 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
       </h2>
       <StatusMessage>{done}</StatusMessage>
       <ErrorAlert error={undo.error} title="Could not undo the import." />
+      <ZoneNote zone={timeZone} />
       <QueryView query={query} label="import history">
         {(data) =>
           data.imports.length === 0 ? (

@@ -539,7 +539,7 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
               </label>
               {suggested?.source === "saved" ? (
                 <p className="notice" role="status">
-                  Your mapping for this layout{suggested.savedAt ? `, last used ${formatDateTime(suggested.savedAt)}` : ""}. Check it, then preview.
+                  Your mapping for this layout{suggested.savedAt ? `, last used ${formatDateTime(suggested.savedAt, account.timezone)}` : ""}. Check it, then preview.
                 </p>
               ) : suggested?.source === "rules" ? (
                 <div className="notice" role="status">
@@ -713,7 +713,7 @@ function ImportWizard({ account, presets }: { account: Account; presets: readonl
             3. Preview of {sniff.file.name}
           </h2>
           <p className="muted">
-            Nothing is saved yet. This preview is kept until {formatDateTime(preview.expiresAt)}; commit before then.
+            Nothing is saved yet. This preview is kept until {formatDateTime(preview.expiresAt, account.timezone)}; commit before then.
           </p>
           <PreviewView preview={preview} currency={account.currency} timeZone={account.timezone} />
           <CommitControls

@@ -1,4 +1,5 @@
 import { Fees } from "../../components/fees.tsx";
+import { ZoneNote } from "../../components/ui.tsx";
 import { formatDateTime, formatNumber, formatPnl, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
 
@@ -189,6 +190,7 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         <section aria-labelledby="preview-fills-heading">
           <h3 id="preview-fills-heading">Fills</h3>
           {fills.length < summary.valid && <p className="muted">The first {fills.length} of {summary.valid} fills are shown.</p>}
+          <ZoneNote zone={timeZone} />
           <div className="table-wrap">
             <table className="fills-table stack-table">
               <caption className="visually-hidden">Fills the import would create</caption>

@@ -23,7 +23,7 @@ export function useDetachedNotes() {
   return useQuery({ queryKey: detachedKey, queryFn: fetchDetached });
 }
 
-function AttachForm({ note, onDone }: { note: Note; onDone(message: string): void }) {
+function AttachForm({ note, zone, onDone }: { note: Note; zone: string | undefined; onDone(message: string): void }) {
   const queryClient = useQueryClient();
   const [allSymbols, setAllSymbols] = useState(false);
   const [tradeId, setTradeId] = useState("");
@@ -59,7 +59,7 @@ function AttachForm({ note, onDone }: { note: Note; onDone(message: string): voi
         <option value="">Choose a trade</option>
         {list.map((t) => (
           <option key={t.id} value={t.id}>
-            {symbolLabel(t.symbol)} {t.direction}, opened {formatDateTime(t.openedAt)}
+            {symbolLabel(t.symbol)} {t.direction}, opened {formatDateTime(t.openedAt, zone)}
             {t.journalId ? " (has notes)" : ""}
           </option>
         ))}
@@ -159,6 +159,7 @@ function NoteCard({ note, account }: { note: Note; account: Account | undefined 
       {mode === "attach" && (
         <AttachForm
           note={note}
+          zone={zone}
           onDone={(m) => {
             setStatus(m);
             setMode("idle");

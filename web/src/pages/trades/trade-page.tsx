@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation, useParams } from "react-router";
 import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
-import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
+import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
@@ -300,6 +300,7 @@ export function TradePage() {
             <TradeChart key={`chart-${t.id}`} tradeId={t.id} zone={zone} currency={currency} onReplayChange={setReplaying} />
             <section aria-labelledby="fills-title" hidden={replaying}>
               <h2 id="fills-title">Fills</h2>
+              <ZoneNote zone={zone} />
               <div className="table-wrap">
                 <table className="stack-table">
                   <caption className="visually-hidden">Fills of this trade, oldest first</caption>

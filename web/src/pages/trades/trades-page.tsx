@@ -4,7 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from "../../api/queries.ts";
 import { SymbolField } from "../../components/symbol-field.tsx";
-import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField } from "../../components/ui.tsx";
+import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import {
   averageDecimals,
@@ -427,6 +427,7 @@ export function TradesPage() {
             </div>
           )}
           {trades.data.totals && <TotalsLine totals={trades.data.totals} />}
+          <ZoneNote zone={zone} />
           <SortBar sort={sort} onSort={onSort} priced={priced} />
           <div className="table-wrap">
             <table className="stack-table trades-table">
@@ -491,12 +492,12 @@ export function TradesPage() {
                       {showAccount && <td data-label="Account">{account?.name ?? "—"}</td>}
                       <td data-label="Side">{t.direction === "long" ? "Long" : "Short"}</td>
                       <td data-label="Opened">
-                        <span className="keep-together">{formatDate(t.openedAt, account?.timezone)},</span> <span className="keep-together">{formatTime(t.openedAt, account?.timezone)}</span>
+                        <span className="keep-together">{formatDate(t.openedAt, zone)},</span> <span className="keep-together">{formatTime(t.openedAt, zone)}</span>
                       </td>
                       <td data-label="Closed">
                         {t.closedAt ? (
                           <>
-                            <span className="keep-together">{formatDate(t.closedAt, account?.timezone)},</span> <span className="keep-together">{formatTime(t.closedAt, account?.timezone)}</span>
+                            <span className="keep-together">{formatDate(t.closedAt, zone)},</span> <span className="keep-together">{formatTime(t.closedAt, zone)}</span>
                           </>
                         ) : (
                           <span className="badge badge--open">Open</span>
@@ -521,7 +522,7 @@ export function TradesPage() {
                           <td data-label="Kept" className="num">{t.excursions?.efficiency ? `${Math.round(Number(t.excursions.efficiency) * 100)} %` : "—"}</td>
                         </>
                       )}
-                      {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={account?.timezone} />}
+                      {priced && <QuoteCells valuation={"valuation" in t ? (t.valuation as Valuation | null) : null} currency={currency} timezone={zone} />}
                     </tr>
                   );
                 })}

@@ -105,6 +105,28 @@ describe("the trades list", () => {
   });
 });
 
+describe("times on the trades list", () => {
+  it("are in one zone, said once: the accounts' shared zone, else the computer's clock for every row", async () => {
+    const tokyo = { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Tokyo", timezone: "Asia/Tokyo" };
+    const other = { ...TRADE, id: "44444444-4444-4444-8444-444444444444", accountId: tokyo.id, symbol: "SONY" };
+    stubApi({ "GET /api/auth/session": { user: USER }, "GET /api/accounts": { accounts: [ACCOUNT, tokyo] }, "GET /api/trades": { trades: [TRADE, other], hasMore: false, page: 1, pageSize: 50 } });
+    renderApp("/trades");
+    const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(await screen.findByText(`Times on your computer's clock (${here}).`)).toBeTruthy();
+    // Both rows' opening times in that one zone, whatever their accounts' zones.
+    const opened = new Intl.DateTimeFormat(undefined, { timeStyle: "short" }).format(new Date(TRADE.openedAt));
+    const rows = screen.getAllByRole("row").filter((r) => /AAPL|SONY/.test(r.textContent ?? ""));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.textContent).toContain(opened);
+  });
+
+  it("with one account chosen, in its zone, named", async () => {
+    stubApi({ ...signedIn, "GET /api/trades": { trades: [TRADE], hasMore: false, page: 1, pageSize: 50 } });
+    renderApp(`/trades?accountId=${ACCOUNT.id}`);
+    expect(await screen.findByText("Times in UTC.")).toBeTruthy();
+  });
+});
+
 describe("ordering and totals", () => {
   const SECOND = { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Swing", currency: "EUR" };
   const TOTALS = [
