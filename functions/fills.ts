@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { FillListSchema, FillSchema, PushResultSchema } from "../lib/http/responses.ts";
+import { FillDetailSchema, FillListSchema, FillSchema, PushResultSchema } from "../lib/http/responses.ts";
 import { AppError } from "../lib/errors.ts";
 import { IdempotencyKeySchema, PUSH_MAX_FILLS, PushBatchSchema, pushFills } from "../lib/imports/push.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
@@ -40,7 +40,7 @@ export const fills = createRouter()
       return c.json(await pushFills(c.var.deps, currentUser(c), key.data, c.req.valid("json")), 201);
     },
   )
-  .get("/:id", describeRoute({ tag: "fills", summary: "One fill", responses: { 200: { description: "The fill.", schema: FillSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
+  .get("/:id", describeRoute({ tag: "fills", summary: "One fill, and the trades it is in now", responses: { 200: { description: "The fill and its trades' ids.", schema: FillDetailSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getFill(c.var.deps, currentUser(c), c.req.valid("param").id)),
   )
   .patch("/:id", describeRoute({ tag: "fills", scope: "fills:write", summary: "Correct a fill", responses: { 200: { description: "The fill after the change.", schema: FillSchema } }, errors: ["CONFLICT"] }), requireUser, validate("param", IdParamSchema), validate("json", FillPatchSchema), async (c) =>

@@ -8,7 +8,8 @@ import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, listTradeImages } fro
 import { serveImage } from "./images.ts";
 import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/trades/schema.ts";
 import { valueOpenPositions } from "../lib/market/quotes.ts";
-import { getTrade, journalTrade, listTrades } from "../lib/trades/trades.ts";
+import { getTrade, journalTrade, listTrades, tradeSuccessor } from "../lib/trades/trades.ts";
+import { AppError } from "../lib/errors.ts";
 
 const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
 
@@ -82,8 +83,31 @@ export const trades = createRouter()
     if (query.quotes !== "true" || !c.var.deps.config.features.quotes) return c.json(list);
     return c.json({ ...list, trades: await valueOpenPositions(c.var.deps, list.trades) });
   })
-  .get("/:id", describeRoute({ tag: "trades", summary: "One trade with its fills", responses: { 200: { description: "The trade.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
-    c.json(await getTrade(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  .get(
+    "/:id",
+    describeRoute({
+      tag: "trades",
+      summary: "One trade with its fills",
+      description: "A trade rebuilt when its fills changed (a fill added, corrected or deleted, an import undone and made again) has a new id: its old id answers 308 with Location the trade that holds its notes now.",
+      responses: { 200: { description: "The trade.", schema: TradeDetailSchema }, 308: { description: "Rebuilt: Location is the trade that holds its notes now." } },
+    }),
+    requireUser,
+    validate("param", IdParamSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const user = currentUser(c);
+      try {
+        return c.json(await getTrade(c.var.deps, user, id));
+      } catch (err) {
+        // An old address of a trade the user has (its journal remembers the ids it was on): sent on, so a page or a
+        // link kept from before the rebuild reaches the trade without a 404.
+        if (!(err instanceof AppError) || err.code !== "NOT_FOUND") throw err;
+        const now = await tradeSuccessor(c.var.deps, user, id);
+        if (!now) throw err;
+        const url = new URL(c.req.url);
+        return c.redirect(`${url.pathname.replace(/[^/]+$/, now)}${url.search}`, 308);
+      }
+    },
   )
   .get(
     "/:id/chart",

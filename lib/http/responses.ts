@@ -125,6 +125,8 @@ const FillFields = {
   importId: z.nullable(id()),
 };
 export const FillSchema = z.object(FillFields);
+/** GET /api/fills/:id: the fill and the trades it is in now (two when it reversed a position). */
+export const FillDetailSchema = z.object({ ...FillFields, tradeIds: z.array(id()) });
 export const FillListSchema = z.object({ fills: z.array(FillSchema), hasMore: z.boolean(), page: z.number(), pageSize: z.number() });
 
 const TradeFields = {

@@ -117,13 +117,17 @@ export async function addFill(deps: Pick<Deps, "db">, user: AuthUser, input: New
   return toFill(rows[0]);
 }
 
-export async function getFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string): Promise<Fill> {
-  const rows = await run(
-    deps,
-    sql`select ${fillColumns} from fills f join accounts a on a.id = f.account_id where f.id = ${fillId} and a.user_id = ${user.id}`,
+export async function getFill(deps: Pick<Deps, "db">, user: AuthUser, fillId: string): Promise<Fill & { tradeIds: string[] }> {
+  const rows = rowsOf<FillRow & { trade_ids: string[] | string }>(
+    await deps.db.execute(sql`select ${fillColumns},
+        (select coalesce(json_agg(p.id::text order by p.opened_at, p.id), '[]'::json) from position_fills pf join positions p on p.id = pf.position_id
+          where pf.fill_id = f.id) as trade_ids
+      from fills f join accounts a on a.id = f.account_id where f.id = ${fillId} and a.user_id = ${user.id}`),
   );
   if (!rows[0]) throw NO_FILL();
-  return toFill(rows[0]);
+  const ids = rows[0].trade_ids;
+  // The trades it is in now (two when it reversed a position): after a rebuild, where a page on its old trade goes.
+  return { ...toFill(rows[0]), tradeIds: typeof ids === "string" ? (JSON.parse(ids) as string[]) : ids };
 }
 
 /**

@@ -203,6 +203,21 @@ async function tradeTotals(deps: Pick<Deps, "db">, where: SQL) {
   }));
 }
 
+/**
+ * The trade that holds now what was written on `tradeId`, an id the user's trade had before a rebuild gave it a
+ * new one (its journal remembers the ids it was on: journals_follow), or null (never the user's, or its fills are
+ * gone and its notes detached).
+ */
+export async function tradeSuccessor(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string): Promise<string | null> {
+  const [row] = rowsOf<{ id: string }>(
+    await deps.db.execute(sql`select j.position_id::text as id from trade_journals j join accounts a on a.id = j.account_id
+      where a.user_id = ${user.id}::uuid and j.position_id is not null and j.position_id <> ${tradeId}::uuid
+        and (j.last_position_id = ${tradeId}::uuid or j.former_position_ids @> array[${tradeId}::uuid])
+      order by (j.last_position_id = ${tradeId}::uuid) desc, j.updated_at desc limit 1`),
+  );
+  return row?.id ?? null;
+}
+
 /** The excursion filters: trades whose fresh excursions keep at most maxEfficiency, or went maxMaeR or further against. */
 function excursionFilter(query: TradeListQuery) {
   return sql`and exists (select 1 from trade_excursions x left join trade_journals j on j.position_id = p.id

@@ -41,6 +41,8 @@ for (const width of [1280, 390] as const) {
     let context: BrowserContext;
     let page: Page;
     const errors: string[] = [];
+    /** What the browser's console reports as a failed request (a 404 after a rebuild was one). */
+    const failed: string[] = [];
     let accountId = "";
 
     beforeAll(async () => {
@@ -50,6 +52,9 @@ for (const width of [1280, 390] as const) {
       page = await context.newPage();
       page.setDefaultTimeout(20_000);
       page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => {
+        if (m.type() === "error" && /Failed to load resource|status of 4\d\d/.test(m.text())) failed.push(`${m.text()} ${m.location().url}`);
+      });
       const reg = await context.request.post(`${base()}/api/auth/register`, {
         data: { email: `follow-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
         headers: { "X-Forwarded-For": testClientAddress() },
@@ -146,6 +151,8 @@ for (const width of [1280, 390] as const) {
       await page.getByRole("link", { name: "detached note" }).click();
       await page.getByText("Sized too big.").waitFor();
       expect(errors).toEqual([]);
+      // Not one request of the whole walk failed: the old address was sent on, a deleted fill's trade not asked for again.
+      expect(failed).toEqual([]);
     });
   });
 }

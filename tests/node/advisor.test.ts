@@ -230,7 +230,7 @@ describe("a turn", () => {
     expect((await client.request(`/api/trades/${revenge}`, { method: "PATCH", json: { tags: ["tilt"] } })).status).toBe(200);
     expect((await client.request("/api/tags/kind", { method: "PUT", json: { tag: "tilt", kind: "mistake" } })).status).toBe(200);
     await turn(client, conversation.id, `What do my mistakes cost? #tool:tag_costs:{"accountId":"${account.id}","kind":"mistake"}`);
-    expect(toolResult().tags).toEqual([{ tag: "tilt", kind: "mistake", trades: 1, netPnl: "-60.00", winRate: "0.0000", expectancy: "-60.00" }]);
+    expect(toolResult().tags).toEqual([{ tag: "tilt", kind: "mistake", trades: 1, wins: 0, netPnl: "-60.00", winRate: "0.0000", expectancy: "-60.00" }]);
     expect((await client.request(`/api/days/${account.id}/2026-03-02`, { method: "PUT", json: { plan: "One trade, then walk away.", mood: 2 } })).status).toBe(200);
     const days = await turn(client, conversation.id, `Draft my recap #tool:daily_journal:{"accountId":"${account.id}","from":"2026-03-02","to":"2026-03-08"}`);
     expect(days.events[2]!.data).toMatchObject({ name: "daily_journal", ok: true, summary: "Read 1 daily journal entry from 2026-03-02 to 2026-03-08" });

@@ -91,8 +91,16 @@ describe("a missed fill added to a journaled trade", () => {
     expect(second!.id).not.toBe(first!.id);
     expect(second).toMatchObject({ ...JOURNAL, journalId, status: "open" });
     expect(await imagesOf(t.client, second!.id)).toEqual(shots.map((s) => s.id));
-    // The old link: the trade id is gone, its journal says where it is now.
-    expect((await t.client.get(`/api/trades/${first!.id}`)).status).toBe(404);
+    // The old link: the trade id is gone, its journal says where it is now, and the old address sends a request on
+    // (308) to the trade holding the notes, so a page kept open never meets a 404.
+    const sent = await t.client.get(`/api/trades/${first!.id}?x=1`);
+    expect(sent.status).toBe(308);
+    expect(sent.headers.get("location")).toBe(`/api/trades/${second!.id}?x=1`);
+    // Another user's old address is no one's to them: 404, no Location.
+    const stranger = await trader();
+    const theirs = await stranger.client.get(`/api/trades/${first!.id}`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.headers.get("location")).toBeNull();
     const found = await (await t.client.get(`/api/journals/by-trade/${first!.id}`)).json();
     expect(found).toMatchObject({ id: journalId, tradeId: second!.id, formerTradeIds: [first!.id] });
 
@@ -103,6 +111,7 @@ describe("a missed fill added to a journaled trade", () => {
     expect(await imagesOf(t.client, third!.id)).toEqual(shots.map((s) => s.id));
     for (const old of [first!.id, second!.id]) {
       expect(await (await t.client.get(`/api/journals/by-trade/${old}`)).json()).toMatchObject({ id: journalId, tradeId: third!.id });
+      expect((await t.client.get(`/api/trades/${old}`)).headers.get("location")).toBe(`/api/trades/${third!.id}`);
     }
     expect(await detached(t)).toEqual([]);
   });
@@ -157,6 +166,8 @@ describe("fills deleted and undone", () => {
     expect(bytes.status).toBe(200);
     expect(bytes.headers.get("content-type")).toBe("image/png");
     expect(await (await t.client.get(`/api/journals/by-trade/${trade!.id}`)).json()).toMatchObject({ id: journalId, tradeId: null });
+    // Its fills gone, the trade is not anywhere: 404 (the web app says where the notes went).
+    expect((await t.client.get(`/api/trades/${trade!.id}`)).status).toBe(404);
 
     // The same execution typed again (to the second, same side, quantity and price): the note comes back.
     await addFill(t, { symbol: "NVDA", side: "buy", quantity: "10", price: "900", executedAt: "2026-03-04T15:00:00.400Z" });
@@ -278,6 +289,7 @@ describe("journal routes: ownership and refusals", () => {
     for (const res of [
       await stranger.client.get(`/api/journals/${journalId}`),
       await stranger.client.get(`/api/journals/by-trade/${trade!.id}`),
+      await stranger.client.get(`/api/trades/${trade!.id}`),
       await stranger.client.get(`/api/journals/${journalId}/images/${shot.id}`),
       await stranger.client.post(`/api/journals/${journalId}/attach`, { tradeId: theirs!.id }),
       await stranger.client.delete(`/api/journals/${journalId}`),

@@ -95,7 +95,7 @@ describe("realised P&L on the day it is realised", () => {
     expect(summary).toMatchObject({ netPnl: "100.00", grossPnl: "100.00", trades: 0, winRate: null });
     expect((await json(client, `/api/stats/calendar?accountId=${id}`)).days).toEqual([{ date: "2026-04-02", netPnl: "100.00", trades: 0, rTotal: null, withRisk: 0 }]);
     expect((await json(client, `/api/stats/equity?accountId=${id}`)).points).toEqual([{ start: "2026-04-02", netPnl: "100.00", equity: "100.00", trades: 0, rTotal: null, rEquity: "0.00", withRisk: 0 }]);
-    expect((await json(client, `/api/stats/breakdown?accountId=${id}&by=symbol`)).groups).toEqual([{ key: "XYZ", netPnl: "100.00", trades: 0, winRate: null, rTotal: null, withRisk: 0 }]);
+    expect((await json(client, `/api/stats/breakdown?accountId=${id}&by=symbol`)).groups).toEqual([{ key: "XYZ", netPnl: "100.00", trades: 0, wins: 0, winRate: null, rTotal: null, withRisk: 0 }]);
     const [open] = (await json(client, `/api/trades?accountId=${id}`)).trades;
     expect(open).toMatchObject({ status: "open", openQuantity: "50.00", grossPnl: "100.00", netPnl: "100.00" });
 

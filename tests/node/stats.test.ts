@@ -237,16 +237,16 @@ describe("GET /api/stats/breakdown", () => {
 
     const q = `/api/stats/breakdown?accountId=${accountId}&by=`;
     expect((await get(client, `${q}symbol`)).groups).toEqual([
-      { key: "AAPL", netPnl: "5.00", trades: 2, winRate: "0.5000" },
-      { key: "MSFT", netPnl: "3.00", trades: 1, winRate: "1.0000" },
+      { key: "AAPL", netPnl: "5.00", trades: 2, wins: 1, winRate: "0.5000" },
+      { key: "MSFT", netPnl: "3.00", trades: 1, wins: 1, winRate: "1.0000" },
     ]);
     expect((await get(client, `${q}tag`)).groups).toEqual([
-      { key: "a+", netPnl: "10.00", trades: 1, winRate: "1.0000" },
-      { key: "orb", netPnl: "10.00", trades: 1, winRate: "1.0000" },
+      { key: "a+", netPnl: "10.00", trades: 1, wins: 1, winRate: "1.0000" },
+      { key: "orb", netPnl: "10.00", trades: 1, wins: 1, winRate: "1.0000" },
     ]);
     expect((await get(client, `${q}setup`)).groups).toEqual([
-      { key: "No setup", netPnl: "-2.00", trades: 2, winRate: "0.5000" },
-      { key: "Opening range", netPnl: "10.00", trades: 1, winRate: "1.0000" },
+      { key: "No setup", netPnl: "-2.00", trades: 2, wins: 1, winRate: "0.5000" },
+      { key: "Opening range", netPnl: "10.00", trades: 1, wins: 1, winRate: "1.0000" },
     ]);
     expect((await get(client, `${q}weekday`)).groups.map((g: { key: string; trades: number }) => [g.key, g.trades])).toEqual([
       ["Monday", 2],
@@ -256,13 +256,13 @@ describe("GET /api/stats/breakdown", () => {
       ["9", "13.00"],
       ["13", "-5.00"],
     ]);
-    expect((await get(client, `${q}direction`)).groups).toEqual([{ key: "Long", netPnl: "8.00", trades: 3, winRate: "0.6667" }]);
+    expect((await get(client, `${q}direction`)).groups).toEqual([{ key: "Long", netPnl: "8.00", trades: 3, wins: 2, winRate: "0.6667" }]);
     // A short: sold first at 500, bought back at 507 (a 7.00 loss).
     await client.post("/api/fills", { accountId, symbol: "TSLA", side: "sell", quantity: "1", price: "500", executedAt: "2026-04-08T14:00:00Z" });
     await client.post("/api/fills", { accountId, symbol: "TSLA", side: "buy", quantity: "1", price: "507", executedAt: "2026-04-08T15:00:00Z" });
     expect((await get(client, `${q}direction`)).groups).toEqual([
-      { key: "Long", netPnl: "8.00", trades: 3, winRate: "0.6667" },
-      { key: "Short", netPnl: "-7.00", trades: 1, winRate: "0.0000" },
+      { key: "Long", netPnl: "8.00", trades: 3, wins: 2, winRate: "0.6667" },
+      { key: "Short", netPnl: "-7.00", trades: 1, wins: 0, winRate: "0.0000" },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { FillPatchSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
@@ -30,15 +30,29 @@ export function FillOrigin({ generated }: { generated?: "expiry" | null | undefi
   );
 }
 
-/** Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. */
-export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>) {
-  await Promise.all(["trades", "fills", "ledger", "stats", "accounts", "journals"].map((k) => queryClient.invalidateQueries({ queryKey: [k] })));
+/**
+ * Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. `gone`: a query whose object the
+ * change removed (the trade a page was showing, rebuilt under a new id): dropped, never asked for again (a 404).
+ */
+export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>, gone?: QueryKey) {
+  if (gone) queryClient.removeQueries({ queryKey: gone, exact: true });
+  await Promise.all(
+    ["trades", "fills", "ledger", "stats", "accounts", "journals"].map((k) =>
+      queryClient.invalidateQueries({ queryKey: [k], predicate: (q) => !gone || JSON.stringify(q.queryKey) !== JSON.stringify(gone) }),
+    ),
+  );
 }
+
+/**
+ * What a page showing the fill's trade does after a change, before anything is fetched again: answers the query
+ * of an object the change removed (its trade, rebuilt under a new id), after taking the page where it went.
+ */
+export type FollowFill = (fillId: string, deleted: boolean) => Promise<QueryKey | undefined>;
 
 const trimZeros = (v: string) => (v.includes(".") ? v.replace(/0+$/, "").replace(/\.$/, "") : v);
 
 /** Corrects one fill: side, quantity, price, fees and time (on the account's clock). Only what changed is sent. */
-export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: string; onDone(message: string): void }) {
+export function FillEditor({ fill, zone, follow, onDone }: { fill: EditableFill; zone: string; follow?: FollowFill; onDone(message: string): void }) {
   const queryClient = useQueryClient();
   const [side, setSide] = useState(fill.side);
   const [quantity, setQuantity] = useState(trimZeros(fill.quantity));
@@ -49,7 +63,7 @@ export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: s
   const save = useMutation({
     mutationFn: (json: Record<string, string>) => unwrap(api.api.fills[":id"].$patch({ param: { id: fill.id }, json })),
     onSuccess: async () => {
-      await invalidateAfterFillChange(queryClient);
+      await invalidateAfterFillChange(queryClient, await follow?.(fill.id, false));
       onDone("Fill corrected. Its trade was rebuilt; your notes followed it.");
     },
   });
@@ -110,12 +124,12 @@ export function FillEditor({ fill, zone, onDone }: { fill: EditableFill; zone: s
 }
 
 /** Deletes one fill after saying what it was and what becomes of the notes on its trade. */
-export function FillDeleteConfirm({ fill, zone, onDone }: { fill: EditableFill; zone: string; onDone(message: string, deleted: boolean): void }) {
+export function FillDeleteConfirm({ fill, zone, follow, onDone }: { fill: EditableFill; zone: string; follow?: FollowFill; onDone(message: string, deleted: boolean): void }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: () => unwrap(api.api.fills[":id"].$delete({ param: { id: fill.id } })),
     onSuccess: async () => {
-      await invalidateAfterFillChange(queryClient);
+      await invalidateAfterFillChange(queryClient, await follow?.(fill.id, true));
       onDone("Fill deleted, with its ledger entry.", true);
     },
   });
@@ -176,13 +190,13 @@ export function FillActionsCell({ fill, label, onOpen }: { fill: EditableFill; l
 }
 
 /** The editor or the delete confirmation the open action asks for, and the last outcome. */
-export function FillActionPanel({ actions, zone }: { actions: ReturnType<typeof useFillActions>; zone: string }) {
+export function FillActionPanel({ actions, zone, follow }: { actions: ReturnType<typeof useFillActions>; zone: string; follow?: FollowFill }) {
   const { action, done, finish } = actions;
   return (
     <>
       <StatusMessage>{done}</StatusMessage>
-      {action?.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
-      {action?.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={zone} onDone={finish} />}
+      {action?.mode === "edit" && <FillEditor key={action.fill.id} fill={action.fill} zone={zone} follow={follow} onDone={finish} />}
+      {action?.mode === "delete" && <FillDeleteConfirm key={action.fill.id} fill={action.fill} zone={zone} follow={follow} onDone={finish} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link, Navigate, useLocation, useParams } from "react-router";
+import { Link, Navigate, useLocation, useNavigate, useParams } from "react-router";
 import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
@@ -10,7 +10,7 @@ import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, 
 import { ApiError } from "../../api/errors.ts";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
-import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "./fill-editor.tsx";
+import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions, type FollowFill } from "./fill-editor.tsx";
 import { SplitsPanel } from "./splits-panel.tsx";
 import { TradeChart } from "./trade-chart.tsx";
 import { PlaybookPanel } from "./playbook-panel.tsx";
@@ -142,17 +142,34 @@ function MovedTrade({ tradeId }: { tradeId: string }) {
     queryFn: () => unwrap(api.api.journals["by-trade"][":tradeId"].$get({ param: { tradeId } })),
     retry: false,
   });
-  if (journal.isPending) return <Loading label="Looking for this trade…" />;
-  if (journal.data?.tradeId)
-    return <Navigate to={`/trades/${journal.data.tradeId}`} replace state={{ movedFrom: tradeId }} />;
-  if (journal.data)
+  return <GoneTrade tradeId={tradeId} journal={journal.isPending ? "pending" : (journal.data ?? null)} />;
+}
+
+/**
+ * A trade whose fills are gone, said from what is known of it: its journal (the detached note), or nothing.
+ * The trade page says it at once when one of its fills was deleted there (it knows the trade went), without
+ * asking for the trade again (a 404 in the browser's console).
+ */
+function GoneTrade({ tradeId, journal, symbol }: { tradeId: string; journal: "pending" | { id: string; tradeId: string | null; symbol: string } | null; symbol?: string }) {
+  if (journal === "pending") return <Loading label="Looking for this trade…" />;
+  if (journal?.tradeId) return <Navigate to={`/trades/${journal.tradeId}`} replace state={{ movedFrom: tradeId }} />;
+  if (journal)
     return (
       <>
         <PageHeader title="This trade's fills are gone" />
         <p>
-          The fills of this {symbolLabel(journal.data.symbol)} trade were deleted or their import undone. What you wrote on it is kept as a{" "}
-          <Link to={`/notes/detached#note-${journal.data.id}`}>detached note</Link>, and goes back on the trade by itself when the same fills
+          The fills of this {symbolLabel(journal.symbol)} trade were deleted or their import undone. What you wrote on it is kept as a{" "}
+          <Link to={`/notes/detached#note-${journal.id}`}>detached note</Link>, and goes back on the trade by itself when the same fills
           return (importing the same file again, for example).
+        </p>
+      </>
+    );
+  if (symbol)
+    return (
+      <>
+        <PageHeader title="This trade's fills are gone" />
+        <p>
+          The fills of this {symbolLabel(symbol)} trade were deleted; nothing was written on it. See <Link to="/trades">your trades</Link>.
         </p>
       </>
     );
@@ -166,18 +183,30 @@ function MovedTrade({ tradeId }: { tradeId: string }) {
   );
 }
 
+type PageState = { movedFrom?: string; gone?: { journalId: string | null; symbol: string } } | null;
+
 export function TradePage() {
   const { tradeId = "" } = useParams();
   const location = useLocation();
-  const movedFrom = (location.state as { movedFrom?: string } | null)?.movedFrom;
-  const trade = useQuery({ queryKey: keys.trade(tradeId), queryFn: () => fetchTrade(tradeId), retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2 });
+  const navigate = useNavigate();
+  const { movedFrom, gone } = (location.state as PageState) ?? {};
+  const trade = useQuery({
+    queryKey: keys.trade(tradeId),
+    queryFn: () => fetchTrade(tradeId),
+    retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2,
+    // A trade whose last fill was deleted on this page is known to be gone: not asked for again.
+    enabled: !gone,
+  });
   const accounts = useAccounts();
   const fillActions = useFillActions();
   // While a replay runs, the trade's result stays hidden: the chart tells it bar by bar.
   const [replaying, setReplaying] = useState(false);
   const later = <span className="muted">after the replay</span>;
 
+  if (gone) return <GoneTrade tradeId={tradeId} journal={gone.journalId ? { id: gone.journalId, tradeId: null, symbol: gone.symbol } : null} symbol={gone.symbol} />;
   if (trade.error instanceof ApiError && trade.error.code === "NOT_FOUND") return <MovedTrade key={tradeId} tradeId={tradeId} />;
+  // An old address of a rebuilt trade: the API sent the request on (308) to the trade holding its notes now.
+  if (trade.data && trade.data.trade.id !== tradeId) return <Navigate to={`/trades/${trade.data.trade.id}`} replace state={{ movedFrom: tradeId }} />;
   return (
     <QueryView query={trade} label="the trade">
       {({ trade: t, fills, compliance, adjacent }) => {
@@ -190,6 +219,21 @@ export function TradePage() {
         const price = (v: string | null) => (v ? formatPrice(v, decimals) : "—");
         const averages = averageDecimals(t.averageEntryPrice, t.averageExitPrice);
         const average = (v: string | null) => (v ? formatPrice(v, averages) : "—");
+        // A fill changed here rebuilt the trade: the page goes where the trade went (the trade holding the fill now,
+        // or, its fills gone, says so) before anything is fetched again, so the old trade is never asked for (404).
+        const follow: FollowFill = async (fillId, deleted) => {
+          const probe = deleted ? fills.find((f) => f.id !== fillId)?.id : fillId;
+          let now: string[] = [];
+          try {
+            if (probe) now = (await unwrap(api.api.fills[":id"].$get({ param: { id: probe } }))).tradeIds;
+          } catch {
+            return undefined; // the page finds its way as before (MovedTrade)
+          }
+          if (now.includes(t.id)) return undefined;
+          if (now[0]) navigate(`/trades/${now[0]}`, { replace: true, state: { movedFrom: t.id } });
+          else navigate(`/trades/${t.id}`, { replace: true, state: { gone: { journalId: t.journalId, symbol: t.symbol } } });
+          return keys.trade(t.id);
+        };
         return (
           <>
             <div className="trade-page__top">
@@ -353,7 +397,7 @@ export function TradePage() {
                   </tbody>
                 </table>
               </div>
-              {zone && <FillActionPanel actions={fillActions} zone={zone} />}
+              {zone && <FillActionPanel actions={fillActions} zone={zone} follow={follow} />}
             </section>
             <section className="panel" aria-labelledby="journal-title">
               <h2 id="journal-title">Journal</h2>
