@@ -143,6 +143,14 @@ for (const width of [1280, 390] as const) {
       await page.getByLabel("Notes").fill("Sized too big.");
       await page.getByRole("button", { name: "Save journal" }).click();
       await page.getByText("Journal saved.").waitFor();
+      // A correction rebuilds the trade: the page stays on it, or goes where it went, with the notes, asking nothing of
+      // what is gone.
+      await page.getByRole("button", { name: /^Correct the buy of 5 at/ }).click();
+      await page.getByLabel("Price", { exact: true }).fill("901");
+      await page.getByRole("button", { name: "Save fill" }).click();
+      await page.getByText("Fill corrected. Its trade was rebuilt; your notes followed it.").waitFor();
+      await page.getByRole("cell", { name: /901/ }).first().waitFor();
+      expect(await page.getByLabel("Notes").inputValue()).toBe("Sized too big.");
       await page.getByRole("button", { name: /^Delete the buy of 5 at/ }).click();
       const dialog = page.getByRole("alertdialog", { name: "Delete this fill?" });
       await dialog.getByText(/1 journaled trade is built from these fills/).waitFor();

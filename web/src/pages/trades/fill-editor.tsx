@@ -31,23 +31,22 @@ export function FillOrigin({ generated }: { generated?: "expiry" | null | undefi
 }
 
 /**
- * Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. `gone`: a query whose object the
- * change removed (the trade a page was showing, rebuilt under a new id): dropped, never asked for again (a 404).
+ * Everything a fill feeds: trades, fills, the ledger, balances, statistics, notes. `gone`: ids of what the change
+ * removed (a deleted fill; the trade a page was showing, rebuilt under a new id): the queries that name one are
+ * not asked for again (each would be a 404), and go with the components that held them.
  */
-export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>, gone?: QueryKey) {
-  if (gone) queryClient.removeQueries({ queryKey: gone, exact: true });
+export async function invalidateAfterFillChange(queryClient: ReturnType<typeof useQueryClient>, gone: readonly string[] = []) {
+  const names = (q: { queryKey: QueryKey }) => gone.some((id) => JSON.stringify(q.queryKey).includes(id));
   await Promise.all(
-    ["trades", "fills", "ledger", "stats", "accounts", "journals"].map((k) =>
-      queryClient.invalidateQueries({ queryKey: [k], predicate: (q) => !gone || JSON.stringify(q.queryKey) !== JSON.stringify(gone) }),
-    ),
+    ["trades", "fills", "ledger", "stats", "accounts", "journals"].map((k) => queryClient.invalidateQueries({ queryKey: [k], predicate: (q) => !names(q) })),
   );
 }
 
 /**
- * What a page showing the fill's trade does after a change, before anything is fetched again: answers the query
- * of an object the change removed (its trade, rebuilt under a new id), after taking the page where it went.
+ * What a page showing the fill's trade does after a change, before anything is fetched again: takes the page where
+ * the trade went, and answers the ids the change removed (the trade, when it was rebuilt under a new id).
  */
-export type FollowFill = (fillId: string, deleted: boolean) => Promise<QueryKey | undefined>;
+export type FollowFill = (fillId: string, deleted: boolean) => Promise<string[]>;
 
 const trimZeros = (v: string) => (v.includes(".") ? v.replace(/0+$/, "").replace(/\.$/, "") : v);
 
@@ -63,7 +62,7 @@ export function FillEditor({ fill, zone, follow, onDone }: { fill: EditableFill;
   const save = useMutation({
     mutationFn: (json: Record<string, string>) => unwrap(api.api.fills[":id"].$patch({ param: { id: fill.id }, json })),
     onSuccess: async () => {
-      await invalidateAfterFillChange(queryClient, await follow?.(fill.id, false));
+      await invalidateAfterFillChange(queryClient, (await follow?.(fill.id, false)) ?? []);
       onDone("Fill corrected. Its trade was rebuilt; your notes followed it.");
     },
   });
@@ -129,7 +128,7 @@ export function FillDeleteConfirm({ fill, zone, follow, onDone }: { fill: Editab
   const remove = useMutation({
     mutationFn: () => unwrap(api.api.fills[":id"].$delete({ param: { id: fill.id } })),
     onSuccess: async () => {
-      await invalidateAfterFillChange(queryClient, await follow?.(fill.id, true));
+      await invalidateAfterFillChange(queryClient, [fill.id, ...((await follow?.(fill.id, true)) ?? [])]);
       onDone("Fill deleted, with its ledger entry.", true);
     },
   });

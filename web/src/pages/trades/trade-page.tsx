@@ -227,12 +227,12 @@ export function TradePage() {
           try {
             if (probe) now = (await unwrap(api.api.fills[":id"].$get({ param: { id: probe } }))).tradeIds;
           } catch {
-            return undefined; // the page finds its way as before (MovedTrade)
+            return []; // the page finds its way as before (MovedTrade)
           }
-          if (now.includes(t.id)) return undefined;
+          if (now.includes(t.id)) return [];
           if (now[0]) navigate(`/trades/${now[0]}`, { replace: true, state: { movedFrom: t.id } });
           else navigate(`/trades/${t.id}`, { replace: true, state: { gone: { journalId: t.journalId, symbol: t.symbol } } });
-          return keys.trade(t.id);
+          return [t.id];
         };
         return (
           <>
