@@ -86,6 +86,10 @@ for (const width of [1280, 390] as const) {
       // It starts on the bar before the first fill: nothing has happened yet, and the result waits.
       await expect.poll(() => status.innerText()).toMatch(/0 of 3 fills/);
       expect(await canvas.getAttribute("data-markers")).toBe("0");
+      // The window is held from the trade's first bar, at the left edge (the bars before it scrolled off), so the
+      // replay fills it from left to right. The 5 bars drawn are the 4 before the trade and its first.
+      expect(Number(await canvas.getAttribute("data-candles"))).toBe(5);
+      expect(await canvas.getAttribute("data-from")).toBe("4");
       expect(await page.locator(".stats").first().innerText()).toContain("after the replay");
       await page.getByRole("button", { name: "Step forward" }).click();
       await expect.poll(() => status.innerText()).toMatch(/1 of 3 fills/);
@@ -96,6 +100,8 @@ for (const width of [1280, 390] as const) {
       await expect.poll(() => status.innerText()).toMatch(/3 of 3 fills .*the end/);
       expect(await canvas.getAttribute("data-markers")).toBe("3");
       expect(await page.locator(".stats").first().innerText()).not.toContain("after the replay");
+      await page.getByRole("button", { name: "Close replay" }).click();
+      await expect.poll(() => canvas.getAttribute("data-from")).toBe("0");
       expect(errors).toEqual([]);
     });
   });

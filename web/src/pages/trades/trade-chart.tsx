@@ -101,7 +101,7 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
   });
   const data = chart.data;
   const drawn = useMemo(() => (data ? seriesUpTo(data as ChartData, replay?.index) : null), [data, replay?.index]);
-  const handles = useRef<{ set(s: NonNullable<typeof drawn>): void } | null>(null);
+  const handles = useRef<{ set(s: NonNullable<typeof drawn>): void; frame(from: number | null): void } | null>(null);
   const hiding = replay !== null && !(drawn?.finished ?? true);
 
   useEffect(() => onReplayChange(hiding), [hiding, onReplayChange]);
@@ -155,6 +155,13 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
             element.dataset.candles = String(data.bars.length ? s.candles.length : 0);
             element.dataset.markers = String(s.markers.length);
           },
+          // A replay holds the window still from the trade's first bar (at the left edge) to the last bar of the
+          // answer, so the bars it plays fill it from left to right; otherwise everything fits.
+          frame(from) {
+            if (from === null || !data.bars.length) view.timeScale().fitContent();
+            else view.timeScale().setVisibleLogicalRange({ from, to: Math.max(from + 1, data.bars.length - 1) });
+            element.dataset.from = String(from ?? 0);
+          },
         };
         handles.current.set(seriesUpTo(data as ChartData));
         view.timeScale().fitContent();
@@ -181,9 +188,12 @@ export function TradeChart({ tradeId, zone, currency, onReplayChange }: { tradeI
     };
   }, [data, zone]);
 
+  const replaying = replay !== null;
   useEffect(() => {
-    if (drawn) handles.current?.set(drawn);
-  }, [drawn]);
+    if (!drawn) return;
+    handles.current?.set(drawn);
+    handles.current?.frame(replaying && data ? replayStart(data as ChartData) : null);
+  }, [drawn, replaying, data]);
 
   // Playing: one bar per tick at the chosen speed, stopping at the end.
   useEffect(() => {
