@@ -392,6 +392,29 @@ export const fills = pgTable(
 );
 
 /**
+ * A fill the trader deleted by hand (fill_delete): what it was, so that bringing it back (re-importing the file
+ * it came from, after an undo) is said in the import's preview (lib/imports/imports.ts, markRestored), and a
+ * sync can leave it out. Not written when an import is undone (that is not the trader's choice about a fill).
+ */
+export const fillTombstones = pgTable(
+  "fill_tombstones",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    side: text("side").notNull(),
+    quantity: money("quantity").notNull(),
+    price: money("price").notNull(),
+    executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
+    executionId: text("execution_id"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("fill_tombstones_account_symbol_idx").on(t.accountId, t.symbol, t.executedAt)],
+);
+
+/**
  * An option the trader keeps open past its expiry: they deleted the closing fill options_expire generated
  * for it, so it is not generated again (docs/trading.md, "Option expiry and assignment").
  */

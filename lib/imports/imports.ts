@@ -31,6 +31,41 @@ const fingerprint = (f: Pick<StagedFill, "symbol" | "executed_at" | "side" | "qu
   // Both sides write times as "YYYY-MM-DDTHH:MM:SS.mmmZ" (normalize.ts, isoUtc): the first 19 characters are the second.
   `${f.symbol}|${f.executed_at.slice(0, 19)}|${f.side}|${formatDecimal(f.quantity)}|${formatDecimal(f.price)}`;
 
+/**
+ * Marks the fills (not duplicates) that the trader deleted by hand before (fill_tombstones: an import undone and
+ * made again, or the same file imported after a fill of it was deleted), with when: the preview says they come
+ * back. Matched as duplicates are: the same execution id, or the same fingerprint unless both carry different
+ * ids. Answers how many.
+ */
+async function markDeletedByHand(deps: Pick<Deps, "db">, accountId: string, fills: StagedFill[]): Promise<number> {
+  if (!fills.length) return 0;
+  const times = fills.map((f) => f.executed_at);
+  const tombs = rowsOf<{ symbol: string; executed_at: string; side: "buy" | "sell"; quantity: string; price: string; execution_id: string | null; deleted_at: string }>(
+    await deps.db.execute(sql`select symbol, ${sql.raw(isoUtc("executed_at"))} as executed_at, side, quantity::text as quantity, price::text as price,
+        execution_id, ${sql.raw(isoUtc("deleted_at"))} as deleted_at
+      from fill_tombstones where account_id = ${accountId}::uuid
+        and symbol in (select jsonb_array_elements_text(${JSON.stringify([...new Set(fills.map((f) => f.symbol))])}::jsonb))
+        and executed_at >= date_trunc('second', ${times.reduce((a, b) => (a < b ? a : b))}::timestamptz)
+        and executed_at < date_trunc('second', ${times.reduce((a, b) => (a > b ? a : b))}::timestamptz) + interval '1 second'
+      order by deleted_at desc`),
+  );
+  if (!tombs.length) return 0;
+  const byPrint = new Map<string, typeof tombs>();
+  const byId = new Map<string, string>();
+  for (const t of tombs) {
+    byPrint.set(fingerprint(t), [...(byPrint.get(fingerprint(t)) ?? []), t]);
+    if (t.execution_id && !byId.has(t.execution_id)) byId.set(t.execution_id, t.deleted_at);
+  }
+  let n = 0;
+  for (const f of fills) {
+    const at = (f.execution_id ? byId.get(f.execution_id) : undefined) ?? byPrint.get(fingerprint(f))?.find((t) => sameExecution(t.execution_id, f.execution_id))?.deleted_at;
+    if (at === undefined) continue;
+    f.deleted_at = at;
+    n += 1;
+  }
+  return n;
+}
+
 /** Two records with the same fingerprint are one execution unless both carry execution ids and they differ. */
 const sameExecution = (a: string | null, b: string | null) => a === null || b === null || a === b;
 
@@ -171,6 +206,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   if (request.mapping && header && fills.length > 0) await rememberMapping(deps, account.id, header, request.mapping, request.options ?? {});
   await markDuplicates(deps, account.id, fills);
   const fresh = fills.filter((f) => !f.duplicate);
+  const restored = await markDeletedByHand(deps, account.id, fresh);
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));
   const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
   for (const f of fresh) {
@@ -187,6 +223,8 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     invalid: new Set(errors.map((e) => e.row)).size,
     duplicate: fills.length - fresh.length,
     toImport: fresh.length,
+    /** Of those, fills the trader deleted by hand (after an undo, the same file again brings them back). */
+    deletedByHand: restored,
     cashEffect: fromUnits(cash),
   };
   const shown = {
@@ -323,6 +361,8 @@ function toPreviewFill(f: StagedFill) {
     executedAt: f.executed_at,
     executionId: f.execution_id,
     duplicate: Boolean(f.duplicate),
+    /** When the trader deleted this execution by hand; the import brings it back. Null otherwise. */
+    deletedAt: f.deleted_at ?? null,
   };
 }
 

@@ -21,6 +21,8 @@ export type StagedFill = CashFill & {
   /** The plan the row gives its trade (mapping.stopPrice / targetPrice), when it gives one. */
   stop_price?: string;
   target_price?: string;
+  /** When the trader deleted this very execution by hand (fill_tombstones): importing it brings it back. */
+  deleted_at?: string;
 };
 
 export type RowError = { row: number; column?: string; message: string };

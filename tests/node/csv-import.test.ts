@@ -375,6 +375,33 @@ describe("CSV import: preview and commit", () => {
     expect(history.imports[0]).toMatchObject({ importId, status: "undone", fileName: "trades.csv", summary: { rows: 4 } });
   });
 
+  it("a re-import after an undo says which fills the trader had deleted by hand (and when) before bringing them back", async () => {
+    const { client, accountId } = await setup();
+    const first = await preview(client, accountId);
+    expect(first.summary.deletedByHand).toBe(0);
+    expect((await client.post("/api/csv-import/commit", { importId: first.importId })).status).toBe(200);
+    const { fills } = await (await client.get(`/api/fills?accountId=${accountId}`)).json();
+    const gone = (fills as Array<{ id: string; executionId: string | null }>).find((f) => f.executionId === "E1")!;
+    expect((await client.delete(`/api/fills/${gone.id}`)).status).toBe(204);
+    // The same file again at once: the deleted fill is no duplicate now; the preview says it comes back.
+    const again = await preview(client, accountId);
+    expect(again.summary).toMatchObject({ duplicate: 3, toImport: 1, deletedByHand: 1 });
+    const back = again.fills.find((f: { executionId: string | null }) => f.executionId === "E1");
+    expect(back.deletedAt).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/));
+    await client.delete(`/api/csv-import/${again.importId}`);
+    // Undone, then imported again: the three it held come back unremarked, the one deleted by hand is named.
+    expect((await client.post(`/api/csv-import/${first.importId}/undo`)).status).toBe(200);
+    const after = await preview(client, accountId);
+    expect(after.summary).toMatchObject({ duplicate: 0, toImport: 4, deletedByHand: 1 });
+    expect(after.fills.filter((f: { deletedAt: string | null }) => f.deletedAt !== null).map((f: { executionId: string }) => f.executionId)).toEqual(["E1"]);
+    // An undo itself leaves no such mark: another account, imported and undone, previews clean.
+    const other = await setup();
+    const once = await preview(other.client, other.accountId);
+    await other.client.post("/api/csv-import/commit", { importId: once.importId });
+    await other.client.post(`/api/csv-import/${once.importId}/undo`);
+    expect((await preview(other.client, other.accountId)).summary.deletedByHand).toBe(0);
+  });
+
   it("a Schwab file, newest first, with a sell and a buy of one stock on one date: one long 100 with 40 sold, never a short", async () => {
     const header = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
     const rows = [

@@ -3,7 +3,8 @@
 -- of its trade follows the fills it keeps, or is detached (journals_follow). Deleting a fill the journal
 -- generated (an option's expiry close) keeps that option open: it is not generated again
 -- (option_expiry_kept). Deleting any other fill drops the symbol's generated fills and asks for them again
--- (options_expire). Returns the deleted id, or no row when it is not theirs.
+-- (options_expire), and keeps what it was in fill_tombstones (an import that brings it back says so).
+-- Returns the deleted id, or no row when it is not theirs.
 -- Atomic: one statement for the caller. Locks the fill's account row first.
 
 CREATE OR REPLACE FUNCTION fill_delete(p_user uuid, p_fill uuid) RETURNS SETOF uuid
@@ -28,6 +29,8 @@ BEGIN
     INSERT INTO option_expiry_kept (account_id, symbol) VALUES (acct, gone.symbol) ON CONFLICT DO NOTHING;
   ELSE
     dropped := fills_drop_generated(acct, ARRAY[gone.symbol]);
+    INSERT INTO fill_tombstones (account_id, symbol, side, quantity, price, executed_at, execution_id)
+    VALUES (acct, gone.symbol, gone.side, gone.quantity, gone.price, gone.executed_at, gone.execution_id);
   END IF;
   PERFORM positions_rebuild_from(acct, gone.symbol, least(gone.executed_at, dropped));
   PERFORM journals_follow(acct, ARRAY[gone.symbol]);

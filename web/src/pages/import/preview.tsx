@@ -60,6 +60,14 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         </div>
       </dl>
 
+      {summary.deletedByHand > 0 && (
+        <p className="notice" role="status">
+          {summary.deletedByHand === 1 ? "1 fill of this file is one you deleted by hand" : `${summary.deletedByHand} fills of this file are ones you deleted by hand`}
+          : importing brings {summary.deletedByHand === 1 ? "it" : "them"} back (marked “Deleted by you” below). Take {summary.deletedByHand === 1 ? "it" : "them"} out
+          of the file first, or delete {summary.deletedByHand === 1 ? "it" : "them"} again after.
+        </p>
+      )}
+
       {summary.invalid > 0 && (
         <section aria-labelledby="preview-errors-heading">
           <h3 id="preview-errors-heading">Rows with errors</h3>
@@ -238,7 +246,17 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
                     <td className="fills-table__id" data-label="Execution ID">
                       {f.executionId ?? <span className="muted">none</span>}
                     </td>
-                    <td data-label="Status">{f.duplicate ? <span className="badge badge--duplicate">Duplicate</span> : <span className="badge">New</span>}</td>
+                    <td data-label="Status">
+                      {f.duplicate ? (
+                        <span className="badge badge--duplicate">Duplicate</span>
+                      ) : f.deletedAt ? (
+                        <span className="badge badge--deleted" title={`You deleted this fill on ${formatDateTime(f.deletedAt, timeZone)}`}>
+                          Deleted by you
+                        </span>
+                      ) : (
+                        <span className="badge">New</span>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
