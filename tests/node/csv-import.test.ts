@@ -195,7 +195,7 @@ describe("CSV import: preview and commit", () => {
   it("previews the generic preset (naive times in the account's zone), then commits fills, cash and trades", async () => {
     const { client, accountId, db } = await setup();
     const body = await preview(client, accountId);
-    expect(body.summary).toEqual({ rows: 4, skipped: 0, valid: 4, invalid: 0, duplicate: 0, toImport: 4, cashEffect: "681.00" });
+    expect(body.summary).toEqual({ rows: 4, skipped: 0, valid: 4, invalid: 0, duplicate: 0, toImport: 4, deletedByHand: 0, cashEffect: "681.00" });
     expect(body.errors).toEqual([]);
     expect(body.fills[0]).toMatchObject({ row: 2, symbol: "AAPL", side: "buy", quantity: "100.00", executedAt: "2026-03-02T14:31:00.000Z", duplicate: false });
     expect(body.symbols).toEqual([
