@@ -18,6 +18,7 @@ import { journalsGroup } from "./journals.ts";
 import { ledgerGroup } from "./ledger.ts";
 import { instrumentsGroup, quotesGroup, symbolsGroup } from "./market.ts";
 import { splitsGroup } from "./splits.ts";
+import { strategiesGroup } from "./strategies.ts";
 import { playbooksGroup } from "./playbooks.ts";
 import { daysGroup } from "./days.ts";
 import { rulesGroup } from "./rules.ts";
@@ -43,6 +44,7 @@ export const groups = {
   trades: tradesGroup,
   journals: journalsGroup,
   splits: splitsGroup,
+  strategies: strategiesGroup,
   playbooks: playbooksGroup,
   days: daysGroup,
   rules: rulesGroup,
@@ -83,6 +85,7 @@ export function typedRoutes() {
     .route(tradesGroup.prefix, tradesGroup.app)
     .route(journalsGroup.prefix, journalsGroup.app)
     .route(splitsGroup.prefix, splitsGroup.app)
+    .route(strategiesGroup.prefix, strategiesGroup.app)
     .route(playbooksGroup.prefix, playbooksGroup.app)
     .route(daysGroup.prefix, daysGroup.app)
     .route(rulesGroup.prefix, rulesGroup.app)

@@ -471,6 +471,75 @@ export const positions = pgTable(
 );
 
 /**
+ * Option strategies (lib/options/strategies.ts, docs/options.md): the option trades (and a covered call's
+ * shares) of one account and underlying taken as one trade. Every option trade is a leg of exactly one. Grouped by
+ * strategies_settle (opening fills within 60 seconds of the first: `auto`) or by the trader (`manual`, which no
+ * settle regroups). What is written on the strategy as a whole is here; `rollOfId` links a roll to the strategy it
+ * replaced. Its kind, figures and payoff are computed from its legs when read.
+ */
+export const strategies = pgTable(
+  "strategies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    underlying: text("underlying").notNull(),
+    source: text("source", { enum: ["auto", "manual"] }).notNull(),
+    rollOfId: uuid("roll_of_id"),
+    notes: text("notes"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    setup: text("setup"),
+    rating: smallint("rating"),
+    plannedRisk: money("planned_risk"),
+    /** When its first leg opened, and its last closed (null while one is open): kept by strategies_settle. */
+    openedAt: timestamp("opened_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("strategies_account_underlying_opened_idx").on(t.accountId, t.underlying, t.openedAt),
+    index("strategies_account_opened_idx").on(t.accountId, t.openedAt),
+    index("strategies_roll_of_idx").on(t.rollOfId),
+    foreignKey({ columns: [t.rollOfId], foreignColumns: [t.id], name: "strategies_roll_of_id_fk" }).onDelete("set null"),
+    check("strategies_source_known", sql`${t.source} in ('auto', 'manual')`),
+    check("strategies_rating_range", sql`${t.rating} is null or ${t.rating} between 1 and 5`),
+    check("strategies_planned_risk_positive", sql`${t.plannedRisk} is null or ${t.plannedRisk} > 0`),
+  ],
+);
+
+/**
+ * A strategy's legs: each by the fill that opens its trade, and that fill's identity (so a leg whose fill was
+ * deleted or undone finds the same execution again when it comes back, as a journal does). A fill opens one leg.
+ */
+export const strategyLegs = pgTable(
+  "strategy_legs",
+  {
+    strategyId: uuid("strategy_id")
+      .notNull()
+      .references(() => strategies.id, { onDelete: "cascade" }),
+    fillId: uuid("fill_id").notNull().unique(),
+    symbol: text("symbol").notNull(),
+    side: text("side", { enum: ["buy", "sell"] }).notNull(),
+    quantity: money("quantity").notNull(),
+    price: money("price").notNull(),
+    executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
+    executionId: text("execution_id"),
+  },
+  (t) => [primaryKey({ columns: [t.strategyId, t.fillId] })],
+);
+
+/** When strategies_settle last grouped a user's trades: the positions it saw (a count and their last write). */
+export const strategyMarks = pgTable("strategy_marks", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  positionsMark: text("positions_mark").notNull(),
+  settledAt: timestamp("settled_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * A stock split of a symbol, for one user's accounts (lib/trades/splits.ts): from `effective_at` on, every
  * `old_shares` shares are `new_shares` (2 for 1 in a 2-for-1 split, 1 for 10 in a 1-for-10 reverse split; kept
  * apart so a 1-for-3 split is exact). Trade matching reads

@@ -229,6 +229,47 @@ export const ArchiveImportSummarySchema = z.object({
   bars: z.number().check(z.describe("Uploaded price bars stored again")),
 });
 
+const strategyKind = () => z.enum(["single", "vertical", "straddle", "strangle", "iron_condor", "iron_butterfly", "butterfly", "calendar", "diagonal", "covered_call", "protective_put", "collar", "custom"]);
+const StrategyFields = z.object({
+  id: id(),
+  accountId: id(),
+  currency: z.string(),
+  underlying: z.string(),
+  kind: strategyKind(),
+  credit: z.nullable(z.boolean()).check(z.describe("Opened for a credit (the short premium more than the long); null without an option leg")),
+  source: z.enum(["auto", "manual"]),
+  status: z.enum(["open", "closed"]),
+  openedAt: iso(),
+  closedAt: z.nullable(iso()),
+  legs: z.array(
+    z.object({
+      tradeId: id(),
+      symbol: z.string(),
+      right: z.nullable(z.enum(["call", "put"])),
+      strike: z.nullable(decimal()),
+      expiry: z.nullable(z.string()),
+      side: z.enum(["long", "short"]),
+      quantity: decimal(),
+    }),
+  ),
+  netPnl: decimal().check(z.describe("Its legs' net P&L, fees included (realised so far while open)")),
+  maxProfit: z.nullable(decimal()).check(z.describe("At expiry as opened, fees excluded; null when unbounded (or with legs of several expiries)")),
+  maxLoss: z.nullable(decimal()).check(z.describe("A positive amount; null when unbounded (or with legs of several expiries)")),
+  breakevens: z.array(decimal()),
+  rollOfId: z.nullable(id()),
+  rolledIntoId: z.nullable(id()),
+  campaignNetPnl: decimal().check(z.describe("Net P&L of its roll chain, up to and including it")),
+  greeks: z.null(),
+  notes: z.nullable(z.string()),
+  tags: z.array(z.string()),
+  setup: z.nullable(z.string()),
+  rating: z.nullable(z.number()),
+  plannedRisk: z.nullable(decimal()),
+  rMultiple: z.nullable(decimal()).check(z.describe("netPnl / (plannedRisk, else maxLoss), 2 decimals")),
+});
+export const StrategySchema = z.object({ strategy: StrategyFields });
+export const StrategyListSchema = z.object({ strategies: z.array(StrategyFields), nextCursor: z.nullable(z.string()) });
+
 export const TradeImageSchema = z.object({
   id: id(),
   contentType: z.enum(["image/png", "image/jpeg", "image/webp"]),

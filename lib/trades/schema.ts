@@ -4,7 +4,7 @@ import { dateTimeSchema } from "../time/range.ts";
 import { PlaybookAnswersSchema } from "../playbooks/schema.ts";
 import { TagListSchema } from "../tags/tag.ts";
 
-const positiveDecimal = (what: string) =>
+export const positiveDecimal = (what: string) =>
   DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), `${what} must be greater than zero`));
 const nonNegativeDecimal = () => DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-"), "must not be negative"));
 const isoDateTime = dateTimeSchema;

@@ -32,6 +32,7 @@ const TABLES = [
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
   "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules", "tag_kinds",
   "user_totp", "backup_codes", "sign_in_challenges", "access_tokens", "known_devices", "passkeys", "webauthn_flows",
+  "strategies", "strategy_legs", "strategy_marks", "fill_tombstones",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -86,6 +87,8 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const token = await json(owner.post("/api/auth/tokens", { name: "script", scopes: ["read"], password: PASSWORD }));
   const passkeyFlow = await json(owner.post("/api/passkeys/options", {}));
   const passkey = await json(owner.post("/api/passkeys", { flowId: passkeyFlow.flowId, credential: await new SoftwareAuthenticator("http://localhost").create(passkeyFlow.options) }));
+  await json(owner.post("/api/fills", { accountId: account.id, symbol: "SPY   270115C00500000", side: "buy", quantity: "1", price: "3", executedAt: "2024-01-04T15:00:00Z" }));
+  const strategy = (await json(owner.get("/api/strategies"))).strategies[0];
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -98,6 +101,7 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     journal,
     split: split.id,
     playbook: playbook.id,
+    strategy: strategy.id,
     rule: rule.id,
     token: token.id,
     passkey: passkey.id,
@@ -116,9 +120,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
   if (param === "day") return owned.day;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|advisor\/conversations|auth\/tokens|passkeys)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|strategies|advisor\/conversations|auth\/tokens|passkeys)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", "advisor/conversations": "conversation", "auth/tokens": "token", passkeys: "passkey" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", strategies: "strategy", "advisor/conversations": "conversation", "auth/tokens": "token", passkeys: "passkey" }[group]!]
     : undefined;
 }
 
@@ -315,6 +319,7 @@ const PLAUSIBLE: Record<string, unknown> = {
   "PATCH /api/playbooks/:id": { name: "Taken over" },
   "PUT /api/days/:accountId/:day": { plan: "taken over" },
   "PATCH /api/rules/:id": { weight: "nice" },
+  "PATCH /api/strategies/:id": { notes: "taken over" },
   "POST /api/journals/:id/attach": { tradeId: "00000000-0000-4000-8000-000000000000" },
   "PATCH /api/advisor/conversations/:id": { title: "Taken over" },
   "POST /api/advisor/conversations/:id/turns": { clientMessageId: "7f0c8c2e-7b7a-4c53-9a53-3f1f1a1d2e3f", text: "hello" },
@@ -410,8 +415,8 @@ describe("paged routes and the cursors they did not write", () => {
     const paged = t.app.routes
       .filter((r) => r.method === "GET" && r.path.startsWith("/api/"))
       .map((r) => r.path)
-      .filter((p, i, all) => all.indexOf(p) === i && ["/api/advisor/conversations", "/api/admin/users", "/api/admin/audit", "/api/billing/transactions"].includes(p));
-    expect(paged).toHaveLength(4);
+      .filter((p, i, all) => all.indexOf(p) === i && ["/api/advisor/conversations", "/api/admin/users", "/api/admin/audit", "/api/billing/transactions", "/api/strategies"].includes(p));
+    expect(paged).toHaveLength(5);
     await fc.assert(
       fc.asyncProperty(craftedCursor, async (cursor) => {
         for (const path of paged) {

@@ -1,0 +1,172 @@
+// Option strategies on the real Postgres (DESIGN.md section 11; docs/options.md): legs opened within a minute are
+// one strategy of the right kind with its figures, a roll chain of three links up with its campaign P&L, grouping by
+// hand survives a rebuild, an undo and a re-import (with what was written on it), ungrouping makes singles that stay
+// single, and bad requests change nothing.
+import { sql } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { journal } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+
+const url = () => inject("databaseUrl");
+const occ = (root: string, expiry: string, right: "C" | "P", strike: number) =>
+  `${root.padEnd(6)}${expiry.replaceAll("-", "").slice(2)}${right}${String(Math.round(strike * 1000)).padStart(8, "0")}`;
+
+type Strategy = { id: string; kind: string; credit: boolean | null; source: string; status: string; legs: Array<{ tradeId: string; symbol: string }>; netPnl: string; maxProfit: string | null; maxLoss: string | null; breakevens: string[]; rollOfId: string | null; rolledIntoId: string | null; campaignNetPnl: string; notes: string | null; tags: string[]; rMultiple: string | null };
+
+async function trader() {
+  const j = await journal(url());
+  const { client, userId } = await j.signUp("strategies");
+  const account = async (name = "Options") => (await (await client.post("/api/accounts", { name: `${name} ${crypto.randomUUID()}`, currency: "USD", startingBalance: "100000", timezone: "America/New_York" })).json()).id as string;
+  const accountId = await account();
+  const fill = async (symbol: string, side: "buy" | "sell", price: string, at: string, quantity = "1", target = accountId) => {
+    const res = await client.post("/api/fills", { accountId: target, symbol, side, quantity, price, fees: "0.65", executedAt: at });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const list = async (query = "") => {
+    const res = await client.get(`/api/strategies${query}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as { strategies: Strategy[] }).strategies;
+  };
+  const trades = async (target = accountId) => ((await (await client.get(`/api/trades?accountId=${target}&pageSize=200`)).json()) as { trades: Array<{ id: string; symbol: string }> }).trades;
+  return { ...j, client, userId, accountId, account, fill, list, trades };
+}
+
+const condor = [
+  [occ("SPY", "2027-01-15", "P", 440), "buy", "0.50"],
+  [occ("SPY", "2027-01-15", "P", 445), "sell", "1.50"],
+  [occ("SPY", "2027-01-15", "C", 455), "sell", "1.40"],
+  [occ("SPY", "2027-01-15", "C", 460), "buy", "0.40"],
+] as const;
+
+describe("option strategies", () => {
+  it("four legs opened within a minute are one iron condor with its figures; a lone contract an hour later is a single", async () => {
+    const t = await trader();
+    for (const [i, [symbol, side, price]] of condor.entries()) await t.fill(symbol, side, price, `2026-01-05T10:00:${String(i * 10).padStart(2, "0")}-05:00`);
+    await t.fill(occ("QQQ", "2027-01-15", "C", 500), "buy", "3.00", "2026-01-05T11:00:00-05:00");
+    const all = await t.list();
+    expect(all.map((s) => s.kind).sort()).toEqual(["iron_condor", "single"]);
+    const ic = all.find((s) => s.kind === "iron_condor")!;
+    expect(ic).toMatchObject({ credit: true, source: "auto", status: "open", maxProfit: "200.00", maxLoss: "300.00", breakevens: ["443.00", "457.00"] });
+    expect(ic.legs).toHaveLength(4);
+    // Closed an hour later for 0.50 of its 2.00: the legs' net P&L, fees included, is the strategy's.
+    const closes = [["sell", "0.10"], ["buy", "0.30"], ["buy", "0.20"], ["sell", "0.10"]] as const;
+    for (const [i, [symbol]] of condor.entries()) await t.fill(symbol, closes[i]![0], closes[i]![1], `2026-01-05T12:00:0${i}-05:00`);
+    const [closed] = await t.list("?kind=iron_condor&status=closed");
+    // Opened for 2.00, closed for 0.30 (0.10 and 0.10 back, 0.30 and 0.20 paid): 170 - 8 x 0.65 of fees.
+    expect(closed).toMatchObject({ id: ic.id, status: "closed", netPnl: "164.80", rMultiple: "0.55" });
+    expect((await t.list("?status=open")).map((s) => s.kind)).toEqual(["single"]);
+    // The same strategy by its id; another user's id is not found.
+    expect((await (await t.client.get(`/api/strategies/${ic.id}`)).json()).strategy.id).toBe(ic.id);
+    const other = await trader();
+    expect((await other.client.get(`/api/strategies/${ic.id}`)).status).toBe(404);
+  });
+
+  it("a roll chain of three: each rolled within a minute of the last one's close, the campaign's P&L added up", async () => {
+    const t = await trader();
+    const vertical = async (strike: number, open: string, close: string | null) => {
+      const [short, long] = [occ("IWM", "2027-03-19", "P", strike), occ("IWM", "2027-03-19", "P", strike - 5)];
+      await t.fill(short, "sell", "2.00", open);
+      await t.fill(long, "buy", "1.00", open.replace(":00-", ":05-"));
+      if (close) {
+        await t.fill(short, "buy", "1.50", close);
+        await t.fill(long, "sell", "0.80", close.replace(":00-", ":05-"));
+      }
+    };
+    await vertical(200, "2026-02-02T10:00:00-05:00", "2026-02-09T10:00:00-05:00");
+    await vertical(195, "2026-02-09T10:00:30-05:00", "2026-02-16T10:00:00-05:00");
+    await vertical(190, "2026-02-16T10:00:20-05:00", null);
+    const chain = (await t.list()).reverse();
+    expect(chain.map((s) => s.kind)).toEqual(["vertical", "vertical", "vertical"]);
+    const [a, b, c] = chain as [Strategy, Strategy, Strategy];
+    expect([a.rollOfId, b.rollOfId, c.rollOfId]).toEqual([null, a.id, b.id]);
+    expect([a.rolledIntoId, b.rolledIntoId, c.rolledIntoId]).toEqual([b.id, c.id, null]);
+    // Each closed vertical: 1.00 credit, 0.70 to close: 30 - 4 x 0.65 = 27.40. The open one: -1.30 of fees so far.
+    expect([a.netPnl, b.netPnl, c.netPnl]).toEqual(["27.40", "27.40", "-1.30"]);
+    expect([a.campaignNetPnl, b.campaignNetPnl, c.campaignNetPnl]).toEqual(["27.40", "54.80", "53.50"]);
+  });
+
+  it("grouped by hand: survives a rebuild, an undo and a re-import, with what was written on it; ungrouped, singles stay single", async () => {
+    const t = await trader();
+    const csv = [
+      "Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID",
+      `2026-01-05T10:00:00,${occ("AAPL", "2027-02-19", "C", 200)},BUY,1,5.00,0.65,M1`,
+      `2026-01-06T14:00:00,${occ("AAPL", "2027-02-19", "C", 210)},SELL,1,2.00,0.65,M2`,
+    ].join("\n");
+    const importFile = async () => {
+      const form = new FormData();
+      form.set("file", new Blob([csv]), "legs.csv");
+      form.set("request", JSON.stringify({ accountId: t.accountId, presetId: "generic" }));
+      const preview = await (await t.client.request("/api/csv-import/preview", { method: "POST", body: form })).json();
+      expect((await t.client.post("/api/csv-import/commit", { importId: preview.importId })).status).toBe(200);
+      return preview.importId as string;
+    };
+    const importId = await importFile();
+    expect((await t.list()).map((s) => s.kind)).toEqual(["single", "single"]);
+    const tradeIds = (await t.trades()).map((x) => x.id);
+    const made = await t.client.post("/api/strategies", { tradeIds });
+    expect(made.status).toBe(201);
+    const grouped = ((await made.json()) as { strategy: Strategy }).strategy;
+    expect(grouped).toMatchObject({ kind: "vertical", source: "manual", credit: false });
+    expect((await t.client.request(`/api/strategies/${grouped.id}`, { method: "PATCH", json: { notes: "Legged in over two days", tags: ["legging"] } })).status).toBe(200);
+
+    // A missed scale-in before the first leg rebuilds its trade under a new id: the grouping follows.
+    await t.fill(occ("AAPL", "2027-02-19", "C", 200), "buy", "4.80", "2026-01-05T09:45:00-05:00");
+    const [after] = await t.list();
+    expect(after).toMatchObject({ id: grouped.id, kind: "custom", source: "manual", notes: "Legged in over two days", tags: ["legging"] });
+    expect((await t.list()).length).toBe(1);
+
+    // Undone: the strategy is kept (it has writing) but listed nowhere; the same file again brings it back whole.
+    expect((await t.client.post(`/api/csv-import/${importId}/undo`)).status).toBe(200);
+    const left = await t.list();
+    expect(left.map((s) => s.kind)).toEqual(["single"]); // the hand-added fill's trade, in no strategy of the file
+    await importFile();
+    const back = (await t.list()).find((s) => s.id === grouped.id);
+    expect(back).toMatchObject({ source: "manual", notes: "Legged in over two days", tags: ["legging"] });
+    expect(back!.legs).toHaveLength(2);
+
+    // Ungrouped: one manual single per leg, the writing on the first; no settle groups them again.
+    expect((await t.client.delete(`/api/strategies/${grouped.id}`)).status).toBe(204);
+    const singles = await t.list();
+    // The re-imported first leg holds the hand-added fill again (one trade of the 200 call): two legs, two singles.
+    expect(singles.map((s) => [s.kind, s.source])).toEqual([["single", "manual"], ["single", "manual"]]);
+    expect(singles.filter((s) => s.notes === "Legged in over two days")).toHaveLength(1);
+    await t.fill(occ("AAPL", "2027-02-19", "C", 210), "sell", "2.10", "2026-01-06T14:00:20-05:00", "1");
+    expect((await t.list()).every((s) => s.legs.length === 1)).toBe(true);
+    expect((await t.client.delete(`/api/strategies/${grouped.id}`)).status).toBe(404);
+  });
+
+  it("refuses trades of two accounts or two underlyings, a future, another user's trade, and changes nothing", async () => {
+    const t = await trader();
+    await t.fill(occ("MSFT", "2027-01-15", "C", 400), "buy", "5", "2026-01-05T10:00:00-05:00");
+    await t.fill(occ("NVDA", "2027-01-15", "C", 900), "buy", "5", "2026-01-05T11:00:00-05:00");
+    await t.fill("ESH26", "buy", "6000", "2026-01-05T12:00:00-05:00");
+    const second = await t.account("Second");
+    await t.fill(occ("MSFT", "2027-01-15", "P", 380), "buy", "5", "2026-01-05T13:00:00-05:00", "1", second);
+    const mine = await t.trades();
+    const idOf = (prefix: string) => mine.find((x) => x.symbol.startsWith(prefix))!.id;
+    const [msft, nvda, es] = [idOf("MSFT"), idOf("NVDA"), idOf("ESH26")] as [string, string, string];
+    const msftOther = (await t.trades(second))[0]!.id;
+    const before = await t.list();
+    const refused = async (tradeIds: string[], status: number, message?: string) => {
+      const res = await t.client.post("/api/strategies", { tradeIds });
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as { error: { code: string; fields?: Array<{ path: string; message: string }> } };
+      if (message) expect(body.error.fields).toEqual([{ path: "tradeIds", message }]);
+    };
+    await refused([msft, nvda], 400, "must be trades of one underlying");
+    await refused([msft, msftOther], 400, "must be trades of one account");
+    await refused([msft, es], 400, "must be option trades (and a covered call's shares), not futures");
+    const stranger = await trader();
+    await stranger.fill(occ("MSFT", "2027-01-15", "C", 410), "buy", "5", "2026-01-05T10:00:10-05:00");
+    await refused([msft, (await stranger.trades())[0]!.id], 404);
+    expect(await t.list()).toEqual(before);
+    expect(rowsOf(await t.db.execute(sql`select 1 from strategies s join accounts a on a.id = s.account_id where a.user_id = ${t.userId}::uuid and s.source = 'manual'`))).toEqual([]);
+    // Bad bodies and ids: 400, never a 5xx.
+    expect((await t.client.post("/api/strategies", { tradeIds: [] })).status).toBe(400);
+    expect((await t.client.post("/api/strategies", { tradeIds: ["nope"] })).status).toBe(400);
+    expect((await t.client.get("/api/strategies?kind=pizza")).status).toBe(400);
+    expect((await t.client.get("/api/strategies/not-a-uuid")).status).toBe(400);
+  });
+});
