@@ -6,7 +6,6 @@ import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { journal } from "../support/app.ts";
-import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
 const occ = (root: string, expiry: string, right: "C" | "P", strike: number) =>
