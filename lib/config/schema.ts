@@ -241,6 +241,11 @@ export const ConfigSchema = z.object({
     "1.2",
   ),
   FEATURE_GATING: strictBool(false),
+  /** DESIGN.md section 11: the yearly risk-free rate of the Greeks at entry (Black-Scholes), a decimal such as 0.04. */
+  RISK_FREE_RATE: z._default(
+    str().check(rule((v: string) => /^\d(\.\d+)?$/.test(v) && Number(v) < 1, "must be a decimal rate from 0 to less than 1, such as 0.04")),
+    "0.04",
+  ),
   SEED_ADMIN_EMAIL: z.optional(email()),
   /** DESIGN.md section 9: JSON replacing the built-in credit packs (validated in config/index.ts). */
   CREDIT_PACKS: optionalStr(),
@@ -349,7 +354,7 @@ export type ConfigVariable = keyof typeof ConfigSchema.shape;
  * Variables beside SPEC.md's 72 and the test seams: DESIGN.md's (CREDIT_PACKS, MODEL_PRICES) and the
  * project's own decisions, each in docs/configuration.md (HSTS_MAX_AGE: docs/operations.md, "TLS").
  */
-export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES"];
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES", "RISK_FREE_RATE"];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [

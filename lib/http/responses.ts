@@ -250,6 +250,9 @@ const StrategyFields = z.object({
       expiry: z.nullable(z.string()),
       side: z.enum(["long", "short"]),
       quantity: decimal(),
+      entry: z
+        .nullable(z.object({ underlyingPrice: decimal(), iv: z.string(), delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string() }))
+        .check(z.describe("An option leg's figures at its opening fill (Black-Scholes at the implied volatility; per unit of the underlying; theta a day, vega a volatility point); null without the underlying's price then")),
     }),
   ),
   netPnl: decimal().check(z.describe("Its legs' net P&L, fees included (realised so far while open)")),
@@ -259,7 +262,9 @@ const StrategyFields = z.object({
   rollOfId: z.nullable(id()),
   rolledIntoId: z.nullable(id()),
   campaignNetPnl: decimal().check(z.describe("Net P&L of its roll chain, up to and including it")),
-  greeks: z.null(),
+  greeks: z
+    .nullable(z.object({ delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string() }))
+    .check(z.describe("The legs' Greeks at entry x contracts x multiplier x side (shares count a delta of 1); null when a leg's are unknown")),
   notes: z.nullable(z.string()),
   tags: z.array(z.string()),
   setup: z.nullable(z.string()),

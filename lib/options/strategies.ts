@@ -14,7 +14,9 @@ import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { canonicalTags } from "../tags/tags.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import type { NewStrategy, StrategyJournal, StrategyListQuery } from "./schema.ts";
-import { classify, isCredit, payoffAtExpiry, type Leg, type StrategyKind } from "./strategy-shape.ts";
+import { zonedTimeToUtc } from "../time/zoned.ts";
+import { greeks as blackScholesGreeks, impliedVolatility } from "./black-scholes.ts";
+import { classify, isCredit, payoffAtExpiry, type Leg, type OptionLeg, type StrategyKind } from "./strategy-shape.ts";
 
 type LegRow = {
   tradeId: string;
@@ -27,6 +29,10 @@ type LegRow = {
   netPnl: string;
   openedAt: string;
   closedAt: string | null;
+  /** The opening fill: its time and price, and the underlying's price then (a 1-minute bar, else a stock fill within a minute). */
+  openFillAt: string;
+  openFillPrice: string;
+  underlyingPrice: string | null;
 };
 
 type StrategyRow = {
@@ -66,9 +72,16 @@ function strategyRows(userId: string, where: ReturnType<typeof sql>, tail: Retur
       select l.strategy_id, json_agg(json_build_object('tradeId', p.id, 'symbol', p.symbol, 'assetClass', p.asset_class,
           'multiplier', p.multiplier::text, 'direction', p.direction, 'maxQuantity', p.max_quantity::text,
           'entryPrice', (p.entry_value / nullif(p.entry_quantity, 0))::text, 'netPnl', p.net_pnl::text,
-          'openedAt', ${sql.raw(isoUtc("p.opened_at"))}, 'closedAt', ${sql.raw(isoUtc("p.closed_at"))}) order by p.opened_at, p.id) as legs,
+          'openedAt', ${sql.raw(isoUtc("p.opened_at"))}, 'closedAt', ${sql.raw(isoUtc("p.closed_at"))},
+          'openFillAt', ${sql.raw(isoUtc("f.executed_at"))}, 'openFillPrice', f.price::text,
+          'underlyingPrice', case when p.asset_class = 'option' then coalesce(
+            (select b.close::text from bars b where b.user_id = ${userId}::uuid and b.symbol = rtrim(left(p.symbol, 6)) and b.resolution = '1m'
+              and b.t <= f.executed_at and b.t > f.executed_at - interval '1 minute' order by b.t desc limit 1),
+            (select sf.price::text from fills sf where sf.account_id = p.account_id and sf.symbol = rtrim(left(p.symbol, 6))
+              and sf.executed_at between f.executed_at - interval '1 minute' and f.executed_at + interval '1 minute'
+              order by abs(extract(epoch from sf.executed_at - f.executed_at)), sf.id limit 1)) end) order by p.opened_at, p.id) as legs,
         sum(p.net_pnl) as net
-      from strategy_legs l join positions p on p.open_fill_id = l.fill_id
+      from strategy_legs l join positions p on p.open_fill_id = l.fill_id join fills f on f.id = l.fill_id
       where l.strategy_id in (select id from picked)
       group by l.strategy_id
     ), chain (start_id, id) as (
@@ -105,9 +118,34 @@ function shapeLeg(l: LegRow): Leg | null {
   }
 }
 
+const YEAR_MS = 365 * 86_400_000;
+
+/** An option leg's figures at entry, as text: the underlying's price then, the implied volatility and the Greeks per contract unit. */
+type Entry = { underlyingPrice: string; iv: string; delta: string; gamma: string; theta: string; vega: string };
+
+/**
+ * The Greeks a leg was opened with (DESIGN.md section 11): Black-Scholes on the underlying's price at the opening
+ * fill, that fill's price, the time to expiry (16:00 New York on the expiry day) and the risk-free rate, at the
+ * volatility the price implies. Null without the underlying's price, or when no volatility gives the price paid.
+ */
+function entryOf(row: LegRow, leg: OptionLeg, rate: number): { entry: Entry; raw: { delta: number; gamma: number; theta: number; vega: number } } | null {
+  if (row.underlyingPrice === null) return null;
+  const [y, m, d] = leg.expiry.split("-").map(Number) as [number, number, number];
+  const expiresAt = zonedTimeToUtc({ year: y, month: m, day: d, hour: 16, minute: 0, second: 0, millisecond: 0 }, "America/New_York");
+  const years = (expiresAt.getTime() - Date.parse(row.openFillAt)) / YEAR_MS;
+  const inputs = { right: leg.right, spot: Number(row.underlyingPrice), strike: Number(leg.strike), years, rate };
+  const iv = impliedVolatility(Number(row.openFillPrice), inputs);
+  if (iv === null) return null;
+  const g = blackScholesGreeks({ ...inputs, volatility: iv });
+  return {
+    entry: { underlyingPrice: formatDecimal(row.underlyingPrice), iv: iv.toFixed(4), delta: g.delta.toFixed(4), gamma: g.gamma.toFixed(4), theta: g.theta.toFixed(4), vega: g.vega.toFixed(4) },
+    raw: g,
+  };
+}
+
 export type Strategy = ReturnType<typeof toStrategy>;
 
-function toStrategy(r: StrategyRow) {
+function toStrategy(r: StrategyRow, rate: number) {
   const legRows = parsed(r.legs);
   const shaped = legRows.map(shapeLeg);
   const legs = shaped.every((l): l is Leg => l !== null) ? shaped : null;
@@ -117,6 +155,21 @@ function toStrategy(r: StrategyRow) {
   const net = legRows.reduce((s, l) => s + toUnits(l.netPnl), 0n);
   const closed = legRows.every((l) => l.closedAt !== null);
   const risk = r.planned_risk ?? (payoff.maxLoss !== null && toUnits(payoff.maxLoss) > 0n ? payoff.maxLoss : null);
+  const entries = legRows.map((row, i) => {
+    const leg = shaped[i];
+    return leg && leg.right !== null ? entryOf(row, leg, rate) : null;
+  });
+  // The strategy's Greeks: each leg's per unit x contracts x multiplier x its side (shares: a delta of 1 each);
+  // null when a leg's are unknown.
+  const known = shaped.every((leg, i) => leg !== null && (leg.right === null || entries[i] !== null));
+  const total = { delta: 0, gamma: 0, theta: 0, vega: 0 };
+  if (known) {
+    shaped.forEach((leg, i) => {
+      const size = (leg!.side === "long" ? 1 : -1) * Number(leg!.quantity) * Number(leg!.multiplier);
+      const g = entries[i]?.raw ?? { delta: 1, gamma: 0, theta: 0, vega: 0 };
+      for (const k of ["delta", "gamma", "theta", "vega"] as const) total[k] += size * g[k];
+    });
+  }
   return {
     id: r.id,
     accountId: r.account_id,
@@ -138,6 +191,7 @@ function toStrategy(r: StrategyRow) {
         expiry: leg && leg.right !== null ? leg.expiry : null,
         side: l.direction,
         quantity: formatDecimal(l.maxQuantity),
+        entry: entries[i]?.entry ?? null,
       };
     }),
     netPnl: fromUnits(net),
@@ -147,8 +201,7 @@ function toStrategy(r: StrategyRow) {
     rollOfId: r.roll_of_id,
     rolledIntoId: r.rolled_into_id,
     campaignNetPnl: r.campaign_net === null ? fromUnits(net) : formatDecimal(r.campaign_net),
-    /** The Greeks at entry (DESIGN.md section 11): not computed yet (null). */
-    greeks: null,
+    greeks: known ? { delta: total.delta.toFixed(2), gamma: total.gamma.toFixed(4), theta: total.theta.toFixed(2), vega: total.vega.toFixed(2) } : null,
     notes: r.notes,
     tags: parsed(r.tags),
     setup: r.setup,
@@ -167,7 +220,7 @@ function roundTo2(a: bigint, b: bigint): string {
 }
 
 /** GET /api/strategies: newest opened first, a page at a time (`cursor`); filtered by account, underlying, status and kind. */
-export async function listStrategies(deps: Pick<Deps, "db">, user: AuthUser, query: StrategyListQuery) {
+export async function listStrategies(deps: Pick<Deps, "db" | "config">, user: AuthUser, query: StrategyListQuery) {
   await settleStrategies(deps, user.id);
   const limit = query.limit ?? 50;
   const after = query.cursor ? decodeCursor(query.cursor) : null;
@@ -179,7 +232,8 @@ export async function listStrategies(deps: Pick<Deps, "db">, user: AuthUser, que
   // Without a kind the page is cut in SQL; a kind is known only once the legs are read, so then every match is read.
   const order = sql`order by s.opened_at desc, s.id desc`;
   const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, where, query.kind ? order : sql`${order} limit ${limit + 1}`)));
-  const all = rows.map(toStrategy).filter((s) => !query.kind || s.kind === query.kind);
+  const rate = Number(deps.config.RISK_FREE_RATE);
+  const all = rows.map((row) => toStrategy(row, rate)).filter((s) => !query.kind || s.kind === query.kind);
   const page = all.slice(0, limit);
   const last = page.at(-1);
   return { strategies: page, nextCursor: all.length > limit && last ? encodeCursor({ at: last.openedAt, id: last.id }) : null };
@@ -194,19 +248,19 @@ async function requireOwnStrategy(deps: Pick<Deps, "db">, user: AuthUser, id: st
 }
 
 /** GET /api/strategies/:id. */
-export async function getStrategy(deps: Pick<Deps, "db">, user: AuthUser, id: string) {
+export async function getStrategy(deps: Pick<Deps, "db" | "config">, user: AuthUser, id: string) {
   await requireOwnStrategy(deps, user, id);
   await settleStrategies(deps, user.id);
   const [row] = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, sql`s.id = ${id}::uuid`)));
   if (!row) throw notFound();
-  return { strategy: toStrategy(row) };
+  return { strategy: toStrategy(row, Number(deps.config.RISK_FREE_RATE)) };
 }
 
 /**
  * POST /api/strategies: the trades grouped by hand into one strategy (`manual`: no settle regroups it). Trades of
  * two accounts or two underlyings, or a future, are 400 naming tradeIds; one that is not the user's is 404.
  */
-export async function groupStrategy(deps: Pick<Deps, "db">, user: AuthUser, input: NewStrategy) {
+export async function groupStrategy(deps: Pick<Deps, "db" | "config">, user: AuthUser, input: NewStrategy) {
   const ids = [...new Set(input.tradeIds)];
   const trades = rowsOf<{ id: string; account_id: string; symbol: string; asset_class: "stock" | "option" | "future" }>(
     await deps.db.execute(sql`select p.id::text, p.account_id::text, p.symbol, p.asset_class from positions p join accounts a on a.id = p.account_id
@@ -235,7 +289,7 @@ export async function ungroupStrategy(deps: Pick<Deps, "db">, user: AuthUser, id
 }
 
 /** PATCH /api/strategies/:id: what is written on the strategy as a whole; the fields named are set (null clears). */
-export async function journalStrategy(deps: Pick<Deps, "db">, user: AuthUser, id: string, patch: StrategyJournal) {
+export async function journalStrategy(deps: Pick<Deps, "db" | "config">, user: AuthUser, id: string, patch: StrategyJournal) {
   const tags = patch.tags === undefined ? undefined : await canonicalTags(deps, user.id, patch.tags);
   const set = (name: string, value: unknown, cast = "") => (value === undefined ? sql`` : sql`, ${sql.raw(name)} = ${value}${sql.raw(cast)}`);
   const updated = rowsOf(

@@ -5,13 +5,14 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
+import { greeks, price } from "../../lib/options/black-scholes.ts";
 import { journal } from "../support/app.ts";
 
 const url = () => inject("databaseUrl");
 const occ = (root: string, expiry: string, right: "C" | "P", strike: number) =>
   `${root.padEnd(6)}${expiry.replaceAll("-", "").slice(2)}${right}${String(Math.round(strike * 1000)).padStart(8, "0")}`;
 
-type Strategy = { id: string; kind: string; credit: boolean | null; source: string; status: string; legs: Array<{ tradeId: string; symbol: string }>; netPnl: string; maxProfit: string | null; maxLoss: string | null; breakevens: string[]; rollOfId: string | null; rolledIntoId: string | null; campaignNetPnl: string; notes: string | null; tags: string[]; rMultiple: string | null };
+type Strategy = { id: string; kind: string; credit: boolean | null; source: string; status: string; legs: Array<{ tradeId: string; symbol: string; strike: string; right: "call" | "put"; side: string; entry: Record<string, string> | null }>; greeks: Record<string, string> | null; netPnl: string; maxProfit: string | null; maxLoss: string | null; breakevens: string[]; rollOfId: string | null; rolledIntoId: string | null; campaignNetPnl: string; notes: string | null; tags: string[]; rMultiple: string | null };
 
 async function trader() {
   const j = await journal(url());
@@ -60,6 +61,49 @@ describe("option strategies", () => {
     expect((await (await t.client.get(`/api/strategies/${ic.id}`)).json()).strategy.id).toBe(ic.id);
     const other = await trader();
     expect((await other.client.get(`/api/strategies/${ic.id}`)).status).toBe(404);
+  });
+
+  it("Greeks at entry: from the underlying's 1-minute bar at each opening fill, the price paid and the time to expiry", async () => {
+    const t = await trader();
+    // A condor two weeks from expiry (dated ahead, so no expiry closes it while the test is kept), and SPY's bars
+    // around its opening (uploaded): 449.80 at 09:59 New York, 450.00 at 10:00.
+    const expiry = "2030-01-18";
+    const legs = [
+      [occ("SPY", expiry, "P", 440), "buy", "0.60"],
+      [occ("SPY", expiry, "P", 445), "sell", "1.40"],
+      [occ("SPY", expiry, "C", 455), "sell", "1.50"],
+      [occ("SPY", expiry, "C", 460), "buy", "0.55"],
+    ] as const;
+    const candles = ["time,open,high,low,close,volume", "2030-01-03T14:59:00Z,449.5,450,449.4,449.8,1000", "2030-01-03T15:00:00Z,449.8,450.2,449.7,450,1000"];
+    const form = new FormData();
+    form.set("file", new Blob([candles.join("\n")]), "spy.csv");
+    form.set("symbol", "SPY");
+    form.set("resolution", "1m");
+    expect((await t.client.request("/api/bars/upload", { method: "POST", body: form })).status).toBe(201);
+    const at = (i: number) => `2030-01-03T15:00:${String(i * 10).padStart(2, "0")}Z`;
+    for (const [i, [symbol, side, paid]] of legs.entries()) await t.fill(symbol, side, paid, at(i));
+    await t.fill(occ("QQQ", expiry, "C", 500), "buy", "3", "2030-01-03T16:00:00Z");
+    const strategies = await t.list();
+    const ic = strategies.find((s) => s.kind === "iron_condor")!;
+    // Each leg: the volatility its price implies prices it back, and its Greeks are the model's at that volatility.
+    for (const leg of ic.legs) {
+      const k = legs.findIndex(([symbol]) => symbol === leg.symbol);
+      const inputs = { right: leg.right, spot: 450, strike: Number(leg.strike), rate: 0.04, years: (Date.parse("2030-01-18T21:00:00Z") - Date.parse(at(k))) / (365 * 86_400_000) };
+      expect(leg.entry, leg.symbol).not.toBeNull();
+      expect(leg.entry!.underlyingPrice).toBe("450.00");
+      const iv = Number(leg.entry!.iv);
+      expect(iv).toBeGreaterThan(0.05);
+      // (The answer gives the volatility to 4 decimals: it prices the premium back to within a cent.)
+      expect(price({ ...inputs, volatility: iv })).toBeCloseTo(Number(legs[k]![2]), 2);
+      expect(Number(leg.entry!.delta)).toBeCloseTo(greeks({ ...inputs, volatility: iv }).delta, 3);
+    }
+    // The condor's delta: the legs' per unit x 100 x side, summed.
+    const sum = ic.legs.reduce((s, l) => s + (l.side === "long" ? 1 : -1) * 100 * Number(l.entry!.delta), 0);
+    expect(Number(ic.greeks!.delta)).toBeCloseTo(sum, 1);
+    // Without the underlying's price at its fill, a leg has none, and neither has its strategy.
+    const single = strategies.find((s) => s.kind === "single")!;
+    expect(single.legs[0]!.entry).toBeNull();
+    expect(single.greeks).toBeNull();
   });
 
   it("a roll chain of three: each rolled within a minute of the last one's close, the campaign's P&L added up", async () => {
