@@ -9,6 +9,7 @@ import {
   BreakdownQuerySchema,
   EquityQuerySchema,
   StatsQuerySchema,
+  SummaryQuerySchema,
   breakdown,
   calendar,
   equityCurve,
@@ -20,7 +21,7 @@ import {
 // The dashboard's reads (summary, calendar, equity curve, breakdowns) check the session in their first statement,
 // with the account and the settle of the maintained rows (lib/stats/stats.ts, resolveScope).
 export const stats = createRouter()
-  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades, and the same in R (r)", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", StatsQuerySchema), async (c) =>
+  .get("/summary", describeRoute({ tag: "stats", summary: "Net P&L, win rate, profit factor, expectancy, drawdown over closed trades, and the same in R (r)", responses: { 200: { description: "The figures.", schema: StatsSummarySchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", SummaryQuerySchema), async (c) =>
     c.json(await summary(c.var.deps, statementCaller(c), c.req.valid("query"))),
   )
   .get("/calendar", describeRoute({ tag: "stats", summary: "Realised P&L per trading day (each account's time zone)", responses: { 200: { description: "The figures.", schema: CalendarSchema } }, errors: ["NOT_FOUND"] }), requireUserInStatement, validate("query", StatsQuerySchema), async (c) =>

@@ -15,6 +15,7 @@ import { canonicalTags } from "../tags/tags.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import type { NewStrategy, StrategyJournal, StrategyListQuery } from "./schema.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
+import { settleStrategies } from "./settle.ts";
 import { greeks as blackScholesGreeks, impliedVolatility } from "./black-scholes.ts";
 import { classify, isCredit, payoffAtExpiry, type Leg, type OptionLeg, type StrategyKind } from "./strategy-shape.ts";
 
@@ -56,10 +57,6 @@ type StrategyRow = {
 
 const parsed = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
 
-/** Brings the user's strategies up to date with their trades (strategies_settle: nothing to do when no trade changed). */
-export async function settleStrategies(deps: Pick<Deps, "db">, userId: string): Promise<void> {
-  await deps.db.execute(sql`select strategies_settle(${userId}::uuid)`);
-}
 
 /**
  * The strategies matching `where` (over `s` and its account `a`), each with its live legs and the net P&L of its roll

@@ -17,6 +17,7 @@ import { settleForRead, settleForReadSql } from "./settle.ts";
 import { keptFigures } from "./cache.ts";
 import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
+import { settleStrategies } from "../options/settle.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -28,6 +29,12 @@ export const StatsQuerySchema = z.object({
   to: z.optional(isoDateTime()),
 });
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
+
+/** GET /api/stats/summary: `countBy=strategy` counts each option strategy as one trade (docs/options.md). */
+export const SummaryQuerySchema = z.extend(StatsQuerySchema, {
+  countBy: z._default(z.enum(["trade", "strategy"], { error: "must be trade or strategy" }), "trade"),
+});
+export type SummaryQuery = z.infer<typeof SummaryQuerySchema>;
 
 export const EquityQuerySchema = z.extend(StatsQuerySchema, {
   bucket: z._default(z.enum(["day", "week", "month"], { error: "must be day, week or month" }), "day"),
@@ -305,8 +312,9 @@ async function readWith<T>(
   return { currency, rows: rowsOf<T>(await deps.db.execute(journal(from, user))) };
 }
 
-export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {
+export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery & { countBy?: SummaryQuery["countBy"] }, source: StatsSource = "maintained") {
   const { currency, rows } = await readWith<Record<string, string | null>>(deps, caller, query, source, (from) => summaryFromJournalSql(from), (user, c) => summarySql(user, query, c));
+  if (query.countBy === "strategy") Object.assign(rows[0]!, await perStrategy(deps, caller, query, currency));
   const r = rows[0]!;
   const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
   return {
@@ -337,6 +345,38 @@ export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCalle
       worst: r2(r.r_worst),
     },
   };
+}
+
+/**
+ * The per-trade figures of the summary with each option strategy as one trade (docs/options.md): a strategy
+ * counts once its every leg is closed, on its last close, and its legs' net P&L decides win or loss; a trade in
+ * no strategy (a stock, a future) counts as itself. The amounts realised in the range are the summary's own.
+ */
+async function perStrategy(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, currency: string | null) {
+  const { user } = await resolveScope(deps, caller, query, false);
+  await settleStrategies(deps, user.id);
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}::uuid` : currency ? sql`and a.currency = ${currency}` : sql``;
+  const [row] = rowsOf<Record<string, string | null>>(
+    await deps.db.execute(sql`with units as (
+        select coalesce(l.strategy_id::text, p.id::text) as unit, sum(p.net_pnl) as net, bool_and(p.closed_at is not null) as done, max(p.closed_at) as closed_at
+        from positions p join accounts a on a.id = p.account_id left join strategy_legs l on l.fill_id = p.open_fill_id
+        where a.user_id = ${user.id}::uuid ${only}
+        group by 1
+      ), closed as (
+        select net from units where done
+          ${query.from ? sql`and closed_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
+          ${query.to ? sql`and closed_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
+      )
+      select count(*)::text as trades, count(*) filter (where net > 0)::text as wins, count(*) filter (where net < 0)::text as losses,
+        case when count(*) = 0 then null else round(count(*) filter (where net > 0)::numeric / count(*), 4)::text end as win_rate,
+        case when coalesce(sum(net) filter (where net < 0), 0) = 0 then null
+          else round(coalesce(sum(net) filter (where net > 0), 0) / abs(sum(net) filter (where net < 0)), 4)::text end as profit_factor,
+        (sum(net) / nullif(count(*), 0))::text as expectancy,
+        avg(net) filter (where net > 0)::text as avg_win, avg(net) filter (where net < 0)::text as avg_loss,
+        max(net)::text as largest_win, min(net)::text as largest_loss
+      from closed`),
+  );
+  return row!;
 }
 
 /**

@@ -63,6 +63,25 @@ describe("option strategies", () => {
     expect((await other.client.get(`/api/strategies/${ic.id}`)).status).toBe(404);
   });
 
+  it("the summary counts a condor as one trade with countBy=strategy: three winning legs and a losing one are one loss", async () => {
+    const t = await trader();
+    for (const [i, [symbol, side, paid]] of condor.entries()) await t.fill(symbol, side, paid, `2026-01-05T10:00:${String(i * 10).padStart(2, "0")}-05:00`);
+    // Three legs close for a profit, the 455 call for a loss larger than the three together.
+    const closes = [["sell", "0.60"], ["buy", "1.40"], ["buy", "4.40"], ["sell", "0.45"]] as const;
+    for (const [i, [symbol]] of condor.entries()) await t.fill(symbol, closes[i]![0], closes[i]![1], `2026-01-06T12:00:0${i}-05:00`);
+    // A stock trade beside it counts as itself either way.
+    await t.fill("AAPL", "buy", "100", "2026-01-07T10:00:00-05:00", "10");
+    await t.fill("AAPL", "sell", "101", "2026-01-07T11:00:00-05:00", "10");
+    const q = `accountId=${t.accountId}&from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`;
+    const byTrade = await (await t.client.get(`/api/stats/summary?${q}`)).json();
+    const byStrategy = await (await t.client.get(`/api/stats/summary?${q}&countBy=strategy`)).json();
+    expect(byTrade).toMatchObject({ trades: 5, wins: 4, losses: 1, winRate: "0.8000" });
+    // The condor, leg by leg (0.65 of fees each fill): +10 - 1.30, +10 - 1.30, -300 - 1.30, +5 - 1.30 = -280.20 in all;
+    // AAPL +10 - 1.30 = +8.70.
+    expect(byStrategy).toMatchObject({ trades: 2, wins: 1, losses: 1, winRate: "0.5000", netPnl: byTrade.netPnl, largestLoss: "-280.20", largestWin: "8.70" });
+    expect((await t.client.get(`/api/stats/summary?${q}&countBy=legs`)).status).toBe(400);
+  });
+
   it("Greeks at entry: from the underlying's 1-minute bar at each opening fill, the price paid and the time to expiry", async () => {
     const t = await trader();
     // A condor two weeks from expiry (dated ahead, so no expiry closes it while the test is kept), and SPY's bars
