@@ -250,6 +250,8 @@ const StrategyFields = z.object({
       expiry: z.nullable(z.string()),
       side: z.enum(["long", "short"]),
       quantity: decimal(),
+      multiplier: decimal(),
+      price: z.nullable(decimal()).check(z.describe("The average price of its opening fills")),
       entry: z
         .nullable(z.object({ underlyingPrice: decimal(), iv: z.string(), delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string() }))
         .check(z.describe("An option leg's figures at its opening fill (Black-Scholes at the implied volatility; per unit of the underlying; theta a day, vega a volatility point); null without the underlying's price then")),

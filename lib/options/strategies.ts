@@ -188,6 +188,9 @@ function toStrategy(r: StrategyRow, rate: number) {
         expiry: leg && leg.right !== null ? leg.expiry : null,
         side: l.direction,
         quantity: formatDecimal(l.maxQuantity),
+        multiplier: formatDecimal(l.multiplier),
+        /** The average price of its opening fills: what the payoff at expiry reads. */
+        price: l.entryPrice === null ? null : formatDecimal(l.entryPrice),
         entry: entries[i]?.entry ?? null,
       };
     }),
