@@ -14,7 +14,7 @@ export const strategies = createRouter()
     describeRoute({
       tag: "strategies",
       summary: "Your option strategies, newest opened first: each option trade is a leg of exactly one",
-      description: "Grouped by themselves (opening fills within 60 seconds of the first, on one account and underlying) or by hand. `kind` filters by what the legs make (vertical, iron_condor...).",
+      description: "Grouped by themselves (opening fills within 60 seconds of the first, on one account and underlying) or by hand. `kind` filters by what the legs make (vertical, iron_condor...); `tradeId` finds the strategy a trade is a leg of.",
       responses: { 200: { description: "A page of strategies, and the cursor of the next.", schema: StrategyListSchema } },
     }),
     requireUser,

@@ -368,6 +368,11 @@ export const fills = pgTable(
     executedAt: timestamp("executed_at", { withTimezone: true }).notNull(),
     /** The broker's execution id, when the source has one (de-duplication key). */
     executionId: text("execution_id"),
+    /**
+     * The broker's order the fill belongs to, when the source names one (IBKR's IBOrderID, tastytrade's Order #,
+     * a thinkorswim spread's rows): the legs of one multi-leg order make one option strategy (docs/options.md).
+     */
+    orderId: text("order_id"),
     importId: uuid("import_id"),
     /**
      * Written by the journal, not the trader or a broker: "expiry" closes an option still open after its
@@ -382,6 +387,7 @@ export const fills = pgTable(
     index("fills_generated_idx").on(t.accountId, t.symbol).where(sql`${t.generated} is not null`),
     check("fills_generated_known", sql`${t.generated} is null or ${t.generated} = 'expiry'`),
     uniqueIndex("fills_account_execution_id_idx").on(t.accountId, t.executionId).where(sql`${t.executionId} is not null`),
+    index("fills_account_order_idx").on(t.accountId, t.orderId).where(sql`${t.orderId} is not null`),
     check("fills_quantity_positive", sql`${t.quantity} > 0`),
     check("fills_price_not_negative", sql`${t.price} >= 0`),
     check("fills_fees_not_negative", sql`${t.fees} >= 0`),
@@ -492,6 +498,8 @@ export const strategies = pgTable(
     setup: text("setup"),
     rating: smallint("rating"),
     plannedRisk: money("planned_risk"),
+    /** The playbook it was taken from (its checklist stays on each leg's trade journal). */
+    playbookId: uuid("playbook_id").references(() => playbooks.id, { onDelete: "set null" }),
     /** When its first leg opened, and its last closed (null while one is open): kept by strategies_settle. */
     openedAt: timestamp("opened_at", { withTimezone: true }),
     closedAt: timestamp("closed_at", { withTimezone: true }),

@@ -237,6 +237,7 @@ const StrategyFields = z.object({
   underlying: z.string(),
   kind: strategyKind(),
   credit: z.nullable(z.boolean()).check(z.describe("Opened for a credit (the short premium more than the long); null without an option leg")),
+  premium: z.nullable(decimal()).check(z.describe("The option legs' premium at opening, x contracts x multiplier: positive a credit received, negative a debit paid")),
   source: z.enum(["auto", "manual"]),
   status: z.enum(["open", "closed"]),
   openedAt: iso(),
@@ -245,13 +246,15 @@ const StrategyFields = z.object({
     z.object({
       tradeId: id(),
       symbol: z.string(),
-      right: z.nullable(z.enum(["call", "put"])),
+      assetClass: z.enum(["option", "stock"]).check(z.describe("An option, or a covered call's (collar's, protective put's) shares")),
+      right: z.nullable(z.enum(["call", "put"])).check(z.describe("null for shares, or an option symbol that does not parse")),
       strike: z.nullable(decimal()),
       expiry: z.nullable(z.string()),
       side: z.enum(["long", "short"]),
       quantity: decimal(),
       multiplier: decimal(),
       price: z.nullable(decimal()).check(z.describe("The average price of its opening fills")),
+      netPnl: decimal().check(z.describe("The leg's trade's net P&L, fees included")),
       entry: z
         .nullable(z.object({ underlyingPrice: decimal(), iv: z.string(), delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string() }))
         .check(z.describe("An option leg's figures at its opening fill (Black-Scholes at the implied volatility; per unit of the underlying; theta a day, vega a volatility point); null without the underlying's price then")),
@@ -265,16 +268,31 @@ const StrategyFields = z.object({
   rolledIntoId: z.nullable(id()),
   campaignNetPnl: decimal().check(z.describe("Net P&L of its roll chain, up to and including it")),
   greeks: z
-    .nullable(z.object({ delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string() }))
-    .check(z.describe("The legs' Greeks at entry x contracts x multiplier x side (shares count a delta of 1); null when a leg's are unknown")),
+    .nullable(z.object({ delta: z.string(), gamma: z.string(), theta: z.string(), vega: z.string(), iv: z.nullable(z.string()) }))
+    .check(z.describe("The legs' Greeks at entry x contracts x multiplier x side (shares count a delta of 1), and the option legs' implied volatility weighted by the size of their vega; null when a leg's are unknown")),
   notes: z.nullable(z.string()),
   tags: z.array(z.string()),
   setup: z.nullable(z.string()),
   rating: z.nullable(z.number()),
   plannedRisk: z.nullable(decimal()),
+  playbookId: z.nullable(id()),
   rMultiple: z.nullable(decimal()).check(z.describe("netPnl / (plannedRisk, else maxLoss), 2 decimals")),
 });
-export const StrategySchema = z.object({ strategy: StrategyFields });
+export const StrategySchema = z.object({
+  strategy: StrategyFields,
+  campaign: z
+    .nullable(
+      z.object({
+        strategies: z.array(z.object({ id: id(), kind: strategyKind(), credit: z.nullable(z.boolean()), premium: z.nullable(decimal()), openedAt: iso(), closedAt: z.nullable(iso()), netPnl: decimal() })),
+        netPnl: decimal(),
+        days: z.number().check(z.describe("Days in trade: from the first opening to the last close (or now, while open)")),
+      }),
+    )
+    .check(z.describe("Its roll chain, first strategy first; null when it was never rolled")),
+  underlyingQuote: z
+    .nullable(z.object({ price: decimal(), asOf: iso(), stale: z.boolean() }))
+    .check(z.describe("The underlying's delayed quote while the strategy is open, when the instance has a quote provider")),
+});
 export const StrategyListSchema = z.object({ strategies: z.array(StrategyFields), nextCursor: z.nullable(z.string()) });
 
 export const TradeImageSchema = z.object({
@@ -371,7 +389,7 @@ export const EquitySchema = z.object({
 });
 export const BreakdownSchema = z.object({
   currency: statsCurrency(),
-  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules"]),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules", "strategy"]),
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), wins: z.number(), winRate: ratio(), ...rFields })),
 });
 export const RDistributionSchema = z.object({

@@ -4,7 +4,7 @@
 // underscores as spaces and spaces collapsed (columnKey).
 
 export const COLUMN_FIELDS = [
-  "executedAt", "date", "time", "symbol", "side", "quantity", "price", "fees", "executionId", "assetClass", "multiplier", "currency", "stopPrice", "targetPrice",
+  "executedAt", "date", "time", "symbol", "side", "quantity", "price", "fees", "executionId", "orderId", "assetClass", "multiplier", "currency", "stopPrice", "targetPrice",
 ] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 
@@ -18,6 +18,7 @@ export const COLUMN_NAMES: Record<ColumnField, RegExp> = {
   price: /^(price|px|fill ?price|filled ?price|avg ?(fill ?)?(price|px)|average ?(fill ?)?price|exec ?price|execution ?price|t\. ?price|trade ?price|rate|deal ?price|kurs)$/,
   fees: /^(fees?|total ?fees?|commissions?|comm|commission ?(\/|and|&) ?fees?|fees? ?(\/|and|&) ?comm(ission)?s?|comm\/fee|charges|costs?|brokerage|gebühren)$/,
   executionId: /^(execution ?id|exec ?id|fill ?id|trade ?id|deal ?id|transaction ?id|txn ?id|id)$/,
+  orderId: /^(order ?(id|#|no\.?|number)|ib ?order ?id|brokerage ?order ?id)$/,
   assetClass: /^(asset ?class|asset ?category|instrument ?type|security ?type)$/,
   multiplier: /^(multiplier|mult)$/,
   currency: /^(currency|ccy|curr|currency ?primary)$/,

@@ -148,10 +148,11 @@ export function* stagedParts(fills: (StagedFill | undefined)[], perPart: number,
   let batches: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
     // An estimated fee adds an 11th element (import_apply reads its absence as reported fees); a plan the
-    // 12th and 13th (stop, target; null when absent).
+    // 12th and 13th (stop, target; null when absent); a broker order the 14th.
     const batch = (fills.slice(i, i + 1000) as StagedFill[]).map((f) => {
       const row: unknown[] = [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)];
-      if (f.stop_price !== undefined || f.target_price !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null);
+      if (f.order_id !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null, f.order_id);
+      else if (f.stop_price !== undefined || f.target_price !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null);
       else if (f.fees_estimated) row.push(true);
       return row;
     });

@@ -15,6 +15,8 @@ import type { ImportMapping, ImportOptions } from "./schema.ts";
 export type StagedFill = CashFill & {
   row: number;
   execution_id: string | null;
+  /** The broker's order (mapping.orderId, or a multi-leg order's first row: options.multiLegRows), when known. */
+  order_id?: string;
   duplicate?: boolean;
   /** The row carried no fee: `fees` is the account's fee schedule's estimate (lib/trades/fees.ts). */
   fees_estimated?: boolean;
@@ -222,6 +224,11 @@ function columnIndexes(header: string[] | null, mapping: ImportMapping, options:
     if (i < 0) missing.push(`rowFilters → "${filter.column}"`);
     else indexes[`rowFilters.${n}`] = i;
   });
+  if (options.multiLegRows) {
+    const i = find(options.multiLegRows.blankIn);
+    if (i < 0) missing.push(`multiLegRows → "${options.multiLegRows.blankIn}"`);
+    else indexes.multiLegRows = i;
+  }
   if (!mapping.executedAt && !mapping.date && !(mapping.time && options.tradeDate)) {
     missing.push("executedAt (or date and time, or time with options.tradeDate)");
   }
@@ -421,6 +428,8 @@ export function normalizeCsv(
   // The columns are looked up at the first data row (a file with a header and no rows says that first).
   let columns: Record<string, number> | undefined;
   let feeFields: string[] = [];
+  /** The multi-leg order the last rows belong to (options.multiLegRows): its first row's time. */
+  let legOrder: { when: string } | null = null;
   const { rowCount, header } = readCsv(text, options, maxRows, (cells, row, header) => {
     if (!columns) {
       columns = columnIndexes(header, mapping, options);
@@ -443,7 +452,11 @@ export function normalizeCsv(
     const rowErrors: RowError[] = [];
     const fail = (field: string, message: string) => rowErrors.push({ row, column: (mapping as Record<string, unknown>)[field] as string ?? field, message });
 
-    const when = mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
+    // A multi-leg order's continuation row: the time (and the order) of the row that opened it.
+    const continues = options.multiLegRows !== undefined && cell("multiLegRows") === "" && legOrder !== null;
+    if (options.multiLegRows && !continues) legOrder = null;
+    const when = continues ? legOrder!.when : mapping.executedAt ? cell("executedAt") : timeOnly ? `${options.tradeDate} ${cell("time")}` : `${cell("date")} ${cell("time")}`.trim();
+    if (options.multiLegRows && !continues) legOrder = { when };
     // A given trade date is YYYY-MM-DD whatever dateFormat says about the file's own dates.
     const read = timeOnly ? readTimestamp(when.replace(/-/g, ""), "YYYYMMDD", timeZone) : readTimestamp(when, options.dateFormat, timeZone);
     const executedAt = read?.at ?? null;
@@ -521,7 +534,9 @@ export function normalizeCsv(
     if (options.priceIncludesMultiplier && instrument.multiplier !== "1") price = divideDecimal(price, instrument.multiplier);
     const amount = cell("netAmount") === "" ? null : parseNumber(cell("netAmount"), options.numberFormat);
     if (amount !== null) fees = feesFromNetAmount(side, quantity, price, instrument.multiplier, amount);
-    const charged = sectionFees.size ? sectionFees.get(executedAt.toISOString().slice(0, 19))?.shift() : undefined;
+    // A multi-leg order's charge is one line of the fees section, taken by its first row: its other legs were
+    // charged with it (0), not left to the fee schedule's estimate.
+    const charged = sectionFees.size ? (sectionFees.get(executedAt.toISOString().slice(0, 19))?.shift() ?? (continues ? 0n : undefined)) : undefined;
     if (charged !== undefined) fees = unitsToDecimal(toUnits(fees) + charged);
     // A row that says nothing of its fees (no fee cell filled in, no net amount, no charge from a fees
     // section) gets the account's fee schedule's, marked estimated. A fee of 0 written in the file is a fee.
@@ -530,6 +545,7 @@ export function normalizeCsv(
       : null;
     if (estimate !== null) fees = estimate;
     const executionId = cell("executionId");
+    const orderId = (cell("orderId") || (options.multiLegRows ? when : "")).slice(0, 100);
     if (!timeOnly && !read!.timed) untimed.push(fills.length);
     fills.push({
       row,
@@ -542,6 +558,7 @@ export function normalizeCsv(
       fees: once(fees),
       executed_at: executedAt.toISOString(),
       execution_id: executionId === "" ? null : executionId.slice(0, 100),
+      ...(orderId !== "" ? { order_id: orderId } : {}),
       // Set here, not first by markDuplicates: a property added later costs every fill an allocation.
       duplicate: false,
       ...(estimate !== null ? { fees_estimated: true } : {}),

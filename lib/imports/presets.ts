@@ -37,7 +37,9 @@ export const PRESETS: readonly Preset[] = [
   // codes), date format yyyyMMdd, time HHmmss, separator ";" ("20240119;093015"). A Flex query holds the
   // fields its owner ticked: these are the ones this preset expects, in IBKR's order. Only execution rows
   // are read (order and closed-lot rows would count a trade twice); forex conversions (CASH) are skipped and
-  // listed, since the journal does not track currency pairs. Options come as OCC symbols.
+  // listed, since the journal does not track currency pairs. Options come as OCC symbols. A combo (spread) order's
+  // own row (AssetClass BAG) is skipped: its legs are the executions. IBOrderID is the order id: the legs of one
+  // combo order make one option strategy (docs/options.md).
   {
     id: "ibkr-flex",
     name: "Interactive Brokers: Flex Query trades (CSV)",
@@ -55,6 +57,7 @@ export const PRESETS: readonly Preset[] = [
       price: "TradePrice",
       fees: "IBCommission",
       executionId: "IBExecID",
+      orderId: "IBOrderID",
       currency: "CurrencyPrimary",
     },
     options: {
@@ -63,6 +66,7 @@ export const PRESETS: readonly Preset[] = [
       rowFilters: [
         { column: "LevelOfDetail", keep: ["EXECUTION"], reason: "not an execution (an order or closed-lot summary of one)" },
         { column: "AssetClass", drop: ["CASH"], reason: FOREX },
+        { column: "AssetClass", drop: ["BAG"], reason: "a combo order's own row (its legs are imported, each on its row)" },
       ],
     },
   },
@@ -92,7 +96,9 @@ export const PRESETS: readonly Preset[] = [
   // thinkorswim Account Statement exported to CSV: the "Account Trade History" section is read. Option rows
   // give the underlying, Exp ("16 FEB 24"), Strike and Type (CALL/PUT): read as OCC symbols. The section has
   // no fees: they are in the Cash Balance section ("Misc Fees", "Commissions & Fees"), charged at the fill's
-  // time, and added from there. No execution id.
+  // time, and added from there. No execution id. A multi-leg order (VERTICAL, IRON CONDOR, CALENDAR...) is a first
+  // row and a row per further leg with Exec Time and Spread blank ("CREDIT"/"DEBIT" in Net Price): the legs take
+  // the first row's time, and the order is one option strategy (docs/options.md).
   {
     id: "schwab-tos",
     name: "Schwab thinkorswim: Account Statement, Account Trade History",
@@ -112,6 +118,7 @@ export const PRESETS: readonly Preset[] = [
       delimiter: ",",
       headerRowContains: ["Exec Time", "Pos Effect"],
       endAtBlankRow: true,
+      multiLegRows: { blankIn: "Exec Time" },
       feeSection: { headerRowContains: ["DATE", "TIME", "TYPE", "REF #"], date: "DATE", time: "TIME", fees: ["Misc Fees", "Commissions & Fees"] },
     },
   },
@@ -214,7 +221,8 @@ export const PRESETS: readonly Preset[] = [
   // (docs/trading.md, "Option expiry and assignment"). Splits and symbol changes are corporate actions, not
   // trades: listed (a split is recorded on the trade page). "Average Price" is signed cash per unit of
   // quantity (x100 for options), hence signedPrice and priceIncludesMultiplier. Order # is per order, not
-  // per fill, so it is not used as execution id.
+  // per fill, so it is not the execution id: it is the order id (every leg of a spread, and both sides of a roll,
+  // carry the same one; a leg's partial fills may be minutes apart), which makes the order one option strategy.
   {
     id: "tastytrade",
     name: "tastytrade: transaction history",
@@ -231,6 +239,7 @@ export const PRESETS: readonly Preset[] = [
       price: "Average Price",
       fees: "Commissions",
       extraFees: ["Fees"],
+      orderId: "Order #",
       currency: "Currency",
     },
     options: {

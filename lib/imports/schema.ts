@@ -17,6 +17,11 @@ export const ImportMappingSchema = z.strictObject({
   /** Several fee columns are added up (commission, exchange fees, ...). */
   extraFees: z.optional(z.array(column()).check(z.maxLength(10, "at most 10 columns"))),
   executionId: z.optional(column()),
+  /**
+   * The broker's order the row's fill belongs to (IBKR's IBOrderID, tastytrade's Order #): the legs of one
+   * multi-leg order make one option strategy (docs/options.md), however far apart their fills.
+   */
+  orderId: z.optional(column()),
   assetClass: z.optional(column()),
   multiplier: z.optional(column()),
   /**
@@ -76,6 +81,13 @@ export const ImportOptionsSchema = z.strictObject({
   headerRowContains: z.optional(z.array(cellText()).check(z.minLength(1), z.maxLength(5))),
   /** The data ends at the first blank row after the header (one section of a multi-section statement). */
   endAtBlankRow: z.optional(z.boolean()),
+  /**
+   * Multi-leg orders written as a first row and continuation rows whose `blankIn` cell is empty (thinkorswim's
+   * Account Trade History: the legs after the first have no time and no spread name). A continuation row takes the
+   * first row's time, and every row of one order the same order id (the first row's time: mapping.orderId, when
+   * given, wins).
+   */
+  multiLegRows: z.optional(z.strictObject({ blankIn: column() })),
   /**
    * Rows to import: a row is imported only if, for every filter, its cell matches one of `keep` (when given) and
    * none of `drop` (when given). Other rows (cash movements, subtotals, cancelled orders) are skipped, not errors.

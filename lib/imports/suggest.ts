@@ -176,13 +176,14 @@ export function suggestMapping(header: readonly string[], rows: readonly (readon
       case "currency":
         return c.values.every((v) => CURRENCY.test(v.toUpperCase()));
       case "executionId":
+      case "orderId":
         return true;
     }
   };
   const byName = (field: Field) => columns.find((c) => !used.has(c.index) && COLUMN_NAMES[field].test(c.key) && suits(field, c));
 
   // 1. Names the values agree with, most specific first (a "Date/Time" column before a "Date" one).
-  for (const field of ["executedAt", "side", "quantity", "price", "fees", "executionId", "currency", "symbol", "date", "time", "assetClass", "multiplier", "stopPrice", "targetPrice"] as const) take(field, byName(field));
+  for (const field of ["executedAt", "side", "quantity", "price", "fees", "executionId", "orderId", "currency", "symbol", "date", "time", "assetClass", "multiplier", "stopPrice", "targetPrice"] as const) take(field, byName(field));
   // 2. The values alone, for what the names did not find.
   const free = (kind: Kind) => columns.filter((c) => !used.has(c.index) && c.kind === kind);
   if (!chosen.executedAt && !chosen.date) {

@@ -112,15 +112,7 @@ export type Payoff = { maxProfit: string | null; maxLoss: string | null; breakev
 export function payoffAtExpiry(legs: readonly Leg[]): Payoff {
   const options = legs.filter(isOption);
   if (legs.length === 0 || new Set(options.map((l) => l.expiry)).size > 1) return { maxProfit: null, maxLoss: null, breakevens: [] };
-  const at = (spot: bigint) => {
-    let total = 0n;
-    for (const l of legs) {
-      const k = l.right === null ? 0n : units(l.strike);
-      const intrinsic = l.right === null ? spot : l.right === "call" ? (spot > k ? spot - k : 0n) : k > spot ? k - spot : 0n;
-      total += (l.side === "long" ? 1n : -1n) * multiplyUnits(exposure(l), intrinsic - units(l.price));
-    }
-    return total;
-  };
+  const at = (spot: bigint) => profitAt(legs, spot);
   // Beyond the highest strike the payoff is a line: its slope (money per 1 of the underlying, in units of
   // exposure) comes from the shares and the calls; puts are worthless there.
   let slope = 0n;
@@ -147,6 +139,30 @@ export function payoffAtExpiry(legs: readonly Leg[]): Payoff {
     maxLoss: slope < 0n ? null : money(worst < 0n ? worst : 0n),
     breakevens: [...roots].sort((a, b) => (a < b ? -1 : 1)).map((b) => formatDecimal(roundUnits(b, 4))),
   };
+}
+
+/** The profit at expiry (fees excluded) with the underlying at `spot` (decimal units). */
+function profitAt(legs: readonly Leg[], spot: bigint): bigint {
+  let total = 0n;
+  for (const l of legs) {
+    const k = l.right === null ? 0n : units(l.strike);
+    const intrinsic = l.right === null ? spot : l.right === "call" ? (spot > k ? spot - k : 0n) : k > spot ? k - spot : 0n;
+    total += (l.side === "long" ? 1n : -1n) * multiplyUnits(exposure(l), intrinsic - units(l.price));
+  }
+  return total;
+}
+
+/**
+ * The payoff at expiry drawn from `low` to `high` (prices of the underlying, low < high): the profit at both ends and
+ * at every strike between, where the line bends, so straight segments between the points are exact. Legs of several
+ * expiries have no single expiry: none.
+ */
+export function payoffLine(legs: readonly Leg[], low: string, high: string): Array<{ price: string; profit: string }> {
+  const options = legs.filter(isOption);
+  if (legs.length === 0 || new Set(options.map((l) => l.expiry)).size > 1) return [];
+  const [lo, hi] = [units(low), units(high)];
+  const xs = [...new Set([lo, ...options.map((l) => units(l.strike)).filter((k) => k > lo && k < hi), hi])].sort((a, b) => (a < b ? -1 : 1));
+  return xs.map((x) => ({ price: fromUnits(x), profit: fromUnits(profitAt(legs, x)) }));
 }
 
 /** One in decimal units. */

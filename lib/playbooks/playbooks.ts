@@ -126,13 +126,14 @@ export async function updatePlaybook(deps: Pick<Deps, "db">, user: AuthUser, id:
 export async function deletePlaybook(deps: Pick<Deps, "db">, user: AuthUser, id: string): Promise<void> {
   const [row] = rowsOf<{ found: boolean; used: boolean }>(
     await deps.db.execute(sql`with target as (select id from playbooks where id = ${id} and user_id = ${user.id} for update),
-        used as (select exists (select 1 from trade_journals j join target t on t.id = j.playbook_id) as used),
+        used as (select exists (select 1 from trade_journals j join target t on t.id = j.playbook_id)
+          or exists (select 1 from strategies x join target t on t.id = x.playbook_id) as used),
         gone as (delete from playbooks where id = (select id from target) and not (select used from used) returning 1)
       select exists (select 1 from target) as found, (select used from used) as used, (select count(*) from gone) as deleted`),
   );
   if (!row?.found) throw NO_PLAYBOOK();
   if (row.used) {
-    throw new AppError("CONFLICT", "Trades are taken from this playbook: archive it instead, so their checklist answers keep their questions.");
+    throw new AppError("CONFLICT", "Trades (or option strategies) are taken from this playbook: archive it instead, so their checklist answers keep their questions.");
   }
 }
 

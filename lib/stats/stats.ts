@@ -40,7 +40,7 @@ export const EquityQuerySchema = z.extend(StatsQuerySchema, {
   bucket: z._default(z.enum(["day", "week", "month"], { error: "must be day, week or month" }), "day"),
 });
 export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
-  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules"], { error: "must be symbol, direction, tag, setup, weekday, hour or rules" }),
+  by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules", "strategy"], { error: "must be symbol, direction, tag, setup, weekday, hour, rules or strategy" }),
 });
 
 /**
@@ -371,8 +371,8 @@ async function perStrategy(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, 
         case when count(*) = 0 then null else round(count(*) filter (where net > 0)::numeric / count(*), 4)::text end as win_rate,
         case when coalesce(sum(net) filter (where net < 0), 0) = 0 then null
           else round(coalesce(sum(net) filter (where net > 0), 0) / abs(sum(net) filter (where net < 0)), 4)::text end as profit_factor,
-        (sum(net) / nullif(count(*), 0))::text as expectancy,
-        avg(net) filter (where net > 0)::text as avg_win, avg(net) filter (where net < 0)::text as avg_loss,
+        round(sum(net) / nullif(count(*), 0), 10)::text as expectancy,
+        round(avg(net) filter (where net > 0), 10)::text as avg_win, round(avg(net) filter (where net < 0), 10)::text as avg_loss,
         max(net)::text as largest_win, min(net)::text as largest_loss
       from closed`),
   );
@@ -507,7 +507,7 @@ export async function equityCurve(
   };
 }
 
-export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules" | "strategy";
 /** The groups of the breakdown by rules (an account's trading rules, lib/rules/compliance.ts). */
 export const KEPT_RULES = "Kept every rule";
 export const BROKE_RULES = "Broke a rule";
@@ -528,6 +528,12 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
     throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to split its trades by them.", {
       fields: [{ path: "accountId", message: "is required to group by rules" }],
     });
+  }
+  // By strategy kind: the option strategies closed in the range, each counted once (lib/options/strategies.ts).
+  if (query.by === "strategy") {
+    const { user, currency } = await resolveScope(deps, caller, query, false);
+    const { strategyKindGroups } = await import("../options/strategies.ts"); // loaded when asked: the strategies' reads
+    return { currency, by: query.by, groups: await strategyKindGroups(deps, user.id, { ...query, currency }) };
   }
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
   const maintained = (user: StatsUser, currency: string | null) => sql`${sourceSql(user, query, currency, query.by, true)}

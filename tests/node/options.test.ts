@@ -3,7 +3,7 @@
 // prices, Greeks and implied volatility against textbook values (Hull, "Options, Futures, and Other Derivatives").
 import { describe, expect, it } from "vitest";
 import { greeks, impliedVolatility, normalCdf, price } from "../../lib/options/black-scholes.ts";
-import { classify, isCredit, payoffAtExpiry, type Leg } from "../../lib/options/strategy-shape.ts";
+import { classify, isCredit, payoffAtExpiry, payoffLine, type Leg } from "../../lib/options/strategy-shape.ts";
 
 const EXP = "2026-01-16";
 const LATER = "2026-02-20";
@@ -71,6 +71,22 @@ describe("the payoff at expiry, as opened (fees excluded)", () => {
   });
   it("a calendar has no single expiry to read it at", () => {
     expect(payoffAtExpiry([call("short", "100", "2"), call("long", "100", "3.5", "1", LATER)])).toEqual({ maxProfit: null, maxLoss: null, breakevens: [] });
+  });
+  it("the line drawn: the ends and every strike between (where it bends), none for a calendar", () => {
+    const condor = [put("long", "90", "0.5"), put("short", "95", "1.5"), call("short", "105", "1.4"), call("long", "110", "0.4")];
+    expect(payoffLine(condor, "85", "107")).toEqual([
+      { price: "85.00", profit: "-300.00" },
+      { price: "90.00", profit: "-300.00" },
+      { price: "95.00", profit: "200.00" },
+      { price: "105.00", profit: "200.00" },
+      { price: "107.00", profit: "0.00" },
+    ]);
+    expect(payoffLine([shares("100", "50"), call("short", "55", "1")], "40", "60")).toEqual([
+      { price: "40.00", profit: "-900.00" },
+      { price: "55.00", profit: "600.00" },
+      { price: "60.00", profit: "600.00" },
+    ]);
+    expect(payoffLine([call("short", "100", "2"), call("long", "100", "3.5", "1", LATER)], "90", "110")).toEqual([]);
   });
 });
 

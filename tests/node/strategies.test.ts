@@ -57,6 +57,8 @@ describe("option strategies", () => {
     // Opened for 2.00, closed for 0.30 (0.10 and 0.10 back, 0.30 and 0.20 paid): 170 - 8 x 0.65 of fees.
     expect(closed).toMatchObject({ id: ic.id, status: "closed", netPnl: "164.80", rMultiple: "0.55" });
     expect((await t.list("?status=open")).map((s) => s.kind)).toEqual(["single"]);
+    // The strategy a trade is a leg of, found by the trade.
+    expect((await t.list(`?tradeId=${ic.legs[2]!.tradeId}`)).map((s) => s.id)).toEqual([ic.id]);
     // The same strategy by its id; another user's id is not found.
     expect((await (await t.client.get(`/api/strategies/${ic.id}`)).json()).strategy.id).toBe(ic.id);
     const other = await trader();
@@ -119,6 +121,15 @@ describe("option strategies", () => {
     // The condor's delta: the legs' per unit x 100 x side, summed.
     const sum = ic.legs.reduce((s, l) => s + (l.side === "long" ? 1 : -1) * 100 * Number(l.entry!.delta), 0);
     expect(Number(ic.greeks!.delta)).toBeCloseTo(sum, 1);
+    // The list filters by entry IV and delta: the condor's IV lies between its legs'; a bound above it leaves it out.
+    const ivs = ic.legs.map((l) => Number(l.entry!.iv));
+    const iv = Number(ic.greeks!.iv);
+    expect(iv).toBeGreaterThanOrEqual(Math.min(...ivs));
+    expect(iv).toBeLessThanOrEqual(Math.max(...ivs));
+    expect((await t.list(`?minIv=${(iv - 0.01).toFixed(4)}&maxIv=${(iv + 0.01).toFixed(4)}`)).map((s) => s.id)).toEqual([ic.id]);
+    expect(await t.list(`?minIv=${(iv + 0.01).toFixed(4)}`)).toEqual([]);
+    expect((await t.list(`?minDelta=${(Number(ic.greeks!.delta) - 1).toFixed(2)}&maxDelta=${(Number(ic.greeks!.delta) + 1).toFixed(2)}`)).map((s) => s.id)).toEqual([ic.id]);
+    expect((await t.client.get("/api/strategies?minIv=lots")).status).toBe(400);
     // Without the underlying's price at its fill, a leg has none, and neither has its strategy.
     const single = strategies.find((s) => s.kind === "single")!;
     expect(single.legs[0]!.entry).toBeNull();
@@ -147,6 +158,20 @@ describe("option strategies", () => {
     // Each closed vertical: 1.00 credit, 0.70 to close: 30 - 4 x 0.65 = 27.40. The open one: -1.30 of fees so far.
     expect([a.netPnl, b.netPnl, c.netPnl]).toEqual(["27.40", "27.40", "-1.30"]);
     expect([a.campaignNetPnl, b.campaignNetPnl, c.campaignNetPnl]).toEqual(["27.40", "54.80", "53.50"]);
+    // Each link's page shows the whole campaign: the chain in order, each roll's credit, the total and its days
+    // (2 February 10:00 to now: still open).
+    const { campaign } = await (await t.client.get(`/api/strategies/${b.id}`)).json();
+    expect(campaign.strategies.map((x: { id: string; premium: string; netPnl: string }) => [x.id, x.premium, x.netPnl])).toEqual([
+      [a.id, "100.00", "27.40"],
+      [b.id, "100.00", "27.40"],
+      [c.id, "100.00", "-1.30"],
+    ]);
+    expect(campaign.netPnl).toBe("53.50");
+    expect(campaign.days).toBe(Math.ceil((Date.now() - Date.parse("2026-02-02T15:00:00Z")) / 86_400_000));
+    const lone = await t.fill(occ("IWM", "2027-06-18", "C", 250), "buy", "1.00", "2026-03-02T10:00:00-05:00");
+    expect(lone).toBeTruthy();
+    const single = (await t.list("?kind=single"))[0]!;
+    expect((await (await t.client.get(`/api/strategies/${single.id}`)).json()).campaign).toBeNull();
   });
 
   it("grouped by hand: survives a rebuild, an undo and a re-import, with what was written on it; ungrouped, singles stay single", async () => {
@@ -171,7 +196,17 @@ describe("option strategies", () => {
     expect(made.status).toBe(201);
     const grouped = ((await made.json()) as { strategy: Strategy }).strategy;
     expect(grouped).toMatchObject({ kind: "vertical", source: "manual", credit: false });
-    expect((await t.client.request(`/api/strategies/${grouped.id}`, { method: "PATCH", json: { notes: "Legged in over two days", tags: ["legging"] } })).status).toBe(200);
+    // Its playbook too: the trader's own (another user's is refused, nothing written), kept from deletion while used.
+    const bookId = (await (await t.client.post("/api/playbooks", { name: "Legging in" })).json()).id as string;
+    const foreign = (await (await (await trader()).client.post("/api/playbooks", { name: "Not yours" })).json()).id as string;
+    const refusedBook = await t.client.request(`/api/strategies/${grouped.id}`, { method: "PATCH", json: { notes: "never written", playbookId: foreign } });
+    expect(refusedBook.status).toBe(400);
+    expect((await refusedBook.json()).error.fields).toEqual([{ path: "playbookId", message: "is not one of your playbooks" }]);
+    expect((await t.list())[0]!.notes).toBeNull();
+    const journaled = await t.client.request(`/api/strategies/${grouped.id}`, { method: "PATCH", json: { notes: "Legged in over two days", tags: ["legging"], playbookId: bookId } });
+    expect(journaled.status).toBe(200);
+    expect((await journaled.json()).strategy.playbookId).toBe(bookId);
+    expect((await t.client.delete(`/api/playbooks/${bookId}`)).status).toBe(409);
 
     // A missed scale-in before the first leg rebuilds its trade under a new id: the grouping follows.
     await t.fill(occ("AAPL", "2027-02-19", "C", 200), "buy", "4.80", "2026-01-05T09:45:00-05:00");

@@ -36,6 +36,9 @@ const PlaybooksPage = lazy(() => import("./pages/playbooks/playbooks-page.tsx").
 const RulesPage = lazy(() => import("./pages/rules/rules-page.tsx").then((m) => ({ default: m.RulesPage })));
 const InsightsPage = lazy(() => import("./pages/insights/insights-page.tsx").then((m) => ({ default: m.InsightsPage })));
 const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").then((m) => ({ default: m.DayJournalPage })));
+const strategies = () => import("./pages/strategies/index.ts");
+const StrategiesPage = lazy(() => strategies().then((m) => ({ default: m.StrategiesPage })));
+const StrategyPage = lazy(() => strategies().then((m) => ({ default: m.StrategyPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -66,6 +69,8 @@ export const routes: RouteObject[] = [
           { path: "/accounts/:accountId", element: <AccountPage /> },
           { path: "/trades", element: <TradesPage /> },
           { path: "/trades/:tradeId", element: <TradePage /> },
+          { path: "/strategies", element: <Lazy><StrategiesPage /></Lazy> },
+          { path: "/strategies/:strategyId", element: <Lazy><StrategyPage /></Lazy> },
           { path: "/fills/new", element: <NewFillPage /> },
           { path: "/notes/detached", element: <DetachedNotesPage /> },
           { path: "/accounts/:accountId/fills", element: <AccountFillsPage /> },

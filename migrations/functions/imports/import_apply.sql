@@ -66,12 +66,12 @@ BEGIN
     SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
       (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
       (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated,
-      (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price
+      (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price, left(e->>13, 100) AS order_id
     FROM elements
     WHERE jsonb_typeof(e) = 'array'
     UNION ALL
     -- One object per fill: what previews staged before the arrays (still staged when the function changed).
-    SELECT x.*, false, NULL::numeric, NULL::numeric FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
+    SELECT x.*, false, NULL::numeric, NULL::numeric, NULL::text FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
       symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
       executed_at timestamptz, execution_id text, duplicate boolean)
   ),
@@ -91,8 +91,8 @@ BEGIN
       ))
   ),
   inserted AS (
-    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, import_id)
-    SELECT id, imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, p_import FROM todo
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, order_id, import_id)
+    SELECT id, imp.account_id, symbol, asset_class, multiplier, side, quantity, price, fees, fees_estimated, executed_at, execution_id, order_id, p_import FROM todo
     RETURNING id, symbol, asset_class, side, quantity, price, multiplier, fees, executed_at
   ),
   -- A futures fill's realised P&L is known once its positions are rebuilt (below); until then it moves cash

@@ -12,6 +12,9 @@ export const keys = {
   trades: ["trades"] as const,
   tradeList: (filters: Record<string, string | undefined>) => ["trades", "list", filters] as const,
   trade: (id: string) => ["trades", id] as const,
+  // Under "trades": whatever changes trades (a fill, an import, an undo) refreshes the strategies made of them.
+  strategyList: (filters: Record<string, string | undefined>) => ["trades", "strategies", "list", filters] as const,
+  strategy: (id: string) => ["trades", "strategies", id] as const,
   instanceConfig: ["config"] as const,
   sessions: ["sessions"] as const,
   twoFactor: ["two-factor"] as const,

@@ -3,7 +3,7 @@ import { compareDecimals } from "../../lib/decimal.ts";
 import { formatSigned, symbolLabel, toneOf, type Unit } from "../../lib/format.ts";
 import { formatWinRate } from "./format.ts";
 
-export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules";
+export type BreakdownBy = "symbol" | "direction" | "tag" | "setup" | "weekday" | "hour" | "rules" | "strategy";
 /**
  * `trades`: the count shown (closed trades; in R, those with a 1R); the win rate is `wins` of `closed` (all the
  * group's closed trades: none when only partial exits realised P&L in the range).
@@ -18,6 +18,7 @@ export const BREAKDOWN_LABELS: Record<BreakdownBy, string> = {
   weekday: "Weekday of entry",
   hour: "Hour of entry",
   rules: "Trading rules kept",
+  strategy: "Option strategy",
 };
 
 /** The largest magnitude, exactly: bars are drawn relative to it. */
@@ -52,6 +53,8 @@ export function groupFilter(by: BreakdownBy, key: string): Record<string, string
       return /^\d{1,2}$/.test(key) ? { entryHour: key } : null;
     case "rules":
       return key === "Broke a rule" ? { rules: "broke" } : key === "Kept every rule" ? { rules: "kept" } : null;
+    case "strategy":
+      return null; // a strategy kind opens the strategies list (the dashboard's link), not the trades list
   }
 }
 
@@ -80,7 +83,7 @@ export function BreakdownTable({ by, groups, unit, tradesHref }: { by: Breakdown
           <tr>
             <th scope="col">{BREAKDOWN_LABELS[by]}</th>
             <th scope="col" className="num">
-              {inR ? "Trades with risk" : "Trades"}
+              {by === "strategy" ? (inR ? "Strategies with risk" : "Strategies") : inR ? "Trades with risk" : "Trades"}
             </th>
             <th scope="col" className="num">
               Win rate

@@ -4,7 +4,8 @@ import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
-import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { keys, useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { kindOfLabel } from "../../../../lib/options/kinds.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
 import { EquityChart, type Bucket } from "./equity-chart.tsx";
@@ -18,11 +19,37 @@ import "./dashboard.css";
 
 type Range = { from?: string; to?: string };
 type Scope = Filter & Range;
+/** How the summary counts: each trade (the default, sent as no countBy), or each option strategy once. */
+type CountBy = "trade" | "strategy";
 
 const stats = api.api.stats;
 
-function fetchSummary(q: Scope) {
-  return unwrap(stats.summary.$get({ query: q }));
+function fetchSummary(q: Scope & { countBy?: "strategy" }) {
+  // countBy has a default on the server; the typed client reads the parsed query, where it is always set.
+  return unwrap(stats.summary.$get({ query: q as Scope & { countBy: CountBy } }));
+}
+
+/** Whether the user has any option strategy: the count switch and the breakdown by strategy are offered then. */
+function useHasStrategies() {
+  const query = { limit: "1" };
+  const found = useQuery({ queryKey: keys.strategyList(query), queryFn: () => unwrap(api.api.strategies.$get({ query: { limit: 1 } })), staleTime: 60_000 });
+  return (found.data?.strategies.length ?? 0) > 0;
+}
+
+/** Count each trade or each option strategy once, kept in the URL as `?count=strategy`. */
+function useCountBy(): [CountBy, (c: CountBy) => void] {
+  const [params, setParams] = useSearchParams();
+  const choose = (c: CountBy) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (c === "strategy") next.set("count", "strategy");
+        else next.delete("count");
+        return next;
+      },
+      { replace: true },
+    );
+  return [params.get("count") === "strategy" ? "strategy" : "trade", choose];
 }
 type Summary = Awaited<ReturnType<typeof fetchSummary>>;
 
@@ -79,17 +106,29 @@ function tradesHref(filter: Filter, range: { from?: string; to?: string }, more:
   return `/trades?${q.toString()}`;
 }
 
+/** The strategies list behind a breakdown row: the closed strategies of that kind, in the account chosen. */
+function strategiesHref(filter: Filter, label: string): string | null {
+  const kind = kindOfLabel(label);
+  if (!kind) return null;
+  return `/strategies?${new URLSearchParams({ ...(filter.accountId ? { accountId: filter.accountId } : {}), kind, status: "closed" }).toString()}`;
+}
+
 function Dashboard({ accounts }: { accounts: readonly Account[] }) {
   const { accountId, account, currencies, filter, value, currency, choose } = useStatsScope(accounts);
   const [unit, chooseUnit] = useUnit(currency);
   const unitName = useId();
+  const countName = useId();
+  const hasStrategies = useHasStrategies();
+  const [chosenCount, chooseCount] = useCountBy();
+  const countBy = hasStrategies ? chosenCount : "trade";
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });
   const zone = account?.timezone ?? browserZone();
   const days = periodDays(period, todayIn(zone), custom);
   const range = rangeQuery(days, zone);
   const scope: Scope = { ...filter, ...range };
-  const summary = useQuery({ queryKey: ["stats", "summary", scope], queryFn: () => fetchSummary(scope), placeholderData: keepPreviousData });
+  const summaryQuery = countBy === "strategy" ? { ...scope, countBy } : scope;
+  const summary = useQuery({ queryKey: ["stats", "summary", summaryQuery], queryFn: () => fetchSummary(summaryQuery), placeholderData: keepPreviousData });
 
   return (
     <>
@@ -114,6 +153,19 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
               ))}
             </div>
           </fieldset>
+          {hasStrategies && (
+            <fieldset className="unit-switch">
+              <legend>Count</legend>
+              <div className="segmented">
+                {(["trade", "strategy"] as const).map((c) => (
+                  <label key={c} className="segmented__option">
+                    <input type="radio" name={countName} checked={countBy === c} onChange={() => chooseCount(c)} />
+                    <span>{c === "trade" ? "Each trade" : "Each strategy"}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
           {period === "custom" && (
             <>
               <TextField label="From" type="date" value={custom.from} max={custom.to || undefined} onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))} />
@@ -125,6 +177,8 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
           P&L and fees count on the day a fill realised or paid them, partial exits included; trades, win rate and averages count the trades
           closed in the period. Days are those of {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
           {currencies.length > 1 && !account && ` Your accounts are in ${currencies.join(", ")}: each currency is shown on its own, as amounts are never added across currencies.`}
+          {countBy === "strategy" &&
+            " Counting each strategy: an option spread, condor or covered call is one trade, won or lost by its legs' net P&L together (its P&L and fees are the same either way)."}
           {unit.kind === "r" &&
             " In R, each closed trade counts as its net P&L divided by its 1R (its planned risk, the distance to its stop, or the account's default risk); trades without one are left out, and each figure says how many count."}
         </p>
@@ -162,7 +216,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
                 <>
                   <EquitySection scope={scope} unit={unit} />
                   {unit.kind === "r" && <RDistributionSection scope={scope} />}
-                  <BreakdownSection scope={scope} unit={unit} />
+                  <BreakdownSection scope={scope} unit={unit} strategies={hasStrategies} />
                   <ExcursionSection scope={scope} unit={unit} />
                 </>
               )}
@@ -361,9 +415,9 @@ function CalendarSection({ filter, zone, unit, initial, today, accounts }: { fil
   );
 }
 
-function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
+function BreakdownSection({ scope, unit, strategies }: { scope: Scope; unit: Unit; strategies: boolean }) {
   const [chosen, setBy] = useState<BreakdownBy>("symbol");
-  const by = chosen === "rules" && !scope.accountId ? "symbol" : chosen;
+  const by = (chosen === "rules" && !scope.accountId) || (chosen === "strategy" && !strategies) ? "symbol" : chosen;
   const breakdown = useQuery({
     queryKey: ["stats", "breakdown", scope, by],
     queryFn: () => unwrap(stats.breakdown.$get({ query: { ...scope, by } })),
@@ -375,7 +429,7 @@ function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
         <h2 id="breakdown-heading">Breakdown</h2>
         <SelectField label="Group by" value={by} onChange={(e) => setBy(e.target.value as BreakdownBy)} className="field--compact">
           {/* Rules are an account's: offered once one account is chosen. */}
-          {(Object.keys(BREAKDOWN_LABELS) as BreakdownBy[]).filter((k) => k !== "rules" || scope.accountId).map((k) => (
+          {(Object.keys(BREAKDOWN_LABELS) as BreakdownBy[]).filter((k) => (k !== "rules" || scope.accountId) && (k !== "strategy" || strategies)).map((k) => (
             <option key={k} value={k}>
               {BREAKDOWN_LABELS[k]}
             </option>
@@ -396,6 +450,7 @@ function BreakdownSection({ scope, unit }: { scope: Scope; unit: Unit }) {
               }
               unit={unit}
               tradesHref={(key) => {
+                if (data.by === "strategy") return strategiesHref(scope, key);
                 const more = groupFilter(data.by, key);
                 return more && tradesHref(scope, scope, more);
               }}

@@ -83,7 +83,7 @@ const isBlank = (row: string[]) => row.every((c) => c.trim() === "");
 /** The columns a preset reads (mapping, extra fees, row filters): all must be in the header for it to fit. */
 export function presetColumns(preset: PresetLike): string[] {
   const m = preset.mapping;
-  const cols = [m.executedAt, m.date, m.time, m.symbol, m.side, m.quantity, m.price, m.fees, m.executionId, m.assetClass, m.multiplier, m.currency];
+  const cols = [m.executedAt, m.date, m.time, m.symbol, m.side, m.quantity, m.price, m.fees, m.executionId, m.orderId, m.assetClass, m.multiplier, m.currency];
   for (const c of m.extraFees ?? []) cols.push(c);
   for (const f of preset.options.rowFilters ?? []) cols.push(f.column);
   return cols.filter((c): c is string => c !== undefined && c !== "");
@@ -143,6 +143,7 @@ export const TARGET_FIELDS = [
   { key: "price", label: "Price", hint: "Required." },
   { key: "fees", label: "Fees", hint: "Commission and fees of the fill." },
   { key: "executionId", label: "Execution ID", hint: "The broker's fill id: makes re-imports skip exact duplicates." },
+  { key: "orderId", label: "Order ID", hint: "The broker's order: the legs of one multi-leg option order make one strategy." },
   { key: "assetClass", label: "Asset class", hint: "" },
   { key: "multiplier", label: "Multiplier", hint: "Contract multiplier (options, futures)." },
   { key: "currency", label: "Currency", hint: "Each row's currency: rows in another currency than the account's are refused, not converted." },

@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from "react-route
 import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
-import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextAreaField, TextField, ZoneNote } from "../../components/ui.tsx";
+import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextField, ZoneNote } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
@@ -12,10 +12,11 @@ import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions, type FollowFill } from "./fill-editor.tsx";
 import { SplitsPanel } from "./splits-panel.tsx";
+import { StrategyLink } from "../strategies/strategy-link.tsx";
 import { TradeChart } from "./trade-chart.tsx";
 import { PlaybookPanel } from "./playbook-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
-import { TagEditor } from "../../components/tag-editor.tsx";
+import { RatingField, TagsAndNotesFields } from "../../components/journal-fields.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -100,28 +101,8 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
           />
         </div>
       </fieldset>
-      <fieldset className={`field${shown.rating ? " field--invalid" : ""}`}>
-        <legend>Rating</legend>
-        <div className="rating">
-          <label>
-            <input type="radio" name="rating" checked={rating === null} onChange={() => setRating(null)} />
-            None
-          </label>
-          {[1, 2, 3, 4, 5].map((n) => (
-            <label key={n}>
-              <input type="radio" name="rating" checked={rating === n} onChange={() => setRating(n)} />
-              {n}
-              <span className="visually-hidden"> out of 5</span>
-            </label>
-          ))}
-        </div>
-        {shown.rating && <p className="field__error">Rating {shown.rating}.</p>}
-      </fieldset>
-      <fieldset>
-        <legend>Tags</legend>
-        <TagEditor tags={tags} onChange={setTags} error={shown.tags} />
-      </fieldset>
-      <TextAreaField label="Notes" value={notes} rows={6} maxLength={20_000} onChange={(e) => setNotes(e.target.value)} error={shown.notes} />
+      <RatingField rating={rating} onChange={setRating} error={shown.rating} />
+      <TagsAndNotesFields tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} />
       <StatusMessage>{save.isPending ? "Saving…" : saved}</StatusMessage>
       <div className="button-row">
         <button type="submit" className="button" disabled={save.isPending}>
@@ -248,6 +229,7 @@ export function TradePage() {
             <PageHeader title={`${symbolLabel(t.symbol)} · ${t.direction === "long" ? "Long" : "Short"}`}>
               <span className={`badge badge--${t.status}`}>{t.status === "open" ? "Open" : "Closed"}</span>
             </PageHeader>
+            {t.assetClass !== "future" && <StrategyLink key={`strategy-${t.id}`} tradeId={t.id} />}
             {movedFrom && (
               <p className="notice" role="status">
                 The trade you opened was rebuilt when its fills changed. This is the trade that holds its notes now.

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from "../../api/queries.ts";
 import { SymbolField } from "../../components/symbol-field.tsx";
+import { TradesTabs } from "../../components/trades-tabs.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import {
@@ -381,6 +382,7 @@ export function TradesPage() {
           Add a fill
         </Link>
       </PageHeader>
+      <TradesTabs />
       <ErrorAlert error={accounts.error} title="Could not load your accounts." />
       <DetachedNotice />
       <FilterForm key={params.toString()} initial={filters} accounts={accounts.data?.accounts ?? []} onApply={(f) => apply(f)} />
