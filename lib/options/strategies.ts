@@ -120,6 +120,16 @@ function shapeLeg(l: LegRow): Leg | null {
   }
 }
 
+/** Shares before options; a leg that does not parse last. */
+const legOrder = (l: Leg | null) => (l === null ? 2 : l.right === null ? 0 : 1);
+function compareLegs(a: Leg, b: Leg): number {
+  if (a.right === null || b.right === null) return 0;
+  if (a.expiry !== b.expiry) return a.expiry < b.expiry ? -1 : 1;
+  const [ka, kb] = [toUnits(a.strike), toUnits(b.strike)];
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return a.right === b.right ? 0 : a.right === "put" ? -1 : 1;
+}
+
 const YEAR_MS = 365 * 86_400_000;
 
 /** An option leg's figures at entry, as text: the underlying's price then, the implied volatility and the Greeks per contract unit. */
@@ -149,7 +159,11 @@ export type Strategy = ReturnType<typeof toStrategy>;
 
 /** A strategy as the API gives it; `greeks: false` leaves its legs' entry figures (and its Greeks) unknown: null. */
 function toStrategy(r: StrategyRow, rate: number, { greeks = true } = {}) {
-  const legRows = parsed(r.legs);
+  // Legs as a trader reads a spread: shares first, then by expiry, strike and right (puts before calls).
+  const legRows = parsed(r.legs)
+    .map((row) => ({ row, leg: shapeLeg(row) }))
+    .sort((a, b) => legOrder(a.leg) - legOrder(b.leg) || (a.leg && b.leg ? compareLegs(a.leg, b.leg) : 0))
+    .map((x) => x.row);
   const shaped = legRows.map(shapeLeg);
   const legs = shaped.every((l): l is Leg => l !== null) ? shaped : null;
   // A leg whose option symbol does not parse leaves the strategy a single (one leg) or custom, and its payoff unknown.

@@ -2,17 +2,18 @@
 // zero and the loss red below, the strikes marked on the axis, the breakevens dashed and the underlying at entry
 // dotted. An SVG whose caption says the same in words, for a screen reader and for a reader in a hurry.
 import { useId } from "react";
-import { formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
+import { formatDateTime, formatPnl, formatPrice, priceDecimals } from "../../lib/format.ts";
 import { payoffData, type ApiLeg } from "./payoff.ts";
 
 const BOX = { width: 640, height: 240, left: 64, right: 16, top: 20, bottom: 32 };
 
-type Props = { legs: readonly ApiLeg[]; breakevens: readonly string[]; maxProfit: string | null; maxLoss: string | null; currency: string };
+type Quote = { price: string; asOf: string; stale: boolean };
+type Props = { legs: readonly ApiLeg[]; breakevens: readonly string[]; maxProfit: string | null; maxLoss: string | null; currency: string; quote?: Quote | null; zone?: string | undefined };
 
-export function PayoffChart({ legs, breakevens, maxProfit, maxLoss, currency }: Props) {
+export function PayoffChart({ legs, breakevens, maxProfit, maxLoss, currency, quote = null, zone }: Props) {
   const raw = useId();
   const id = raw.replace(/[^a-zA-Z0-9_-]/g, "");
-  const data = payoffData(legs, breakevens);
+  const data = payoffData(legs, breakevens, quote?.price ?? null);
   if (!data)
     return (
       <p className="muted">
@@ -43,7 +44,8 @@ export function PayoffChart({ legs, breakevens, maxProfit, maxLoss, currency }: 
         At expiry: {maxProfit === null ? "the profit has no limit" : `at most ${formatPnl(maxProfit, currency)}`},{" "}
         {maxLoss === null ? "the loss has no limit" : `at worst ${formatPnl(`-${maxLoss}`, currency)}`}
         {breakevens.length > 0 ? `; breakeven at ${breakevens.map(price).join(" and ")}` : ""}
-        {entry ? `; the underlying was at ${formatPrice(entry, priceDecimals([entry], 2))} at entry` : ""}. Fees not included.
+        {entry ? `; the underlying was at ${formatPrice(entry, priceDecimals([entry], 2))} at entry` : ""}
+        {quote ? `; now ${formatPrice(quote.price, priceDecimals([quote.price], 2))} (delayed quote, ${quote.stale ? "stale, " : ""}${formatDateTime(quote.asOf, zone)})` : ""}. Fees not included.
       </figcaption>
       <svg viewBox={`0 0 ${BOX.width} ${BOX.height}`} role="img" aria-labelledby={`${id}-caption`} className="payoff__plot">
         <defs>
@@ -82,6 +84,7 @@ export function PayoffChart({ legs, breakevens, maxProfit, maxLoss, currency }: 
           <line key={`b${b}`} x1={sx(Number(b))} x2={sx(Number(b))} y1={BOX.top} y2={BOX.height - BOX.bottom} className="payoff__breakeven" />
         ))}
         {entry && inRange(entry) && <line x1={sx(Number(entry))} x2={sx(Number(entry))} y1={BOX.top} y2={BOX.height - BOX.bottom} className="payoff__entry" />}
+        {quote && inRange(quote.price) && <line x1={sx(Number(quote.price))} x2={sx(Number(quote.price))} y1={BOX.top} y2={BOX.height - BOX.bottom} className="payoff__now" />}
         <polyline points={line} className="payoff__line" />
         <text x={BOX.width - BOX.right} y={BOX.height - 4} textAnchor="end" className="payoff__label">
           Price of the underlying at expiry
@@ -93,6 +96,12 @@ export function PayoffChart({ legs, breakevens, maxProfit, maxLoss, currency }: 
           <>
             {" "}
             <span className="payoff__key payoff__key--entry" aria-hidden="true" /> underlying at entry
+          </>
+        )}
+        {quote && (
+          <>
+            {" "}
+            <span className="payoff__key payoff__key--now" aria-hidden="true" /> underlying now
           </>
         )}
       </p>

@@ -28,14 +28,15 @@ export function payoffLegs(legs: readonly ApiLeg[]): Leg[] | null {
 
 /**
  * From 10 % below the lowest price worth seeing (a strike, a breakeven, the shares' entry, the underlying at entry) to
- * 10 % above the highest, never below 0; then the payoff over it. Empty when the legs have no single expiry.
+ * 10 % above the highest (the underlying's price now among them, when known), never below 0; then the payoff over it. Empty when the legs have no single expiry.
  */
-export function payoffData(legs: readonly ApiLeg[], breakevens: readonly string[]): { low: number; high: number; points: Array<{ price: number; profit: number }> } | null {
+export function payoffData(legs: readonly ApiLeg[], breakevens: readonly string[], now: string | null = null): { low: number; high: number; points: Array<{ price: number; profit: number }> } | null {
   const shaped = payoffLegs(legs);
   if (!shaped) return null;
   const marks = [
     ...legs.flatMap((l) => [l.strike, l.assetClass === "stock" ? l.price : null, l.entry?.underlyingPrice ?? null]),
     ...breakevens,
+    now,
   ].flatMap((v) => (v === null ? [] : [Number(v)]));
   if (marks.length === 0) return null;
   const [min, max] = [Math.min(...marks), Math.max(...marks)];

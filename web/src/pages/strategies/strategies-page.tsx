@@ -9,12 +9,20 @@ import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, type Account } from "../../api/queries.ts";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
-import { formatDate, formatMoney, formatPnl, formatR, formatTime, toneOf } from "../../lib/format.ts";
+import { formatDate, formatMoney, formatNumber, formatPnl, formatR, formatTime, toneOf } from "../../lib/format.ts";
 import { filterZone } from "../trades/trades-page.tsx";
 import { KIND_LABELS, payoffFigure, strategyName } from "./kinds.ts";
 
-const FILTERS = ["accountId", "underlying", "status", "kind"] as const;
+type ListQuery = Parameters<typeof api.api.strategies.$get>[0]["query"];
+
+const FILTERS = ["accountId", "underlying", "status", "kind", "minIv", "maxIv", "minDelta", "maxDelta"] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
+
+/** A filter's number as the API takes it (divided by `per`: a percentage by 100), or null when it is not one. */
+function bound(v: string | undefined, per = 1): string | null {
+  if (!v || !/^-?\d{1,7}(\.\d{1,4})?$/.test(v.trim())) return null;
+  return String(Number((Number(v) / per).toFixed(6)));
+}
 
 function readFilters(params: URLSearchParams): Filters {
   const out: Filters = {};
@@ -56,6 +64,10 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
           </option>
         ))}
       </SelectField>
+      <TextField label="Entry IV from (%)" inputMode="decimal" value={f.minIv ?? ""} maxLength={8} onChange={set("minIv")} hint="The legs' implied volatility when opened." />
+      <TextField label="Entry IV to (%)" inputMode="decimal" value={f.maxIv ?? ""} maxLength={8} onChange={set("maxIv")} />
+      <TextField label="Entry delta from" inputMode="decimal" value={f.minDelta ?? ""} maxLength={10} onChange={set("minDelta")} hint="In shares: -50 is short 50 shares' worth." />
+      <TextField label="Entry delta to" inputMode="decimal" value={f.maxDelta ?? ""} maxLength={10} onChange={set("maxDelta")} />
       <div className="button-row">
         <button type="submit" className="button">
           Apply filters
@@ -85,10 +97,16 @@ export function StrategiesPage() {
     ...(filters.underlying ? { underlying: filters.underlying.slice(0, 12) } : {}),
     ...(filters.status === "open" || filters.status === "closed" ? { status: filters.status as "open" | "closed" } : {}),
     ...(filters.kind && (STRATEGY_KINDS as readonly string[]).includes(filters.kind) ? { kind: filters.kind as StrategyKind } : {}),
+    // IV is typed in percent and sent as a fraction; a bound that is not a number is left out.
+    ...(bound(filters.minIv, 100) ? { minIv: bound(filters.minIv, 100)! } : {}),
+    ...(bound(filters.maxIv, 100) ? { maxIv: bound(filters.maxIv, 100)! } : {}),
+    ...(bound(filters.minDelta) ? { minDelta: bound(filters.minDelta)! } : {}),
+    ...(bound(filters.maxDelta) ? { maxDelta: bound(filters.maxDelta)! } : {}),
   };
   const list = useInfiniteQuery({
     queryKey: keys.strategyList(query),
-    queryFn: ({ pageParam }) => unwrap(api.api.strategies.$get({ query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } })),
+    // The bounds go as text (the typed client reads the query parsed, where they are numbers).
+    queryFn: ({ pageParam }) => unwrap(api.api.strategies.$get({ query: { ...(query as unknown as ListQuery), ...(pageParam ? { cursor: pageParam } : {}) } })),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -111,8 +129,9 @@ export function StrategiesPage() {
       </PageHeader>
       <TradesTabs />
       <p className="muted">
-        Option legs opened within a minute of each other on one account and underlying are one strategy; a strategy opened as another closes is its roll.
-        Group or split them by hand on a strategy's page: what you group stays grouped.
+        The option legs of one order (when your broker's file names its orders), or else opened within a minute of each other, on one account and
+        underlying, are one strategy; a strategy opened as another closes is its roll. Group or split them by hand on a strategy's page: what you
+        group stays grouped.
       </p>
       <ErrorAlert error={accounts.error} title="Could not load your accounts." />
       <FilterForm key={params.toString()} initial={filters} accounts={accounts.data?.accounts ?? []} onApply={apply} />
@@ -154,6 +173,12 @@ export function StrategiesPage() {
                   <th scope="col" className="num">
                     <abbr title="Net P&L in multiples of the planned risk, or of the max loss at expiry">R</abbr>
                   </th>
+                  <th scope="col" className="num">
+                    <abbr title="The legs' implied volatility when opened">IV</abbr>
+                  </th>
+                  <th scope="col" className="num">
+                    <abbr title="Delta at entry, in shares' worth">Delta</abbr>
+                  </th>
                   <th scope="col" className="num">Max profit</th>
                   <th scope="col" className="num">Max loss</th>
                 </tr>
@@ -183,6 +208,8 @@ export function StrategiesPage() {
                     <td data-label="Legs" className="num">{s.legs.length}</td>
                     <td data-label="Net P&L" className={`num ${toneOf(s.netPnl)}`}>{formatPnl(s.netPnl, s.currency)}</td>
                     <td data-label="R" className={`num ${s.rMultiple ? toneOf(s.rMultiple) : ""}`}>{s.rMultiple ? formatR(s.rMultiple) : "—"}</td>
+                    <td data-label="IV" className="num">{s.greeks?.iv ? `${(Number(s.greeks.iv) * 100).toFixed(1)} %` : "—"}</td>
+                    <td data-label="Delta" className="num">{s.greeks ? formatNumber(s.greeks.delta) : "—"}</td>
                     <td data-label="Max profit" className="num">{payoffFigure(s.maxProfit, s, formatMoney)}</td>
                     <td data-label="Max loss" className="num">{payoffFigure(s.maxLoss, s, formatMoney)}</td>
                   </tr>

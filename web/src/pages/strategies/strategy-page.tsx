@@ -6,16 +6,17 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { StrategyJournalSchema } from "../../../../lib/options/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
-import { keys, useAccounts } from "../../api/queries.ts";
+import { keys, useAccounts, usePlaybooks } from "../../api/queries.ts";
 import { RatingField, TagsAndNotesFields } from "../../components/journal-fields.tsx";
-import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextField, ZoneNote } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, ZoneNote } from "../../components/ui.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
-import { payoffFigure, strategyName } from "./kinds.ts";
+import { KIND_LABELS, payoffFigure, strategyName } from "./kinds.ts";
 import { PayoffChart } from "./payoff-chart.tsx";
 
-type Strategy = Awaited<ReturnType<typeof fetchStrategy>>["strategy"];
-type Journal = { notes: string | null; tags: string[]; setup: string | null; rating: number | null; plannedRisk: string | null };
+type Detail = Awaited<ReturnType<typeof fetchStrategy>>;
+type Strategy = Detail["strategy"];
+type Journal = { notes: string | null; tags: string[]; setup: string | null; rating: number | null; plannedRisk: string | null; playbookId: string | null };
 
 function fetchStrategy(id: string) {
   return unwrap(api.api.strategies[":id"].$get({ param: { id } }));
@@ -28,6 +29,8 @@ function StrategyJournalForm({ strategy }: { strategy: Strategy }) {
   const [setup, setSetup] = useState(strategy.setup ?? "");
   const [rating, setRating] = useState<number | null>(strategy.rating);
   const [plannedRisk, setPlannedRisk] = useState(strategy.plannedRisk ?? "");
+  const [playbookId, setPlaybookId] = useState(strategy.playbookId ?? "");
+  const books = usePlaybooks();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState("");
   const save = useMutation({
@@ -42,7 +45,14 @@ function StrategyJournalForm({ strategy }: { strategy: Strategy }) {
   function submit(e: FormEvent) {
     e.preventDefault();
     setSaved("");
-    const value: Journal = { notes: notes.trim() ? notes : null, tags, setup: setup.trim() ? setup.trim() : null, rating, plannedRisk: plannedRisk.trim() ? plannedRisk.trim() : null };
+    const value: Journal = {
+      notes: notes.trim() ? notes : null,
+      tags,
+      setup: setup.trim() ? setup.trim() : null,
+      rating,
+      plannedRisk: plannedRisk.trim() ? plannedRisk.trim() : null,
+      playbookId: playbookId || null,
+    };
     const found = schemaErrors(StrategyJournalSchema, value);
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate(value);
@@ -62,6 +72,18 @@ function StrategyJournalForm({ strategy }: { strategy: Strategy }) {
           hint={`In ${strategy.currency}: 1R. Left empty, 1R is the max loss at expiry${strategy.maxLoss ? ` (${formatMoney(strategy.maxLoss, strategy.currency)})` : ""}.`}
         />
       </div>
+      {(books.data?.playbooks.length ?? 0) > 0 && (
+        <SelectField label="Playbook" value={playbookId} onChange={(e) => setPlaybookId(e.target.value)} error={shown.playbookId} hint="The setup it was taken from. Each leg's checklist stays on its trade.">
+          <option value="">None</option>
+          {books.data!.playbooks
+            .filter((b) => !b.archivedAt || b.id === playbookId)
+            .map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+        </SelectField>
+      )}
       <RatingField rating={rating} onChange={setRating} error={shown.rating} />
       <TagsAndNotesFields tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} />
       <StatusMessage>{save.isPending ? "Saving…" : saved}</StatusMessage>
@@ -125,6 +147,53 @@ function LegsTable({ strategy }: { strategy: Strategy }) {
   );
 }
 
+/** A roll chain: each strategy with what it opened for and made, the chain's total and its days in trade. */
+function Campaign({ campaign, current, currency, zone }: { campaign: NonNullable<Detail["campaign"]>; current: string; currency: string; zone: string | undefined }) {
+  return (
+    <section aria-labelledby="campaign-title">
+      <h2 id="campaign-title">Campaign</h2>
+      <p>
+        Rolled {campaign.strategies.length - 1} {campaign.strategies.length === 2 ? "time" : "times"} over {campaign.days} {campaign.days === 1 ? "day" : "days"}: net{" "}
+        <span className={toneOf(campaign.netPnl)}>{formatPnl(campaign.netPnl, currency)}</span> in all.
+      </p>
+      <div className="table-wrap">
+        <table className="stack-table">
+          <caption className="visually-hidden">The strategies of the campaign, first opened first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Strategy</th>
+              <th scope="col">Opened</th>
+              <th scope="col">Closed</th>
+              <th scope="col" className="num">Opened for</th>
+              <th scope="col" className="num">Net P&amp;L</th>
+            </tr>
+          </thead>
+          <tbody>
+            {campaign.strategies.map((x, i) => (
+              <tr key={x.id} aria-current={x.id === current ? "page" : undefined}>
+                <th scope="row">
+                  {x.id === current ? (
+                    <strong>{i === 0 ? "First" : `Roll ${i}`} (this one)</strong>
+                  ) : (
+                    <Link to={`/strategies/${x.id}`}>{i === 0 ? "First" : `Roll ${i}`}</Link>
+                  )}{" "}
+                  <span className="muted">{KIND_LABELS[x.kind]}</span>
+                </th>
+                <td data-label="Opened">{formatDateTime(x.openedAt, zone)}</td>
+                <td data-label="Closed">{x.closedAt ? formatDateTime(x.closedAt, zone) : <span className="badge badge--open">Open</span>}</td>
+                <td data-label="Opened for" className="num">
+                  {x.premium === null ? "—" : `${formatMoney(x.premium.replace(/^-/, ""), currency)} ${x.premium.startsWith("-") ? "debit" : "credit"}`}
+                </td>
+                <td data-label="Net P&L" className={`num ${toneOf(x.netPnl)}`}>{formatPnl(x.netPnl, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
 /** Other strategies of the same account and underlying, to join to this one; and splitting this one apart. */
 function GroupingPanel({ strategy, zone }: { strategy: Strategy; zone: string | undefined }) {
   const navigate = useNavigate();
@@ -159,7 +228,7 @@ function GroupingPanel({ strategy, zone }: { strategy: Strategy; zone: string | 
     <section className="panel" aria-labelledby="grouping-title">
       <h2 id="grouping-title">Grouping</h2>
       <p className="muted">
-        {strategy.source === "manual" ? "You grouped this strategy by hand: it stays as it is." : "Grouped by itself: its legs opened within a minute of each other."}
+        {strategy.source === "manual" ? "You grouped this strategy by hand: it stays as it is." : "Grouped by itself: its legs were opened by one order, or within a minute of each other."}
         {" "}What is written on a strategy goes with it when you join or split it.
       </p>
       <ErrorAlert error={group.error ?? split.error} title="Could not change the grouping." />
@@ -209,7 +278,7 @@ export function StrategyPage() {
   const accounts = useAccounts();
   return (
     <QueryView query={strategy} label="the strategy">
-      {({ strategy: s }) => {
+      {({ strategy: s, campaign, underlyingQuote }) => {
         const account = accounts.data?.accounts.find((a) => a.id === s.accountId);
         const zone = account?.timezone;
         const name = strategyName(s);
@@ -222,25 +291,6 @@ export function StrategyPage() {
               <span className={`badge badge--${s.status}`}>{s.status === "open" ? "Open" : "Closed"}</span>
               {s.source === "manual" && <span className="badge">Grouped by you</span>}
             </PageHeader>
-            {(s.rollOfId || s.rolledIntoId) && (
-              <p className="notice">
-                {s.rollOfId && (
-                  <>
-                    A roll of <Link to={`/strategies/${s.rollOfId}`}>the strategy it closed</Link>.{" "}
-                  </>
-                )}
-                {s.rolledIntoId && (
-                  <>
-                    Rolled into <Link to={`/strategies/${s.rolledIntoId}`}>the next strategy</Link>.{" "}
-                  </>
-                )}
-                {s.rollOfId && (
-                  <>
-                    The campaign so far: <span className={toneOf(s.campaignNetPnl)}>{formatPnl(s.campaignNetPnl, s.currency)}</span>.
-                  </>
-                )}
-              </p>
-            )}
             <dl className="stats">
               <div>
                 <dt>{s.status === "open" ? "Realised so far" : "Net P&L"}</dt>
@@ -291,8 +341,9 @@ export function StrategyPage() {
             <ZoneNote zone={zone} />
             <section aria-labelledby="payoff-title">
               <h2 id="payoff-title">Payoff at expiry</h2>
-              <PayoffChart legs={s.legs} breakevens={s.breakevens} maxProfit={s.maxProfit} maxLoss={s.maxLoss} currency={s.currency} />
+              <PayoffChart legs={s.legs} breakevens={s.breakevens} maxProfit={s.maxProfit} maxLoss={s.maxLoss} currency={s.currency} quote={underlyingQuote} zone={zone} />
             </section>
+            {campaign && <Campaign campaign={campaign} current={s.id} currency={s.currency} zone={zone} />}
             <section aria-labelledby="legs-title">
               <h2 id="legs-title">Legs</h2>
               <LegsTable strategy={s} />
