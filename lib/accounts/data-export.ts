@@ -25,6 +25,7 @@ import { daySchema } from "../days/schema.ts";
 import { MAX_ITEMS, NewPlaybookSchema, PlaybookAnswersSchema, PlaybookItemSchema } from "../playbooks/schema.ts";
 import { MAX_RULES } from "../rules/rules.ts";
 import { RuleParamsSchema } from "../rules/schema.ts";
+import { settleStrategies } from "../options/settle.ts";
 import { TagListSchema, TagSchema } from "../tags/tag.ts";
 import { tagSpellings } from "../tags/tags.ts";
 
@@ -50,6 +51,8 @@ const FillSchema = z.strictObject({
   fees: nonNegative(),
   executedAt: dateTimeSchema(),
   executionId: z.nullable(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long"))),
+  /** The broker's order it belongs to (its legs make one option strategy). */
+  orderId: z.optional(z.nullable(z.string().check(z.minLength(1, "must not be empty"), z.maxLength(100, "is too long")))),
   /** The fee came from the account's fee schedule, not from the broker. */
   feesEstimated: z.optional(z.boolean()),
   /** The journal wrote it: "expiry" closes an option after its expiry. */
@@ -75,6 +78,23 @@ const JournalSchema = z.strictObject({
   /** The ref of a playbook of the file, and the answers to its checklist by item id. */
   playbook: z.optional(z.nullable(ref())),
   playbookAnswers: z.optional(PlaybookAnswersSchema),
+});
+
+/**
+ * An option strategy the settle would not make again by itself (docs/options.md): one grouped by hand, or one with
+ * something written on it. Its legs are the refs of the fills that open its trades.
+ */
+const StrategyFileSchema = z.strictObject({
+  ref: ref(),
+  underlying: z.string().check(z.minLength(1, "is required"), z.maxLength(12, "is too long")),
+  source: z.enum(["auto", "manual"], { error: "must be auto or manual" }),
+  legs: z.array(ref()).check(z.maxLength(100, "has more than 100 legs")),
+  notes: note(),
+  tags: TagListSchema,
+  setup: z.nullable(z.string().check(z.maxLength(100, "is too long"))),
+  rating: z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(5))),
+  plannedRisk: z.nullable(positive("plannedRisk")),
+  playbook: z.nullable(ref()),
 });
 
 const PlaybookFileSchema = z.strictObject({
@@ -111,6 +131,8 @@ const AccountSchema = z.strictObject({
   expiryKept: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40, "is too long"))).check(z.maxLength(100_000))),
   /** The daily journal: one entry per trading day. */
   days: z.optional(z.array(DaySchema).check(z.maxLength(100_000))),
+  /** Option strategies grouped by hand or written on. */
+  strategies: z.optional(z.array(StrategyFileSchema).check(z.maxLength(100_000))),
   /** The account's trading rules. */
   rules: z.optional(
     z.array(z.strictObject({ rule: RuleParamsSchema, weight: z.enum(["critical", "important", "nice"], { error: "must be critical, important or nice" }), enabled: z.boolean() })).check(
@@ -145,6 +167,8 @@ export type DataExport = z.infer<typeof DataExportSchema>;
 
 /** GET /api/auth/account/export: the user's brokerages and accounts with their ledgers, fills and journals. */
 export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthUser): Promise<{ json: string; fileName: string }> {
+  // The strategies' legs up to date with the trades first (docs/options.md).
+  await settleStrategies(deps, user.id);
   const iso = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
   const [row] = rowsOf<{ json: string }>(
     await deps.db.execute(sql`
@@ -162,7 +186,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
             'fills', coalesce((select json_agg(json_build_object('ref', f.id, 'symbol', f.symbol, 'assetClass', f.asset_class,
                 'multiplier', format_decimal(f.multiplier), 'side', f.side, 'quantity', format_decimal(f.quantity),
                 'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
-                'executionId', f.execution_id, 'feesEstimated', f.fees_estimated, 'generated', f.generated) order by f.executed_at, f.id)
+                'executionId', f.execution_id, 'orderId', f.order_id, 'feesEstimated', f.fees_estimated, 'generated', f.generated) order by f.executed_at, f.id)
               from fills f where f.account_id = a.id), '[]'::json),
             'journal', coalesce((select json_agg(json_build_object('openFill', p.open_fill_id, 'notes', j.notes, 'tags', j.tags,
                 'setup', j.setup, 'rating', j.rating, 'stopPrice', format_decimal(j.stop_price), 'targetPrice', format_decimal(j.target_price),
@@ -171,6 +195,13 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
                 and (j.notes is not null or j.setup is not null or j.rating is not null or cardinality(j.tags) > 0
                   or j.stop_price is not null or j.target_price is not null or j.planned_risk is not null
                   or j.playbook_id is not null or j.playbook_answers <> '{}'::jsonb)), '[]'::json),
+            'strategies', coalesce((select json_agg(json_build_object('ref', s.id, 'underlying', s.underlying, 'source', s.source,
+                'legs', coalesce((select json_agg(l.fill_id order by l.executed_at, l.fill_id) from strategy_legs l join fills f on f.id = l.fill_id
+                  where l.strategy_id = s.id), '[]'::json),
+                'notes', s.notes, 'tags', s.tags, 'setup', s.setup, 'rating', s.rating, 'plannedRisk', format_decimal(s.planned_risk),
+                'playbook', s.playbook_id) order by s.opened_at, s.id)
+              from strategies s where s.account_id = a.id and (s.source = 'manual' or s.notes is not null or cardinality(s.tags) > 0
+                or s.setup is not null or s.rating is not null or s.planned_risk is not null or s.playbook_id is not null)), '[]'::json),
             'days', coalesce((select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'plan', d.plan, 'review', d.review,
                 'mood', d.mood, 'tags', d.tags) order by d.day) from day_journals d where d.account_id = a.id), '[]'::json),
             'rules', coalesce((select json_agg(json_build_object('rule', r.params, 'weight', case r.weight when 3 then 'critical' when 2 then 'important' else 'nice' end,
@@ -212,6 +243,12 @@ function referenceProblems(data: DataExport): Array<{ path: PropertyKey[]; messa
     a.journal.forEach((j, k) => {
       if (!fills.has(j.openFill)) problems.push({ path: ["accounts", i, "journal", k, "openFill"], message: "names no fill of this account" });
       if (j.playbook && !books.has(j.playbook)) problems.push({ path: ["accounts", i, "journal", k, "playbook"], message: "names no playbook in the file" });
+    });
+    (a.strategies ?? []).forEach((st, k) => {
+      st.legs.forEach((leg, n) => {
+        if (!fills.has(leg)) problems.push({ path: ["accounts", i, "strategies", k, "legs", n], message: "names no fill of this account" });
+      });
+      if (st.playbook && !books.has(st.playbook)) problems.push({ path: ["accounts", i, "strategies", k, "playbook"], message: "names no playbook in the file" });
     });
     const days = new Set((a.days ?? []).map((d) => d.day));
     if (days.size < (a.days ?? []).length) problems.push({ path: ["accounts", i, "days"], message: "has two entries for the same day" });

@@ -1,5 +1,6 @@
 // An account's data as CSV (docs/accounts.md, "Export"): its fills in the generic import format (so the file
-// imports again, into this instance or another), its trades with their journal fields, and its ledger.
+// imports again, into this instance or another), its trades with their journal fields and the option strategy each
+// is a leg of, and its ledger.
 // Every text cell (notes, tags, setup, symbols, execution ids) is kept from being read as a spreadsheet
 // formula, whatever rule let the text in.
 import Papa from "papaparse";
@@ -30,7 +31,10 @@ async function fillsCsv(deps: Pick<Deps, "db">, accountId: string): Promise<stri
   });
 }
 
-async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<string> {
+async function tradesCsv(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<string> {
+  // Each option trade's strategy (docs/options.md): loaded when asked, the strategies' reads.
+  const { strategiesOfTrades } = await import("../options/strategies.ts");
+  const strategies = await strategiesOfTrades(deps, user.id, accountId);
   const rows = rowsOf<Record<"id" | "symbol" | "asset_class" | "direction" | "opened_at" | "closed_at" | "max_quantity" | "open_quantity" | "avg_entry" | "avg_exit" | "fees" | "gross_pnl" | "net_pnl" | "setup" | "rating" | "tags" | "notes", string | null>>(
     await deps.db.execute(sql`select p.id::text as id, p.symbol, p.asset_class, p.direction, ${sql.raw(isoUtc("p.opened_at"))} as opened_at, ${sql.raw(isoUtc("p.closed_at"))} as closed_at,
         p.max_quantity::text as max_quantity, p.open_quantity::text as open_quantity,
@@ -44,7 +48,7 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
   );
   const dec = (v: string | null) => (v === null ? "" : formatDecimal(v));
   return Papa.unparse({
-    fields: ["Trade ID", "Symbol", "Asset Class", "Direction", "Opened", "Closed", "Max Quantity", "Open Quantity", "Avg Entry", "Avg Exit", "Fees", "Gross P&L", "Net P&L", "Setup", "Rating", "Tags", "Notes"],
+    fields: ["Trade ID", "Symbol", "Asset Class", "Direction", "Opened", "Closed", "Max Quantity", "Open Quantity", "Avg Entry", "Avg Exit", "Fees", "Gross P&L", "Net P&L", "Setup", "Rating", "Tags", "Notes", "Strategy ID", "Strategy"],
     data: rows.map((r) => [
       r.id,
       textCell(r.symbol),
@@ -63,6 +67,8 @@ async function tradesCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
       r.rating ?? "",
       textCell(r.tags),
       textCell(r.notes),
+      strategies.get(r.id!)?.id ?? "",
+      strategies.get(r.id!)?.kind ?? "",
     ]),
   });
 }
@@ -93,6 +99,6 @@ async function ledgerCsv(deps: Pick<Deps, "db">, accountId: string): Promise<str
 /** GET /api/accounts/:id/export/:kind: the CSV text and the file name to offer. */
 export async function exportAccountCsv(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, kind: ExportKind): Promise<{ csv: string; fileName: string }> {
   await requireOwnAccount(deps, user, accountId);
-  const csv = kind === "fills" ? await fillsCsv(deps, accountId) : kind === "trades" ? await tradesCsv(deps, accountId) : await ledgerCsv(deps, accountId);
+  const csv = kind === "fills" ? await fillsCsv(deps, accountId) : kind === "trades" ? await tradesCsv(deps, user, accountId) : await ledgerCsv(deps, accountId);
   return { csv: `${csv}\r\n`, fileName: `${kind}-${accountId.slice(0, 8)}.csv` };
 }

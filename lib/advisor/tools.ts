@@ -18,6 +18,7 @@ import { complianceReport } from "../rules/compliance.ts";
 import { tagReport } from "../tags/tags.ts";
 import { listDays } from "../days/days.ts";
 import { DayListQuerySchema } from "../days/schema.ts";
+import { STRATEGY_KINDS, type StrategyKind } from "../options/strategy-shape.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
 
@@ -83,7 +84,7 @@ function capped<T>(items: T[], wrap: (kept: T[]) => Record<string, unknown>): Re
   return kept.length < items.length ? { ...wrap(kept), omitted: items.length - kept.length } : wrap(items);
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 const span = (q: { from?: string | undefined; to?: string | undefined }) =>
   q.from || q.to ? ` from ${q.from?.slice(0, 10) ?? "the start"} to ${q.to?.slice(0, 10) ?? "now"}` : "";
 
@@ -92,17 +93,17 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
   const tools: Record<string, AdvisorTool> = {
     performance_summary: {
       description:
-        "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown; `r` gives the same trades in R (multiples of their planned risk) over those that have one (withRisk of them).",
-      inputSchema: z.object(statsRange),
-      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string }) {
+        "Performance figures for a period: net and gross P&L and fees realised in it, and over the trades closed in it the count, wins, losses, win rate, profit factor, expectancy, average and largest win and loss, and max drawdown; `r` gives the same trades in R (multiples of their planned risk) over those that have one (withRisk of them). countBy \"strategy\" counts each option strategy (a spread, a condor) as one trade won or lost by its legs together: use it for an options trader's real win rate.",
+      inputSchema: z.object({ ...statsRange, countBy: z.optional(z.enum(["trade", "strategy"]).check(z.describe("Count each trade (default) or each option strategy once"))) }),
+      async execute(q: { accountId?: string; currency?: string; from?: string; to?: string; countBy?: "trade" | "strategy" }) {
         const s = await summary(deps, user, q);
         return { summary: `Read the performance summary${span(q)}: ${plural(s.trades, "closed trade")}, net P&L ${s.netPnl}${s.currency ? ` ${s.currency}` : ""}`, data: { ...q, ...s } };
       },
     },
     breakdown: {
       description:
-        "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group, and their total in R (rTotal) over the withRisk of them that have a planned risk.",
-      inputSchema: z.object({ ...statsRange, by: z.enum(["symbol", "tag", "setup", "weekday", "hour"]).check(z.describe("How to group")) }),
+        "Realised net P&L grouped by symbol, tag, setup, weekday of entry or hour of entry (in the account's time zone), with the number and win rate of closed trades per group, and their total in R (rTotal) over the withRisk of them that have a planned risk. By strategy: the option strategies closed in the period by kind (credit and debit spreads apart, condors, singles), each counted once.",
+      inputSchema: z.object({ ...statsRange, by: z.enum(["symbol", "tag", "setup", "weekday", "hour", "strategy"]).check(z.describe("How to group")) }),
       async execute(q: { by: BreakdownBy; accountId?: string; currency?: string; from?: string; to?: string }) {
         const b = await breakdown(deps, user, q);
         return { summary: `Read the breakdown by ${q.by}${span(q)}: ${plural(b.groups.length, "group")}`, data: { ...q, currency: b.currency, ...capped(b.groups, (groups) => ({ groups })) } };
@@ -136,6 +137,47 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
           fills: fills.map((f) => ({ executedAt: f.executedAt, side: f.side, quantity: f.quantityInTrade, price: f.price, fees: f.feesInTrade, role: f.role })),
         };
         return { summary: `Read the ${trade.symbol} trade opened ${trade.openedAt.slice(0, 10)}`, data: capped(data.fills, (kept) => ({ ...data, fills: kept })) };
+      },
+    },
+    option_strategies: {
+      description:
+        "The trader's option strategies (the option trades of one order, or opened within a minute, taken as one: verticals, condors, straddles, calendars, covered calls...), newest opened first, at most 50: kind, opened for a credit or a debit (premium: positive received), net P&L, max profit and loss and breakevens at expiry, R, the Greeks and implied volatility at entry (delta in shares' worth, theta a day, vega a volatility point), the roll it came from or went into with the campaign's P&L, and each leg (the trade's id to cite, its contract, side, size, price and entry IV and delta).",
+      inputSchema: z.object({
+        accountId: accountId(),
+        underlying: z.optional(z.string().check(z.regex(/^[A-Za-z0-9.]{1,12}$/), z.describe("Underlying, such as SPY"))),
+        status: z.optional(z.enum(["open", "closed"])),
+        kind: z.optional(z.enum(STRATEGY_KINDS).check(z.describe("Only strategies of this kind"))),
+        limit: z.optional(z.int().check(z.minimum(1), z.maximum(50), z.describe("How many, 1 to 50 (default 20)"))),
+      }),
+      async execute(q: { accountId?: string; underlying?: string; status?: "open" | "closed"; kind?: StrategyKind; limit?: number }) {
+        const { listStrategies } = await import("../options/strategies.ts");
+        const page = await listStrategies(deps, user, { ...q, limit: q.limit ?? 20 });
+        const strategies = page.strategies.map((x) => ({
+          id: x.id,
+          accountId: x.accountId,
+          currency: x.currency,
+          underlying: x.underlying,
+          kind: x.kind,
+          credit: x.credit,
+          premium: x.premium,
+          status: x.status,
+          openedAt: x.openedAt,
+          closedAt: x.closedAt,
+          netPnl: x.netPnl,
+          maxProfit: x.maxProfit,
+          maxLoss: x.maxLoss,
+          breakevens: x.breakevens,
+          rMultiple: x.rMultiple,
+          greeks: x.greeks,
+          ...(x.rollOfId || x.rolledIntoId ? { rollOfId: x.rollOfId, rolledIntoId: x.rolledIntoId, campaignNetPnl: x.campaignNetPnl } : {}),
+          ...(x.setup ? { setup: x.setup } : {}),
+          ...(x.tags.length ? { tags: x.tags } : {}),
+          legs: x.legs.map((l) => ({ tradeId: l.tradeId, symbol: l.symbol, side: l.side, quantity: l.quantity, price: l.price, netPnl: l.netPnl, ...(l.entry ? { iv: l.entry.iv, delta: l.entry.delta } : {}) })),
+        }));
+        return {
+          summary: `Read ${plural(strategies.length, "option strategy", "option strategies")}${q.underlying ? ` on ${q.underlying.toUpperCase()}` : ""}`,
+          data: capped(strategies, (kept) => ({ strategies: kept, more: page.nextCursor !== null })),
+        };
       },
     },
     ledger: {

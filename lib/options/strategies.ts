@@ -449,3 +449,15 @@ export async function strategyKindGroups(deps: Pick<Deps, "db">, userId: string,
       withRisk: g.withRisk,
     }));
 }
+
+/** Each trade of an account that is a strategy's leg: its strategy's id and kind (kindLabel), for the trades export. */
+export async function strategiesOfTrades(deps: Pick<Deps, "db">, userId: string, accountId: string): Promise<Map<string, { id: string; kind: string }>> {
+  await settleStrategies(deps, userId);
+  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, sql`s.account_id = ${accountId}::uuid`, sql``, { underlying: false })));
+  const out = new Map<string, { id: string; kind: string }>();
+  for (const row of rows) {
+    const s = toStrategy(row, 0, { greeks: false });
+    for (const leg of s.legs) out.set(leg.tradeId, { id: s.id, kind: kindLabel(s.kind, s.credit) });
+  }
+  return out;
+}

@@ -202,6 +202,23 @@ describe("a turn", () => {
     expect(toolResult().groups).toEqual([expect.objectContaining({ key: "RRR", rTotal: "1.50", withRisk: 1 })]);
   });
 
+  it("the option strategies tool: a condor as one strategy with its legs' trade ids; the summary counted per strategy", async () => {
+    const { client, conversation } = await trader(t, "openai", { share: true });
+    const account = await (await client.post("/api/accounts", { name: `Condors ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json();
+    const legs = [["SPY   270115P00440000", "buy", "0.50"], ["SPY   270115P00445000", "sell", "1.50"], ["SPY   270115C00455000", "sell", "1.40"], ["SPY   270115C00460000", "buy", "0.40"]] as const;
+    for (const [i, [symbol, side, price]] of legs.entries())
+      expect((await client.post("/api/fills", { accountId: account.id, symbol, side, quantity: "1", price, fees: "0", executedAt: `2026-03-02T10:00:0${i}-05:00` })).status).toBe(201);
+    const toolResult = () => JSON.parse((stand.streams.at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").at(-1)!.content);
+    const { events } = await turn(client, conversation.id, `How are my condors? #tool:option_strategies:{"accountId":"${account.id}","kind":"iron_condor"}`);
+    expect(events[2]!.data).toMatchObject({ name: "option_strategies", ok: true, summary: "Read 1 option strategy" });
+    const [condor] = toolResult().strategies;
+    expect(condor).toMatchObject({ underlying: "SPY", kind: "iron_condor", credit: true, premium: "200.00", maxProfit: "200.00", maxLoss: "300.00" });
+    const tradeIds = (await (await client.get(`/api/trades?accountId=${account.id}`)).json()).trades.map((x: { id: string }) => x.id).sort();
+    expect(condor.legs.map((l: { tradeId: string }) => l.tradeId).sort()).toEqual(tradeIds);
+    await turn(client, conversation.id, `Per strategy? #tool:performance_summary:{"accountId":"${account.id}","countBy":"strategy"}`);
+    expect(toolResult()).toMatchObject({ countBy: "strategy", trades: 0 });
+  });
+
   it("the discipline tools: behaviour findings cite their trades by id; compliance names the rules broken; the playbook report", async () => {
     const { client, conversation } = await trader(t, "openai", { share: true });
     const account = await (await client.post("/api/accounts", { name: `Tilt ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json();

@@ -55,6 +55,10 @@ async function snapshot(client: TestClient) {
       compliance: ((await (await client.get(`/api/rules/compliance?accountId=${a.id}`)).json()).days as Array<{ broken: string[] }>).map((d) => ({ ...d, broken: d.broken.length })),
       fills: fills.map(strip),
       stats,
+      // Option strategies: grouped by order, by hand, written on (their ids and trade ids differ between instances).
+      strategies: ((await (await client.get(`/api/strategies?accountId=${a.id}`)).json()).strategies as Array<Record<string, unknown> & { legs: Array<{ symbol: string }> }>).map(
+        ({ kind, source, notes, tags, setup, rating, plannedRisk, playbookId, netPnl, legs }) => ({ kind, source, notes, tags, setup, rating, plannedRisk, playbook: playbookId !== null, netPnl, legs: legs.map((l) => l.symbol) }),
+      ),
     });
   }
   return out;
@@ -102,6 +106,24 @@ async function traderWithHistory(): Promise<{ client: TestClient }> {
   expect((await client.post("/api/rules", { accountId: main.id, rule: { type: "max_loss_per_trade", r: "1.5" } })).status).toBe(201);
   expect((await client.request(`/api/days/${main.id}/2026-03-04`, { method: "PUT", json: { plan: "Trim MSFT into 410", review: "Did", mood: 4, tags: ["patient"] } })).status).toBe(200);
   await client.request(`/api/trades/${trades.find((t) => t.symbol === "MSFT")!.id}`, { method: "PATCH", json: { notes: "still open", tags: [] } });
+  // Option legs: a vertical whose second leg filled five minutes after the first in the same order (one strategy by
+  // its order id), and two calls of two days grouped by hand and written on.
+  const occ = (strike: number) => `SPY   270115C${String(strike * 1000).padStart(8, "0")}`;
+  const orders = new FormData();
+  orders.set("file", new Blob([`When,Symbol,Side,Qty,Price,Fees,Exec,Order
+2026-03-09T15:00:00Z,${occ(600)},BUY,1,5.00,0.65,O1,ORD-7
+2026-03-09T15:05:00Z,${occ(610)},SELL,1,2.00,0.65,O2,ORD-7
+`]), "orders.csv");
+  orders.set("request", JSON.stringify({ accountId: main.id, mapping: { executedAt: "When", symbol: "Symbol", side: "Side", quantity: "Qty", price: "Price", fees: "Fees", executionId: "Exec", orderId: "Order" } }));
+  const ordersPreview = await (await client.request("/api/csv-import/preview", { method: "POST", body: orders })).json();
+  expect((await client.post("/api/csv-import/commit", { importId: ordersPreview.importId })).status).toBe(200);
+  await client.post("/api/fills", { accountId: main.id, symbol: occ(620), side: "buy", quantity: "1", price: "1.50", fees: "0.65", executedAt: "2026-03-10T15:00:00Z" });
+  await client.post("/api/fills", { accountId: main.id, symbol: occ(630), side: "sell", quantity: "1", price: "0.80", fees: "0.65", executedAt: "2026-03-11T15:00:00Z" });
+  const calls = ((await (await client.get(`/api/trades?accountId=${main.id}`)).json()).trades as Array<{ id: string; symbol: string }>).filter((t) => t.symbol === occ(620) || t.symbol === occ(630));
+  const grouped = await client.post("/api/strategies", { tradeIds: calls.map((t) => t.id) });
+  expect(grouped.status).toBe(201);
+  const strategyId = (await grouped.json()).strategy.id;
+  expect((await client.request(`/api/strategies/${strategyId}`, { method: "PATCH", json: { notes: "Legged into a call spread", tags: ["legging"], rating: 3, plannedRisk: "70", playbookId: book.id } })).status).toBe(200);
   const empty = await (await client.post("/api/accounts", { name: "Empty EUR", currency: "EUR", timezone: "Europe/Paris" })).json();
   expect(empty.id).toBeDefined();
   return { client };
@@ -114,7 +136,11 @@ describe("the whole-account JSON export", () => {
     const data = JSON.parse(text);
     expect(data).toMatchObject({ format: "trading-journal-export", version: 1, brokerages: [{ name: "Interactive" }] });
     expect(data.accounts.map((a: { name: string }) => a.name)).toEqual(["Swing", "Empty EUR"]);
-    expect(data.accounts[0].fills).toHaveLength(7);
+    expect(data.accounts[0].fills).toHaveLength(11);
+    // The strategy grouped by hand and written on is in the file; the one its order makes again is not, but its fills carry the order.
+    expect(data.accounts[0].strategies).toMatchObject([{ underlying: "SPY", source: "manual", notes: "Legged into a call spread", tags: ["legging"], rating: 3, plannedRisk: "70.00", playbook: data.playbooks[0].ref }]);
+    expect(data.accounts[0].strategies[0].legs).toHaveLength(2);
+    expect(data.accounts[0].fills.filter((f: { orderId: string | null }) => f.orderId === "ORD-7")).toHaveLength(2);
     expect(data.accounts[0]).toMatchObject({ defaultRisk: "150.00", feeSchedule: { stock: { perOrder: "1" } } });
     expect(data.accounts[0].fills.find((f: { symbol: string }) => f.symbol === "KO")).toMatchObject({ fees: "1.00", feesEstimated: true });
     expect(data.accounts[0].journal[0]).toMatchObject({ stopPrice: "169.50", targetPrice: "175.00", plannedRisk: null, playbook: data.playbooks[0].ref });
@@ -134,7 +160,7 @@ describe("the whole-account JSON export", () => {
     const { client: newcomer } = await signUp(target, "importer");
     const res = await importFile(newcomer, text);
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toEqual({ accounts: 2, fills: 7, entries: 2, journaled: 2 });
+    expect(await res.json()).toEqual({ accounts: 2, fills: 11, entries: 2, journaled: 2 });
     const restored = await snapshot(newcomer);
     expect((await (await newcomer.get("/api/tags")).json()).tags).toContainEqual({ tag: "breakout", kind: "setup", trades: 1 });
     expect(restored).toEqual(await snapshot(client));

@@ -7,6 +7,7 @@
 // first row's.
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
+import Papa from "papaparse";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { journal } from "../support/app.ts";
@@ -85,6 +86,12 @@ describe("option strategies from broker files", () => {
         "Vertical spread (credit): 1",
       ]);
       expect(groups.find((g: { key: string }) => g.key === "Vertical spread (credit)")).toMatchObject({ netPnl: verticalNet, wins: 1, winRate: "1.0000", withRisk: 1 });
+
+      // The trades export says which strategy each trade is a leg of, and what it is.
+      const exported = Papa.parse<Record<string, string>>((await (await client.get(`/api/accounts/${accountId}/export/trades`)).text()).trim(), { header: true }).data;
+      const iwm = exported.filter((r) => r.Symbol!.startsWith("IWM"));
+      expect(iwm.map((r) => [r["Strategy ID"], r.Strategy])).toEqual(Array(4).fill([condor.id, "Iron condor (credit)"]));
+      expect(exported.filter((r) => r["Strategy ID"] === "")).toEqual([]);
 
       // Every fill keeps its order: one id for each order of the file.
       const orders = rowsOf<{ n: number; orders: number }>(

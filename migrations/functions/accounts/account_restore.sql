@@ -2,7 +2,8 @@
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
 -- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill
--- that opened them) and playbook answers, each account's daily journal and trading rules, and the tags' kinds. The file's stock splits come first
+-- that opened them) and playbook answers, the option strategies grouped by hand or written on (their legs by the
+-- fills that open them), each account's daily journal and trading rules, and the tags' kinds. The file's stock splits come first
 -- (split_add, so the user's other accounts are rebuilt with them too); a split the user already has at that
 -- instant is kept as it is. A playbook the user already has by name is reused, and gets the file's checklist
 -- items it lacks (by item id, appended), so every imported answer keeps its question; the others are created
@@ -33,6 +34,8 @@ DECLARE
   jr record;
   jid uuid;
   sp record;
+  st jsonb;
+  sid uuid;
   pb jsonb;
   pid uuid;
   playbook_ids jsonb := '{}'::jsonb;
@@ -115,11 +118,11 @@ BEGIN
     account_ids := account_ids || to_jsonb(acct_id);
     fill_maps := fill_maps || jsonb_build_array(fill_ids);
 
-    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, fees_estimated, generated)
+    INSERT INTO fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at, execution_id, order_id, fees_estimated, generated)
     SELECT (fill_ids->>x.ref)::uuid, acct_id, x.symbol, x."assetClass", x.multiplier, x.side, x.quantity, x.price, x.fees, x."executedAt", x."executionId",
-      coalesce(x."feesEstimated", false), x.generated
+      x."orderId", coalesce(x."feesEstimated", false), x.generated
     FROM jsonb_to_recordset(a->'fills') AS x(ref text, symbol text, "assetClass" text, multiplier numeric, side text, quantity numeric,
-      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text, "feesEstimated" boolean, generated text);
+      price numeric, fees numeric, "executedAt" timestamptz, "executionId" text, "orderId" text, "feesEstimated" boolean, generated text);
     GET DIAGNOSTICS written = ROW_COUNT;
     n_fills := n_fills + written;
 
@@ -148,6 +151,20 @@ BEGIN
         playbook_id = jr.playbook_id, playbook_answers = jsonb_strip_nulls(jr.answers)
       WHERE id = jid;
       n_journal := n_journal + 1;
+    END LOOP;
+
+    -- Option strategies: what the settle would not make again by itself (the rest it groups when next read).
+    FOR st IN SELECT * FROM jsonb_array_elements(coalesce(a->'strategies', '[]'::jsonb)) LOOP
+      INSERT INTO strategies (account_id, underlying, source, notes, tags, setup, rating, planned_risk, playbook_id, opened_at)
+      VALUES (acct_id, st->>'underlying', st->>'source', st->>'notes',
+        coalesce(array(SELECT jsonb_array_elements_text(CASE WHEN jsonb_typeof(st->'tags') = 'array' THEN st->'tags' ELSE '[]'::jsonb END)), '{}'),
+        st->>'setup', (st->>'rating')::smallint, (st->>'plannedRisk')::numeric, (playbook_ids->>(st->>'playbook'))::uuid,
+        (SELECT min(f.executed_at) FROM jsonb_array_elements_text(st->'legs') r JOIN fills f ON f.id = (fill_ids->>r)::uuid))
+      RETURNING id INTO sid;
+      INSERT INTO strategy_legs (strategy_id, fill_id, symbol, side, quantity, price, executed_at, execution_id)
+      SELECT sid, f.id, f.symbol, f.side, f.quantity, f.price, f.executed_at, f.execution_id
+      FROM jsonb_array_elements_text(st->'legs') r JOIN fills f ON f.id = (fill_ids->>r)::uuid
+      ON CONFLICT (fill_id) DO NOTHING;
     END LOOP;
 
     INSERT INTO day_journals (account_id, day, plan, review, mood, tags)
