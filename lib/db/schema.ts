@@ -509,6 +509,8 @@ export const strategies = pgTable(
   (t) => [
     index("strategies_account_underlying_opened_idx").on(t.accountId, t.underlying, t.openedAt),
     index("strategies_account_opened_idx").on(t.accountId, t.openedAt),
+    /** Rolls: the strategies of an underlying that closed within a minute of another's opening. */
+    index("strategies_account_underlying_closed_idx").on(t.accountId, t.underlying, t.closedAt),
     index("strategies_roll_of_idx").on(t.rollOfId),
     foreignKey({ columns: [t.rollOfId], foreignColumns: [t.id], name: "strategies_roll_of_id_fk" }).onDelete("set null"),
     check("strategies_source_known", sql`${t.source} in ('auto', 'manual')`),
@@ -538,14 +540,21 @@ export const strategyLegs = pgTable(
   (t) => [primaryKey({ columns: [t.strategyId, t.fillId] })],
 );
 
-/** When strategies_settle last grouped a user's trades: the positions it saw (a count and their last write). */
-export const strategyMarks = pgTable("strategy_marks", {
-  userId: uuid("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  positionsMark: text("positions_mark").notNull(),
-  settledAt: timestamp("settled_at", { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Accounts whose option or stock trades changed since strategies_settle last grouped them: noted by a trigger on
+ * every statement that writes trades (strategies_follow), under the writing transaction's id, and taken by the next
+ * settle (a note of a transaction not yet committed waits for the one after).
+ */
+export const strategyPending = pgTable(
+  "strategy_pending",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    tx: bigint("tx", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.tx] })],
+);
 
 /**
  * A stock split of a symbol, for one user's accounts (lib/trades/splits.ts): from `effective_at` on, every

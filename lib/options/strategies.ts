@@ -63,13 +63,17 @@ const parsed = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) 
 
 
 /**
- * The strategies matching `where` (over `s` and its account `a`), each with its live legs and the net P&L of its roll
- * chain up to and including it. Strategies whose legs are all gone (detached) are left out. `underlying: false`
- * leaves out the underlying's price at each leg's opening (the Greeks' input: a lookup per leg).
+ * The strategies matching `where` (over `s` and its account `a`), newest opened first, each with its live legs and the
+ * net P&L of its roll chain up to and including it. Strategies whose legs are all gone (detached) are left out.
+ * `limit` picks the first ones before their legs are read (a page reads a page); `underlying: false` leaves out the
+ * underlying's price at each leg's opening (the Greeks' input: a lookup per leg).
  */
-function strategyRows(userId: string, where: ReturnType<typeof sql>, tail: ReturnType<typeof sql> = sql``, { underlying = true } = {}) {
+function strategyRows(userId: string, where: ReturnType<typeof sql>, { limit, underlying = true }: { limit?: number; underlying?: boolean } = {}) {
+  // A strategy without a live leg is not shown: it is not counted towards a page either.
   return sql`with recursive picked as (
       select s.* from strategies s join accounts a on a.id = s.account_id where a.user_id = ${userId}::uuid and ${where}
+        and exists (select 1 from strategy_legs l join positions p on p.open_fill_id = l.fill_id where l.strategy_id = s.id)
+      order by s.opened_at desc, s.id desc ${limit === undefined ? sql`` : sql`limit ${limit}`}
     ), legs as (
       select l.strategy_id, json_agg(json_build_object('tradeId', p.id, 'symbol', p.symbol, 'assetClass', p.asset_class,
           'multiplier', p.multiplier::text, 'direction', p.direction, 'maxQuantity', p.max_quantity::text,
@@ -103,7 +107,7 @@ function strategyRows(userId: string, where: ReturnType<typeof sql>, tail: Retur
       cp.net::text as campaign_net, lg.legs::text as legs
     from picked s join accounts a on a.id = s.account_id join legs lg on lg.strategy_id = s.id
     left join campaign cp on cp.start_id = s.id
-    ${tail}`;
+    order by s.opened_at desc, s.id desc`;
 }
 
 /** A leg as the shapes read it (strategy-shape.ts), from its trade as opened; an option symbol that does not parse is none. */
@@ -273,21 +277,20 @@ export async function listStrategies(deps: Pick<Deps, "db" | "config">, user: Au
     ${query.tradeId ? sql`and exists (select 1 from strategy_legs l join positions p on p.open_fill_id = l.fill_id where l.strategy_id = s.id and p.id = ${query.tradeId}::uuid)` : sql``}
     ${query.status === "open" ? sql`and s.closed_at is null` : query.status === "closed" ? sql`and s.closed_at is not null` : sql``}
     ${after ? sql`and (s.opened_at, s.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}`;
-  const order = sql`order by s.opened_at desc, s.id desc`;
   const rate = Number(deps.config.RISK_FREE_RATE);
   const byGreeks = query.minIv !== undefined || query.maxIv !== undefined || query.minDelta !== undefined || query.maxDelta !== undefined;
-  const read = async (w: ReturnType<typeof sql>, tail: ReturnType<typeof sql>, greeks: boolean) =>
-    rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, w, tail, { underlying: greeks }))).map((row) => toStrategy(row, rate, { greeks }));
+  const read = async (w: ReturnType<typeof sql>, greeks: boolean, limit?: number) =>
+    rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, w, { underlying: greeks, ...(limit === undefined ? {} : { limit }) }))).map((row) => toStrategy(row, rate, { greeks }));
   let all: Strategy[];
-  if (!query.kind && !byGreeks) all = await read(where, sql`${order} limit ${limit + 1}`, true);
+  if (!query.kind && !byGreeks) all = await read(where, true, limit + 1);
   else {
     const within = (v: string | null | undefined, min: number | undefined, max: number | undefined) =>
       (min === undefined && max === undefined) || (v != null && (min === undefined || Number(v) >= min) && (max === undefined || Number(v) <= max));
-    const matching = (await read(where, order, byGreeks))
+    const matching = (await read(where, byGreeks))
       .filter((s) => !query.kind || s.kind === query.kind)
       .filter((s) => within(s.greeks?.iv, query.minIv, query.maxIv) && within(s.greeks?.delta, query.minDelta, query.maxDelta))
       .slice(0, limit + 1);
-    all = byGreeks || matching.length === 0 ? matching : await read(sql`s.id in (select jsonb_array_elements_text(${JSON.stringify(matching.map((m) => m.id))}::jsonb)::uuid)`, order, true);
+    all = byGreeks || matching.length === 0 ? matching : await read(sql`s.id in (select jsonb_array_elements_text(${JSON.stringify(matching.map((m) => m.id))}::jsonb)::uuid)`, true);
   }
   const page = all.slice(0, limit);
   const last = page.at(-1);
@@ -321,7 +324,7 @@ async function campaignOf(deps: FullDeps, user: AuthUser, s: Strategy) {
       )
       select id::text from (select * from up union select * from down) c order by depth`),
   ).map((r) => r.id);
-  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, sql`s.id in (select jsonb_array_elements_text(${JSON.stringify(chain)}::jsonb)::uuid)`, sql``, { underlying: false })));
+  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(user.id, sql`s.id in (select jsonb_array_elements_text(${JSON.stringify(chain)}::jsonb)::uuid)`, { underlying: false })));
   const byId = new Map(rows.map((row) => [row.id, toStrategy(row, 0, { greeks: false })]));
   const links = chain.flatMap((id) => {
     const x = byId.get(id);
@@ -419,7 +422,7 @@ export async function strategyKindGroups(deps: Pick<Deps, "db">, userId: string,
     ${scope.accountId ? sql`and s.account_id = ${scope.accountId}::uuid` : scope.currency ? sql`and a.currency = ${scope.currency}` : sql``}
     ${scope.from ? sql`and s.closed_at >= ${new Date(scope.from).toISOString()}::timestamptz` : sql``}
     ${scope.to ? sql`and s.closed_at < ${new Date(scope.to).toISOString()}::timestamptz` : sql``}`;
-  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, where, sql``, { underlying: false })));
+  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, where, { underlying: false })));
   const groups = new Map<string, { net: bigint; trades: number; wins: number; r: bigint; withRisk: number }>();
   const R_SCALE = 10n ** 10n;
   for (const row of rows) {
@@ -453,7 +456,7 @@ export async function strategyKindGroups(deps: Pick<Deps, "db">, userId: string,
 /** Each trade of an account that is a strategy's leg: its strategy's id and kind (kindLabel), for the trades export. */
 export async function strategiesOfTrades(deps: Pick<Deps, "db">, userId: string, accountId: string): Promise<Map<string, { id: string; kind: string }>> {
   await settleStrategies(deps, userId);
-  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, sql`s.account_id = ${accountId}::uuid`, sql``, { underlying: false })));
+  const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, sql`s.account_id = ${accountId}::uuid`, { underlying: false })));
   const out = new Map<string, { id: string; kind: string }>();
   for (const row of rows) {
     const s = toStrategy(row, 0, { greeks: false });

@@ -19,12 +19,13 @@ import { measureAdvisor, OPEN_STREAMS, STAND_IN_DELAY_MS, TTFB_ROUNDS } from "./
 import { LOAD_ROUNDS, measureMarket, SEARCH_ROUNDS } from "./market.ts";
 import { CHART_TRADES, measureCharts } from "./charts.ts";
 import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
+import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } from "./strategies.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -206,6 +207,20 @@ if (runs("imports")) {
   );
   console.log(
     `    of which, against the preview: fills ${ofPreview(floor.perTable.fills)}, their ledger entries ${ofPreview(floor.perTable.ledger_entries)}, trades ${ofPreview(floor.perTable.positions)}, fill shares ${ofPreview(floor.perTable.position_fills)}`,
+  );
+}
+
+if (runs("strategies")) {
+  console.log("\n== Option strategies (Node entrypoint) ==");
+  const s = await withDatabase((url) => measureStrategies(env, url));
+  console.log(
+    `${(CONDORS * 8).toLocaleString("en")} option fills (${CONDORS.toLocaleString("en")} condors opened and closed) committed: with order ids ${f(s.commitWithOrdersMs)} | the same file without them ${f(s.commitWithoutMs)} | ratio ${(s.commitWithOrdersMs / s.commitWithoutMs).toFixed(2)}x (goal <= 1.15x; median of ${STRATEGY_ROUNDS})`,
+  );
+  console.log(
+    `  first read of the strategies (groups and classifies the ${(CONDORS * 4).toLocaleString("en")} trades; ${s.condorsOnFirstPage} iron condors on a page of 200) ${f(s.firstReadMs)} = ${(s.firstReadMs / s.commitWithOrdersMs).toFixed(2)}x the commit`,
+  );
+  console.log(
+    `strategies list page (50) at ${SINGLES.toLocaleString("en")} strategies ${f(s.strategiesPageMs)} | the trades list page (50) of the same account ${f(s.tradesPageMs)} | ratio ${(s.strategiesPageMs / s.tradesPageMs).toFixed(2)}x (goal <= 2x; median of ${LIST_ROUNDS}, in turns; their first read, settling them, ${f(s.singlesSettleMs)})`,
   );
 }
 
