@@ -3,6 +3,7 @@
 // hand survives a rebuild, an undo and a re-import (with what was written on it), ungrouping makes singles that stay
 // single, and bad requests change nothing.
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { greeks, price } from "../../lib/options/black-scholes.ts";
@@ -232,6 +233,29 @@ describe("option strategies", () => {
     await t.fill(occ("AAPL", "2027-02-19", "C", 210), "sell", "2.10", "2026-01-06T14:00:20-05:00", "1");
     expect((await t.list()).every((s) => s.legs.length === 1)).toBe(true);
     expect((await t.client.delete(`/api/strategies/${grouped.id}`)).status).toBe(404);
+  });
+
+  it("a leg written by a transaction still open is grouped by the first read after it commits, never lost to a read during it", async () => {
+    const t = await trader();
+    await t.fill(occ("TSLA", "2027-01-15", "P", 200), "sell", "5.00", "2026-04-01T10:00:00-04:00");
+    expect((await t.list()).map((s) => s.legs.length)).toEqual([1]);
+    // Another connection adds the second leg of the vertical and holds its transaction open.
+    const writer = new pg.Client({ connectionString: url() });
+    await writer.connect();
+    try {
+      await writer.query("begin");
+      await writer.query("select fill_add($1, $2, $3, 'option', 100, 'buy', 1, 2.00, 0.65, '2026-04-01T10:00:20-04:00', null, null)", [t.userId, t.accountId, occ("TSLA", "2027-01-15", "P", 190)]);
+      // A read meanwhile sees neither the leg nor takes its note (both wait for the commit).
+      expect((await t.list()).map((s) => s.legs.length)).toEqual([1]);
+      const noted = await writer.query("select count(*)::int as n from strategy_pending where account_id = $1", [t.accountId]);
+      expect(noted.rows[0].n).toBe(1);
+      await writer.query("commit");
+    } finally {
+      await writer.end();
+    }
+    const [vertical] = await t.list();
+    expect(vertical).toMatchObject({ kind: "vertical", credit: true });
+    expect(rowsOf(await t.db.execute(sql`select 1 from strategy_pending where account_id = ${t.accountId}::uuid`))).toEqual([]);
   });
 
   it("refuses trades of two accounts or two underlyings, a future, another user's trade, and changes nothing", async () => {
