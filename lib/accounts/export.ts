@@ -9,6 +9,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
+import { strategiesOfTrades } from "../options/strategies.ts";
 import { requireOwnAccount } from "./accounts.ts";
 
 export type ExportKind = "fills" | "trades" | "ledger";
@@ -32,8 +33,7 @@ async function fillsCsv(deps: Pick<Deps, "db">, accountId: string): Promise<stri
 }
 
 async function tradesCsv(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<string> {
-  // Each option trade's strategy (docs/options.md): loaded when asked, the strategies' reads.
-  const { strategiesOfTrades } = await import("../options/strategies.ts");
+  // Each option trade's strategy (docs/options.md).
   const strategies = await strategiesOfTrades(deps, user.id, accountId);
   const rows = rowsOf<Record<"id" | "symbol" | "asset_class" | "direction" | "opened_at" | "closed_at" | "max_quantity" | "open_quantity" | "avg_entry" | "avg_exit" | "fees" | "gross_pnl" | "net_pnl" | "setup" | "rating" | "tags" | "notes", string | null>>(
     await deps.db.execute(sql`select p.id::text as id, p.symbol, p.asset_class, p.direction, ${sql.raw(isoUtc("p.opened_at"))} as opened_at, ${sql.raw(isoUtc("p.closed_at"))} as closed_at,

@@ -18,6 +18,7 @@ import { complianceReport } from "../rules/compliance.ts";
 import { tagReport } from "../tags/tags.ts";
 import { listDays } from "../days/days.ts";
 import { DayListQuerySchema } from "../days/schema.ts";
+import { listStrategies } from "../options/strategies.ts";
 import { STRATEGY_KINDS, type StrategyKind } from "../options/strategy-shape.ts";
 import { providerKeyOf } from "./keys.ts";
 import { baseUrlOf, MARKET_DATA } from "./providers.ts";
@@ -150,7 +151,6 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now">
         limit: z.optional(z.int().check(z.minimum(1), z.maximum(50), z.describe("How many, 1 to 50 (default 20)"))),
       }),
       async execute(q: { accountId?: string; underlying?: string; status?: "open" | "closed"; kind?: StrategyKind; limit?: number }) {
-        const { listStrategies } = await import("../options/strategies.ts");
         const page = await listStrategies(deps, user, { ...q, limit: q.limit ?? 20 });
         const strategies = page.strategies.map((x) => ({
           id: x.id,

@@ -268,9 +268,10 @@ function roundTo2(a: bigint, b: bigint): string {
  * and only the page is read whole.
  */
 export async function listStrategies(deps: Pick<Deps, "db" | "config">, user: AuthUser, query: StrategyListQuery) {
+  // The cursor first: a request refused for it writes nothing (not even a settle).
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
   await settleStrategies(deps, user.id);
   const limit = query.limit ?? 50;
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
   const where = sql`true
     ${query.accountId ? sql`and s.account_id = ${query.accountId}::uuid` : sql``}
     ${query.underlying ? sql`and s.underlying = ${query.underlying.toUpperCase()}` : sql``}

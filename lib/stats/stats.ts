@@ -18,6 +18,7 @@ import { keptFigures } from "./cache.ts";
 import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
+import { strategyKindGroups } from "../options/strategies.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -532,7 +533,6 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
   // By strategy kind: the option strategies closed in the range, each counted once (lib/options/strategies.ts).
   if (query.by === "strategy") {
     const { user, currency } = await resolveScope(deps, caller, query, false);
-    const { strategyKindGroups } = await import("../options/strategies.ts"); // loaded when asked: the strategies' reads
     return { currency, by: query.by, groups: await strategyKindGroups(deps, user.id, { ...query, currency }) };
   }
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;

@@ -289,5 +289,12 @@ describe("option strategies", () => {
     expect((await t.client.post("/api/strategies", { tradeIds: ["nope"] })).status).toBe(400);
     expect((await t.client.get("/api/strategies?kind=pizza")).status).toBe(400);
     expect((await t.client.get("/api/strategies/not-a-uuid")).status).toBe(400);
+    // A leg whose option symbol does not read as a contract (written past the API's checks, as an older version
+    // or a hand-edited database might have): a single of unknown payoff, never a 5xx.
+    await t.db.execute(sql`select fill_add(${t.userId}::uuid, ${t.accountId}::uuid, 'WEIRD1', 'option', 100, 'buy', 1, 1.00, 0, '2026-01-09T15:00:00Z', null, null)`);
+    const weird = (await t.list("?underlying=WEIRD1"))[0]!;
+    expect(weird).toMatchObject({ kind: "single", maxProfit: null, maxLoss: null, breakevens: [], greeks: null });
+    expect(weird.legs[0]).toMatchObject({ symbol: "WEIRD1", right: null, strike: null });
+    expect((await t.client.get(`/api/strategies/${weird.id}`)).status).toBe(200);
   });
 });
