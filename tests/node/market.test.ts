@@ -385,6 +385,37 @@ describe("GET /api/quotes/:symbol", () => {
   });
 });
 
+describe("an open option strategy's underlying, priced", () => {
+  it("GET /api/strategies/:id gives the underlying's delayed quote while the strategy is open; closed, or with quotes off, none", async () => {
+    const app = await testApp(db.url, stand.env, { peer: "per-request" });
+    const { client } = await signUp(app, "strategy-quote");
+    const accountId = (await (await client.post("/api/accounts", { name: "Spreads", currency: "USD", startingBalance: "10000" })).json()).id as string;
+    stand.prices.set("STRQ", 101.25);
+    const fill = async (symbol: string, side: string, price: string, executedAt: string) =>
+      expect((await client.post("/api/fills", { accountId, symbol, side, quantity: "1", price, executedAt })).status).toBe(201);
+    await fill("STRQ  270115P00100000", "sell", "3.00", "2026-03-02T15:00:00Z");
+    await fill("STRQ  270115P00095000", "buy", "1.00", "2026-03-02T15:00:10Z");
+    const [open] = (await (await client.get("/api/strategies")).json()).strategies;
+    const before = stand.quoteCalls.get("STRQ") ?? 0;
+    const detail = await (await client.get(`/api/strategies/${open.id}`)).json();
+    expect(detail.underlyingQuote).toEqual({ price: "101.25", asOf: new Date(1_764_000_000_000).toISOString(), stale: false });
+    expect(stand.quoteCalls.get("STRQ")).toBe(before + 1);
+    // Quotes off on the instance (no key): none, and nothing asked.
+    const off = await testApp(db.url, { STOCK_QUOTE_BASE_URL: stand.url }, { peer: "per-request" });
+    const other = (await signUp(off, "strategy-quote-off")).client;
+    const offAccount = (await (await other.post("/api/accounts", { name: "Off", currency: "USD" })).json()).id as string;
+    expect((await other.post("/api/fills", { accountId: offAccount, symbol: "STRQ  270115C00110000", side: "buy", quantity: "1", price: "2", executedAt: "2026-03-02T15:00:00Z" })).status).toBe(201);
+    const [offStrategy] = (await (await other.get("/api/strategies")).json()).strategies;
+    expect((await (await other.get(`/api/strategies/${offStrategy.id}`)).json()).underlyingQuote).toBeNull();
+    expect(stand.quoteCalls.get("STRQ")).toBe(before + 1);
+    // Closed: no quote.
+    await fill("STRQ  270115P00100000", "buy", "1.00", "2026-03-03T15:00:00Z");
+    await fill("STRQ  270115P00095000", "sell", "0.20", "2026-03-03T15:00:10Z");
+    expect((await (await client.get(`/api/strategies/${open.id}`)).json()).underlyingQuote).toBeNull();
+    expect(stand.quoteCalls.get("STRQ")).toBe(before + 1);
+  });
+});
+
 describe("GET /api/trades?status=open&quotes=true", () => {
   it("values open stock positions at the quote with exact decimals, one upstream call per symbol; options, futures and closed trades are not priced", async () => {
     const app = await testApp(db.url, stand.env, { peer: "per-request" });
