@@ -1,7 +1,8 @@
 // The fields a trade's journal and an option strategy's journal share: the rating (none, or 1 to 5), the tags and
-// the notes. Each form keeps its own state and schema; these only draw the fields and their errors.
+// the notes, and the form's end with its Save button. Each form keeps its own state and schema; these only draw
+// the fields and their errors.
 import { TagEditor } from "./tag-editor.tsx";
-import { TextAreaField } from "./ui.tsx";
+import { StatusMessage, TextAreaField } from "./ui.tsx";
 import type { FieldErrors } from "../lib/form-errors.ts";
 
 export function RatingField({ rating, onChange, error }: { rating: number | null; onChange(rating: number | null): void; error?: string | undefined }) {
@@ -36,6 +37,24 @@ export function TagsAndNotesFields({ tags, onTags, notes, onNotes, errors }: Tag
         <TagEditor tags={tags} onChange={onTags} error={errors.tags} />
       </fieldset>
       <TextAreaField label="Notes" value={notes} rows={6} maxLength={20_000} onChange={(e) => onNotes(e.target.value)} error={errors.notes} />
+    </>
+  );
+}
+
+type JournalEnd = TagsAndNotes & { rating: number | null; onRating(rating: number | null): void; saving: boolean; saved: string };
+
+/** A journal form's end: rating, tags, notes, what saving says, and the Save button. */
+export function JournalFormEnd({ rating, onRating, saving, saved, ...fields }: JournalEnd) {
+  return (
+    <>
+      <RatingField rating={rating} onChange={onRating} error={fields.errors.rating} />
+      <TagsAndNotesFields {...fields} />
+      <StatusMessage>{saving ? "Saving…" : saved}</StatusMessage>
+      <div className="button-row">
+        <button type="submit" className="button" disabled={saving}>
+          Save journal
+        </button>
+      </div>
     </>
   );
 }

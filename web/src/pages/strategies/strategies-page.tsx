@@ -7,6 +7,7 @@ import { Link, useSearchParams } from "react-router";
 import { STRATEGY_KINDS, type StrategyKind } from "../../../../lib/options/strategy-shape.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, type Account } from "../../api/queries.ts";
+import { AccountFilter, FilterActions, StatusFilter } from "../../components/filters.tsx";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { formatDate, formatMoney, formatNumber, formatPnl, formatR, formatTime, toneOf } from "../../lib/format.ts";
@@ -42,20 +43,9 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
   }
   return (
     <form className="form form--inline panel" onSubmit={submit} aria-label="Filter strategies">
-      <SelectField label="Account" value={f.accountId ?? ""} onChange={set("accountId")}>
-        <option value="">All accounts</option>
-        {accounts.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
-      </SelectField>
+      <AccountFilter value={f.accountId ?? ""} accounts={accounts} onChange={set("accountId")} />
       <TextField label="Underlying" value={f.underlying ?? ""} maxLength={12} onChange={set("underlying")} hint="SPY, AAPL…" />
-      <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
-        <option value="">Open and closed</option>
-        <option value="open">Open</option>
-        <option value="closed">Closed</option>
-      </SelectField>
+      <StatusFilter value={f.status ?? ""} onChange={set("status")} />
       <SelectField label="Kind" value={f.kind ?? ""} onChange={set("kind")}>
         <option value="">Any</option>
         {STRATEGY_KINDS.map((k) => (
@@ -68,21 +58,12 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
       <TextField label="Entry IV to (%)" inputMode="decimal" value={f.maxIv ?? ""} maxLength={8} onChange={set("maxIv")} />
       <TextField label="Entry delta from" inputMode="decimal" value={f.minDelta ?? ""} maxLength={10} onChange={set("minDelta")} hint="In shares: -50 is short 50 shares' worth." />
       <TextField label="Entry delta to" inputMode="decimal" value={f.maxDelta ?? ""} maxLength={10} onChange={set("maxDelta")} />
-      <div className="button-row">
-        <button type="submit" className="button">
-          Apply filters
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => {
-            setF({});
-            onApply({});
-          }}
-        >
-          Clear
-        </button>
-      </div>
+      <FilterActions
+        onClear={() => {
+          setF({});
+          onApply({});
+        }}
+      />
     </form>
   );
 }

@@ -7,8 +7,8 @@ import { Link, useNavigate, useParams } from "react-router";
 import { StrategyJournalSchema } from "../../../../lib/options/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, usePlaybooks } from "../../api/queries.ts";
-import { RatingField, TagsAndNotesFields } from "../../components/journal-fields.tsx";
-import { ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField, ZoneNote } from "../../components/ui.tsx";
+import { JournalFormEnd } from "../../components/journal-fields.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { KIND_LABELS, payoffFigure, strategyName } from "./kinds.ts";
@@ -84,14 +84,7 @@ function StrategyJournalForm({ strategy }: { strategy: Strategy }) {
             ))}
         </SelectField>
       )}
-      <RatingField rating={rating} onChange={setRating} error={shown.rating} />
-      <TagsAndNotesFields tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} />
-      <StatusMessage>{save.isPending ? "Saving…" : saved}</StatusMessage>
-      <div className="button-row">
-        <button type="submit" className="button" disabled={save.isPending}>
-          Save journal
-        </button>
-      </div>
+      <JournalFormEnd rating={rating} onRating={setRating} tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} saving={save.isPending} saved={saved} />
     </form>
   );
 }

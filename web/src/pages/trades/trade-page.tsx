@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from "react-route
 import { TradeJournalSchema } from "../../../../lib/trades/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts } from "../../api/queries.ts";
-import { ErrorAlert, Loading, PageHeader, QueryView, StatusMessage, TextField, ZoneNote } from "../../components/ui.tsx";
+import { ErrorAlert, Loading, PageHeader, QueryView, TextField, ZoneNote } from "../../components/ui.tsx";
 import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
@@ -16,7 +16,7 @@ import { StrategyLink } from "../strategies/strategy-link.tsx";
 import { TradeChart } from "./trade-chart.tsx";
 import { PlaybookPanel } from "./playbook-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
-import { RatingField, TagsAndNotesFields } from "../../components/journal-fields.tsx";
+import { JournalFormEnd } from "../../components/journal-fields.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
@@ -101,14 +101,7 @@ function JournalForm({ trade }: { trade: TradeDetail["trade"] }) {
           />
         </div>
       </fieldset>
-      <RatingField rating={rating} onChange={setRating} error={shown.rating} />
-      <TagsAndNotesFields tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} />
-      <StatusMessage>{save.isPending ? "Saving…" : saved}</StatusMessage>
-      <div className="button-row">
-        <button type="submit" className="button" disabled={save.isPending}>
-          Save journal
-        </button>
-      </div>
+      <JournalFormEnd rating={rating} onRating={setRating} tags={tags} onTags={setTags} notes={notes} onNotes={setNotes} errors={shown} saving={save.isPending} saved={saved} />
     </form>
   );
 }

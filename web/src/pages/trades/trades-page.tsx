@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, useAccounts, useInstanceConfig, usePlaybooks, type Account } from "../../api/queries.ts";
+import { AccountFilter, FilterActions, StatusFilter } from "../../components/filters.tsx";
 import { SymbolField } from "../../components/symbol-field.tsx";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
 import { EmptyState, ErrorAlert, Loading, PageHeader, SelectField, TextField, ZoneNote } from "../../components/ui.tsx";
@@ -123,14 +124,7 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
   }
   return (
     <form className="form form--inline panel" onSubmit={submit} aria-label="Filter trades">
-      <SelectField label="Account" value={f.accountId ?? ""} onChange={set("accountId")}>
-        <option value="">All accounts</option>
-        {accounts.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
-      </SelectField>
+      <AccountFilter value={f.accountId ?? ""} accounts={accounts} onChange={set("accountId")} />
       <TextField label="Opened from" type="date" value={f.from ?? ""} onChange={set("from")} hint={zoneHint(accounts, f.accountId)} />
       <TextField label="Opened to" type="date" value={f.to ?? ""} onChange={set("to")} hint="The whole day included." />
       <TextField label="Closed from" type="date" value={f.closedFrom ?? ""} onChange={set("closedFrom")} />
@@ -147,11 +141,7 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
           ))}
         </SelectField>
       )}
-      <SelectField label="Status" value={f.status ?? ""} onChange={set("status")}>
-        <option value="">Open and closed</option>
-        <option value="open">Open</option>
-        <option value="closed">Closed</option>
-      </SelectField>
+      <StatusFilter value={f.status ?? ""} onChange={set("status")} />
       <SelectField label="How it went" value={f.excursion ?? ""} onChange={set("excursion")} hint="From the bars of closed trades.">
         <option value="">Any</option>
         {Object.entries(EXCURSION_FILTERS).map(([id, e]) => (
@@ -160,21 +150,12 @@ function FilterForm({ initial, accounts, onApply }: { initial: Filters; accounts
           </option>
         ))}
       </SelectField>
-      <div className="button-row">
-        <button type="submit" className="button">
-          Apply filters
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => {
-            setF({});
-            onApply({});
-          }}
-        >
-          Clear
-        </button>
-      </div>
+      <FilterActions
+        onClear={() => {
+          setF({});
+          onApply({});
+        }}
+      />
     </form>
   );
 }
