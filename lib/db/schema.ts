@@ -1175,6 +1175,8 @@ export const brokerConnections = pgTable(
     keyId: text("key_id").notNull(),
     tokenTail: text("token_tail").notNull(),
     queryId: text("query_id").notNull(),
+    /** Nothing executed before this day (in the account's zone) is imported by a run; null: everything the statement has. */
+    startDate: date("start_date"),
     verified: boolean("verified").notNull().default(false),
     broken: text("broken"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -1203,6 +1205,8 @@ export const brokerSyncRuns = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     imported: integer("imported").notNull().default(0),
     duplicates: integer("duplicates").notNull().default(0),
+    /** Fills of the statement the trader had deleted by hand (fill_tombstones): never brought back by a run. */
+    skippedDeleted: integer("skipped_deleted").notNull().default(0),
     error: text("error"),
     importId: uuid("import_id"),
   },

@@ -518,6 +518,7 @@ const BrokerRunSchema = z.object({
   finishedAt: z.nullable(z.string()),
   imported: z.number().check(z.describe("Fills the run wrote")),
   duplicates: z.number().check(z.describe("Fills of the statement the account had already (skipped)")),
+  skippedDeleted: z.number().check(z.describe("Fills of the statement the trader had deleted by hand: left out, never brought back by a sync")),
   error: z.nullable(z.string()).check(z.describe("Why it failed, or the rows it could not read, in the broker's or the importer's words")),
   importId: z.nullable(z.string()).check(z.describe("The import it committed (undo it from the import history)")),
 });
@@ -525,6 +526,7 @@ export const BrokerRunListSchema = z.object({ runs: z.array(BrokerRunSchema) });
 export const BrokerConnectionViewSchema = z.object({
   provider: z.enum(["ibkr-flex"]),
   queryId: z.string(),
+  startDate: z.nullable(z.string()).check(z.describe("Nothing executed before this day (YYYY-MM-DD, the account's time zone) is imported")),
   tokenHintTail: z.string().check(z.describe("The token's last four characters; the token is never returned")),
   verified: z.boolean(),
   broken: z.nullable(z.string()).check(z.describe("Why the broker refused the token or query on the last try; the schedule skips a broken connection until a new token is saved")),

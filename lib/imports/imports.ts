@@ -182,7 +182,34 @@ export const IMPORT_PART_FILLS = 10_000;
 const PARTS_BEING_WRITTEN = -1;
 
 /** A preview's upload. `bytes` is handed over: the preview lets go of it once the text is read. */
-export type PreviewInput = { fileName: string | null; bytes: Uint8Array; request: ImportRequest };
+export type PreviewInput = {
+  fileName: string | null;
+  bytes: Uint8Array;
+  request: ImportRequest;
+  /**
+   * A broker sync's statement (lib/sync): fills executed before `notBefore` (the connection's start date) and fills
+   * the trader deleted by hand (fill_tombstones) are left out, each listed as skipped with why; the answer says how
+   * many were deleted ones (`skippedDeleted`). An upload brings a deleted fill back: the trader chose the file.
+   */
+  sync?: { notBefore: Date | null };
+};
+
+/** Keeps the fills `keep` says, in place (a file's fills can be too many to spread into a call), listing the others as skipped. */
+function leaveOut(fills: StagedFill[], skipped: RowSkip[], reasonOf: (f: StagedFill) => string | null): number {
+  let kept = 0;
+  let left = 0;
+  for (const f of fills) {
+    const reason = reasonOf(f);
+    if (reason === null) fills[kept++] = f;
+    else {
+      skipped.push({ row: f.row, reason });
+      left += 1;
+    }
+  }
+  fills.length = kept;
+  if (left > 0) skipped.sort((a, b) => a.row - b.row);
+  return left;
+}
 
 export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "storage" | "log" | "analytics">, user: AuthUser, input: PreviewInput) {
   const { request } = input;
@@ -205,9 +232,17 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   const { fills, errors, skipped, rowCount, header } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, deps.config.CSV_IMPORT_MAX_ROWS);
   // A mapping of the trader's own that read rows is kept for the next file with this header.
   if (request.mapping && header && fills.length > 0) await rememberMapping(deps, account.id, header, request.mapping, request.options ?? {});
+  const notBefore = input.sync?.notBefore?.toISOString();
+  if (notBefore) leaveOut(fills, skipped, (f) => (f.executed_at < notBefore ? "executed before the connection's start date" : null));
   await markDuplicates(deps, account.id, fills);
-  const fresh = fills.filter((f) => !f.duplicate);
-  const restored = await markDeletedByHand(deps, account.id, fresh);
+  let fresh = fills.filter((f) => !f.duplicate);
+  let restored = await markDeletedByHand(deps, account.id, fresh);
+  let skippedDeleted = 0;
+  if (input.sync && restored > 0) {
+    skippedDeleted = leaveOut(fills, skipped, (f) => (f.deleted_at ? "deleted by you: a sync does not bring it back" : null));
+    fresh = fresh.filter((f) => !f.deleted_at);
+    restored = 0;
+  }
   const cash = cashEffectUnits(fresh, await openFuturesPositions(deps, account.id, fresh));
   const bySymbol = new Map<string, { fills: number; netQuantity: bigint }>();
   for (const f of fresh) {
@@ -298,6 +333,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     expiresAt: expiresAt.toISOString(),
     summary,
     ...shown,
+    ...(input.sync ? { skippedDeleted } : {}),
   };
 }
 

@@ -38,13 +38,26 @@ export type RunView = {
   finishedAt: string | null;
   imported: number;
   duplicates: number;
+  /** Fills of the statement the trader had deleted by hand: left out, never brought back. */
+  skippedDeleted: number;
   error: string | null;
   importId: string | null;
 };
 
-type RunRow = { id: string; trigger: RunView["trigger"]; status: RunView["status"]; started_at: string; finished_at: string | null; imported: number; duplicates: number; error: string | null; import_id: string | null };
+type RunRow = {
+  id: string;
+  trigger: RunView["trigger"];
+  status: RunView["status"];
+  started_at: string;
+  finished_at: string | null;
+  imported: number;
+  duplicates: number;
+  skipped_deleted: number;
+  error: string | null;
+  import_id: string | null;
+};
 
-const RUN_COLUMNS = sql.raw(`id::text, trigger, status, ${isoUtc("started_at")} as started_at, ${isoUtc("finished_at")} as finished_at, imported, duplicates, error, import_id::text`);
+const RUN_COLUMNS = sql.raw(`id::text, trigger, status, ${isoUtc("started_at")} as started_at, ${isoUtc("finished_at")} as finished_at, imported, duplicates, skipped_deleted, error, import_id::text`);
 
 const toRun = (r: RunRow): RunView => ({
   id: r.id,
@@ -54,6 +67,7 @@ const toRun = (r: RunRow): RunView => ({
   finishedAt: r.finished_at,
   imported: r.imported,
   duplicates: r.duplicates,
+  skippedDeleted: r.skipped_deleted,
   error: r.error,
   importId: r.import_id,
 });
@@ -61,6 +75,8 @@ const toRun = (r: RunRow): RunView => ({
 export type ConnectionView = {
   provider: "ibkr-flex";
   queryId: string;
+  /** Nothing executed before this day (the account's zone) is imported; null: everything the statement has. */
+  startDate: string | null;
   /** The token's last four characters: the token itself is never shown again. */
   tokenHintTail: string;
   verified: boolean;
@@ -75,11 +91,19 @@ async function lastRun(deps: Pick<Deps, "db">, accountId: string): Promise<RunVi
 }
 
 async function view(deps: Pick<Deps, "db">, accountId: string): Promise<ConnectionView | null> {
-  const [row] = rowsOf<{ query_id: string; token_tail: string; verified: boolean; broken: string | null }>(
-    await deps.db.execute(sql`select query_id, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
+  const [row] = rowsOf<{ query_id: string; start_date: string | null; token_tail: string; verified: boolean; broken: string | null }>(
+    await deps.db.execute(sql`select query_id, to_char(start_date, 'YYYY-MM-DD') as start_date, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
   );
   if (!row) return null;
-  return { provider: "ibkr-flex", queryId: row.query_id, tokenHintTail: row.token_tail, verified: row.verified, broken: row.broken, lastRun: await lastRun(deps, accountId) };
+  return {
+    provider: "ibkr-flex",
+    queryId: row.query_id,
+    startDate: row.start_date,
+    tokenHintTail: row.token_tail,
+    verified: row.verified,
+    broken: row.broken,
+    lastRun: await lastRun(deps, accountId),
+  };
 }
 
 /** GET: `{connection}`, null when the account has none (not a 404: a page asks before there is one). */
@@ -110,10 +134,11 @@ export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" 
   const ring = await keyRing(deps.config);
   const ciphertext = await seal(ring, input.token, aad(user.id, accountId));
   const tail = input.token.slice(-4);
-  await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, query_id, verified, broken)
-    values (${accountId}::uuid, ${user.id}::uuid, ${input.provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${input.queryId}, ${verified}, null)
+  await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, query_id, start_date, verified, broken)
+    values (${accountId}::uuid, ${user.id}::uuid, ${input.provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${input.queryId}, ${input.startDate ?? null}::date, ${verified}, null)
     on conflict (account_id) do update set provider = excluded.provider, ciphertext = excluded.ciphertext, key_id = excluded.key_id,
-      token_tail = excluded.token_tail, query_id = excluded.query_id, verified = excluded.verified, broken = null, updated_at = now()`);
+      token_tail = excluded.token_tail, query_id = excluded.query_id, start_date = excluded.start_date, verified = excluded.verified, broken = null,
+      updated_at = now()`);
   return (await view(deps, accountId))!;
 }
 
@@ -162,7 +187,18 @@ export async function startSync(deps: Deps, user: AuthUser, accountId: string): 
   return { runId };
 }
 
-type Connection = { account_id: string; user_id: string; ciphertext: string; query_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"] };
+type Connection = {
+  account_id: string;
+  user_id: string;
+  ciphertext: string;
+  query_id: string;
+  /** The start of the connection's start date in the account's zone, as an instant (null: none). */
+  not_before: string | null;
+  email: string;
+  email_verified: boolean;
+  is_admin: boolean;
+  plan: AuthUser["plan"];
+};
 
 /**
  * One run, to its end: the statement asked for and fetched, previewed and committed with the ibkr-flex preset
@@ -170,10 +206,12 @@ type Connection = { account_id: string; user_id: string; ciphertext: string; que
  * A token or query the broker refuses marks the connection broken. Never throws: a run's failure is its row.
  */
 export async function runSync(deps: Deps, runId: string): Promise<void> {
-  let outcome: { status: "succeeded" | "failed"; imported: number; duplicates: number; error: string | null; importId: string | null };
+  let outcome: { status: "succeeded" | "failed"; imported: number; duplicates: number; skippedDeleted: number; error: string | null; importId: string | null };
   const [conn] = rowsOf<Connection>(
-    await deps.db.execute(sql`select c.account_id::text, c.user_id::text, c.ciphertext, c.query_id, u.email, u.email_verified, u.is_admin, u.plan
-      from broker_sync_runs r join broker_connections c on c.account_id = r.account_id join users u on u.id = c.user_id where r.id = ${runId}::uuid`),
+    await deps.db.execute(sql`select c.account_id::text, c.user_id::text, c.ciphertext, c.query_id,
+        ${sql.raw(isoUtc("(c.start_date::timestamp at time zone a.timezone)"))} as not_before, u.email, u.email_verified, u.is_admin, u.plan
+      from broker_sync_runs r join broker_connections c on c.account_id = r.account_id join accounts a on a.id = c.account_id
+      join users u on u.id = c.user_id where r.id = ${runId}::uuid`),
   );
   try {
     if (!conn) throw new FlexError(null, "unavailable", "The broker connection was removed.");
@@ -183,17 +221,23 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     const reference = await requestStatement(deps, token, conn.query_id);
     const csv = statementAsCsv(await fetchStatement(deps, token, reference));
     if (csv.trim().split(/\r?\n/).length < 2) {
-      outcome = { status: "succeeded", imported: 0, duplicates: 0, error: null, importId: null };
+      outcome = { status: "succeeded", imported: 0, duplicates: 0, skippedDeleted: 0, error: null, importId: null };
     } else {
       const fileName = `IBKR Flex ${deps.now().toISOString().slice(0, 10)}.csv`;
-      const preview = await previewImport(deps, user, { fileName, bytes: new TextEncoder().encode(csv), request: { accountId: conn.account_id, presetId: "ibkr-flex" } });
+      const preview = await previewImport(deps, user, {
+        fileName,
+        bytes: new TextEncoder().encode(csv),
+        request: { accountId: conn.account_id, presetId: "ibkr-flex" },
+        sync: { notBefore: conn.not_before ? new Date(conn.not_before) : null },
+      });
+      const skippedDeleted = preview.skippedDeleted ?? 0;
       const invalid = preview.summary.invalid > 0 ? `${preview.summary.invalid} rows could not be read (${preview.errors[0]?.message ?? "see the import"}).` : null;
       if (preview.summary.toImport === 0) {
         await discardImport(deps, user, preview.importId);
-        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, error: invalid, importId: null };
+        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: null };
       } else {
         const done = await commitImport(deps, user, preview.importId, false);
-        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, error: invalid, importId: preview.importId };
+        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: preview.importId };
       }
     }
     await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
@@ -210,10 +254,11 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
       if (newly && mailer) deps.defer(() => mailer.send({ to: conn.email, ...brokerBrokenEmail(deps.config, conn.account_id, newly.name, err.message) }));
       if (!newly) await deps.db.execute(sql`update broker_connections set broken = ${err.message}, updated_at = now() where account_id = ${conn.account_id}::uuid`);
     }
-    outcome = { status: "failed", imported: 0, duplicates: 0, error: message, importId: null };
+    outcome = { status: "failed", imported: 0, duplicates: 0, skippedDeleted: 0, error: message, importId: null };
   }
   await deps.db.execute(sql`update broker_sync_runs set status = ${outcome.status}, finished_at = now(), imported = ${outcome.imported},
-    duplicates = ${outcome.duplicates}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid where id = ${runId}::uuid and status = 'running'`);
+    duplicates = ${outcome.duplicates}, skipped_deleted = ${outcome.skippedDeleted}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid
+    where id = ${runId}::uuid and status = 'running'`);
 }
 
 /**

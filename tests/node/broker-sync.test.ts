@@ -58,7 +58,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     const accountId = await account(client);
     flex.statement = flexStatement([trade(1, "BUY", 0), trade(2, "SELL", 5)]);
     const saved = await connect(client, accountId);
-    expect(saved).toEqual({ provider: "ibkr-flex", queryId: "987654", tokenHintTail: "abcd", verified: true, broken: null, lastRun: null });
+    expect(saved).toEqual({ provider: "ibkr-flex", queryId: "987654", startDate: null, tokenHintTail: "abcd", verified: true, broken: null, lastRun: null });
     // The token is never stored or returned in the clear; the service was asked with it and our User-Agent.
     const [row] = rowsOf<{ ciphertext: string }>(await t.deps.db.execute(sql`select ciphertext from broker_connections where account_id = ${accountId}::uuid`));
     expect(row!.ciphertext).not.toContain(GOOD);
@@ -99,6 +99,44 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     // Nothing new: a run with nothing to write.
     expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0, duplicates: 3, importId: null });
     expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.lastRun).toMatchObject({ imported: 0, duplicates: 3 });
+  });
+
+  it("a start date keeps older fills out; a fill deleted by hand never comes back; an execution from a file and a sync is stored once", async () => {
+    const { client } = await signUp(t, "flex-hygiene");
+    const accountId = await account(client);
+    // The 18th (before the start date, in New York) and two trades of the 19th.
+    const older = flexTrade({ symbol: "MSFT", side: "BUY", quantity: "10", price: "390", commission: "1", dateTime: "20240118;153000", execId: "0000e0d5.65bb0001.01.01" });
+    flex.statement = flexStatement([older, trade(11, "BUY", 0), trade(12, "SELL", 5)]);
+    const res = await client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PUT", json: { provider: "ibkr-flex", token: GOOD, queryId: "987654", startDate: "2024-01-19" } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).startDate).toBe("2024-01-19");
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 2, duplicates: 0, skippedDeleted: 0 });
+    const symbols = async () => (await (await client.get(`/api/fills?accountId=${accountId}`)).json()).fills.map((f: { symbol: string }) => f.symbol).sort();
+    expect(await symbols()).toEqual(["AAPL", "AAPL"]);
+
+    // The trader deletes the sell by hand: the next run leaves it out and says so, every time.
+    const { fills } = await (await client.get(`/api/fills?accountId=${accountId}`)).json();
+    const sell = fills.find((f: { side: string }) => f.side === "sell");
+    expect((await client.delete(`/api/fills/${sell.id}`)).status).toBe(204);
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0, duplicates: 1, skippedDeleted: 1, importId: null });
+    expect(await sync(client, accountId)).toMatchObject({ imported: 0, skippedDeleted: 1 });
+    expect(await fillCount(accountId)).toBe(1);
+
+    // The same executions from a CSV of another account's statement and a sync: one fill each, never two.
+    const other = await account(client);
+    const header = '"ClientAccountID","CurrencyPrimary","AssetClass","Symbol","Description","Conid","TradeID","Multiplier","Strike","Expiry","DateTime","Put/Call","TradeDate","Exchange","Quantity","TradePrice","Proceeds","IBCommission","IBCommissionCurrency","NetCash","Open/CloseIndicator","Buy/Sell","IBOrderID","IBExecID","LevelOfDetail"';
+    const row = (exec: string, qty: string, price: string, at: string, side: string) =>
+      `"U1234567","USD","STK","AAPL","APPLE INC","265598","1","1","","","${at}","","20240119","NASDAQ","${qty}","${price}","0","-1","USD","0","O","${side}","1","${exec}","EXECUTION"`;
+    const form = new FormData();
+    form.set("file", new Blob([[header, row("0000e0d5.65aa0011.01.01", "100", "191.5", "20240119;093000", "BUY")].join("\n")]), "flex.csv");
+    form.set("request", JSON.stringify({ accountId: other, presetId: "ibkr-flex" }));
+    const preview = await (await client.request("/api/csv-import/preview", { method: "POST", body: form })).json();
+    expect((await client.post("/api/csv-import/commit", { importId: preview.importId })).status).toBe(200);
+    await connect(client, other);
+    flex.statement = flexStatement([trade(11, "BUY", 0), trade(12, "SELL", 5)]);
+    expect(await sync(client, other)).toMatchObject({ status: "succeeded", imported: 1, duplicates: 1 });
+    expect(await fillCount(other)).toBe(2);
+    expect((await client.request(`/api/accounts/${other}/broker-connection`, { method: "PUT", json: { provider: "ibkr-flex", token: GOOD, queryId: "987654", startDate: "2024-13-01" } })).status).toBe(400);
   });
 
   it("reads a statement set up as CSV the way the ibkr-flex preset reads an upload", async () => {

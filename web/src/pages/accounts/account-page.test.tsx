@@ -200,13 +200,13 @@ describe("the account's broker sync", () => {
       [`GET /api/accounts/${ID}`]: ACCOUNT,
       [`GET /api/accounts/${ID}/broker-connection`]: {
         connection: {
-          provider: "ibkr-flex", queryId: "987654", tokenHintTail: "abcd", verified: false,
+          provider: "ibkr-flex", queryId: "987654", startDate: "2024-01-19", tokenHintTail: "abcd", verified: false,
           broken: "Interactive Brokers (error 1012): the token has expired: generate a new one in Client Portal (Flex Web Service configuration).",
           lastRun: null,
         },
       },
       [`GET /api/accounts/${ID}/broker-connection/runs`]: {
-        runs: [{ id: "r1", trigger: "schedule", status: "failed", startedAt: "2026-01-03T06:00:00.000Z", finishedAt: "2026-01-03T06:00:02.000Z", imported: 0, duplicates: 0, error: "Interactive Brokers (error 1012): the token has expired.", importId: null }],
+        runs: [{ id: "r1", trigger: "schedule", status: "failed", startedAt: "2026-01-03T06:00:00.000Z", finishedAt: "2026-01-03T06:00:02.000Z", imported: 0, duplicates: 0, skippedDeleted: 0, error: "Interactive Brokers (error 1012): the token has expired.", importId: null }],
       },
       [`PUT /api/accounts/${ID}/broker-connection`]: ({ body }) => {
         sent.push(body);
@@ -225,6 +225,9 @@ describe("the account's broker sync", () => {
     await user.click(within(panel).getByRole("button", { name: "Connect" }));
     expect((await within(panel).findAllByText(/token is not valid/)).length).toBeGreaterThan(0);
     expect(within(panel).getByLabelText("Flex Web Service token").getAttribute("aria-invalid")).toBe("true");
-    expect(sent).toEqual([{ provider: "ibkr-flex", token: "newtoken0000111122", queryId: "987654" }]);
+    // The start date saved is kept (the form starts from it) and sent again with the new token.
+    expect(within(panel).getByText("2024-01-19")).toBeTruthy();
+    expect((within(panel).getByLabelText("Import from") as HTMLInputElement).value).toBe("2024-01-19");
+    expect(sent).toEqual([{ provider: "ibkr-flex", token: "newtoken0000111122", queryId: "987654", startDate: "2024-01-19" }]);
   });
 });

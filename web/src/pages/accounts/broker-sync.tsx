@@ -7,7 +7,18 @@ import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
-type Run = { id: string; trigger: "schedule" | "manual"; status: "running" | "succeeded" | "failed"; startedAt: string; finishedAt: string | null; imported: number; duplicates: number; error: string | null; importId: string | null };
+type Run = {
+  id: string;
+  trigger: "schedule" | "manual";
+  status: "running" | "succeeded" | "failed";
+  startedAt: string;
+  finishedAt: string | null;
+  imported: number;
+  duplicates: number;
+  skippedDeleted: number;
+  error: string | null;
+  importId: string | null;
+};
 
 const connectionKey = (accountId: string) => ["broker-connection", accountId] as const;
 const runsKey = (accountId: string) => ["broker-connection", accountId, "runs"] as const;
@@ -15,18 +26,20 @@ const runsKey = (accountId: string) => ["broker-connection", accountId, "runs"] 
 function runLine(run: Run): string {
   if (run.status === "running") return "Running…";
   if (run.status === "failed") return `Failed: ${run.error ?? "no reason given"}`;
-  const what = `${run.imported} ${run.imported === 1 ? "fill" : "fills"} imported, ${run.duplicates} already here`;
+  const deleted = run.skippedDeleted > 0 ? `, ${run.skippedDeleted} you deleted left out` : "";
+  const what = `${run.imported} ${run.imported === 1 ? "fill" : "fills"} imported, ${run.duplicates} already here${deleted}`;
   return run.error ? `${what}. ${run.error}` : `${what}.`;
 }
 
 /** The token and query id form (a new connection, or a new token for a broken one). */
-function ConnectForm({ account, onDone }: { account: Account; onDone?: () => void }) {
+function ConnectForm({ account, onDone, startDate: savedStart = null }: { account: Account; onDone?: () => void; startDate?: string | null }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState("");
   const [queryId, setQueryId] = useState("");
+  const [startDate, setStartDate] = useState(savedStart ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
-    mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].$put({ param: { id: account.id }, json: { provider: "ibkr-flex", token: token.trim(), queryId: queryId.trim() } })),
+    mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].$put({ param: { id: account.id }, json: { provider: "ibkr-flex", token: token.trim(), queryId: queryId.trim(), startDate: startDate || null } })),
     onSuccess: async () => {
       setToken("");
       setErrors({});
@@ -47,6 +60,14 @@ function ConnectForm({ account, onDone }: { account: Account; onDone?: () => voi
     <form className="form" onSubmit={submit} aria-label="Connect Interactive Brokers" noValidate>
       <TextField label="Flex Web Service token" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" spellCheck={false} error={errors.token} hint="Client Portal → Performance & Reports → Flex Queries → Flex Web Service. Stored sealed; never shown again." />
       <TextField label="Query ID" inputMode="numeric" value={queryId} onChange={(e) => setQueryId(e.target.value)} error={errors.queryId} hint="An Activity Flex Query with the Trades section (XML, or CSV with the columns of the IBKR Flex preset)." />
+      <TextField
+        label="Import from"
+        type="date"
+        value={startDate}
+        onChange={(e) => setStartDate(e.target.value)}
+        error={errors.startDate}
+        hint={`Optional: nothing executed before this day (${account.timezone}) is imported, such as history you already imported as a file.`}
+      />
       {save.isError && !Object.keys(errors).length && <ErrorAlert error={save.error} title="Could not connect." />}
       <button type="submit" className="button" disabled={save.isPending}>
         {save.isPending ? "Checking with Interactive Brokers…" : "Connect"}
@@ -118,6 +139,10 @@ export function BrokerSync({ account }: { account: Account }) {
           <dd>…{c.tokenHintTail}</dd>
         </div>
         <div>
+          <dt>Imports from</dt>
+          <dd>{c.startDate ?? "Everything the statement holds"}</dd>
+        </div>
+        <div>
           <dt>State</dt>
           <dd>{c.broken ? <strong className="negative">Broken</strong> : c.verified ? "Connected" : "Saved, not checked yet"}</dd>
         </div>
@@ -128,7 +153,7 @@ export function BrokerSync({ account }: { account: Account }) {
           <p>Pulls are paused until you save a new token.</p>
         </div>
       )}
-      {(c.broken || replacing) && <ConnectForm account={account} onDone={() => setReplacing(false)} />}
+      {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} onDone={() => setReplacing(false)} />}
       <div className="button-row">
         <button type="button" className="button" disabled={anyRunning || syncNow.isPending || Boolean(c.broken)} onClick={() => syncNow.mutate()}>
           {anyRunning ? "Syncing…" : "Sync now"}
