@@ -56,7 +56,7 @@ export const accounts = createRouter()
   )
   .put(
     "/:id/broker-connection",
-    describeRoute({ tag: "accounts", summary: "Connect the account to Interactive Brokers' Flex Web Service (the token is checked with the service, then stored sealed)", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
+    describeRoute({ tag: "accounts", summary: "Connect the account to its broker: Interactive Brokers' Flex Web Service, Alpaca, Kraken or Coinbase (the credentials are checked with the broker, then stored sealed)", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
     requireUser, validate("param", IdParamSchema), validate("json", BrokerConnectionSchema), async (c) =>
       c.json(await saveConnection(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
@@ -70,7 +70,7 @@ export const accounts = createRouter()
   )
   .post(
     "/:id/broker-connection/sync",
-    describeRoute({ tag: "accounts", summary: "Pull the broker's statement now, into the import pipeline (the run already going, if one is)", responses: { 202: { description: "The run, carried on after the answer.", schema: z.object({ runId: z.string() }) } } }),
+    describeRoute({ tag: "accounts", summary: "Pull the broker's executions now, into the import pipeline (the run already going, if one is)", responses: { 202: { description: "The run, carried on after the answer.", schema: z.object({ runId: z.string() }) } } }),
     requireUser, validate("param", IdParamSchema), async (c) => c.json(await startSync(c.var.deps, currentUser(c), c.req.valid("param").id), 202),
   )
   .get(

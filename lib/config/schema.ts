@@ -328,6 +328,14 @@ export const ConfigSchema = z.object({
   FLEX_BASE_URL: z.optional(httpUrl()),
   /** How long a sync waits before asking again for a statement being generated (2000 ms); tests shorten it. */
   FLEX_POLL_MS: int(10, 60000, 2000),
+  /** Alpaca's Trading API (broker sync); unset: https://api.alpaca.markets (https://paper-api.alpaca.markets for a paper connection). */
+  ALPACA_BASE_URL: z.optional(httpUrl()),
+  /** Kraken's REST API (broker sync); unset: https://api.kraken.com. */
+  KRAKEN_BASE_URL: z.optional(httpUrl()),
+  /** Coinbase's Advanced Trade API (broker sync); unset: https://api.coinbase.com. */
+  COINBASE_BASE_URL: z.optional(httpUrl()),
+  /** The first wait before a broker's throttled (429) or failing (5xx) answer is asked again, doubling (1000 ms); tests shorten it. */
+  BROKER_RETRY_MS: int(10, 60000, 1000),
   OPENAI_BASE_URL: z.optional(httpUrl()),
   ANTHROPIC_BASE_URL: z.optional(httpUrl()),
   GEMINI_BASE_URL: z.optional(httpUrl()),
@@ -363,6 +371,10 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "BARS_BASE_URL",
   "FLEX_BASE_URL",
   "FLEX_POLL_MS",
+  "ALPACA_BASE_URL",
+  "KRAKEN_BASE_URL",
+  "COINBASE_BASE_URL",
+  "BROKER_RETRY_MS",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",
   "GEMINI_BASE_URL",

@@ -1170,11 +1170,15 @@ export const brokerConnections = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["ibkr-flex"] }).notNull(),
+    provider: text("provider", { enum: ["ibkr-flex", "alpaca", "kraken", "coinbase"] }).notNull(),
+    /** The provider's secret (a token; keys as JSON), sealed. */
     ciphertext: text("ciphertext").notNull(),
     keyId: text("key_id").notNull(),
     tokenTail: text("token_tail").notNull(),
-    queryId: text("query_id").notNull(),
+    /** What the trader gave that may be shown (IBKR's query id, Alpaca's paper flag). */
+    settings: jsonb("settings").$type<Record<string, string | boolean>>().notNull().default({}),
+    /** Where the next run starts (the newest execution time a run committed, or a provider's id); null: from the start date. */
+    cursor: text("cursor"),
     /** Nothing executed before this day (in the account's zone) is imported by a run; null: everything the statement has. */
     startDate: date("start_date"),
     verified: boolean("verified").notNull().default(false),
@@ -1184,7 +1188,7 @@ export const brokerConnections = pgTable(
   },
   (t) => [
     index("broker_connections_key_id_idx").on(t.keyId),
-    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex')`),
+    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex', 'alpaca', 'kraken', 'coinbase')`),
   ],
 );
 

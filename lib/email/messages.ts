@@ -69,15 +69,16 @@ export function newTokenEmail(config: Config, token: { name: string; scopes: rea
 }
 
 /** A broker connection the broker stopped accepting (lib/sync/sync.ts): why, and where to give a new token. */
-export function brokerBrokenEmail(config: Config, accountId: string, accountName: string, reason: string): MailContent {
+/** A broker connection broke (its credentials refused): `broker` is the provider's name, `mend` what to save again. */
+export function brokerBrokenEmail(config: Config, accountId: string, accountName: string, reason: string, broker = "Interactive Brokers", mend = "a new Flex Web Service token"): MailContent {
   if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
   const link = `${config.WEB_BASE_URL}/accounts/${accountId}`;
   const paragraphs = [
-    `Your ${PRODUCT} account "${accountName}" stopped syncing from Interactive Brokers. ${reason}`,
-    "No trades were imported, and syncing is paused until you save a new Flex Web Service token on the account's page:",
+    `Your ${PRODUCT} account "${accountName}" stopped syncing from ${broker}. ${reason}`,
+    `No trades were imported, and syncing is paused until you save ${mend} on the account's page:`,
     link,
   ];
-  return render(`Interactive Brokers sync stopped for "${accountName}"`, paragraphs, link);
+  return render(`${broker} sync stopped for "${accountName}"`, paragraphs, link);
 }
 
 function webLink(config: Config, path: string, token: string): string {

@@ -524,12 +524,14 @@ const BrokerRunSchema = z.object({
 });
 export const BrokerRunListSchema = z.object({ runs: z.array(BrokerRunSchema) });
 export const BrokerConnectionViewSchema = z.object({
-  provider: z.enum(["ibkr-flex"]),
-  queryId: z.string(),
+  provider: z.enum(["ibkr-flex", "alpaca", "kraken", "coinbase"]),
+  queryId: z.optional(z.string().check(z.describe("Interactive Brokers: the Flex query's id"))),
+  paper: z.optional(z.boolean().check(z.describe("Alpaca: the connection reads the paper trading API"))),
+  accountNumber: z.optional(z.string().check(z.describe("Alpaca: the account the keys open (a later answer for another account is refused)"))),
   startDate: z.nullable(z.string()).check(z.describe("Nothing executed before this day (YYYY-MM-DD, the account's time zone) is imported")),
-  tokenHintTail: z.string().check(z.describe("The token's last four characters; the token is never returned")),
+  tokenHintTail: z.string().check(z.describe("The last four characters of the token or key (Coinbase: of the key's name); secrets are never returned")),
   verified: z.boolean(),
-  broken: z.nullable(z.string()).check(z.describe("Why the broker refused the token or query on the last try; the schedule skips a broken connection until a new token is saved")),
+  broken: z.nullable(z.string()).check(z.describe("Why the broker refused the credentials or the query on the last try; the schedule skips a broken connection until new ones are saved")),
   lastRun: z.nullable(BrokerRunSchema),
 });
 

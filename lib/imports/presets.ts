@@ -409,6 +409,25 @@ export const PRESETS: readonly Preset[] = [
     mapping: { executedAt: "order_execution_time", symbol: "symbol", side: "trade_type", quantity: "quantity", price: "price", executionId: "trade_id" },
     options: { dateFormat: "iso", delimiter: ",", timezone: "Asia/Kolkata" },
   },
+  // Alpaca's account activities of type FILL, one row per fill with the API's own field names (Trading API,
+  // GET /v2/account/activities/FILL; docs/imports.md "Broker sync"): what the Alpaca sync reads, and a file
+  // of the same fields a trader saved from the API. Times are RFC 3339 in UTC; "sell_short" is a sell.
+  // Options come as OCC symbols without padding ("AAPL240119C00150000"). Alpaca charges no commission on
+  // stocks and lists regulatory fees as separate activities: fills carry none (the account's fee schedule
+  // applies, when it has one).
+  {
+    id: "alpaca",
+    name: "Alpaca: account activities (fills)",
+    headers: ["id", "activity_type", "transaction_time", "type", "price", "qty", "side", "symbol", "leaves_qty", "order_id", "cum_qty", "order_status"],
+    mapping: { executedAt: "transaction_time", symbol: "symbol", side: "side", quantity: "qty", price: "price", executionId: "id", orderId: "order_id" },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      timezone: "Etc/UTC",
+      sides: { sell: ["sell_short"] },
+      rowFilters: [{ column: "activity_type", keep: ["FILL"], reason: NOT_A_TRADE }],
+    },
+  },
   // History → Export → Trades (trades.csv): one row per trade with its pair ("XXBTZUSD"), UTC time, volume and
   // the fee in the quote currency. The pair is the symbol: import a pair quoted in the account's currency.
   {

@@ -1,9 +1,12 @@
-// Broker sync (DESIGN.md section 10, "Broker sync"; docs/imports.md "Broker sync"): an account's connection to
-// its broker, pulled on the schedule (the broker-sync job) and on demand into the same staged import pipeline
-// as an upload: the statement is previewed with the ibkr-flex preset (duplicates of fills already in the
-// account, by execution id, are skipped) and committed in one statement, so a run is all or nothing and can
-// be undone from the import history like any import. One run at a time per account (a partial unique index).
+// Broker sync (DESIGN.md sections 10 and 11, "Broker sync", "More brokers"; docs/imports.md "Broker sync"): an
+// account's connection to its broker, pulled on the schedule (the broker-sync job) and on demand into the same
+// staged import pipeline as an upload. The provider's adapter (lib/sync/adapter.ts) pulls its records and
+// normalises them to rows under its CSV preset; they are previewed (duplicates of fills already in the account,
+// by execution id, are skipped, and so are fills the trader deleted) and committed in one statement, so a run is
+// all or nothing and can be undone from the import history like any import. One run at a time per account (a
+// partial unique index).
 import { sql } from "drizzle-orm";
+import Papa from "papaparse";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { additionalData, keyRing, open, seal } from "../crypto/envelope.ts";
@@ -13,15 +16,17 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
-import { FlexError } from "./flex-error.ts";
-import type { BrokerConnectionInput } from "./schema.ts";
-
-/** The service's client, loaded when a connection is saved or pulled (not at start: its XML parser is large). */
-const flexClient = () => import("./ibkr-flex.ts");
+import { findPreset } from "../imports/presets.ts";
+import { adapterFor, type Provider } from "./adapter.ts";
+import { breaksConnection, SyncError } from "./errors.ts";
+import { credentialsOf, type BrokerConnectionInput } from "./schema.ts";
 
 /** A run that has been "running" this long died with its process (or its Worker): the job marks it failed. */
 export const RUN_LEASE_MINUTES = 15;
-/** How often the schedule pulls a healthy connection. Flex statements are end-of-day data. */
+/**
+ * How often the schedule pulls a healthy connection: twice a day, so a provider that keeps only a day of fills
+ * is never missed, and Flex statements (end-of-day data) are fresh each morning.
+ */
 export const SYNC_EVERY_HOURS = 12;
 /** A failed run (the service down, a statement not ready) is tried again this much later. */
 export const RETRY_AFTER_HOURS = 1;
@@ -73,8 +78,11 @@ const toRun = (r: RunRow): RunView => ({
 });
 
 export type ConnectionView = {
-  provider: "ibkr-flex";
-  queryId: string;
+  provider: Provider;
+  /** Interactive Brokers: the Flex query's id. */
+  queryId?: string;
+  /** Alpaca: the connection reads the paper trading API. */
+  paper?: boolean;
   /** Nothing executed before this day (the account's zone) is imported; null: everything the statement has. */
   startDate: string | null;
   /** The token's last four characters: the token itself is never shown again. */
@@ -91,13 +99,13 @@ async function lastRun(deps: Pick<Deps, "db">, accountId: string): Promise<RunVi
 }
 
 async function view(deps: Pick<Deps, "db">, accountId: string): Promise<ConnectionView | null> {
-  const [row] = rowsOf<{ query_id: string; start_date: string | null; token_tail: string; verified: boolean; broken: string | null }>(
-    await deps.db.execute(sql`select query_id, to_char(start_date, 'YYYY-MM-DD') as start_date, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
+  const [row] = rowsOf<{ provider: Provider; settings: Record<string, string | boolean> | string; start_date: string | null; token_tail: string; verified: boolean; broken: string | null }>(
+    await deps.db.execute(sql`select provider, settings, to_char(start_date, 'YYYY-MM-DD') as start_date, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
   );
   if (!row) return null;
   return {
-    provider: "ibkr-flex",
-    queryId: row.query_id,
+    provider: row.provider,
+    ...(typeof row.settings === "string" ? JSON.parse(row.settings) : row.settings),
     startDate: row.start_date,
     tokenHintTail: row.token_tail,
     verified: row.verified,
@@ -113,32 +121,35 @@ export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, acco
 }
 
 /**
- * PUT: the token and query id, checked with the service first (one SendRequest). A token or query the
- * service refuses is a 400 naming it, and nothing is saved; a service that cannot answer now (down,
- * throttled) leaves the connection saved but not verified, and the first run says more.
+ * PUT: the provider's credentials, checked with it first (one request). Credentials or settings the provider
+ * refuses are a 400 naming the field, and nothing is saved; a provider that cannot answer now (down,
+ * throttled) leaves the connection saved but not verified, and the first run says more. Saving starts the
+ * cursor afresh (new keys may be another account's): the next run reads from the start date again, and what
+ * the account has already is skipped as duplicates.
  */
 export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, user: AuthUser, accountId: string, input: BrokerConnectionInput): Promise<ConnectionView> {
   await requireOwnAccount(deps, user, accountId);
+  const { provider, ...credentials } = credentialsOf(input);
+  const adapter = await adapterFor(provider);
   let verified = false;
-  const { requestStatement } = await flexClient();
   try {
-    await requestStatement(deps, input.token, input.queryId);
+    Object.assign(credentials, await adapter.verify(deps, credentials));
     verified = true;
   } catch (err) {
-    if (!(err instanceof FlexError)) throw err;
-    if (err.problem === "token" || err.problem === "query") {
-      const path = err.problem === "token" ? "token" : "queryId";
-      throw new AppError("VALIDATION_ERROR", err.message, { fields: [{ path, message: err.message.replace(/^[^:]*: /, "") }] });
+    if (!(err instanceof SyncError)) throw err;
+    if (err.problem === "credentials" || err.problem === "settings" || err.problem === "reauth") {
+      const words = err.message.replace(/^[^:]*: /, "");
+      throw new AppError("VALIDATION_ERROR", err.message, { fields: [{ path: err.field ?? "", message: words }] });
     }
   }
   const ring = await keyRing(deps.config);
-  const ciphertext = await seal(ring, input.token, aad(user.id, accountId));
-  const tail = input.token.slice(-4);
-  await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, query_id, start_date, verified, broken)
-    values (${accountId}::uuid, ${user.id}::uuid, ${input.provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${input.queryId}, ${input.startDate ?? null}::date, ${verified}, null)
+  const ciphertext = await seal(ring, JSON.stringify(credentials.secret), aad(user.id, accountId));
+  const tail = adapter.hint(credentials.secret);
+  await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, settings, start_date, verified, broken)
+    values (${accountId}::uuid, ${user.id}::uuid, ${provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${JSON.stringify(credentials.settings)}::jsonb, ${input.startDate ?? null}::date, ${verified}, null)
     on conflict (account_id) do update set provider = excluded.provider, ciphertext = excluded.ciphertext, key_id = excluded.key_id,
-      token_tail = excluded.token_tail, query_id = excluded.query_id, start_date = excluded.start_date, verified = excluded.verified, broken = null,
-      updated_at = now()`);
+      token_tail = excluded.token_tail, settings = excluded.settings, start_date = excluded.start_date, verified = excluded.verified, broken = null,
+      cursor = null, updated_at = now()`);
   return (await view(deps, accountId))!;
 }
 
@@ -190,8 +201,10 @@ export async function startSync(deps: Deps, user: AuthUser, accountId: string): 
 type Connection = {
   account_id: string;
   user_id: string;
+  provider: Provider;
   ciphertext: string;
-  query_id: string;
+  settings: Record<string, string | boolean> | string;
+  cursor: string | null;
   /** The start of the connection's start date in the account's zone, as an instant (null: none). */
   not_before: string | null;
   email: string;
@@ -200,65 +213,95 @@ type Connection = {
   plan: AuthUser["plan"];
 };
 
+type Outcome = { status: "succeeded" | "failed"; imported: number; duplicates: number; skippedDeleted: number; error: string | null; importId: string | null; cursor: string | null };
+
+/** The sealed secret: JSON of the provider's keys (an IBKR connection saved before adapters: the bare token). */
+const secretOf = (text: string): Record<string, string> => (text.startsWith("{") ? (JSON.parse(text) as Record<string, string>) : { token: text });
+
 /**
- * One run, to its end: the statement asked for and fetched, previewed and committed with the ibkr-flex preset
- * (nothing to import: no commit), and the run marked with its counts, or failed with the broker's words.
- * A token or query the broker refuses marks the connection broken. Never throws: a run's failure is its row.
+ * One run, to its end: the provider's records pulled since the connection's cursor, normalised to its preset's
+ * rows, previewed and committed (nothing to import: no commit), and the run marked with its counts, or failed
+ * with the provider's words. The cursor moves only with a run that succeeded; a secret the provider rotated is
+ * sealed at once (the old one may be dead already). Credentials the provider refuses mark the connection
+ * broken. Never throws: a run's failure is its row.
  */
 export async function runSync(deps: Deps, runId: string): Promise<void> {
-  let outcome: { status: "succeeded" | "failed"; imported: number; duplicates: number; skippedDeleted: number; error: string | null; importId: string | null };
+  let outcome: Outcome;
   const [conn] = rowsOf<Connection>(
-    await deps.db.execute(sql`select c.account_id::text, c.user_id::text, c.ciphertext, c.query_id,
+    await deps.db.execute(sql`select c.account_id::text, c.user_id::text, c.provider, c.ciphertext, c.settings, c.cursor,
         ${sql.raw(isoUtc("(c.start_date::timestamp at time zone a.timezone)"))} as not_before, u.email, u.email_verified, u.is_admin, u.plan
       from broker_sync_runs r join broker_connections c on c.account_id = r.account_id join accounts a on a.id = c.account_id
       join users u on u.id = c.user_id where r.id = ${runId}::uuid`),
   );
+  const adapter = conn ? await adapterFor(conn.provider) : null;
   try {
-    if (!conn) throw new FlexError(null, "unavailable", "The broker connection was removed.");
+    if (!conn || !adapter) throw new SyncError(null, "unavailable", "The broker connection was removed.");
     const user: AuthUser = { id: conn.user_id, email: conn.email, emailVerified: conn.email_verified, isAdmin: conn.is_admin, plan: conn.plan };
-    const token = await open(await keyRing(deps.config), conn.ciphertext, aad(conn.user_id, conn.account_id));
-    const { fetchStatement, requestStatement, statementAsCsv } = await flexClient();
-    const reference = await requestStatement(deps, token, conn.query_id);
-    const csv = statementAsCsv(await fetchStatement(deps, token, reference));
-    if (csv.trim().split(/\r?\n/).length < 2) {
-      outcome = { status: "succeeded", imported: 0, duplicates: 0, skippedDeleted: 0, error: null, importId: null };
+    const ring = await keyRing(deps.config);
+    const secret = secretOf(await open(ring, conn.ciphertext, aad(conn.user_id, conn.account_id)));
+    const settings = typeof conn.settings === "string" ? (JSON.parse(conn.settings) as Record<string, string | boolean>) : conn.settings;
+    const notBefore = conn.not_before ? new Date(conn.not_before) : null;
+    const pulled = await adapter.pull(deps, { secret, settings }, { cursor: conn.cursor, notBefore });
+    if (pulled.secret) {
+      const sealed = await seal(ring, JSON.stringify(pulled.secret), aad(conn.user_id, conn.account_id));
+      await deps.db.execute(sql`update broker_connections set ciphertext = ${sealed}, key_id = ${ring.current.id}, updated_at = now() where account_id = ${conn.account_id}::uuid`);
+    }
+    if (pulled.settings) {
+      await deps.db.execute(sql`update broker_connections set settings = ${JSON.stringify(pulled.settings)}::jsonb where account_id = ${conn.account_id}::uuid`);
+    }
+    let rows: string[][];
+    try {
+      rows = adapter.normalise(pulled.records);
+    } catch (err) {
+      if (err instanceof SyncError) throw err;
+      throw new SyncError(null, "retry", `${adapter.name} sent records this journal cannot read; the next run tries again.`);
+    }
+    const cursor = pulled.cursor ?? conn.cursor;
+    if (rows.length === 0) {
+      outcome = { status: "succeeded", imported: 0, duplicates: 0, skippedDeleted: 0, error: null, importId: null, cursor };
     } else {
-      const fileName = `IBKR Flex ${deps.now().toISOString().slice(0, 10)}.csv`;
+      const preset = findPreset(adapter.presetId)!;
+      const csv = Papa.unparse({ fields: preset.headers, data: rows });
       const preview = await previewImport(deps, user, {
-        fileName,
+        fileName: `${adapter.name} sync ${deps.now().toISOString().slice(0, 10)}.csv`,
         bytes: new TextEncoder().encode(csv),
-        request: { accountId: conn.account_id, presetId: "ibkr-flex" },
-        sync: { notBefore: conn.not_before ? new Date(conn.not_before) : null },
+        request: { accountId: conn.account_id, presetId: adapter.presetId },
+        sync: { notBefore },
       });
       const skippedDeleted = preview.skippedDeleted ?? 0;
       const invalid = preview.summary.invalid > 0 ? `${preview.summary.invalid} rows could not be read (${preview.errors[0]?.message ?? "see the import"}).` : null;
       if (preview.summary.toImport === 0) {
         await discardImport(deps, user, preview.importId);
-        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: null };
+        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: null, cursor };
       } else {
         const done = await commitImport(deps, user, preview.importId, false);
-        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: preview.importId };
+        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: preview.importId, cursor };
       }
     }
     await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
   } catch (err) {
-    const message = err instanceof FlexError || err instanceof AppError ? err.message : "The sync failed unexpectedly; it will be tried again.";
-    if (!(err instanceof FlexError) && !(err instanceof AppError)) deps.log.error("broker sync failed", { runId, error: err instanceof Error ? err.message : String(err) });
-    if (conn && err instanceof FlexError && (err.problem === "token" || err.problem === "query")) {
+    const message = err instanceof SyncError || err instanceof AppError ? err.message : "The sync failed unexpectedly; it will be tried again.";
+    if (!(err instanceof SyncError) && !(err instanceof AppError)) deps.log.error("broker sync failed", { runId, error: err instanceof Error ? err.message : String(err) });
+    if (conn && adapter && err instanceof SyncError && breaksConnection(err)) {
       // The trader is told once, when it breaks (by email when the instance sends email; the page says it too).
       const [newly] = rowsOf<{ name: string }>(
         await deps.db.execute(sql`update broker_connections c set broken = ${err.message}, verified = false, updated_at = now()
           from accounts a where c.account_id = ${conn.account_id}::uuid and a.id = c.account_id and c.broken is null returning a.name`),
       );
       const mailer = deps.mailer;
-      if (newly && mailer) deps.defer(() => mailer.send({ to: conn.email, ...brokerBrokenEmail(deps.config, conn.account_id, newly.name, err.message) }));
+      if (newly && mailer) deps.defer(() => mailer.send({ to: conn.email, ...brokerBrokenEmail(deps.config, conn.account_id, newly.name, err.message, adapter.name, adapter.mend) }));
       if (!newly) await deps.db.execute(sql`update broker_connections set broken = ${err.message}, updated_at = now() where account_id = ${conn.account_id}::uuid`);
     }
-    outcome = { status: "failed", imported: 0, duplicates: 0, skippedDeleted: 0, error: message, importId: null };
+    outcome = { status: "failed", imported: 0, duplicates: 0, skippedDeleted: 0, error: message, importId: null, cursor: null };
   }
-  await deps.db.execute(sql`update broker_sync_runs set status = ${outcome.status}, finished_at = now(), imported = ${outcome.imported},
-    duplicates = ${outcome.duplicates}, skipped_deleted = ${outcome.skippedDeleted}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid
-    where id = ${runId}::uuid and status = 'running'`);
+  const [finished] = rowsOf(
+    await deps.db.execute(sql`update broker_sync_runs set status = ${outcome.status}, finished_at = now(), imported = ${outcome.imported},
+      duplicates = ${outcome.duplicates}, skipped_deleted = ${outcome.skippedDeleted}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid
+      where id = ${runId}::uuid and status = 'running' returning 1`),
+  );
+  if (finished && conn && outcome.status === "succeeded" && outcome.cursor !== conn.cursor) {
+    await deps.db.execute(sql`update broker_connections set cursor = ${outcome.cursor} where account_id = ${conn.account_id}::uuid and cursor is not distinct from ${conn.cursor}`);
+  }
 }
 
 /**

@@ -74,7 +74,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     expect(first).toMatchObject({ trigger: "manual", status: "succeeded", imported: 2, duplicates: 0, error: null });
     expect(await fillCount(accountId)).toBe(2);
     const { imports } = await (await client.get(`/api/csv-import/history?accountId=${accountId}`)).json();
-    expect(imports[0]).toMatchObject({ importId: first.importId, presetId: "ibkr-flex", fillsCreated: 2, fileName: expect.stringMatching(/^IBKR Flex \d{4}-\d{2}-\d{2}\.csv$/) });
+    expect(imports[0]).toMatchObject({ importId: first.importId, presetId: "ibkr-flex", fillsCreated: 2, fileName: expect.stringMatching(/^Interactive Brokers sync \d{4}-\d{2}-\d{2}\.csv$/) });
     const { trades } = await (await client.get(`/api/trades?accountId=${accountId}`)).json();
     expect(trades).toHaveLength(1);
     expect(trades[0]).toMatchObject({ symbol: "AAPL", status: "closed", grossPnl: "75.00", fees: "2.00", netPnl: "73.00" });

@@ -6,10 +6,11 @@
 // "Url" is not followed (a response never decides where the token goes next).
 import { XMLParser } from "fast-xml-parser";
 import Papa from "papaparse";
-import type { Deps } from "../deps.ts";
-import { resolveVersion } from "../health/index.ts";
-import { findPreset } from "../imports/presets.ts";
-import { FlexError, type FlexProblem } from "./flex-error.ts";
+import type { Deps } from "../../deps.ts";
+import { resolveVersion } from "../../health/index.ts";
+import { findPreset } from "../../imports/presets.ts";
+import type { SyncAdapter } from "../adapter.ts";
+import { SyncError, type SyncProblem } from "../errors.ts";
 
 const DEFAULT_BASE = "https://ndcdyn.interactivebrokers.com";
 const PATH = "/AccountManagement/FlexWebService";
@@ -19,7 +20,7 @@ const MAX_POLLS = 30;
 const MAX_RETRIES = 4;
 
 
-const CODES: Record<string, { problem: FlexProblem; says: string }> = {
+const CODES: Record<string, { problem: SyncProblem; field?: "token" | "queryId"; says: string }> = {
   "1001": { problem: "retry", says: "the statement could not be generated at this time" },
   "1003": { problem: "unavailable", says: "the statement is not available (check the query's period)" },
   "1004": { problem: "retry", says: "the statement is incomplete at this time" },
@@ -28,17 +29,17 @@ const CODES: Record<string, { problem: FlexProblem; says: string }> = {
   "1007": { problem: "retry", says: "MTM P/L data is not ready at this time" },
   "1008": { problem: "retry", says: "MTM and FIFO P/L data is not ready at this time" },
   "1009": { problem: "retry", says: "the service is under heavy load" },
-  "1010": { problem: "query", says: "legacy Flex queries are no longer supported: make an Activity Flex query" },
-  "1011": { problem: "token", says: "the service account is inactive" },
-  "1012": { problem: "token", says: "the token has expired: generate a new one in Client Portal (Flex Web Service configuration)" },
-  "1013": { problem: "token", says: "the token is restricted to other IP addresses" },
-  "1014": { problem: "query", says: "the query id is not valid" },
-  "1015": { problem: "token", says: "the token is not valid" },
-  "1016": { problem: "query", says: "the account in the query is not valid" },
+  "1010": { problem: "settings", field: "queryId", says: "legacy Flex queries are no longer supported: make an Activity Flex query" },
+  "1011": { problem: "credentials", field: "token", says: "the service account is inactive" },
+  "1012": { problem: "credentials", field: "token", says: "the token has expired: generate a new one in Client Portal (Flex Web Service configuration)" },
+  "1013": { problem: "credentials", field: "token", says: "the token is restricted to other IP addresses" },
+  "1014": { problem: "settings", field: "queryId", says: "the query id is not valid" },
+  "1015": { problem: "credentials", field: "token", says: "the token is not valid" },
+  "1016": { problem: "settings", field: "queryId", says: "the account in the query is not valid" },
   "1017": { problem: "retry", says: "the reference code is not valid" },
   "1018": { problem: "retry", says: "too many requests were made with this token" },
   "1019": { problem: "retry", says: "the statement is still being generated" },
-  "1020": { problem: "query", says: "the request could not be validated" },
+  "1020": { problem: "settings", field: "queryId", says: "the request could not be validated" },
   "1021": { problem: "retry", says: "the statement could not be retrieved at this time" },
 };
 
@@ -54,10 +55,10 @@ async function call(deps: Pick<Deps, "config" | "fetch">, step: "SendRequest" | 
   try {
     res = await deps.fetch(url, { headers: { "User-Agent": `TradingJournal/${resolveVersion(deps.config.APP_VERSION) ?? "dev"}` }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
   } catch {
-    throw new FlexError(null, "retry", "Interactive Brokers' Flex Web Service could not be reached.");
+    throw new SyncError(null, "retry", "Interactive Brokers' Flex Web Service could not be reached.");
   }
   const text = await res.text();
-  if (!res.ok) throw new FlexError(null, "retry", `Interactive Brokers' Flex Web Service answered HTTP ${res.status}.`);
+  if (!res.ok) throw new SyncError(null, "retry", `Interactive Brokers' Flex Web Service answered HTTP ${res.status}.`);
   return text;
 }
 
@@ -69,29 +70,29 @@ function envelopeOf(text: string): Envelope | null {
   try {
     parsed = parser.parse(text) as { FlexStatementResponse?: Envelope };
   } catch {
-    throw new FlexError(null, "retry", "Interactive Brokers' Flex Web Service answered something that is not XML.");
+    throw new SyncError(null, "retry", "Interactive Brokers' Flex Web Service answered something that is not XML.");
   }
   return parsed.FlexStatementResponse ?? {};
 }
 
-function failure(envelope: Envelope): FlexError {
+function failure(envelope: Envelope): SyncError {
   const code = String(envelope.ErrorCode ?? "");
   const known = CODES[code];
   const words = known?.says ?? envelope.ErrorMessage ?? "it refused the request";
-  return new FlexError(code || null, known?.problem ?? "unavailable", `Interactive Brokers${code ? ` (error ${code})` : ""}: ${words}.`);
+  return new SyncError(code || null, known?.problem ?? "unavailable", `Interactive Brokers${code ? ` (error ${code})` : ""}: ${words}.`, known?.field ?? null);
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * SendRequest: the reference code of a statement being generated for the token and query id. Throttled and
- * busy answers are asked again (FLEX_POLL_MS, doubling); a wrong token or query is a FlexError at once.
+ * busy answers are asked again (FLEX_POLL_MS, doubling); a wrong token or query is a SyncError at once.
  */
 export async function requestStatement(deps: Pick<Deps, "config" | "fetch">, token: string, queryId: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const text = await call(deps, "SendRequest", token, queryId);
     const envelope = envelopeOf(text);
-    if (!envelope) throw new FlexError(null, "retry", "Interactive Brokers answered the request with a statement instead of a reference code.");
+    if (!envelope) throw new SyncError(null, "retry", "Interactive Brokers answered the request with a statement instead of a reference code.");
     if (envelope.Status === "Success" && envelope.ReferenceCode) return String(envelope.ReferenceCode);
     const error = failure(envelope);
     if (error.problem !== "retry" || attempt >= MAX_RETRIES) throw error;
@@ -143,28 +144,50 @@ const ATTRIBUTES: Record<string, string> = {
 const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /**
- * A statement as the ibkr-flex preset reads it (lib/imports/presets.ts): a CSV statement as it comes (its
- * query must hold the preset's columns), an XML one rewritten as that CSV from its <Trade> elements, in every
+ * A statement as rows under the ibkr-flex preset's header (lib/imports/presets.ts): a CSV statement's columns
+ * taken by name (its query must hold the preset's columns), an XML one's <Trade> elements, in every
  * FlexStatement of the answer (a <Trade> is an execution: its level of detail says so when the query has no
- * such field). A statement that is neither is a FlexError.
+ * such field). A statement that is neither is a SyncError.
  */
-export function statementAsCsv(text: string): string {
+export function statementRows(text: string): string[][] {
+  const header = findPreset("ibkr-flex")!.headers;
   const head = text.trimStart().slice(0, 300);
-  if (!head.startsWith("<")) return text;
-  if (!/^(<\?xml[^>]*>\s*)?<FlexQueryResponse[\s>]/.test(head)) throw new FlexError(null, "unavailable", "Interactive Brokers sent a statement this journal cannot read.");
+  if (!head.startsWith("<")) {
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true, skipEmptyLines: true });
+    return parsed.data.map((row) => header.map((column) => row[column] ?? ""));
+  }
+  if (!/^(<\?xml[^>]*>\s*)?<FlexQueryResponse[\s>]/.test(head)) throw new SyncError(null, "unavailable", "Interactive Brokers sent a statement this journal cannot read.");
   let parsed: { FlexQueryResponse?: { FlexStatements?: { FlexStatement?: unknown } } };
   try {
     parsed = parser.parse(text) as typeof parsed;
   } catch {
-    throw new FlexError(null, "unavailable", "Interactive Brokers sent a statement that is not well-formed XML.");
+    throw new SyncError(null, "unavailable", "Interactive Brokers sent a statement that is not well-formed XML.");
   }
   const statements = asList(parsed.FlexQueryResponse?.FlexStatements?.FlexStatement as Array<{ Trades?: { Trade?: unknown } }> | undefined);
-  const header = findPreset("ibkr-flex")!.headers;
   const rows: string[][] = [];
   for (const statement of statements) {
     for (const trade of asList(statement?.Trades?.Trade as Array<Record<string, string>> | Record<string, string> | undefined)) {
       rows.push(header.map((column) => (column === "LevelOfDetail" ? (trade.levelOfDetail ?? "EXECUTION") : (trade[ATTRIBUTES[column]!] ?? ""))));
     }
   }
-  return Papa.unparse({ fields: header, data: rows });
+  return rows;
 }
+
+/**
+ * The Flex Web Service as a sync adapter: the secret is the token, the setting the query id. A statement is
+ * the period its query sets (IBKR keeps no cursor): what was imported before is skipped as duplicates.
+ */
+export const adapter: SyncAdapter = {
+  name: "Interactive Brokers",
+  mend: "a new Flex Web Service token",
+  presetId: "ibkr-flex",
+  hint: (secret) => secret.token!.slice(-4),
+  async verify(ctx, { secret, settings }) {
+    await requestStatement(ctx, secret.token!, String(settings.queryId));
+  },
+  async pull(ctx, { secret, settings }) {
+    const reference = await requestStatement(ctx, secret.token!, String(settings.queryId));
+    return { records: [await fetchStatement(ctx, secret.token!, reference)], cursor: null };
+  },
+  normalise: (records) => records.flatMap((statement) => statementRows(String(statement))),
+};

@@ -1,0 +1,62 @@
+// The broker sync adapter interface (docs/imports.md, "Broker sync"). A provider's adapter does two things and
+// keeps them apart:
+// - pull: I/O only. It asks the provider for the account's executions since the connection's cursor, with the
+//   provider's own authentication, paging, rate limits and retries, and answers the provider's records as they
+//   came (plus the new cursor, and the credentials when the provider rotated them).
+// - normalise: a pure function from those records to rows under one of the journal's CSV presets (the preset
+//   a trader would use for the same broker's own export, where there is one), so a fill from a sync and the
+//   same fill from a file carry the same execution id and are stored once.
+// The records then go through the staged import pipeline like an upload (lib/sync/sync.ts). Conformance
+// vectors (tests/fixtures/sync/<provider>/*.json: provider answers in, fills out) pin each normaliser.
+import type { Deps } from "../deps.ts";
+
+export type SyncContext = Pick<Deps, "config" | "fetch" | "now">;
+
+/** What the trader gave, split: what is sealed (keys, tokens) and what may be shown (a query id, "paper"). */
+export type Credentials = { secret: Record<string, string>; settings: Record<string, string | boolean> };
+
+export type Pulled = {
+  /** The provider's records, as it sent them (one per execution, or pages the normaliser unpacks). */
+  records: unknown[];
+  /** Where the next run starts (a time or a provider's id): null keeps the connection's cursor as it was. */
+  cursor: string | null;
+  /** The secret as the provider rotated it during the pull (a new refresh or remember token), to be sealed. */
+  secret?: Record<string, string>;
+  /** What the provider told that the connection keeps (the account the keys open, learnt on a first run). */
+  settings?: Record<string, string | boolean>;
+};
+
+export type SyncAdapter = {
+  /** The name a trader knows ("Alpaca"): in run errors and emails. */
+  name: string;
+  /** What the trader saves again when the provider refuses the credentials ("a new API key"): in the email. */
+  mend: string;
+  /** The CSV preset the normalised rows are read with (lib/imports/presets.ts). */
+  presetId: string;
+  /** The last characters shown of the main secret (the token, the key): the rest is never shown again. */
+  hint(secret: Record<string, string>): string;
+  /**
+   * Checked when the trader saves the connection: the provider accepts the credentials. A refusal is a
+   * SyncError naming the field ("credentials"/"settings"); a provider that cannot answer now is "retry".
+   * It may answer what the provider told of the credentials (the account they open) to keep with them.
+   */
+  verify(ctx: SyncContext, credentials: Credentials): Promise<Partial<Credentials> | void>;
+  pull(ctx: SyncContext, credentials: Credentials, since: { cursor: string | null; notBefore: Date | null }): Promise<Pulled>;
+  /** Pure: the records to rows under the preset's header (cells as strings). */
+  normalise(records: unknown[]): string[][];
+};
+
+export const PROVIDERS = ["ibkr-flex", "alpaca", "kraken", "coinbase"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Each adapter is loaded when a connection is saved or pulled, not at start (some carry large parsers). */
+const ADAPTERS: Record<Provider, () => Promise<{ adapter: SyncAdapter }>> = {
+  "ibkr-flex": () => import("./adapters/ibkr-flex.ts"),
+  alpaca: () => import("./adapters/alpaca.ts"),
+  kraken: () => import("./adapters/kraken.ts"),
+  coinbase: () => import("./adapters/coinbase.ts"),
+};
+
+export async function adapterFor(provider: Provider): Promise<SyncAdapter> {
+  return (await ADAPTERS[provider]()).adapter;
+}
