@@ -1,0 +1,332 @@
+// Broker sync through the adapters of Alpaca, Kraken and Coinbase (lib/sync/adapters; docs/imports.md "Broker
+// sync"), each against its provider's stand-in (tests/support/broker-server.ts, which checks the keys,
+// signatures and JWTs as the provider does) and the real Postgres, on a database of its own (the schedule pulls
+// every due connection it finds). The same cases for every provider: a first sync of several pages, an
+// incremental one from the kept cursor, duplicates across runs, a deleted fill not coming back, a start date,
+// refused and revoked credentials (broken, emailed once, skipped by the schedule, mended), the provider's
+// rate-limit answer retried with backoff, and what the trader wrote surviving a sync that rebuilds trades and
+// its undo.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { createNodeMailer } from "../../lib/email/index.ts";
+import type { Provider } from "../../lib/sync/adapter.ts";
+import { syncDueConnections } from "../../lib/sync/sync.ts";
+import { signUp, testApp, type TestApp } from "../support/app.ts";
+import { startBrokerServer, type BrokerServer } from "../support/broker-server.ts";
+import type { TestClient } from "../support/client.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startSmtpServer, type SmtpTestServer } from "../support/smtp-server.ts";
+
+let db: { name: string; url: string };
+let brokers: BrokerServer;
+let smtp: SmtpTestServer;
+let t: TestApp;
+beforeAll(async () => {
+  db = await createMigratedDatabase("journal_broker_adapters");
+  brokers = await startBrokerServer();
+  smtp = await startSmtpServer({ tls: "none" });
+  const env = { ...brokers.env, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100/" };
+  const probe = await testApp(db.url, env);
+  t = await testApp(db.url, env, { peer: "per-request", mailer: await createNodeMailer(probe.config) });
+});
+afterAll(async () => {
+  await brokers.close();
+  await smtp.close();
+  await dropDatabase(db.name);
+});
+
+/** One execution as the tests think of it; each driver writes it as its provider does. */
+type Exec = { n: number; side: "buy" | "sell"; at: string; qty: string; price: string };
+
+/** What a provider's stand-in needs from a test: new keys, executions, and what the keys' refusal names. */
+type Driver = {
+  provider: Provider;
+  symbol: string;
+  /** New keys opening the broker's account `acct`, as the PUT's body. */
+  keys(acct: string): Record<string, unknown>;
+  /** The same provider, keys it does not know, and the field the 400 names. */
+  wrong(): { body: Record<string, unknown>; field: string };
+  add(acct: string, execs: Exec[]): void;
+  revoke(body: Record<string, unknown>): void;
+  throttle(n: number): void;
+  requests(): string[];
+  /** The request's parameter that carries the cursor. */
+  cursorParam: RegExp;
+  /** The execution id a fill of `n` is stored under. */
+  executionId(n: number): string;
+  /** How many records a page holds. */
+  pageSize: number;
+};
+
+const alpacaId = (n: number) => `20240119093000${String(n).padStart(3, "0")}::5c2f3e4a-0000-4000-8000-${String(n).padStart(12, "0")}`;
+const krakenId = (n: number) => `TX${String(n).padStart(4, "0")}-ABCDE-FGHIJK`;
+const coinbaseId = (n: number) => `0b0e3f3c-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+const drivers = (): Driver[] => [
+  {
+    provider: "alpaca",
+    symbol: "AAPL",
+    keys: (acct) => ({ provider: "alpaca", ...brokers.alpacaKey(acct), paper: true }),
+    wrong: () => ({ body: { provider: "alpaca", keyId: "PKUNKNOWN000000000", secret: "0000000000000000000000", paper: true }, field: "keyId" }),
+    add(acct, execs) {
+      const list = brokers.alpaca.fills.get(acct) ?? brokers.alpaca.fills.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        list.push({ id: alpacaId(e.n), activity_type: "FILL", transaction_time: e.at, type: "fill", price: e.price, qty: e.qty, side: e.side, symbol: "AAPL", leaves_qty: "0", order_id: crypto.randomUUID(), cum_qty: e.qty, order_status: "filled" });
+      }
+    },
+    revoke: (body) => brokers.alpaca.revoked.add(String(body.keyId)),
+    throttle: (n) => (brokers.alpaca.throttle = n),
+    requests: () => brokers.alpaca.requests,
+    cursorParam: /[?&]after=/,
+    executionId: alpacaId,
+    pageSize: 100,
+  },
+  {
+    provider: "kraken",
+    symbol: "XXBTZUSD",
+    keys: (acct) => ({ provider: "kraken", ...brokers.krakenKey(acct) }),
+    wrong: () => ({ body: { provider: "kraken", key: "UnknownKey0000000000", secret: Buffer.alloc(64, 7).toString("base64") }, field: "key" }),
+    add(acct, execs) {
+      const list = brokers.kraken.trades.get(acct) ?? brokers.kraken.trades.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        list.push({ txid: krakenId(e.n), ordertxid: `O${krakenId(e.n)}`, postxid: "TKH2SE-M7IF5-CFI7LT", pair: "XXBTZUSD", time: Date.parse(e.at) / 1000, type: e.side, ordertype: "limit", price: e.price, cost: "0", fee: "0.26", vol: e.qty, margin: "0.00000", misc: "" });
+      }
+    },
+    revoke: (body) => brokers.kraken.revoked.add(String(body.key)),
+    throttle: (n) => (brokers.kraken.throttle = n),
+    requests: () => brokers.kraken.requests,
+    cursorParam: /[?&]start=/,
+    executionId: krakenId,
+    pageSize: 50,
+  },
+  {
+    provider: "coinbase",
+    symbol: "BTC-USD",
+    keys: (acct) => ({ provider: "coinbase", ...brokers.coinbaseKey(acct) }),
+    wrong() {
+      const { privateKey } = brokers.coinbaseKey("nobody");
+      return { body: { provider: "coinbase", keyName: "organizations/unknown/apiKeys/unknown", privateKey }, field: "keyName" };
+    },
+    add(acct, execs) {
+      const list = brokers.coinbase.fills.get(acct) ?? brokers.coinbase.fills.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        list.push({ entry_id: crypto.randomUUID(), trade_id: coinbaseId(e.n), order_id: crypto.randomUUID(), trade_time: e.at.replace("Z", "123Z").replace(/\.(\d{3})123Z/, ".$1123456Z"), trade_type: "FILL", price: e.price, size: e.qty, commission: "0.5", product_id: "BTC-USD", sequence_timestamp: e.at, side: e.side.toUpperCase(), size_in_quote: false, retail_portfolio_id: "6bd6ce2b-0b4e-4f87-a4b0-7bd1a5e9c5f0" });
+      }
+    },
+    revoke: (body) => brokers.coinbase.revoked.add(String(body.keyName)),
+    throttle: (n) => (brokers.coinbase.throttle = n),
+    requests: () => brokers.coinbase.requests,
+    cursorParam: /[?&]start_sequence_timestamp=/,
+    executionId: coinbaseId,
+    pageSize: 100,
+  },
+];
+
+/** Round trips on `day` from 14:30 UTC: a buy and a sell a minute apart, numbered from `first` (the execution ids). */
+function roundTrips(first: number, pairs: number, day = "2024-01-19"): Exec[] {
+  const execs: Exec[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const at = (m: number) => new Date(Date.parse(`${day}T14:30:00.000Z`) + m * 60_000).toISOString();
+    execs.push({ n: first + 2 * i, side: "buy", at: at(2 * i), qty: "2", price: "100.5" }, { n: first + 2 * i + 1, side: "sell", at: at(2 * i + 1), qty: "2", price: "101" });
+  }
+  return execs;
+}
+
+async function account(client: TestClient) {
+  return (await (await client.post("/api/accounts", { name: `Sync ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json()).id as string;
+}
+async function put(client: TestClient, accountId: string, body: Record<string, unknown>) {
+  return client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PUT", json: body });
+}
+async function connect(client: TestClient, accountId: string, body: Record<string, unknown>) {
+  const res = await put(client, accountId, body);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return res.json();
+}
+async function sync(client: TestClient, accountId: string) {
+  const res = await client.post(`/api/accounts/${accountId}/broker-connection/sync`);
+  expect(res.status).toBe(202);
+  const { runId } = await res.json();
+  await t.settled();
+  const { runs } = await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json();
+  return runs.find((r: { id: string }) => r.id === runId);
+}
+const fillIds = async (accountId: string) =>
+  rowsOf<{ execution_id: string }>(await t.deps.db.execute(sql`select execution_id from fills where account_id = ${accountId}::uuid order by executed_at, execution_id`)).map((r) => r.execution_id);
+
+describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s", (_name, d) => {
+  it("checks the keys and keeps them sealed, syncs every page, then only what is new from the kept cursor, each fill once", async () => {
+    const { client } = await signUp(t, d.provider);
+    const accountId = await account(client);
+    const acct = crypto.randomUUID();
+    const execs = roundTrips(0, d.pageSize + 10); // more than two pages of Kraken's, more than one of the others'
+    d.add(acct, execs);
+    const keys = d.keys(acct);
+    const saved = await connect(client, accountId, keys);
+    expect(saved).toMatchObject({ provider: d.provider, verified: true, broken: null, lastRun: null, startDate: null });
+    const [row] = rowsOf<{ ciphertext: string; cursor: string | null }>(await t.deps.db.execute(sql`select ciphertext, cursor from broker_connections where account_id = ${accountId}::uuid`));
+    for (const value of Object.values(keys)) if (typeof value === "string" && value !== d.provider) expect(row!.ciphertext).not.toContain(value.slice(0, 12));
+    expect(JSON.stringify(saved)).not.toContain(String(Object.values(keys)[2]).slice(0, 12));
+
+    const first = await sync(client, accountId);
+    expect(first, first?.error).toMatchObject({ status: "succeeded", imported: execs.length, duplicates: 0, skippedDeleted: 0, error: null });
+    expect(await fillIds(accountId)).toEqual(execs.map((e) => d.executionId(e.n)).sort());
+    const symbols = rowsOf<{ symbol: string }>(await t.deps.db.execute(sql`select distinct symbol from fills where account_id = ${accountId}::uuid`));
+    expect(symbols).toEqual([{ symbol: d.symbol }]);
+    const cursor = rowsOf<{ cursor: string | null }>(await t.deps.db.execute(sql`select cursor from broker_connections where account_id = ${accountId}::uuid`))[0]!.cursor;
+    expect(cursor).not.toBeNull();
+
+    // Later: two fills more. The run asks from the cursor and imports those only.
+    const later = roundTrips(1000, 1, "2024-01-22");
+    d.add(acct, later);
+    const before = d.requests().length;
+    const second = await sync(client, accountId);
+    expect(second).toMatchObject({ status: "succeeded", imported: 2, skippedDeleted: 0 });
+    expect(second.duplicates).toBeLessThanOrEqual(1); // the fill at the cursor itself, where the provider's bound includes it
+    expect(d.requests().slice(before).some((r) => d.cursorParam.test(r))).toBe(true);
+    expect((await fillIds(accountId)).length).toBe(execs.length + 2);
+
+    // The same fills again (a third run with nothing new): nothing written.
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0 });
+    expect((await fillIds(accountId)).length).toBe(execs.length + 2);
+  });
+
+  it("leaves out a fill the trader deleted (counted in the run) and fills before the start date", async () => {
+    const { client } = await signUp(t, `${d.provider}-hygiene`);
+    const accountId = await account(client);
+    const acct = crypto.randomUUID();
+    const execs = roundTrips(2000, 2, "2024-02-05").concat(roundTrips(2100, 2, "2024-02-07"));
+    d.add(acct, execs);
+    const keys = d.keys(acct);
+    // Only what was executed from the 6th (New York) on.
+    await connect(client, accountId, { ...keys, startDate: "2024-02-06" });
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 4 });
+    expect(await fillIds(accountId)).toEqual(execs.slice(4).map((e) => d.executionId(e.n)).sort());
+
+    const [victim] = rowsOf<{ id: string }>(await t.deps.db.execute(sql`select id::text from fills where account_id = ${accountId}::uuid and execution_id = ${d.executionId(execs[4]!.n)}`));
+    expect((await client.request(`/api/fills/${victim!.id}`, { method: "DELETE" })).status).toBe(204);
+    // Saved again (the cursor starts afresh): the run reads everything again and brings back nothing deleted.
+    await connect(client, accountId, { ...keys, startDate: "2024-02-06" });
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0, skippedDeleted: 1 });
+    expect(await fillIds(accountId)).toEqual(execs.slice(5).map((e) => d.executionId(e.n)).sort());
+  });
+
+  it("refuses unknown keys on save (400 naming them, nothing kept); revoked later: the run fails, the connection breaks, one email, the schedule skips it, new keys mend it", async () => {
+    const { client, userId } = await signUp(t, `${d.provider}-keys`);
+    const email = rowsOf<{ email: string }>(await t.deps.db.execute(sql`select email from users where id = ${userId}::uuid`))[0]!.email;
+    const accountId = await account(client);
+    const acct = crypto.randomUUID();
+    const wrong = d.wrong();
+    const refused = await put(client, accountId, wrong.body);
+    expect(refused.status).toBe(400);
+    const envelope = await refused.json();
+    expect(envelope.error.code).toBe("VALIDATION_ERROR");
+    expect(envelope.error.fields).toEqual([expect.objectContaining({ path: wrong.field })]);
+    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection).toBeNull();
+
+    const keys = d.keys(acct);
+    await connect(client, accountId, keys);
+    d.revoke(keys);
+    smtp.messages.length = 0;
+    const failed = await sync(client, accountId);
+    expect(failed).toMatchObject({ status: "failed", imported: 0 });
+    expect(failed.error).toMatch(/refused|lacks|Invalid/);
+    const again = await sync(client, accountId);
+    expect(again.status).toBe("failed");
+    await t.settled();
+    await smtp.waitFor((m) => m.to.includes(email) && /sync stopped/.test(m.subject));
+    const mails = smtp.messages.filter((m) => m.to.includes(email) && /sync stopped/.test(m.subject));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/sync stopped for/);
+    const { connection } = await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json();
+    expect(connection.broken).toBe(failed.error);
+    // The schedule leaves a broken connection alone.
+    const runsBefore = (await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json()).runs.length;
+    await t.deps.db.execute(sql`update broker_sync_runs set started_at = now() - interval '2 days' where account_id = ${accountId}::uuid`);
+    await syncDueConnections(t.deps);
+    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json()).runs.length).toBe(runsBefore);
+    // New keys mend it.
+    d.add(acct, roundTrips(3000, 1, "2024-03-01"));
+    const mended = await connect(client, accountId, d.keys(acct));
+    expect(mended.broken).toBeNull();
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded" });
+  });
+
+  it("asks again with backoff when the provider limits requests; one that keeps refusing fails the run, writes nothing and does not break the connection", async () => {
+    const { client } = await signUp(t, `${d.provider}-429`);
+    const accountId = await account(client);
+    const acct = crypto.randomUUID();
+    d.add(acct, roundTrips(4000, 1, "2024-03-04"));
+    await connect(client, accountId, d.keys(acct));
+    d.throttle(2);
+    const before = d.requests().length;
+    const run = await sync(client, accountId);
+    expect(run, run?.error).toMatchObject({ status: "succeeded" });
+    expect(run.imported).toBeGreaterThan(0);
+    expect(d.requests().length - before).toBeGreaterThanOrEqual(3);
+
+    const other = await account(client);
+    await connect(client, other, d.keys(acct));
+    d.throttle(50);
+    const failed = await sync(client, other);
+    d.throttle(0);
+    expect(failed).toMatchObject({ status: "failed", imported: 0 });
+    expect(failed.error).toMatch(/limiting requests|busy/);
+    expect(await fillIds(other)).toEqual([]);
+    expect((await (await client.get(`/api/accounts/${other}/broker-connection`)).json()).connection.broken).toBeNull();
+  });
+
+  it("keeps the trader's notes, tags and stop through a sync that rebuilds the trade and through its undo", async () => {
+    const { client } = await signUp(t, `${d.provider}-notes`);
+    const accountId = await account(client);
+    const acct = crypto.randomUUID();
+    const day = "2024-04-02";
+    const trip = roundTrips(5000, 1, day);
+    d.add(acct, trip);
+    const keys = d.keys(acct);
+    await connect(client, accountId, keys);
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 2 });
+    const [trade] = (await (await client.get(`/api/trades?accountId=${accountId}`)).json()).trades;
+    const patched = await client.request(`/api/trades/${trade.id}`, { method: "PATCH", json: { notes: "Waited for the retest.", tags: ["breakout"], stopPrice: "99" } });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+
+    // An earlier buy the broker reports late: the trade is rebuilt around it. The connection is saved again so
+    // the run reads from the start (an incremental run would not look back).
+    d.add(acct, [{ n: 4999, side: "buy", at: new Date(Date.parse(trip[0]!.at) - 60_000).toISOString(), qty: "1", price: "100" }]);
+    await connect(client, accountId, keys);
+    const rebuilt = await sync(client, accountId);
+    expect(rebuilt).toMatchObject({ status: "succeeded", imported: 1 });
+    const written = async () => (await (await client.get(`/api/trades?accountId=${accountId}`)).json()).trades.find((x: { notes: string | null }) => x.notes !== null);
+    expect(await written()).toMatchObject({ notes: "Waited for the retest.", tags: ["breakout"], risk: expect.objectContaining({ stopPrice: expect.stringMatching(/^99(\.0+)?$/) }) });
+    expect((await client.post(`/api/csv-import/${rebuilt.importId}/undo`)).status).toBe(200);
+    expect(await written()).toMatchObject({ notes: "Waited for the retest.", tags: ["breakout"], risk: expect.objectContaining({ stopPrice: expect.stringMatching(/^99(\.0+)?$/) }) });
+  });
+});
+
+describe("broker sync: Alpaca's answers that must not be imported", () => {
+  const alpaca = drivers()[0]!;
+  it("keys that now open another account fail the run and break the connection; a truncated answer fails the run and writes nothing", async () => {
+    const { client } = await signUp(t, "alpaca-other");
+    const accountId = await account(client);
+    const acct = `PA${crypto.randomUUID().slice(0, 8)}`;
+    alpaca.add(acct, roundTrips(7000, 1, "2024-05-01"));
+    const keys = alpaca.keys(acct);
+    expect(await connect(client, accountId, keys)).toMatchObject({ accountNumber: acct, paper: true });
+
+    brokers.alpaca.truncated = true;
+    const cut = await sync(client, accountId);
+    brokers.alpaca.truncated = false;
+    expect(cut).toMatchObject({ status: "failed", imported: 0 });
+    expect(cut.error).toMatch(/could not be read/);
+    expect(await fillIds(accountId)).toEqual([]);
+    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.broken).toBeNull();
+
+    brokers.alpaca.keys.get(String(keys.keyId))!.accountNumber = "PAOTHER0001";
+    const other = await sync(client, accountId);
+    expect(other).toMatchObject({ status: "failed", imported: 0 });
+    expect(other.error).toContain("PAOTHER0001");
+    expect(await fillIds(accountId)).toEqual([]);
+    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.broken).toBe(other.error);
+  });
+});
