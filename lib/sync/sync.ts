@@ -83,6 +83,8 @@ export type ConnectionView = {
   queryId?: string;
   /** Alpaca: the connection reads the paper trading API. */
   paper?: boolean;
+  /** Alpaca: the account the keys open (a later answer for another account is refused). */
+  accountNumber?: string;
   /** Nothing executed before this day (the account's zone) is imported; null: everything the statement has. */
   startDate: string | null;
   /** The token's last four characters: the token itself is never shown again. */

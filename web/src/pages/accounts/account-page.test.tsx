@@ -230,4 +230,39 @@ describe("the account's broker sync", () => {
     expect((within(panel).getByLabelText("Import from") as HTMLInputElement).value).toBe("2024-01-19");
     expect(sent).toEqual([{ provider: "ibkr-flex", token: "newtoken0000111122", queryId: "987654", startDate: "2024-01-19" }]);
   });
+
+  it("connects another broker: its steps name the read-only permission, its own fields are sent, and the connection shows its account", async () => {
+    const sent: unknown[] = [];
+    let connection: unknown = null;
+    stubApi({
+      ...signedIn,
+      ...ledger,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/accounts/${ID}/broker-connection`]: () => json({ connection }),
+      [`GET /api/accounts/${ID}/broker-connection/runs`]: { runs: [] },
+      [`PUT /api/accounts/${ID}/broker-connection`]: ({ body }) => {
+        sent.push(body);
+        connection = { provider: "alpaca", paper: true, accountNumber: "PA3XYZ0001", startDate: null, tokenHintTail: "WXYZ", verified: true, broken: null, lastRun: null };
+        return json(connection);
+      },
+    });
+    renderApp(`/accounts/${ID}`);
+    const panel = await screen.findByRole("region", { name: "Broker sync" });
+    const user = userEvent.setup();
+    await user.selectOptions(await within(panel).findByLabelText("Broker"), "kraken");
+    expect(within(panel).getByText(/Query closed orders & trades/)).toBeTruthy();
+    expect(within(panel).queryByLabelText("Query ID")).toBeNull();
+    await user.selectOptions(within(panel).getByLabelText("Broker"), "alpaca");
+    await user.click(within(panel).getByRole("button", { name: "Connect" }));
+    expect(within(panel).getByLabelText("API key ID").getAttribute("aria-invalid")).toBe("true");
+    expect(sent).toEqual([]);
+    await user.type(within(panel).getByLabelText("API key ID"), "PKABCDEFGHWXYZ");
+    await user.type(within(panel).getByLabelText("Secret key"), "secretsecretsecret1234");
+    await user.click(within(panel).getByLabelText(/Paper trading account/));
+    await user.click(within(panel).getByRole("button", { name: "Connect" }));
+    await waitFor(() => expect(sent).toEqual([{ provider: "alpaca", keyId: "PKABCDEFGHWXYZ", secret: "secretsecretsecret1234", paper: true, startDate: null }]));
+    expect(await within(panel).findByText("PA3XYZ0001 (paper)")).toBeTruthy();
+    expect(within(panel).getByText("Alpaca")).toBeTruthy();
+  });
 });

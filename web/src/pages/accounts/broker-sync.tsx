@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import type { Account } from "../../api/queries.ts";
-import { ErrorAlert, StatusMessage, TextField } from "../../components/ui.tsx";
+import { ErrorAlert, SelectField, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 
@@ -31,17 +31,73 @@ function runLine(run: Run): string {
   return run.error ? `${what}. ${run.error}` : `${what}.`;
 }
 
-/** The token and query id form (a new connection, or a new token for a broken one). */
-function ConnectForm({ account, onDone, startDate: savedStart = null }: { account: Account; onDone?: () => void; startDate?: string | null }) {
+type ProviderId = "ibkr-flex" | "alpaca" | "kraken" | "coinbase";
+type FieldSpec = { key: string; label: string; hint: string; secret?: boolean; numeric?: boolean; multiline?: boolean };
+
+/**
+ * Each broker the journal syncs, as a trader meets it: where the key is made, which permission is read-only,
+ * and the fields the PUT takes (docs/imports.md, "Broker sync").
+ */
+const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: string; steps: string; fields: FieldSpec[] }> = {
+  "ibkr-flex": {
+    name: "Interactive Brokers (Flex Web Service)",
+    short: "Interactive Brokers",
+    secretLabel: "Token",
+    steps: "In Client Portal: Performance & Reports → Flex Queries. Make an Activity Flex Query with the Trades section, then turn on the Flex Web Service there and generate its token. The token only reads statements.",
+    fields: [
+      { key: "token", label: "Flex Web Service token", secret: true, hint: "Client Portal → Performance & Reports → Flex Queries → Flex Web Service. Stored sealed; never shown again." },
+      { key: "queryId", label: "Query ID", numeric: true, hint: "An Activity Flex Query with the Trades section (XML, or CSV with the columns of the IBKR Flex preset)." },
+    ],
+  },
+  alpaca: {
+    name: "Alpaca",
+    short: "Alpaca",
+    secretLabel: "API key",
+    steps: "In Alpaca's dashboard, choose the paper or the live account, then API Keys → Generate New Keys. Alpaca's keys cannot be limited to reading: the journal only ever reads your fills with them. Paper keys work only with Paper ticked.",
+    fields: [
+      { key: "keyId", label: "API key ID", hint: "Starts with PK (paper) or AK (live)." },
+      { key: "secret", label: "Secret key", secret: true, hint: "Shown once by Alpaca. Stored sealed; never shown again." },
+    ],
+  },
+  kraken: {
+    name: "Kraken",
+    short: "Kraken",
+    secretLabel: "API key",
+    steps: "In Kraken: Settings → Connections & API → Create API key. Tick only “Query closed orders & trades” (read-only); leave every trading and funding permission off.",
+    fields: [
+      { key: "key", label: "API key", hint: "The public key Kraken shows first." },
+      { key: "secret", label: "Private key", secret: true, hint: "Shown once by Kraken. Stored sealed; never shown again." },
+    ],
+  },
+  coinbase: {
+    name: "Coinbase Advanced",
+    short: "Coinbase",
+    secretLabel: "Key name",
+    steps: "In the Coinbase Developer Platform: API keys → Create API key, with the ECDSA signature algorithm and only the View permission (read-only). Paste its name and its private key.",
+    fields: [
+      { key: "keyName", label: "API key name", hint: "organizations/…/apiKeys/…" },
+      { key: "privateKey", label: "Private key", secret: true, multiline: true, hint: "From -----BEGIN EC PRIVATE KEY----- to its end. Stored sealed; never shown again." },
+    ],
+  },
+};
+
+/** The broker and its keys (a new connection, or new keys for a broken one). */
+function ConnectForm({ account, onDone, startDate: savedStart = null, provider: savedProvider = "ibkr-flex", paper: savedPaper = false }: { account: Account; onDone?: () => void; startDate?: string | null; provider?: ProviderId; paper?: boolean }) {
   const queryClient = useQueryClient();
-  const [token, setToken] = useState("");
-  const [queryId, setQueryId] = useState("");
+  const [provider, setProvider] = useState<ProviderId>(savedProvider);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [paper, setPaper] = useState(savedPaper);
   const [startDate, setStartDate] = useState(savedStart ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
+  const broker = BROKERS[provider];
   const save = useMutation({
-    mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].$put({ param: { id: account.id }, json: { provider: "ibkr-flex", token: token.trim(), queryId: queryId.trim(), startDate: startDate || null } })),
+    mutationFn: () => {
+      const fields = Object.fromEntries(broker.fields.map((f) => [f.key, (values[f.key] ?? "").trim()]));
+      const json = { provider, ...fields, ...(provider === "alpaca" ? { paper } : {}), startDate: startDate || null } as Parameters<(typeof api.api.accounts)[":id"]["broker-connection"]["$put"]>[0]["json"];
+      return unwrap(api.api.accounts[":id"]["broker-connection"].$put({ param: { id: account.id }, json }));
+    },
     onSuccess: async () => {
-      setToken("");
+      setValues({});
       setErrors({});
       await queryClient.invalidateQueries({ queryKey: connectionKey(account.id) });
       onDone?.();
@@ -51,15 +107,37 @@ function ConnectForm({ account, onDone, startDate: savedStart = null }: { accoun
   function submit(e: FormEvent) {
     e.preventDefault();
     const found: FieldErrors = {};
-    if (!token.trim()) found.token = "Token is required.";
-    if (!/^\d+$/.test(queryId.trim())) found.queryId = "Query ID must be the Flex query's number.";
+    for (const f of broker.fields) {
+      const value = (values[f.key] ?? "").trim();
+      if (!value) found[f.key] = `${f.label} is required.`;
+      else if (f.numeric && !/^\d+$/.test(value)) found[f.key] = `${f.label} must be the Flex query's number.`;
+    }
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate();
   }
+  const set = (key: string) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
   return (
-    <form className="form" onSubmit={submit} aria-label="Connect Interactive Brokers" noValidate>
-      <TextField label="Flex Web Service token" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" spellCheck={false} error={errors.token} hint="Client Portal → Performance & Reports → Flex Queries → Flex Web Service. Stored sealed; never shown again." />
-      <TextField label="Query ID" inputMode="numeric" value={queryId} onChange={(e) => setQueryId(e.target.value)} error={errors.queryId} hint="An Activity Flex Query with the Trades section (XML, or CSV with the columns of the IBKR Flex preset)." />
+    <form className="form" onSubmit={submit} aria-label={`Connect ${broker.short}`} noValidate>
+      <SelectField label="Broker" value={provider} onChange={(e) => { setProvider(e.target.value as ProviderId); setErrors({}); }}>
+        {(Object.keys(BROKERS) as ProviderId[]).map((id) => (
+          <option key={id} value={id}>
+            {BROKERS[id].name}
+          </option>
+        ))}
+      </SelectField>
+      <p className="muted">{broker.steps}</p>
+      {broker.fields.map((f) =>
+        f.multiline ? (
+          <TextAreaField key={`${provider}-${f.key}`} label={f.label} value={values[f.key] ?? ""} onChange={set(f.key)} rows={5} spellCheck={false} autoComplete="off" error={errors[f.key]} hint={f.hint} />
+        ) : (
+          <TextField key={`${provider}-${f.key}`} label={f.label} value={values[f.key] ?? ""} onChange={set(f.key)} inputMode={f.numeric ? "numeric" : undefined} autoComplete="off" spellCheck={false} error={errors[f.key]} hint={f.hint} />
+        ),
+      )}
+      {provider === "alpaca" && (
+        <label className="checkbox">
+          <input type="checkbox" checked={paper} onChange={(e) => setPaper(e.target.checked)} /> Paper trading account
+        </label>
+      )}
       <TextField
         label="Import from"
         type="date"
@@ -70,7 +148,7 @@ function ConnectForm({ account, onDone, startDate: savedStart = null }: { accoun
       />
       {save.isError && !Object.keys(errors).length && <ErrorAlert error={save.error} title="Could not connect." />}
       <button type="submit" className="button" disabled={save.isPending}>
-        {save.isPending ? "Checking with Interactive Brokers…" : "Connect"}
+        {save.isPending ? `Checking with ${broker.short}…` : "Connect"}
       </button>
     </form>
   );
@@ -78,7 +156,7 @@ function ConnectForm({ account, onDone, startDate: savedStart = null }: { accoun
 
 /**
  * The account's broker sync (docs/imports.md, "Broker sync"): connect Interactive Brokers' Flex Web Service,
- * see its state and runs, pull now, disconnect.
+ * Alpaca, Kraken or Coinbase, see the connection's state and runs, pull now, replace the keys, disconnect.
  */
 export function BrokerSync({ account }: { account: Account }) {
   const queryClient = useQueryClient();
@@ -116,26 +194,35 @@ export function BrokerSync({ account }: { account: Account }) {
     return (
       <>
         <p>
-          Pull this account&apos;s trades from Interactive Brokers automatically: twice a day, and whenever you ask. Each pull is an import (duplicates
-          skipped, undo from the <Link to="/import">import history</Link>).
+          Pull this account&apos;s trades from its broker automatically: twice a day, and whenever you ask. Each pull is an import (duplicates
+          skipped, undo from the <Link to="/import">import history</Link>); a fill you delete here is never brought back by a pull.
         </p>
         <ConnectForm account={account} />
       </>
     );
   const finished = runs.data?.runs.find((r) => r.status !== "running");
+  const broker = BROKERS[c.provider];
   return (
     <>
       <dl className="facts">
         <div>
           <dt>Broker</dt>
-          <dd>Interactive Brokers (Flex Web Service)</dd>
+          <dd>{broker.name}</dd>
         </div>
+        {c.queryId && (
+          <div>
+            <dt>Query ID</dt>
+            <dd>{c.queryId}</dd>
+          </div>
+        )}
+        {c.provider === "alpaca" && (
+          <div>
+            <dt>Account</dt>
+            <dd>{`${c.accountNumber ?? "Not read yet"} (${c.paper ? "paper" : "live"})`}</dd>
+          </div>
+        )}
         <div>
-          <dt>Query ID</dt>
-          <dd>{c.queryId}</dd>
-        </div>
-        <div>
-          <dt>Token</dt>
+          <dt>{broker.secretLabel}</dt>
           <dd>…{c.tokenHintTail}</dd>
         </div>
         <div>
@@ -149,18 +236,18 @@ export function BrokerSync({ account }: { account: Account }) {
       </dl>
       {c.broken && (
         <div className="alert alert--error" role="alert">
-          <p className="alert__title">Interactive Brokers refused this connection: {c.broken}</p>
-          <p>Pulls are paused until you save a new token.</p>
+          <p className="alert__title">{broker.short} refused this connection: {c.broken}</p>
+          <p>Pulls are paused until you save new keys.</p>
         </div>
       )}
-      {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} onDone={() => setReplacing(false)} />}
+      {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} provider={c.provider} paper={c.paper ?? false} onDone={() => setReplacing(false)} />}
       <div className="button-row">
         <button type="button" className="button" disabled={anyRunning || syncNow.isPending || Boolean(c.broken)} onClick={() => syncNow.mutate()}>
           {anyRunning ? "Syncing…" : "Sync now"}
         </button>
         {!c.broken && !replacing && (
           <button type="button" className="button button--secondary" onClick={() => setReplacing(true)}>
-            Replace the token
+            Replace the keys
           </button>
         )}
         <button type="button" className="button button--secondary" disabled={disconnect.isPending} onClick={() => disconnect.mutate()}>
