@@ -190,8 +190,9 @@ export type PreviewInput = {
    * A broker sync's statement (lib/sync): fills executed before `notBefore` (the connection's start date) and fills
    * the trader deleted by hand (fill_tombstones) are left out, each listed as skipped with why; the answer says how
    * many were deleted ones (`skippedDeleted`). An upload brings a deleted fill back: the trader chose the file.
+   * `maxRows`: a sync's own row limit (a first sync of a long history is more than an upload's CSV_IMPORT_MAX_ROWS).
    */
-  sync?: { notBefore: Date | null };
+  sync?: { notBefore: Date | null; maxRows?: number };
 };
 
 /** Keeps the fills `keep` says, in place (a file's fills can be too many to spread into a call), listing the others as skipped. */
@@ -229,7 +230,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     await deps.db.execute(sql`select fee_schedule from accounts where id = ${account.id}::uuid`),
   );
   const feeSchedule = typeof schedule?.fee_schedule === "string" ? (JSON.parse(schedule.fee_schedule) as FeeSchedule) : (schedule?.fee_schedule ?? null);
-  const { fills, errors, skipped, rowCount, header } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, deps.config.CSV_IMPORT_MAX_ROWS);
+  const { fills, errors, skipped, rowCount, header } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, input.sync?.maxRows ?? deps.config.CSV_IMPORT_MAX_ROWS);
   // A mapping of the trader's own that read rows is kept for the next file with this header.
   if (request.mapping && header && fills.length > 0) await rememberMapping(deps, account.id, header, request.mapping, request.options ?? {});
   const notBefore = input.sync?.notBefore?.toISOString();

@@ -30,6 +30,11 @@ export const RUN_LEASE_MINUTES = 15;
 export const SYNC_EVERY_HOURS = 12;
 /** A failed run (the service down, a statement not ready) is tried again this much later. */
 export const RETRY_AFTER_HOURS = 1;
+/**
+ * The most fills one run imports (a first sync of a long history; an upload's limit is CSV_IMPORT_MAX_ROWS, when
+ * larger, that one): more is refused with a way out (a later start date, the older history as files).
+ */
+export const SYNC_MAX_ROWS = 100_000;
 /** At most this many connections are pulled per tick of the job, one after another. */
 const SYNC_PER_TICK = 20;
 
@@ -259,6 +264,10 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
       throw new SyncError(null, "retry", `${adapter.name} sent records this journal cannot read; the next run tries again.`);
     }
     const cursor = pulled.cursor ?? conn.cursor;
+    const maxRows = Math.max(SYNC_MAX_ROWS, deps.config.CSV_IMPORT_MAX_ROWS);
+    if (rows.length > maxRows) {
+      throw new SyncError(null, "unavailable", `${adapter.name} sent ${rows.length} fills at once, more than a run imports (${maxRows}): set a later "Import from" date on the connection and import the older history as files.`);
+    }
     if (rows.length === 0) {
       outcome = { status: "succeeded", imported: 0, duplicates: 0, skippedDeleted: 0, error: null, importId: null, cursor };
     } else {
@@ -268,7 +277,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
         fileName: `${adapter.name} sync ${deps.now().toISOString().slice(0, 10)}.csv`,
         bytes: new TextEncoder().encode(csv),
         request: { accountId: conn.account_id, presetId: adapter.presetId },
-        sync: { notBefore },
+        sync: { notBefore, maxRows },
       });
       const skippedDeleted = preview.skippedDeleted ?? 0;
       const invalid = preview.summary.invalid > 0 ? `${preview.summary.invalid} rows could not be read (${preview.errors[0]?.message ?? "see the import"}).` : null;

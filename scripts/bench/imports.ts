@@ -39,7 +39,7 @@ export function futuresCsv(csv: string): string {
   return csv.replace(/,(AAPL|MSFT|NVDA|SPY|QQQ),/g, (_m, symbol: string) => `,${roots[symbol]},`);
 }
 
-function memoryOf(pid: number): { rss: number; hwm: number } {
+export function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
@@ -164,11 +164,11 @@ export async function importer(base: string) {
     });
     return ((await res.json()) as { id: string }).id;
   };
-  /** Preview and commit of `csv` (the generic preset, or the `mapping` given); their wall times. */
-  const importFile = async (csv: string, accountId: string, mapping?: Record<string, string>) => {
+  /** Preview and commit of `csv` (the generic preset, or the `mapping` or preset given); their wall times. */
+  const importFile = async (csv: string, accountId: string, mapping?: Record<string, string>, presetId = "generic") => {
     const form = new FormData();
     form.set("file", new Blob([csv]), "bench.csv");
-    form.set("request", JSON.stringify(mapping ? { accountId, mapping } : { accountId, presetId: "generic" }));
+    form.set("request", JSON.stringify(mapping ? { accountId, mapping } : { accountId, presetId }));
     const previewStarted = performance.now();
     const preview = await fetch(`${base}/api/csv-import/preview`, { method: "POST", headers: { Cookie: cookie }, body: form });
     if (preview.status !== 201) throw new Error(`preview answered ${preview.status}: ${await preview.text()}`);

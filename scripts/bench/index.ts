@@ -20,12 +20,13 @@ import { LOAD_ROUNDS, measureMarket, SEARCH_ROUNDS } from "./market.ts";
 import { CHART_TRADES, measureCharts } from "./charts.ts";
 import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
 import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } from "./strategies.ts";
+import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -222,6 +223,16 @@ if (runs("strategies")) {
   console.log(
     `strategies list page (50) at ${SINGLES.toLocaleString("en")} strategies ${f(s.strategiesPageMs)} | the trades list page (50) of the same account ${f(s.tradesPageMs)} | ratio ${(s.strategiesPageMs / s.tradesPageMs).toFixed(2)}x (goal <= 2x; median of ${LIST_ROUNDS}, in turns; their first read, settling them, ${f(s.singlesSettleMs)})`,
   );
+}
+
+if (runs("sync")) {
+  console.log("\n== Broker sync (Node entrypoint, the Alpaca stand-in) ==");
+  const s = await withDatabase((url) => measureSync(env, url));
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `first sync of ${SYNC_FILLS.toLocaleString("en")} fills (${s.pages} pages of 100, each request's keys checked) ${f(s.syncMs)} | an upload of the same fills with the same preset ${f(s.uploadMs)} | ratio ${(s.syncMs / s.uploadMs).toFixed(2)}x (goal <= 1.3x; median of ${SYNC_ROUNDS}, in turns)`,
+  );
+  console.log(`  the server's peak RSS growth over a sync ${mb(s.peakGrowth)} over ${mb(s.rssBefore)} before it (goal < 150 MB)`);
 }
 
 if (runs("keys")) {
