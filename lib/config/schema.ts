@@ -334,6 +334,10 @@ export const ConfigSchema = z.object({
   KRAKEN_BASE_URL: z.optional(httpUrl()),
   /** Coinbase's Advanced Trade API (broker sync); unset: https://api.coinbase.com. */
   COINBASE_BASE_URL: z.optional(httpUrl()),
+  /** tastytrade's Open API (broker sync); unset: https://api.tastyworks.com (https://api.cert.tastyworks.com for a sandbox connection). */
+  TASTYTRADE_BASE_URL: z.optional(httpUrl()),
+  /** Tradovate's REST API with its version (broker sync); unset: https://live.tradovateapi.com/v1 (https://demo.tradovateapi.com/v1 for a demo connection). */
+  TRADOVATE_BASE_URL: z.optional(httpUrl()),
   /** The first wait before a broker's throttled (429) or failing (5xx) answer is asked again, doubling (1000 ms); tests shorten it. */
   BROKER_RETRY_MS: int(10, 60000, 1000),
   OPENAI_BASE_URL: z.optional(httpUrl()),
@@ -374,6 +378,8 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "ALPACA_BASE_URL",
   "KRAKEN_BASE_URL",
   "COINBASE_BASE_URL",
+  "TASTYTRADE_BASE_URL",
+  "TRADOVATE_BASE_URL",
   "BROKER_RETRY_MS",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",

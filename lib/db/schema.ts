@@ -1170,7 +1170,7 @@ export const brokerConnections = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["ibkr-flex", "alpaca", "kraken", "coinbase"] }).notNull(),
+    provider: text("provider", { enum: ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "kraken", "coinbase"] }).notNull(),
     /** The provider's secret (a token; keys as JSON), sealed. */
     ciphertext: text("ciphertext").notNull(),
     keyId: text("key_id").notNull(),
@@ -1188,7 +1188,7 @@ export const brokerConnections = pgTable(
   },
   (t) => [
     index("broker_connections_key_id_idx").on(t.keyId),
-    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex', 'alpaca', 'kraken', 'coinbase')`),
+    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex', 'alpaca', 'tastytrade', 'tradovate', 'kraken', 'coinbase')`),
   ],
 );
 

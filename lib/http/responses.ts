@@ -524,10 +524,13 @@ const BrokerRunSchema = z.object({
 });
 export const BrokerRunListSchema = z.object({ runs: z.array(BrokerRunSchema) });
 export const BrokerConnectionViewSchema = z.object({
-  provider: z.enum(["ibkr-flex", "alpaca", "kraken", "coinbase"]),
+  provider: z.enum(["ibkr-flex", "alpaca", "tastytrade", "tradovate", "kraken", "coinbase"]),
   queryId: z.optional(z.string().check(z.describe("Interactive Brokers: the Flex query's id"))),
   paper: z.optional(z.boolean().check(z.describe("Alpaca: the connection reads the paper trading API"))),
-  accountNumber: z.optional(z.string().check(z.describe("Alpaca: the account the keys open (a later answer for another account is refused)"))),
+  accountNumber: z.optional(z.string().check(z.describe("Alpaca: the account the keys open (a later answer for another account is refused); tastytrade: the account synced"))),
+  sandbox: z.optional(z.boolean().check(z.describe("tastytrade: the connection reads the sandbox (cert) API"))),
+  accountName: z.optional(z.string().check(z.describe("Tradovate: the account synced"))),
+  demo: z.optional(z.boolean().check(z.describe("Tradovate: the connection reads the demo API"))),
   startDate: z.nullable(z.string()).check(z.describe("Nothing executed before this day (YYYY-MM-DD, the account's time zone) is imported")),
   tokenHintTail: z.string().check(z.describe("The last four characters of the token or key (Coinbase: of the key's name); secrets are never returned")),
   verified: z.boolean(),

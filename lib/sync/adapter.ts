@@ -9,6 +9,8 @@
 // The records then go through the staged import pipeline like an upload (lib/sync/sync.ts). Conformance
 // vectors (tests/fixtures/sync/<provider>/*.json: provider answers in, fills out) pin each normaliser.
 import type { Deps } from "../deps.ts";
+import { findPreset } from "../imports/presets.ts";
+import type { ImportMapping, ImportOptions } from "../imports/schema.ts";
 
 export type SyncContext = Pick<Deps, "config" | "fetch" | "now">;
 
@@ -33,6 +35,11 @@ export type SyncAdapter = {
   mend: string;
   /** The CSV preset the normalised rows are read with (lib/imports/presets.ts). */
   presetId: string;
+  /**
+   * Columns the provider's API has and its export lacks (tastytrade's transaction id), written after the
+   * preset's: each mapping field to its column's name.
+   */
+  extraColumns?: Partial<Record<Exclude<keyof ImportMapping, "extraFees">, string>>;
   /** The last characters shown of the main secret (the token, the key): the rest is never shown again. */
   hint(secret: Record<string, string>): string;
   /**
@@ -42,21 +49,30 @@ export type SyncAdapter = {
    */
   verify(ctx: SyncContext, credentials: Credentials): Promise<Partial<Credentials> | void>;
   pull(ctx: SyncContext, credentials: Credentials, since: { cursor: string | null; notBefore: Date | null }): Promise<Pulled>;
-  /** Pure: the records to rows under the preset's header (cells as strings). */
+  /** Pure: the records to rows under the preset's header, then the extra columns (cells as strings). */
   normalise(records: unknown[]): string[][];
 };
 
-export const PROVIDERS = ["ibkr-flex", "alpaca", "kraken", "coinbase"] as const;
+export const PROVIDERS = ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "kraken", "coinbase"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** Each adapter is loaded when a connection is saved or pulled, not at start (some carry large parsers). */
 const ADAPTERS: Record<Provider, () => Promise<{ adapter: SyncAdapter }>> = {
   "ibkr-flex": () => import("./adapters/ibkr-flex.ts"),
   alpaca: () => import("./adapters/alpaca.ts"),
+  tastytrade: () => import("./adapters/tastytrade.ts"),
+  tradovate: () => import("./adapters/tradovate.ts"),
   kraken: () => import("./adapters/kraken.ts"),
   coinbase: () => import("./adapters/coinbase.ts"),
 };
 
 export async function adapterFor(provider: Provider): Promise<SyncAdapter> {
   return (await ADAPTERS[provider]()).adapter;
+}
+
+/** The table an adapter's rows make: the preset's header and mapping, with the adapter's extra columns. */
+export function tableOf(adapter: SyncAdapter): { headers: string[]; mapping: ImportMapping; options: ImportOptions } {
+  const preset = findPreset(adapter.presetId)!;
+  const extra = adapter.extraColumns ?? {};
+  return { headers: [...preset.headers, ...(Object.values(extra) as string[])], mapping: { ...preset.mapping, ...extra }, options: preset.options };
 }

@@ -24,6 +24,29 @@ export const BrokerConnectionSchema = z.discriminatedUnion(
       paper: z.optional(z.boolean({ error: "must be true or false" })),
       startDate,
     }),
+    // tastytrade: a personal OAuth grant (its application's client secret and the grant's refresh token); the
+    // account number when the grant opens several accounts.
+    z.strictObject({
+      provider: z.literal("tastytrade"),
+      clientSecret: text(/^[A-Za-z0-9._~+/=-]{8,200}$/, "must be the OAuth application's client secret, as tastytrade shows it"),
+      refreshToken: text(/^[A-Za-z0-9._~+/=-]{16,4000}$/, "must be the grant's refresh token, as tastytrade shows it"),
+      accountNumber: z.optional(text(/^[A-Za-z0-9]{4,20}$/, "must be a tastytrade account number, such as 5WT00001")),
+      sandbox: z.optional(z.boolean({ error: "must be true or false" })),
+      startDate,
+    }),
+    // Tradovate: the user's name and password and the API key's app id, cid and secret; the account's name when
+    // the user has several.
+    z.strictObject({
+      provider: z.literal("tradovate"),
+      name: text(/^\S{1,100}$/, "must be your Tradovate user name"),
+      password: z.string({ error: "is required" }).check(z.minLength(1, "is required"), z.maxLength(200, "is too long")),
+      appId: text(/^.{1,100}$/, "must be the API key's app id (the name you gave the key)"),
+      cid: text(/^\d{1,12}$/, "must be the API key's cid: digits"),
+      secret: text(/^[A-Za-z0-9-]{8,200}$/, "must be the API key's secret, as Tradovate shows it"),
+      accountName: z.optional(text(/^.{1,100}$/, "must be the account's name as Tradovate shows it")),
+      demo: z.optional(z.boolean({ error: "must be true or false" })),
+      startDate,
+    }),
     // Kraken: an API key and its private key (base64), with the "Query closed orders & trades" permission.
     z.strictObject({
       provider: z.literal("kraken"),
@@ -43,7 +66,7 @@ export const BrokerConnectionSchema = z.discriminatedUnion(
       startDate,
     }),
   ],
-  { error: "must be ibkr-flex, alpaca, kraken or coinbase" },
+  { error: "must be ibkr-flex, alpaca, tastytrade, tradovate, kraken or coinbase" },
 );
 export type BrokerConnectionInput = z.infer<typeof BrokerConnectionSchema>;
 
@@ -54,6 +77,10 @@ export function credentialsOf(input: BrokerConnectionInput): Credentials & { pro
       return { provider: input.provider, secret: { token: input.token }, settings: { queryId: input.queryId } };
     case "alpaca":
       return { provider: input.provider, secret: { keyId: input.keyId, secret: input.secret }, settings: { paper: input.paper ?? false } };
+    case "tastytrade":
+      return { provider: input.provider, secret: { clientSecret: input.clientSecret, refreshToken: input.refreshToken }, settings: { accountNumber: input.accountNumber ?? "", sandbox: input.sandbox ?? false } };
+    case "tradovate":
+      return { provider: input.provider, secret: { name: input.name, password: input.password, appId: input.appId, cid: input.cid, sec: input.secret }, settings: { accountName: input.accountName ?? "", demo: input.demo ?? false } };
     case "kraken":
       return { provider: input.provider, secret: { key: input.key, secret: input.secret }, settings: {} };
     case "coinbase":

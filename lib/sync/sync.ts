@@ -16,8 +16,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
-import { findPreset } from "../imports/presets.ts";
-import { adapterFor, type Provider } from "./adapter.ts";
+import { adapterFor, tableOf, type Provider } from "./adapter.ts";
 import { breaksConnection, SyncError } from "./errors.ts";
 import { credentialsOf, type BrokerConnectionInput } from "./schema.ts";
 
@@ -88,8 +87,13 @@ export type ConnectionView = {
   queryId?: string;
   /** Alpaca: the connection reads the paper trading API. */
   paper?: boolean;
-  /** Alpaca: the account the keys open (a later answer for another account is refused). */
+  /** Alpaca: the account the keys open (a later answer for another account is refused); tastytrade: the account synced. */
   accountNumber?: string;
+  /** tastytrade: the sandbox (cert) API. */
+  sandbox?: boolean;
+  /** Tradovate: the account synced, and the demo API. */
+  accountName?: string;
+  demo?: boolean;
   /** Nothing executed before this day (the account's zone) is imported; null: everything the statement has. */
   startDate: string | null;
   /** The token's last four characters: the token itself is never shown again. */
@@ -271,12 +275,12 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     if (rows.length === 0) {
       outcome = { status: "succeeded", imported: 0, duplicates: 0, skippedDeleted: 0, error: null, importId: null, cursor };
     } else {
-      const preset = findPreset(adapter.presetId)!;
-      const csv = Papa.unparse({ fields: preset.headers, data: rows });
+      const table = tableOf(adapter);
+      const csv = Papa.unparse({ fields: table.headers, data: rows });
       const preview = await previewImport(deps, user, {
         fileName: `${adapter.name} sync ${deps.now().toISOString().slice(0, 10)}.csv`,
         bytes: new TextEncoder().encode(csv),
-        request: { accountId: conn.account_id, presetId: adapter.presetId },
+        request: { accountId: conn.account_id, presetId: adapter.presetId, ...(adapter.extraColumns ? { mapping: table.mapping } : {}) },
         sync: { notBefore, maxRows },
       });
       const skippedDeleted = preview.skippedDeleted ?? 0;

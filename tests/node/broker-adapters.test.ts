@@ -83,6 +83,47 @@ const drivers = (): Driver[] => [
     pageSize: 100,
   },
   {
+    provider: "tastytrade",
+    symbol: "AAPL",
+    keys: (acct) => ({ provider: "tastytrade", ...brokers.tastyGrant(acct) }),
+    wrong: () => ({ body: { provider: "tastytrade", clientSecret: "cs-not-a-secret", refreshToken: "rt.unknown-grant-000000" }, field: "refreshToken" }),
+    add(acct, execs) {
+      const list = brokers.tastytrade.transactions.get(acct) ?? brokers.tastytrade.transactions.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        const action = e.side === "buy" ? "Buy to Open" : "Sell to Close";
+        const value = (Number(e.qty) * Number(e.price)).toFixed(2);
+        list.push({ id: e.n, "transaction-type": "Trade", "transaction-sub-type": action, action, symbol: "AAPL", "instrument-type": "Equity", description: `${e.side} ${e.qty} AAPL @ ${e.price}`, value, "value-effect": e.side === "buy" ? "Debit" : "Credit", quantity: e.qty, price: e.price, commission: "0.0", "clearing-fees": "0.01", "regulatory-fees": "0.0", "proprietary-index-option-fees": "0.0", "underlying-symbol": "AAPL", "executed-at": e.at.replace("Z", "+00:00"), "order-id": 90000 + e.n, "net-value": value, "net-value-effect": e.side === "buy" ? "Debit" : "Credit" });
+        list.push({ id: 500000 + e.n, "transaction-type": "Money Movement", "transaction-sub-type": "Balance Adjustment", symbol: "", description: "Regulatory fee adjustment", value: "0.01", "value-effect": "Debit", "executed-at": e.at });
+      }
+    },
+    revoke: (body) => brokers.tastytrade.revoked.add(String(body.refreshToken)),
+    throttle: (n) => (brokers.tastytrade.throttle = n),
+    requests: () => brokers.tastytrade.requests,
+    cursorParam: /[?&]start-at=/,
+    executionId: (n) => String(n),
+    pageSize: 250,
+  },
+  {
+    provider: "tradovate",
+    symbol: "ESH24", // Tradovate's "ESH4", as the journal writes a futures contract
+    keys: (acct) => ({ provider: "tradovate", ...brokers.tradovateUser(acct), demo: true }),
+    wrong: () => ({ body: { provider: "tradovate", name: "nobody", password: "wrong", appId: "Journal Sync", cid: "1", secret: "0000000000000000" }, field: "name" }),
+    add(acct, execs) {
+      brokers.tradovate.contracts.set(2287764, "ESH4");
+      const list = brokers.tradovate.fills.get(acct) ?? brokers.tradovate.fills.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        const d = new Date(e.at);
+        list.push({ id: e.n, orderId: 80000 + e.n, contractId: 2287764, timestamp: e.at, tradeDate: { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, action: e.side === "buy" ? "Buy" : "Sell", qty: Number(e.qty), price: 4800 + Number(e.price), active: true, fee: 1.29 });
+      }
+    },
+    revoke: (body) => brokers.tradovate.revoked.add(String(body.name)),
+    throttle: (n) => (brokers.tradovate.throttle = n),
+    requests: () => brokers.tradovate.requests,
+    cursorParam: /\/fillFee\/ldeps/,
+    executionId: (n) => String(n),
+    pageSize: 100,
+  },
+  {
     provider: "kraken",
     symbol: "XXBTZUSD",
     keys: (acct) => ({ provider: "kraken", ...brokers.krakenKey(acct) }),
@@ -153,7 +194,7 @@ async function sync(client: TestClient, accountId: string) {
   return runs.find((r: { id: string }) => r.id === runId);
 }
 const fillIds = async (accountId: string) =>
-  rowsOf<{ execution_id: string }>(await t.deps.db.execute(sql`select execution_id from fills where account_id = ${accountId}::uuid order by executed_at, execution_id`)).map((r) => r.execution_id);
+  rowsOf<{ execution_id: string }>(await t.deps.db.execute(sql`select execution_id from fills where account_id = ${accountId}::uuid order by executed_at, execution_id`)).map((r) => r.execution_id).sort();
 
 describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s", (_name, d) => {
   it("checks the keys and keeps them sealed, syncs every page, then only what is new from the kept cursor, each fill once", async () => {
@@ -328,5 +369,27 @@ describe("broker sync: Alpaca's answers that must not be imported", () => {
     expect(other.error).toContain("PAOTHER0001");
     expect(await fillIds(accountId)).toEqual([]);
     expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection.broken).toBe(other.error);
+  });
+});
+
+describe("broker sync: Tradovate's sessions", () => {
+  const tradovate = drivers().find((d) => d.provider === "tradovate")!;
+  it("waits out a sign-in penalty and sends its ticket back; renews the kept token on the next run instead of signing in again", async () => {
+    const { client } = await signUp(t, "tradovate-session");
+    const accountId = await account(client);
+    const acct = `Sim${crypto.randomUUID().slice(0, 6)}`;
+    tradovate.add(acct, roundTrips(9000, 1, "2024-06-03"));
+    brokers.tradovate.penalty = 1;
+    const signIns = brokers.tradovate.signIns;
+    expect(await connect(client, accountId, tradovate.keys(acct))).toMatchObject({ verified: true, accountName: acct, demo: true });
+    expect(brokers.tradovate.penalty).toBe(0);
+    expect(brokers.tradovate.requests.filter((r) => r.startsWith("/auth/accesstokenrequest")).length).toBeGreaterThanOrEqual(2);
+    expect(brokers.tradovate.signIns).toBe(signIns + 1);
+    const renewals = brokers.tradovate.renewals;
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 2 });
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 0 });
+    // The token saved with the connection (and each renewed one after) is renewed: no new session.
+    expect(brokers.tradovate.signIns).toBe(signIns + 1);
+    expect(brokers.tradovate.renewals).toBe(renewals + 2);
   });
 });

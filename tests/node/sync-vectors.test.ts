@@ -6,8 +6,7 @@ import { readFileSync } from "node:fs";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { normalizeCsv } from "../../lib/imports/normalize.ts";
-import { findPreset } from "../../lib/imports/presets.ts";
-import { adapterFor, PROVIDERS } from "../../lib/sync/adapter.ts";
+import { adapterFor, PROVIDERS, tableOf } from "../../lib/sync/adapter.ts";
 
 /** A decimal as written without trailing zeros ("0.8250000000" -> "0.825"): the vectors give amounts, not a format. */
 const dec = (v: string) => (v.includes(".") ? v.replace(/\.?0+$/, "") : v);
@@ -18,9 +17,9 @@ describe("broker sync conformance vectors: provider answers in, fills out", () =
   it.each(PROVIDERS.map((p) => [p]))("%s", async (provider) => {
     const vector = JSON.parse(readFileSync(new URL(`../fixtures/sync/${provider}.json`, import.meta.url), "utf8")) as Vector;
     const adapter = await adapterFor(provider);
-    const preset = findPreset(adapter.presetId)!;
-    const csv = Papa.unparse({ fields: preset.headers, data: adapter.normalise(vector.answers) });
-    const read = normalizeCsv(csv, preset.mapping, preset.options, { timezone: "America/New_York", currency: "USD" }, 10_000);
+    const table = tableOf(adapter);
+    const csv = Papa.unparse({ fields: table.headers, data: adapter.normalise(vector.answers) });
+    const read = normalizeCsv(csv, table.mapping, table.options, { timezone: "America/New_York", currency: "USD" }, 10_000);
     expect(read.errors).toEqual([]);
     const fills = read.fills.map((f) => ({
       executedAt: new Date(f.executed_at).toISOString(),

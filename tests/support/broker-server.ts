@@ -10,6 +10,13 @@
 //   sub and kid the key's name, uri "GET api.coinbase.com<path>" without the query, exp at most 120 s after
 //   nbf, a nonce never seen before), else 401 "Unauthorized"; key_permissions and historical fills paged by
 //   cursor (empty on the last page).
+// - tastytrade (TASTYTRADE_BASE_URL): POST /oauth/token {grant_type: "refresh_token", refresh_token,
+//   client_secret} for a known, unrevoked grant answers a 15-minute access token, else 400 {"error_code":
+//   "invalid_grant"}; a request without a "product/version" User-Agent is an HTML 401; the accounts and their
+//   transactions (sort, per-page, page-offset, start-at) only for a live access token of a grant opening them.
+// - Tradovate (TRADOVATE_BASE_URL, ".../v1"): POST /auth/accesstokenrequest checks name, password, appId, cid and
+//   sec (else HTTP 200 {errorText}); `penalty` answers the next sign-ins with a p-ticket to wait out and send
+//   back; GET /auth/renewaccesstoken renews a live token; fills only through the account's orders.
 // Each provider's `throttle` answers that many next requests with its rate-limit answer (429, or Kraken's
 // "EAPI:Rate limit exceeded"); `revoke` makes a key refused from then on.
 import { createHash, createHmac, generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -19,6 +26,10 @@ import { decodeProtectedHeader, jwtVerify } from "jose";
 import type { AlpacaFill } from "../../lib/sync/adapters/alpaca.ts";
 import type { CoinbaseFill } from "../../lib/sync/adapters/coinbase.ts";
 import type { KrakenTrade } from "../../lib/sync/adapters/kraken.ts";
+import type { TastyTransaction } from "../../lib/sync/adapters/tastytrade.ts";
+
+/** A fill as Tradovate's API holds it (without the names the adapter joins to it). */
+export type TradovateFill = { id: number; orderId: number; contractId: number; timestamp: string; tradeDate: { year: number; month: number; day: number }; action: "Buy" | "Sell"; qty: number; price: number; active: boolean; fee: number };
 
 type Provider<K> = {
   keys: Map<string, K>;
@@ -31,12 +42,27 @@ type Provider<K> = {
 
 export type BrokerServer = {
   url: string;
-  env: { ALPACA_BASE_URL: string; KRAKEN_BASE_URL: string; COINBASE_BASE_URL: string; BROKER_RETRY_MS: string };
+  env: { ALPACA_BASE_URL: string; KRAKEN_BASE_URL: string; COINBASE_BASE_URL: string; TASTYTRADE_BASE_URL: string; TRADOVATE_BASE_URL: string; BROKER_RETRY_MS: string };
   /** Each provider's executions by the account (the stand-in's own name for it) a key opens. */
   /** `truncated`: the fills answer is cut off halfway (a dropped connection behind a proxy that sent its head). */
   alpaca: Provider<{ secret: string; accountNumber: string }> & { fills: Map<string, AlpacaFill[]>; truncated: boolean };
   kraken: Provider<{ secret: string; lastNonce: bigint; account: string }> & { trades: Map<string, Array<KrakenTrade & { txid: string }>> };
   coinbase: Provider<{ publicKey: KeyObject; account: string }> & { fills: Map<string, CoinbaseFill[]>; permissions: { can_view: boolean } };
+  /** Grants by refresh token; transactions by account number. */
+  tastytrade: Provider<{ clientSecret: string; account: string }> & { transactions: Map<string, TastyTransaction[]>; tokens: Map<string, { grant: string; expiresAt: number }> };
+  /** Users by name; fills by account name; `penalty`: sign-ins answered with a p-ticket; counts of sign-ins and renewals. */
+  tradovate: Provider<{ password: string; appId: string; cid: string; sec: string; account: { id: number; name: string } }> & {
+    fills: Map<string, TradovateFill[]>;
+    contracts: Map<number, string>;
+    tokens: Map<string, { user: string; expiresAt: number }>;
+    penalty: number;
+    signIns: number;
+    renewals: number;
+  };
+  /** A new tastytrade grant opening account `account`: its client secret and refresh token. */
+  tastyGrant(account: string): { clientSecret: string; refreshToken: string };
+  /** A new Tradovate user (and API key) with one account named `account`. */
+  tradovateUser(account: string): { name: string; password: string; appId: string; cid: string; secret: string };
   /** A new Alpaca key pair opening `account`. */
   alpacaKey(account: string): { keyId: string; secret: string };
   /** A new Kraken key opening `account`: its id and base64 secret. */
@@ -66,7 +92,128 @@ export async function startBrokerServer(): Promise<BrokerServer> {
     alpaca: { ...provider<{ secret: string; accountNumber: string }>(), fills: new Map<string, AlpacaFill[]>(), truncated: false },
     kraken: { ...provider<{ secret: string; lastNonce: bigint; account: string }>(), trades: new Map<string, Array<KrakenTrade & { txid: string }>>() },
     coinbase: { ...provider<{ publicKey: KeyObject; account: string }>(), fills: new Map<string, CoinbaseFill[]>(), permissions: { can_view: true } },
+    tastytrade: { ...provider<{ clientSecret: string; account: string }>(), transactions: new Map<string, TastyTransaction[]>(), tokens: new Map<string, { grant: string; expiresAt: number }>() },
+    tradovate: {
+      ...provider<{ password: string; appId: string; cid: string; sec: string; account: { id: number; name: string } }>(),
+      fills: new Map<string, TradovateFill[]>(),
+      contracts: new Map<number, string>(),
+      tokens: new Map<string, { user: string; expiresAt: number }>(),
+      penalty: 0,
+      signIns: 0,
+      renewals: 0,
+    },
   };
+
+  async function tastytrade(req: IncomingMessage, url: URL, res: ServerResponse) {
+    const s = state.tastytrade;
+    s.requests.push(url.pathname + url.search);
+    if (!/^\S+\/\S+/.test(String(req.headers["user-agent"] ?? ""))) {
+      res.writeHead(401, { "Content-Type": "text/html" });
+      return res.end("<html><head><title>401 Authorization Required</title></head><body><center><h1>401 Authorization Required</h1></center><hr><center>nginx</center></body></html>");
+    }
+    if (s.throttle > 0) {
+      s.throttle--;
+      res.writeHead(429);
+      return res.end();
+    }
+    if (url.pathname === "/oauth/token" && req.method === "POST") {
+      let body: { grant_type?: string; refresh_token?: string; client_secret?: string };
+      try {
+        body = JSON.parse(await bodyOf(req));
+      } catch {
+        return json(res, 400, { error_code: "invalid_request", error_description: "Malformed body" });
+      }
+      const grant = body.refresh_token ? s.keys.get(body.refresh_token) : undefined;
+      if (body.grant_type !== "refresh_token" || !grant || s.revoked.has(body.refresh_token!) || grant.clientSecret !== body.client_secret) {
+        return json(res, 400, { error_code: "invalid_grant", error_description: "Invalid JWT" });
+      }
+      const token = `tt-${crypto.randomUUID()}`;
+      s.tokens.set(token, { grant: body.refresh_token!, expiresAt: Date.now() + 900_000 });
+      return json(res, 200, { access_token: token, token_type: "Bearer", expires_in: 900 });
+    }
+    const bearer = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
+    const session = bearer ? s.tokens.get(bearer) : undefined;
+    if (!session || session.expiresAt < Date.now() || s.revoked.has(session.grant)) return json(res, 401, { error: { code: "token_invalid", message: "This session has expired or is invalid." } });
+    const account = s.keys.get(session.grant)!.account;
+    if (url.pathname === "/customers/me/accounts") return json(res, 200, { data: { items: [{ account: { "account-number": account, "is-closed": false, nickname: "Individual" }, "authority-level": "owner" }] }, context: "/customers/me/accounts" });
+    const match = /^\/accounts\/([^/]+)\/transactions$/.exec(url.pathname);
+    if (!match) return json(res, 404, { error: { code: "not_found", message: "Not found" } });
+    if (decodeURIComponent(match[1]!) !== account) return json(res, 404, { error: { code: "record_not_found", message: "Account not found" } });
+    const perPage = Number(url.searchParams.get("per-page") ?? "250");
+    const offset = Number(url.searchParams.get("page-offset") ?? "0");
+    const startAt = url.searchParams.get("start-at");
+    const asc = url.searchParams.get("sort") === "Asc";
+    let items = [...(s.transactions.get(account) ?? [])].filter((t) => startAt === null || Date.parse(t["executed-at"]) >= Date.parse(startAt)).sort((a, b) => Date.parse(a["executed-at"]) - Date.parse(b["executed-at"]) || a.id - b.id);
+    if (!asc) items = items.reverse();
+    const pages = Math.max(1, Math.ceil(items.length / perPage));
+    return json(res, 200, {
+      data: { items: items.slice(offset * perPage, (offset + 1) * perPage) },
+      context: url.pathname,
+      pagination: { "per-page": perPage, "page-offset": offset, "item-offset": offset * perPage, "total-items": items.length, "total-pages": pages, "current-item-count": items.slice(offset * perPage, (offset + 1) * perPage).length },
+    });
+  }
+
+  async function tradovate(req: IncomingMessage, url: URL, res: ServerResponse) {
+    const s = state.tradovate;
+    const path = url.pathname.replace(/^\/v1/, "");
+    s.requests.push(path + url.search);
+    if (s.throttle > 0) {
+      s.throttle--;
+      res.writeHead(429);
+      return res.end();
+    }
+    if (path === "/auth/accesstokenrequest" && req.method === "POST") {
+      const body = JSON.parse(await bodyOf(req)) as Record<string, unknown>;
+      if (s.penalty > 0 && body["p-ticket"] !== "ticket-1") {
+        s.penalty--;
+        return json(res, 200, { "p-ticket": "ticket-1", "p-time": 0 });
+      }
+      const user = s.keys.get(String(body.name));
+      if (!user || s.revoked.has(String(body.name)) || user.password !== body.password || user.appId !== body.appId || String(user.cid) !== String(body.cid) || user.sec !== body.sec || typeof body.cid !== "number" || !body.appVersion) {
+        return json(res, 200, { errorText: "Incorrect username or password. Please try again, noting that passwords are case-sensitive." });
+      }
+      s.signIns++;
+      const token = `tv-${crypto.randomUUID()}`;
+      const expiresAt = Date.now() + 90 * 60_000;
+      s.tokens.set(token, { user: String(body.name), expiresAt });
+      return json(res, 200, { accessToken: token, expirationTime: new Date(expiresAt).toISOString(), passwordExpirationTime: "2027-01-01T00:00:00.000Z", userStatus: "Active", userId: 1, name: body.name, hasLive: false });
+    }
+    const bearer = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
+    const session = bearer ? s.tokens.get(bearer) : undefined;
+    if (!session || session.expiresAt < Date.now() || s.revoked.has(session.user)) {
+      res.writeHead(401, { "Content-Type": "text/plain" });
+      return res.end("Expired Access Token");
+    }
+    const user = s.keys.get(session.user)!;
+    const fills = s.fills.get(user.account.name) ?? [];
+    const ids = (name: string) => (url.searchParams.get(name) ?? "").split(",").filter(Boolean).map(Number);
+    if (path === "/auth/renewaccesstoken") {
+      s.renewals++;
+      const token = `tv-${crypto.randomUUID()}`;
+      const expiresAt = Date.now() + 90 * 60_000;
+      s.tokens.set(token, { user: session.user, expiresAt });
+      return json(res, 200, { accessToken: token, expirationTime: new Date(expiresAt).toISOString(), userStatus: "Active", userId: 1, name: session.user, hasLive: false });
+    }
+    if (path === "/account/list") return json(res, 200, [{ id: user.account.id, name: user.account.name, userId: 1, accountType: "Customer", active: true, clearingHouseId: 2, riskCategoryId: 2, autoLiqProfileId: 2, marginAccountType: "Speculator", legalStatus: "Individual", archived: false, timestamp: "2024-01-02T00:00:00Z" }]);
+    if (path === "/order/deps") {
+      if (Number(url.searchParams.get("masterid")) !== user.account.id) return json(res, 200, []);
+      return json(res, 200, [...new Set(fills.map((f) => f.orderId))].map((id) => ({ id, accountId: user.account.id, ordStatus: "Filled" })));
+    }
+    if (path === "/fill/ldeps") {
+      const orders = new Set(ids("masterids"));
+      return json(res, 200, fills.filter((f) => orders.has(f.orderId)).map(({ fee: _fee, ...f }) => ({ ...f, finallyPaired: 0 })));
+    }
+    if (path === "/fillFee/ldeps") {
+      const wanted = new Set(ids("masterids"));
+      return json(res, 200, fills.filter((f) => wanted.has(f.id)).map((f) => ({ id: f.id, commission: f.fee, clearingFee: 0.19, exchangeFee: 1.38, nfaFee: 0.02, brokerageFee: 0, ipFee: 0, orderRoutingFee: 0 })));
+    }
+    if (path === "/contract/items") {
+      const wanted = ids("ids");
+      if (wanted.length > 10) return json(res, 404, {});
+      return json(res, 200, wanted.filter((id) => s.contracts.has(id)).map((id) => ({ id, name: s.contracts.get(id), contractMaturityId: 1 })));
+    }
+    return json(res, 404, {});
+  }
 
   function alpaca(req: IncomingMessage, url: URL, res: ServerResponse) {
     const s = state.alpaca;
@@ -165,7 +312,8 @@ export async function startBrokerServer(): Promise<BrokerServer> {
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://brokers");
-    const handle = url.pathname.startsWith("/v2/") ? alpaca : url.pathname.startsWith("/0/") ? kraken : url.pathname.startsWith("/api/v3/") ? coinbase : null;
+    const p = url.pathname;
+    const handle = p.startsWith("/v2/") ? alpaca : p.startsWith("/0/") ? kraken : p.startsWith("/api/v3/") ? coinbase : p.startsWith("/v1/") ? tradovate : /^\/(oauth|customers|accounts)\//.test(p) ? tastytrade : null;
     if (!handle) return json(res, 404, { message: "not found" });
     Promise.resolve(handle(req, url, res)).catch(() => json(res, 500, { message: "stand-in failed" }));
   });
@@ -173,7 +321,19 @@ export async function startBrokerServer(): Promise<BrokerServer> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(state, {
     url: base,
-    env: { ALPACA_BASE_URL: base, KRAKEN_BASE_URL: base, COINBASE_BASE_URL: base, BROKER_RETRY_MS: "10" },
+    env: { ALPACA_BASE_URL: base, KRAKEN_BASE_URL: base, COINBASE_BASE_URL: base, TASTYTRADE_BASE_URL: base, TRADOVATE_BASE_URL: `${base}/v1`, BROKER_RETRY_MS: "10" },
+    tastyGrant(account: string) {
+      const clientSecret = `cs${crypto.randomUUID().replace(/-/g, "")}`;
+      const refreshToken = `rt.${Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url")}`;
+      state.tastytrade.keys.set(refreshToken, { clientSecret, account });
+      return { clientSecret, refreshToken };
+    },
+    tradovateUser(account: string) {
+      const name = `trader${++serial}`;
+      const user = { password: `pw ${crypto.randomUUID()}`, appId: "Journal Sync", cid: String(1000 + serial), sec: crypto.randomUUID(), account: { id: 700000 + serial, name: account } };
+      state.tradovate.keys.set(name, user);
+      return { name, password: user.password, appId: user.appId, cid: user.cid, secret: user.sec };
+    },
     alpacaKey(account: string) {
       const keyId = `PK${++serial}${crypto.randomUUID().replace(/-/g, "").slice(0, 16).toUpperCase()}`;
       const secret = `${crypto.randomUUID().replace(/-/g, "")}Ab12`;

@@ -31,14 +31,14 @@ function runLine(run: Run): string {
   return run.error ? `${what}. ${run.error}` : `${what}.`;
 }
 
-type ProviderId = "ibkr-flex" | "alpaca" | "kraken" | "coinbase";
-type FieldSpec = { key: string; label: string; hint: string; secret?: boolean; numeric?: boolean; multiline?: boolean };
+type ProviderId = "ibkr-flex" | "alpaca" | "tastytrade" | "tradovate" | "kraken" | "coinbase";
+type FieldSpec = { key: string; label: string; hint: string; secret?: boolean; numeric?: boolean; multiline?: boolean; optional?: boolean };
 
 /**
  * Each broker the journal syncs, as a trader meets it: where the key is made, which permission is read-only,
  * and the fields the PUT takes (docs/imports.md, "Broker sync").
  */
-const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: string; steps: string; fields: FieldSpec[] }> = {
+const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: string; steps: string; fields: FieldSpec[]; flag?: { key: "paper" | "sandbox" | "demo"; label: string } }> = {
   "ibkr-flex": {
     name: "Interactive Brokers (Flex Web Service)",
     short: "Interactive Brokers",
@@ -58,6 +58,34 @@ const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: st
       { key: "keyId", label: "API key ID", hint: "Starts with PK (paper) or AK (live)." },
       { key: "secret", label: "Secret key", secret: true, hint: "Shown once by Alpaca. Stored sealed; never shown again." },
     ],
+    flag: { key: "paper", label: "Paper trading account" },
+  },
+  tastytrade: {
+    name: "tastytrade",
+    short: "tastytrade",
+    secretLabel: "Refresh token",
+    steps: "On my.tastytrade.com: Manage → My Profile → API → OAuth Applications. Create an application with the read scope only, then Create Grant: paste the application's client secret and the grant's refresh token. (tastytrade no longer lets apps sign in with your password.)",
+    fields: [
+      { key: "clientSecret", label: "Client secret", secret: true, hint: "The OAuth application's secret. Stored sealed; never shown again." },
+      { key: "refreshToken", label: "Refresh token", secret: true, hint: "The personal grant's refresh token. Stored sealed; never shown again." },
+      { key: "accountNumber", label: "Account number", optional: true, hint: "Only when the grant opens several accounts, such as 5WT00001." },
+    ],
+    flag: { key: "sandbox", label: "Sandbox (cert) account" },
+  },
+  tradovate: {
+    name: "Tradovate",
+    short: "Tradovate",
+    secretLabel: "API key cid",
+    steps: "In Tradovate: Application Settings → API Access → Generate API Key, with read permissions only. Tradovate keeps fills for the current session only: the journal pulls twice a day, and older history imports from the Fills report as a file.",
+    fields: [
+      { key: "name", label: "Tradovate user name", hint: "The name you sign in with." },
+      { key: "password", label: "Password", secret: true, hint: "Tradovate's API signs in with it. Stored sealed; never shown again." },
+      { key: "appId", label: "API key name (app id)", hint: "The name you gave the API key." },
+      { key: "cid", label: "cid", numeric: true, hint: "The key's cid, digits." },
+      { key: "secret", label: "Secret", secret: true, hint: "The key's secret. Stored sealed; never shown again." },
+      { key: "accountName", label: "Account name", optional: true, hint: "Only when you have several accounts." },
+    ],
+    flag: { key: "demo", label: "Demo account" },
   },
   kraken: {
     name: "Kraken",
@@ -86,14 +114,14 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
   const queryClient = useQueryClient();
   const [provider, setProvider] = useState<ProviderId>(savedProvider);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [paper, setPaper] = useState(savedPaper);
+  const [flag, setFlag] = useState(savedPaper);
   const [startDate, setStartDate] = useState(savedStart ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
   const broker = BROKERS[provider];
   const save = useMutation({
     mutationFn: () => {
-      const fields = Object.fromEntries(broker.fields.map((f) => [f.key, (values[f.key] ?? "").trim()]));
-      const json = { provider, ...fields, ...(provider === "alpaca" ? { paper } : {}), startDate: startDate || null } as Parameters<(typeof api.api.accounts)[":id"]["broker-connection"]["$put"]>[0]["json"];
+      const fields = Object.fromEntries(broker.fields.flatMap((f) => ((values[f.key] ?? "").trim() || !f.optional ? [[f.key, (values[f.key] ?? "").trim()]] : [])));
+      const json = { provider, ...fields, ...(broker.flag ? { [broker.flag.key]: flag } : {}), startDate: startDate || null } as Parameters<(typeof api.api.accounts)[":id"]["broker-connection"]["$put"]>[0]["json"];
       return unwrap(api.api.accounts[":id"]["broker-connection"].$put({ param: { id: account.id }, json }));
     },
     onSuccess: async () => {
@@ -109,8 +137,8 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
     const found: FieldErrors = {};
     for (const f of broker.fields) {
       const value = (values[f.key] ?? "").trim();
-      if (!value) found[f.key] = `${f.label} is required.`;
-      else if (f.numeric && !/^\d+$/.test(value)) found[f.key] = `${f.label} must be the Flex query's number.`;
+      if (!value && !f.optional) found[f.key] = `${f.label} is required.`;
+      else if (value && f.numeric && !/^\d+$/.test(value)) found[f.key] = provider === "ibkr-flex" ? `${f.label} must be the Flex query's number.` : `${f.label} must be digits.`;
     }
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate();
@@ -118,7 +146,7 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
   const set = (key: string) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
   return (
     <form className="form" onSubmit={submit} aria-label={`Connect ${broker.short}`} noValidate>
-      <SelectField label="Broker" value={provider} onChange={(e) => { setProvider(e.target.value as ProviderId); setErrors({}); }}>
+      <SelectField label="Broker" value={provider} onChange={(e) => { setProvider(e.target.value as ProviderId); setFlag(false); setErrors({}); }}>
         {(Object.keys(BROKERS) as ProviderId[]).map((id) => (
           <option key={id} value={id}>
             {BROKERS[id].name}
@@ -133,9 +161,9 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
           <TextField key={`${provider}-${f.key}`} label={f.label} value={values[f.key] ?? ""} onChange={set(f.key)} inputMode={f.numeric ? "numeric" : undefined} autoComplete="off" spellCheck={false} error={errors[f.key]} hint={f.hint} />
         ),
       )}
-      {provider === "alpaca" && (
+      {broker.flag && (
         <label className="checkbox">
-          <input type="checkbox" checked={paper} onChange={(e) => setPaper(e.target.checked)} /> Paper trading account
+          <input type="checkbox" checked={flag} onChange={(e) => setFlag(e.target.checked)} /> {broker.flag.label}
         </label>
       )}
       <TextField
@@ -215,10 +243,10 @@ export function BrokerSync({ account }: { account: Account }) {
             <dd>{c.queryId}</dd>
           </div>
         )}
-        {c.provider === "alpaca" && (
+        {(c.accountNumber || c.accountName || c.provider === "alpaca") && (
           <div>
             <dt>Account</dt>
-            <dd>{`${c.accountNumber ?? "Not read yet"} (${c.paper ? "paper" : "live"})`}</dd>
+            <dd>{`${c.accountNumber || c.accountName || "Not read yet"}${c.paper || c.sandbox || c.demo ? ` (${c.paper ? "paper" : c.sandbox ? "sandbox" : "demo"})` : c.provider === "alpaca" ? " (live)" : ""}`}</dd>
           </div>
         )}
         <div>
@@ -240,7 +268,7 @@ export function BrokerSync({ account }: { account: Account }) {
           <p>Pulls are paused until you save new keys.</p>
         </div>
       )}
-      {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} provider={c.provider} paper={c.paper ?? false} onDone={() => setReplacing(false)} />}
+      {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} provider={c.provider} paper={c.paper ?? c.sandbox ?? c.demo ?? false} onDone={() => setReplacing(false)} />}
       <div className="button-row">
         <button type="button" className="button" disabled={anyRunning || syncNow.isPending || Boolean(c.broken)} onClick={() => syncNow.mutate()}>
           {anyRunning ? "Syncing…" : "Sync now"}
