@@ -4,9 +4,10 @@ import * as z from "zod/mini";
 import { exportAccountCsv } from "../lib/accounts/export.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema } from "../lib/http/responses.ts";
-import { BrokerConnectionSchema } from "../lib/sync/schema.ts";
-import { deleteConnection, getConnection, listRuns, saveConnection, startSync } from "../lib/sync/sync.ts";
+import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema } from "../lib/http/responses.ts";
+import { BrokerConnectionPatchSchema, BrokerConnectionSchema, SchwabCallbackQuerySchema, SchwabStartQuerySchema } from "../lib/sync/schema.ts";
+import { finishSchwab, startSchwab } from "../lib/sync/schwab-oauth.ts";
+import { deleteConnection, getConnection, listRuns, pauseConnection, saveConnection, startSync, testConnection } from "../lib/sync/sync.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const accounts = createRouter()
@@ -22,6 +23,12 @@ export const accounts = createRouter()
     requireUser,
     validate("json", NewAccountSchema), async (c) =>
     c.json(await createAccount(c.var.deps, currentUser(c), c.req.valid("json")), 201),
+  )
+  // Schwab's sign-in comes back here (SCHWAB_REDIRECT_URI), for the user who started it (lib/sync/schwab-oauth.ts).
+  .get(
+    "/broker-oauth/schwab/callback",
+    describeRoute({ tag: "accounts", summary: "Schwab's sign-in comes back: the connection is stored, and the browser sent to the account page saying what happened", responses: { 302: { description: "To the account page (?broker=connected or ?brokerError=...)." } } }),
+    requireUser, validate("query", SchwabCallbackQuerySchema), async (c) => c.redirect(await finishSchwab(c.var.deps, currentUser(c), c.req.valid("query")), 302),
   )
   .get("/:id", describeRoute({ tag: "accounts", summary: "One account", responses: { 200: { description: "The account.", schema: AccountSchema } } }), requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getAccount(c.var.deps, currentUser(c), c.req.valid("param").id)),
@@ -59,6 +66,23 @@ export const accounts = createRouter()
     describeRoute({ tag: "accounts", summary: "Connect the account to its broker: Interactive Brokers' Flex Web Service, Alpaca, Kraken or Coinbase (the credentials are checked with the broker, then stored sealed)", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
     requireUser, validate("param", IdParamSchema), validate("json", BrokerConnectionSchema), async (c) =>
       c.json(await saveConnection(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .patch(
+    "/:id/broker-connection",
+    describeRoute({ tag: "accounts", summary: "Pause the connection's scheduled pulls, or resume them (Sync now still pulls)", responses: { 200: { description: "The connection.", schema: BrokerConnectionViewSchema } } }),
+    requireUser, validate("param", IdParamSchema), validate("json", BrokerConnectionPatchSchema), async (c) =>
+      c.json(await pauseConnection(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json").paused)),
+  )
+  .post(
+    "/:id/broker-connection/test",
+    describeRoute({ tag: "accounts", summary: "Check the kept credentials with the broker now (nothing imported); refused ones break the connection", responses: { 200: { description: "Whether the broker accepted them, its words when not, and the connection.", schema: BrokerTestSchema } } }),
+    requireUser, validate("param", IdParamSchema), async (c) => c.json(await testConnection(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .get(
+    "/:id/broker-connection/oauth/schwab/start",
+    describeRoute({ tag: "accounts", summary: "Connect Schwab: the browser is sent to Schwab's sign-in (OAuth with PKCE), which comes back to the callback", responses: { 302: { description: "To Schwab's sign-in." } }, errors: ["CONFLICT"] }),
+    requireUser, validate("param", IdParamSchema), validate("query", SchwabStartQuerySchema), async (c) =>
+      c.redirect(await startSchwab(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query")), 302),
   )
   .delete(
     "/:id/broker-connection",

@@ -24,6 +24,7 @@ export const config = createRouter()
       email: features.email,
       objectStorage: features.objectStorage,
       analytics: features.browserAnalytics,
+      schwab: features.schwab,
     });
   });
 

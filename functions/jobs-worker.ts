@@ -8,7 +8,7 @@ import { createWorker, depsFor, releaseDeps, type Ctx, type WorkerEnv, type Work
  * A Worker that also runs the shared jobs on its cron triggers (wrangler.toml lists the crons). It has an
  * object store: the import jobs remove staged objects.
  */
-export function createJobsWorker(groups: readonly Group[], extra: Pick<WorkerOptions, "model" | "scratch"> = {}) {
+export function createJobsWorker(groups: readonly Group[], extra: Pick<WorkerOptions, "model" | "scratch" | "brokers"> = {}) {
   const options: WorkerOptions = { storage: createEdgeObjectStore, ...extra };
   return {
     ...createWorker(groups, options),

@@ -11,6 +11,7 @@ import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import type { ObjectStore } from "../lib/storage/index.ts";
 import type { Scratch } from "../lib/storage/scratch.ts";
 import type { ModelRunner } from "../lib/advisor/model.ts";
+import type { BrokerRunner } from "../lib/sync/runner.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";
@@ -25,6 +26,8 @@ export type WorkerOptions = {
   scratch?: (config: Config, outbound: typeof fetch) => Scratch | undefined;
   /** The advisor's model call: in this Worker (`wrangler dev`) or through the model Workers' bindings. */
   model?: (env: WorkerEnv, outbound: typeof fetch) => ModelRunner;
+  /** The broker sync's calls: in this Worker (`wrangler dev`) or through the brokers Worker's binding. */
+  brokers?: (env: WorkerEnv, outbound: typeof fetch) => BrokerRunner;
 };
 
 const log = createLogger();
@@ -65,6 +68,7 @@ export async function depsFor(env: WorkerEnv, ctx: Ctx, options: WorkerOptions =
     ...(options.scratch ? { scratch: options.scratch(config, outbound) } : {}),
     defer,
     model: options.model?.(env, outbound),
+    brokers: options.brokers?.(env, outbound),
     ...(analytics ? { analytics } : {}),
   };
   closers.set(deps, () => handle.close());

@@ -3,6 +3,7 @@ import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
 import type { ModelRunner } from "./advisor/model.ts";
+import type { BrokerRunner } from "./sync/runner.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
 import type { ObjectStore } from "./storage/index.ts";
@@ -39,6 +40,12 @@ export type Deps = {
    * Worker behind a service binding in the deployed advisor Worker. Absent where no turn runs.
    */
   readonly model?: ModelRunner;
+  /**
+   * The broker sync's calls to the brokers (lib/sync/runner.ts): the adapters in this process on Node and in
+   * `wrangler dev`, the brokers Worker behind a service binding in the deployed accounts and jobs Workers.
+   * Absent where no connection is saved or pulled.
+   */
+  readonly brokers?: BrokerRunner;
   /**
    * Room for uploads read out of order (an archive's import; lib/storage/scratch.ts): temporary files on Node,
    * the object store in the archive Worker. Absent elsewhere, where such an upload is refused with 503.

@@ -25,6 +25,8 @@ export type Features = Readonly<{
   metrics: boolean;
   analytics: boolean;
   browserAnalytics: boolean;
+  /** The operator's Schwab app is set up (SCHWAB_CLIENT_ID, SCHWAB_CLIENT_SECRET, and a callback): traders can connect Schwab. */
+  schwab: boolean;
 }>;
 
 export type Config = Readonly<
@@ -190,6 +192,7 @@ export function parseConfig(env: EnvSource): Config {
     metrics: v.METRICS_ENABLED,
     analytics: Boolean(v.ANALYTICS_API_KEY),
     browserAnalytics: Boolean(v.ANALYTICS_PUBLIC_KEY),
+    schwab: Boolean(v.SCHWAB_CLIENT_ID && v.SCHWAB_CLIENT_SECRET && (v.SCHWAB_REDIRECT_URI || v.WEB_BASE_URL)),
   });
 
   return Object.freeze({

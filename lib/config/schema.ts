@@ -226,6 +226,11 @@ export const ConfigSchema = z.object({
   // Billing and credits
   PAYMENT_SECRET_KEY: optionalStr(),
   PAYMENT_WEBHOOK_SECRET: optionalStr(),
+  /** The operator's Schwab Trader API app (broker sync, docs/imports.md): both set, traders can connect Schwab. */
+  SCHWAB_CLIENT_ID: optionalStr(),
+  SCHWAB_CLIENT_SECRET: optionalStr(),
+  /** The app's registered callback, exactly (https); unset: WEB_BASE_URL + /api/accounts/broker-oauth/schwab/callback. */
+  SCHWAB_REDIRECT_URI: z.optional(httpUrl()),
   PAYMENT_PUBLISHABLE_KEY: optionalStr(),
   PAYMENT_PRO_PRICE_ID: optionalStr(),
   MIN_RESERVATION_CREDITS: int(0, 1_000_000_000, 1),
@@ -338,6 +343,8 @@ export const ConfigSchema = z.object({
   TASTYTRADE_BASE_URL: z.optional(httpUrl()),
   /** Tradovate's REST API with its version (broker sync); unset: https://live.tradovateapi.com/v1 (https://demo.tradovateapi.com/v1 for a demo connection). */
   TRADOVATE_BASE_URL: z.optional(httpUrl()),
+  /** Schwab's Trader API (broker sync); unset: https://api.schwabapi.com. */
+  SCHWAB_BASE_URL: z.optional(httpUrl()),
   /** The first wait before a broker's throttled (429) or failing (5xx) answer is asked again, doubling (1000 ms); tests shorten it. */
   BROKER_RETRY_MS: int(10, 60000, 1000),
   OPENAI_BASE_URL: z.optional(httpUrl()),
@@ -366,7 +373,10 @@ export type ConfigVariable = keyof typeof ConfigSchema.shape;
  * Variables beside SPEC.md's 72 and the test seams: DESIGN.md's (CREDIT_PACKS, MODEL_PRICES) and the
  * project's own decisions, each in docs/configuration.md (HSTS_MAX_AGE: docs/operations.md, "TLS").
  */
-export const DESIGN_VARIABLES: readonly ConfigVariable[] = ["CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES", "RISK_FREE_RATE"];
+export const DESIGN_VARIABLES: readonly ConfigVariable[] = [
+  "CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES", "RISK_FREE_RATE",
+  "SCHWAB_CLIENT_ID", "SCHWAB_CLIENT_SECRET", "SCHWAB_REDIRECT_URI",
+];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
 export const SEAM_VARIABLES: readonly ConfigVariable[] = [
@@ -380,6 +390,7 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "COINBASE_BASE_URL",
   "TASTYTRADE_BASE_URL",
   "TRADOVATE_BASE_URL",
+  "SCHWAB_BASE_URL",
   "BROKER_RETRY_MS",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",

@@ -1170,7 +1170,7 @@ export const brokerConnections = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "kraken", "coinbase"] }).notNull(),
+    provider: text("provider", { enum: ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "schwab", "kraken", "coinbase"] }).notNull(),
     /** The provider's secret (a token; keys as JSON), sealed. */
     ciphertext: text("ciphertext").notNull(),
     keyId: text("key_id").notNull(),
@@ -1183,13 +1183,37 @@ export const brokerConnections = pgTable(
     startDate: date("start_date"),
     verified: boolean("verified").notNull().default(false),
     broken: text("broken"),
+    /** Paused by the trader: the schedule leaves it alone (Sync now still pulls). */
+    paused: boolean("paused").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("broker_connections_key_id_idx").on(t.keyId),
-    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex', 'alpaca', 'tastytrade', 'tradovate', 'kraken', 'coinbase')`),
+    check("broker_connections_provider_known", sql`${t.provider} in ('ibkr-flex', 'alpaca', 'tastytrade', 'tradovate', 'schwab', 'kraken', 'coinbase')`),
   ],
+);
+
+/**
+ * A Schwab sign-in under way (lib/sync/schwab-oauth.ts): its OAuth state, the PKCE verifier and what the trader
+ * chose, for ten minutes at most, used once by the callback of the same user.
+ */
+export const brokerOauthFlows = pgTable(
+  "broker_oauth_flows",
+  {
+    state: text("state").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    verifier: text("verifier").notNull(),
+    startDate: date("start_date"),
+    accountTail: text("account_tail"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("broker_oauth_flows_created_idx").on(t.createdAt)],
 );
 
 /**
@@ -1211,6 +1235,8 @@ export const brokerSyncRuns = pgTable(
     duplicates: integer("duplicates").notNull().default(0),
     /** Fills of the statement the trader had deleted by hand (fill_tombstones): never brought back by a run. */
     skippedDeleted: integer("skipped_deleted").notNull().default(0),
+    /** The rows the run left out, counted per reason ([{reason, count}]): not trades, before the start date, deleted... */
+    skipped: jsonb("skipped").$type<Array<{ reason: string; count: number }>>().notNull().default([]),
     error: text("error"),
     importId: uuid("import_id"),
   },

@@ -334,8 +334,15 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     expiresAt: expiresAt.toISOString(),
     summary,
     ...shown,
-    ...(input.sync ? { skippedDeleted } : {}),
+    ...(input.sync ? { skippedDeleted, skippedReasons: reasonsOf(skipped) } : {}),
   };
+}
+
+/** A sync's skipped rows as counts per reason, most first (a run's "why"). */
+function reasonsOf(skipped: readonly RowSkip[]): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const s of skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
 /**

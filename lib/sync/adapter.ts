@@ -28,7 +28,8 @@ export type Pulled = {
   settings?: Record<string, string | boolean>;
 };
 
-export type SyncAdapter = {
+/** What the journal knows of a provider without loading its adapter (the sync, the PUT, the emails). */
+export type AdapterFacts = {
   /** The name a trader knows ("Alpaca"): in run errors and emails. */
   name: string;
   /** What the trader saves again when the provider refuses the credentials ("a new API key"): in the email. */
@@ -40,8 +41,11 @@ export type SyncAdapter = {
    * preset's: each mapping field to its column's name.
    */
   extraColumns?: Partial<Record<Exclude<keyof ImportMapping, "extraFees">, string>>;
-  /** The last characters shown of the main secret (the token, the key): the rest is never shown again. */
-  hint(secret: Record<string, string>): string;
+  /** The secret's field whose last four characters are shown (the token, the key id, the key's name). */
+  hintOf: string;
+};
+
+export type SyncAdapter = AdapterFacts & {
   /**
    * Checked when the trader saves the connection: the provider accepts the credentials. A refusal is a
    * SyncError naming the field ("credentials"/"settings"); a provider that cannot answer now is "retry".
@@ -53,25 +57,27 @@ export type SyncAdapter = {
   normalise(records: unknown[]): string[][];
 };
 
-export const PROVIDERS = ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "kraken", "coinbase"] as const;
+export const PROVIDERS = ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "schwab", "kraken", "coinbase"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-/** Each adapter is loaded when a connection is saved or pulled, not at start (some carry large parsers). */
-const ADAPTERS: Record<Provider, () => Promise<{ adapter: SyncAdapter }>> = {
-  "ibkr-flex": () => import("./adapters/ibkr-flex.ts"),
-  alpaca: () => import("./adapters/alpaca.ts"),
-  tastytrade: () => import("./adapters/tastytrade.ts"),
-  tradovate: () => import("./adapters/tradovate.ts"),
-  kraken: () => import("./adapters/kraken.ts"),
-  coinbase: () => import("./adapters/coinbase.ts"),
+/** Each provider's facts; its adapter (lib/sync/adapters/<provider>.ts) spreads them. */
+export const FACTS: Record<Provider, AdapterFacts> = {
+  "ibkr-flex": { name: "Interactive Brokers", mend: "a new Flex Web Service token", presetId: "ibkr-flex", hintOf: "token" },
+  alpaca: { name: "Alpaca", mend: "new API keys", presetId: "alpaca", hintOf: "keyId" },
+  // The export has no id per execution; the API's transaction id is one (partial fills of one order at one
+  // price in one second stay apart, and the same fill from the export is still matched by its print).
+  tastytrade: { name: "tastytrade", mend: "a new OAuth grant", presetId: "tastytrade", extraColumns: { executionId: "Transaction ID" }, hintOf: "refreshToken" },
+  tradovate: { name: "Tradovate", mend: "your Tradovate password and API key", presetId: "tradovate", hintOf: "cid" },
+  schwab: { name: "Schwab", mend: "a new sign-in to Schwab", presetId: "generic", extraColumns: { orderId: "Order ID" }, hintOf: "refreshToken" },
+  kraken: { name: "Kraken", mend: "a new API key", presetId: "kraken", hintOf: "key" },
+  coinbase: { name: "Coinbase", mend: "a new API key", presetId: "coinbase", hintOf: "keyName" },
 };
 
-export async function adapterFor(provider: Provider): Promise<SyncAdapter> {
-  return (await ADAPTERS[provider]()).adapter;
-}
+/** The last four characters of the secret's shown field. */
+export const hintOf = (provider: Provider, secret: Record<string, string>) => (secret[FACTS[provider].hintOf] ?? "").slice(-4);
 
 /** The table an adapter's rows make: the preset's header and mapping, with the adapter's extra columns. */
-export function tableOf(adapter: SyncAdapter): { headers: string[]; mapping: ImportMapping; options: ImportOptions } {
+export function tableOf(adapter: AdapterFacts): { headers: string[]; mapping: ImportMapping; options: ImportOptions } {
   const preset = findPreset(adapter.presetId)!;
   const extra = adapter.extraColumns ?? {};
   return { headers: [...preset.headers, ...(Object.values(extra) as string[])], mapping: { ...preset.mapping, ...extra }, options: preset.options };

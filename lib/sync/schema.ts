@@ -66,7 +66,7 @@ export const BrokerConnectionSchema = z.discriminatedUnion(
       startDate,
     }),
   ],
-  { error: "must be ibkr-flex, alpaca, tastytrade, tradovate, kraken or coinbase" },
+  { error: "must be ibkr-flex, alpaca, tastytrade, tradovate, kraken or coinbase (Schwab connects through its sign-in: GET /api/accounts/:id/broker-connection/oauth/schwab/start)" },
 );
 export type BrokerConnectionInput = z.infer<typeof BrokerConnectionSchema>;
 
@@ -88,3 +88,20 @@ export function credentialsOf(input: BrokerConnectionInput): Credentials & { pro
       return { provider: input.provider, secret: { keyName: input.keyName, privateKey: input.privateKey.replace(/\\n/g, "\n") }, settings: {} };
   }
 }
+
+/** GET .../broker-connection/oauth/schwab/start: what the trader chose before signing in at Schwab. */
+export const SchwabStartQuerySchema = z.object({
+  startDate: z.optional(z.iso.date("must be a date as YYYY-MM-DD")),
+  accountTail: z.optional(z.string().check(z.regex(/^\d{4}$/, "must be the last four digits of the Schwab account"))),
+});
+
+/** GET /api/accounts/broker-oauth/schwab/callback: what Schwab sends the browser back with. */
+export const SchwabCallbackQuerySchema = z.object({
+  code: z.optional(z.string().check(z.maxLength(2000))),
+  state: z.optional(z.string().check(z.maxLength(200))),
+  error: z.optional(z.string().check(z.maxLength(200))),
+  session: z.optional(z.string().check(z.maxLength(200))),
+});
+
+/** PATCH /api/accounts/:id/broker-connection: pause the scheduled pulls, or resume them. */
+export const BrokerConnectionPatchSchema = z.strictObject({ paused: z.boolean({ error: "must be true or false" }) });

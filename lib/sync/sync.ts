@@ -16,8 +16,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
-import { adapterFor, tableOf, type Provider } from "./adapter.ts";
+import { FACTS, hintOf, tableOf, type Credentials, type Provider } from "./adapter.ts";
 import { breaksConnection, SyncError } from "./errors.ts";
+import { brokerConfigOf, type BrokerCall, type PulledRows } from "./runner.ts";
 import { credentialsOf, type BrokerConnectionInput } from "./schema.ts";
 
 /** A run that has been "running" this long died with its process (or its Worker): the job marks it failed. */
@@ -49,6 +50,8 @@ export type RunView = {
   duplicates: number;
   /** Fills of the statement the trader had deleted by hand: left out, never brought back. */
   skippedDeleted: number;
+  /** Every row the run left out, counted per reason (not a trade, before the start date, deleted by you...). */
+  skipped: Array<{ reason: string; count: number }>;
   error: string | null;
   importId: string | null;
 };
@@ -62,11 +65,12 @@ type RunRow = {
   imported: number;
   duplicates: number;
   skipped_deleted: number;
+  skipped: Array<{ reason: string; count: number }> | string;
   error: string | null;
   import_id: string | null;
 };
 
-const RUN_COLUMNS = sql.raw(`id::text, trigger, status, ${isoUtc("started_at")} as started_at, ${isoUtc("finished_at")} as finished_at, imported, duplicates, skipped_deleted, error, import_id::text`);
+const RUN_COLUMNS = sql.raw(`id::text, trigger, status, ${isoUtc("started_at")} as started_at, ${isoUtc("finished_at")} as finished_at, imported, duplicates, skipped_deleted, skipped, error, import_id::text`);
 
 const toRun = (r: RunRow): RunView => ({
   id: r.id,
@@ -77,6 +81,7 @@ const toRun = (r: RunRow): RunView => ({
   imported: r.imported,
   duplicates: r.duplicates,
   skippedDeleted: r.skipped_deleted,
+  skipped: typeof r.skipped === "string" ? JSON.parse(r.skipped) : r.skipped,
   error: r.error,
   importId: r.import_id,
 });
@@ -91,6 +96,8 @@ export type ConnectionView = {
   accountNumber?: string;
   /** tastytrade: the sandbox (cert) API. */
   sandbox?: boolean;
+  /** Schwab: the last four digits of the account synced. */
+  accountTail?: string;
   /** Tradovate: the account synced, and the demo API. */
   accountName?: string;
   demo?: boolean;
@@ -101,6 +108,10 @@ export type ConnectionView = {
   verified: boolean;
   /** Why the broker refused the token or the query on the last try (null while it works): the schedule skips it. */
   broken: string | null;
+  /** Schwab: the sign-in has ended (a refused refresh, or its 7 days over): the trader signs in at Schwab again. */
+  needsReauth: boolean;
+  /** Paused by the trader: not pulled on the schedule (Sync now still pulls). */
+  paused: boolean;
   lastRun: RunView | null;
 };
 
@@ -109,20 +120,36 @@ async function lastRun(deps: Pick<Deps, "db">, accountId: string): Promise<RunVi
   return row ? toRun(row) : null;
 }
 
+/** What of the settings a trader sees (Schwab's account hash stays with the server). */
+const shownSettings = ({ accountHash: _hash, ...shown }: Record<string, string | boolean>) => shown;
+
 async function view(deps: Pick<Deps, "db">, accountId: string): Promise<ConnectionView | null> {
-  const [row] = rowsOf<{ provider: Provider; settings: Record<string, string | boolean> | string; start_date: string | null; token_tail: string; verified: boolean; broken: string | null }>(
-    await deps.db.execute(sql`select provider, settings, to_char(start_date, 'YYYY-MM-DD') as start_date, token_tail, verified, broken from broker_connections where account_id = ${accountId}::uuid`),
+  const [row] = rowsOf<{ provider: Provider; settings: Record<string, string | boolean> | string; start_date: string | null; token_tail: string; verified: boolean; broken: string | null; paused: boolean }>(
+    await deps.db.execute(sql`select provider, settings, to_char(start_date, 'YYYY-MM-DD') as start_date, token_tail, verified, broken, paused from broker_connections where account_id = ${accountId}::uuid`),
   );
   if (!row) return null;
   return {
     provider: row.provider,
-    ...(typeof row.settings === "string" ? JSON.parse(row.settings) : row.settings),
+    ...shownSettings(typeof row.settings === "string" ? JSON.parse(row.settings) : row.settings),
     startDate: row.start_date,
     tokenHintTail: row.token_tail,
     verified: row.verified,
     broken: row.broken,
+    needsReauth: row.provider === "schwab" && row.broken !== null,
+    paused: row.paused,
     lastRun: await lastRun(deps, accountId),
   };
+}
+
+/**
+ * One broker call through deps.brokers (in this process, or the brokers Worker): its answer, or the provider's
+ * refusal thrown as the SyncError it was.
+ */
+async function brokerCall(deps: Pick<Deps, "brokers" | "config">, call: BrokerCall): Promise<{ verified?: Partial<Credentials>; pulled?: PulledRows }> {
+  if (!deps.brokers) throw new SyncError(null, "unavailable", "Broker sync is not available on this server.");
+  const result = await deps.brokers(call, brokerConfigOf(deps.config));
+  if (!result.ok) throw new SyncError(result.error.code, result.error.problem, result.error.message, result.error.field);
+  return result;
 }
 
 /** GET: `{connection}`, null when the account has none (not a 404: a page asks before there is one). */
@@ -138,13 +165,12 @@ export async function getConnection(deps: Pick<Deps, "db">, user: AuthUser, acco
  * cursor afresh (new keys may be another account's): the next run reads from the start date again, and what
  * the account has already is skipped as duplicates.
  */
-export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, user: AuthUser, accountId: string, input: BrokerConnectionInput): Promise<ConnectionView> {
+export async function saveConnection(deps: Pick<Deps, "db" | "config" | "brokers">, user: AuthUser, accountId: string, input: BrokerConnectionInput): Promise<ConnectionView> {
   await requireOwnAccount(deps, user, accountId);
   const { provider, ...credentials } = credentialsOf(input);
-  const adapter = await adapterFor(provider);
   let verified = false;
   try {
-    Object.assign(credentials, await adapter.verify(deps, credentials));
+    Object.assign(credentials, (await brokerCall(deps, { op: "verify", provider, credentials })).verified);
     verified = true;
   } catch (err) {
     if (!(err instanceof SyncError)) throw err;
@@ -153,15 +179,62 @@ export async function saveConnection(deps: Pick<Deps, "db" | "config" | "fetch" 
       throw new AppError("VALIDATION_ERROR", err.message, { fields: [{ path: err.field ?? "", message: words }] });
     }
   }
+  await storeConnection(deps, user.id, accountId, provider, credentials, input.startDate ?? null, verified);
+  return (await view(deps, accountId))!;
+}
+
+/**
+ * Writes an account's connection (the secret sealed, its hint, what may be shown), replacing the one it had:
+ * not broken, its cursor started afresh. Shared by the PUT and Schwab's sign-in callback.
+ */
+export async function storeConnection(deps: Pick<Deps, "db" | "config">, userId: string, accountId: string, provider: Provider, credentials: Credentials, startDate: string | null, verified: boolean): Promise<void> {
   const ring = await keyRing(deps.config);
-  const ciphertext = await seal(ring, JSON.stringify(credentials.secret), aad(user.id, accountId));
-  const tail = adapter.hint(credentials.secret);
+  const ciphertext = await seal(ring, JSON.stringify(credentials.secret), aad(userId, accountId));
+  const tail = hintOf(provider, credentials.secret);
   await deps.db.execute(sql`insert into broker_connections (account_id, user_id, provider, ciphertext, key_id, token_tail, settings, start_date, verified, broken)
-    values (${accountId}::uuid, ${user.id}::uuid, ${provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${JSON.stringify(credentials.settings)}::jsonb, ${input.startDate ?? null}::date, ${verified}, null)
+    values (${accountId}::uuid, ${userId}::uuid, ${provider}, ${ciphertext}, ${ring.current.id}, ${tail}, ${JSON.stringify(credentials.settings)}::jsonb, ${startDate}::date, ${verified}, null)
     on conflict (account_id) do update set provider = excluded.provider, ciphertext = excluded.ciphertext, key_id = excluded.key_id,
       token_tail = excluded.token_tail, settings = excluded.settings, start_date = excluded.start_date, verified = excluded.verified, broken = null,
       cursor = null, updated_at = now()`);
+}
+
+/** PATCH: pause the schedule's pulls of the connection, or resume them. */
+export async function pauseConnection(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, paused: boolean): Promise<ConnectionView> {
+  await requireOwnAccount(deps, user, accountId);
+  const done = rowsOf(await deps.db.execute(sql`update broker_connections set paused = ${paused}, updated_at = now() where account_id = ${accountId}::uuid returning 1`));
+  if (done.length === 0) throw new AppError("NOT_FOUND", "This account has no broker connection.");
   return (await view(deps, accountId))!;
+}
+
+/**
+ * POST test: the kept credentials checked with the provider now, nothing imported. Refused: the connection is
+ * broken as a run would break it (the trader is told on the page; no email, they are looking at it). A
+ * provider that cannot answer says so and changes nothing.
+ */
+export async function testConnection(deps: Pick<Deps, "db" | "config" | "brokers">, user: AuthUser, accountId: string): Promise<{ ok: boolean; message: string | null; connection: ConnectionView }> {
+  await requireOwnAccount(deps, user, accountId);
+  const [conn] = rowsOf<{ provider: Provider; ciphertext: string; settings: Record<string, string | boolean> | string }>(
+    await deps.db.execute(sql`select provider, ciphertext, settings from broker_connections where account_id = ${accountId}::uuid`),
+  );
+  if (!conn) throw new AppError("NOT_FOUND", "This account has no broker connection.");
+  const ring = await keyRing(deps.config);
+  const secret = secretOf(await open(ring, conn.ciphertext, aad(user.id, accountId)));
+  const settings = typeof conn.settings === "string" ? (JSON.parse(conn.settings) as Record<string, string | boolean>) : conn.settings;
+  let outcome: { ok: boolean; message: string | null };
+  try {
+    const told = (await brokerCall(deps, { op: "verify", provider: conn.provider, credentials: { secret, settings } })).verified;
+    if (told?.secret) {
+      const sealed = await seal(ring, JSON.stringify(told.secret), aad(user.id, accountId));
+      await deps.db.execute(sql`update broker_connections set ciphertext = ${sealed}, key_id = ${ring.current.id} where account_id = ${accountId}::uuid`);
+    }
+    await deps.db.execute(sql`update broker_connections set verified = true, broken = null, updated_at = now() where account_id = ${accountId}::uuid`);
+    outcome = { ok: true, message: null };
+  } catch (err) {
+    if (!(err instanceof SyncError)) throw err;
+    if (breaksConnection(err)) await deps.db.execute(sql`update broker_connections set broken = ${err.message}, verified = false, updated_at = now() where account_id = ${accountId}::uuid`);
+    outcome = { ok: false, message: err.message };
+  }
+  return { ...outcome, connection: (await view(deps, accountId))! };
 }
 
 /** DELETE: the connection goes (its runs stay in the history of the account's imports, as imports). */
@@ -224,7 +297,7 @@ type Connection = {
   plan: AuthUser["plan"];
 };
 
-type Outcome = { status: "succeeded" | "failed"; imported: number; duplicates: number; skippedDeleted: number; error: string | null; importId: string | null; cursor: string | null };
+type Outcome = { status: "succeeded" | "failed"; imported: number; duplicates: number; skippedDeleted: number; skipped?: Array<{ reason: string; count: number }>; error: string | null; importId: string | null; cursor: string | null };
 
 /** The sealed secret: JSON of the provider's keys (an IBKR connection saved before adapters: the bare token). */
 const secretOf = (text: string): Record<string, string> => (text.startsWith("{") ? (JSON.parse(text) as Record<string, string>) : { token: text });
@@ -244,7 +317,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
       from broker_sync_runs r join broker_connections c on c.account_id = r.account_id join accounts a on a.id = c.account_id
       join users u on u.id = c.user_id where r.id = ${runId}::uuid`),
   );
-  const adapter = conn ? await adapterFor(conn.provider) : null;
+  const adapter = conn ? FACTS[conn.provider] : null;
   try {
     if (!conn || !adapter) throw new SyncError(null, "unavailable", "The broker connection was removed.");
     const user: AuthUser = { id: conn.user_id, email: conn.email, emailVerified: conn.email_verified, isAdmin: conn.is_admin, plan: conn.plan };
@@ -252,7 +325,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     const secret = secretOf(await open(ring, conn.ciphertext, aad(conn.user_id, conn.account_id)));
     const settings = typeof conn.settings === "string" ? (JSON.parse(conn.settings) as Record<string, string | boolean>) : conn.settings;
     const notBefore = conn.not_before ? new Date(conn.not_before) : null;
-    const pulled = await adapter.pull(deps, { secret, settings }, { cursor: conn.cursor, notBefore });
+    const pulled = (await brokerCall(deps, { op: "pull", provider: conn.provider, credentials: { secret, settings }, since: { cursor: conn.cursor, notBefore: notBefore?.toISOString() ?? null } })).pulled!;
     if (pulled.secret) {
       const sealed = await seal(ring, JSON.stringify(pulled.secret), aad(conn.user_id, conn.account_id));
       await deps.db.execute(sql`update broker_connections set ciphertext = ${sealed}, key_id = ${ring.current.id}, updated_at = now() where account_id = ${conn.account_id}::uuid`);
@@ -260,13 +333,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
     if (pulled.settings) {
       await deps.db.execute(sql`update broker_connections set settings = ${JSON.stringify(pulled.settings)}::jsonb where account_id = ${conn.account_id}::uuid`);
     }
-    let rows: string[][];
-    try {
-      rows = adapter.normalise(pulled.records);
-    } catch (err) {
-      if (err instanceof SyncError) throw err;
-      throw new SyncError(null, "retry", `${adapter.name} sent records this journal cannot read; the next run tries again.`);
-    }
+    const rows = pulled.rows;
     const cursor = pulled.cursor ?? conn.cursor;
     const maxRows = Math.max(SYNC_MAX_ROWS, deps.config.CSV_IMPORT_MAX_ROWS);
     if (rows.length > maxRows) {
@@ -284,13 +351,14 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
         sync: { notBefore, maxRows },
       });
       const skippedDeleted = preview.skippedDeleted ?? 0;
+      const skipped = preview.skippedReasons ?? [];
       const invalid = preview.summary.invalid > 0 ? `${preview.summary.invalid} rows could not be read (${preview.errors[0]?.message ?? "see the import"}).` : null;
       if (preview.summary.toImport === 0) {
         await discardImport(deps, user, preview.importId);
-        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: null, cursor };
+        outcome = { status: "succeeded", imported: 0, duplicates: preview.summary.duplicate, skippedDeleted, skipped, error: invalid, importId: null, cursor };
       } else {
         const done = await commitImport(deps, user, preview.importId, false);
-        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, skippedDeleted, error: invalid, importId: preview.importId, cursor };
+        outcome = { status: "succeeded", imported: done.fillsCreated ?? 0, duplicates: preview.summary.duplicate, skippedDeleted, skipped, error: invalid, importId: preview.importId, cursor };
       }
     }
     await deps.db.execute(sql`update broker_connections set verified = true where account_id = ${conn.account_id}::uuid and not verified`);
@@ -311,7 +379,7 @@ export async function runSync(deps: Deps, runId: string): Promise<void> {
   }
   const [finished] = rowsOf(
     await deps.db.execute(sql`update broker_sync_runs set status = ${outcome.status}, finished_at = now(), imported = ${outcome.imported},
-      duplicates = ${outcome.duplicates}, skipped_deleted = ${outcome.skippedDeleted}, error = ${outcome.error}, import_id = ${outcome.importId}::uuid
+      duplicates = ${outcome.duplicates}, skipped_deleted = ${outcome.skippedDeleted}, skipped = ${JSON.stringify(outcome.skipped ?? [])}::jsonb, error = ${outcome.error}, import_id = ${outcome.importId}::uuid
       where id = ${runId}::uuid and status = 'running' returning 1`),
   );
   if (finished && conn && outcome.status === "succeeded" && outcome.cursor !== conn.cursor) {
@@ -331,7 +399,7 @@ export async function syncDueConnections(deps: Deps): Promise<number> {
     where status = 'running' and started_at < now() - make_interval(mins => ${RUN_LEASE_MINUTES})`);
   const due = rowsOf<{ account_id: string }>(
     await deps.db.execute(sql`select c.account_id::text from broker_connections c
-      where c.broken is null and not exists (select 1 from broker_sync_runs r where r.account_id = c.account_id
+      where c.broken is null and not c.paused and not exists (select 1 from broker_sync_runs r where r.account_id = c.account_id
         and (r.started_at > now() - make_interval(hours => ${SYNC_EVERY_HOURS}) and r.status <> 'failed'
           or r.started_at > now() - make_interval(hours => ${RETRY_AFTER_HOURS})))
       order by c.updated_at limit ${SYNC_PER_TICK}`),

@@ -12,6 +12,8 @@ export const ROOT = new URL("../..", import.meta.url).pathname;
 export const WORKER_GZIP_LIMIT_BYTES = 250 * 1024;
 /** The advisor's model Workers (functions/workers/model-*.ts): reached through bindings only, no endpoint group. */
 export const MODEL_WORKERS = ["model-openai", "model-anthropic", "model-gemini"] as const;
+/** The broker sync's adapters (functions/workers/brokers.ts): reached through the accounts and jobs Workers' bindings only. */
+export const BROKERS_WORKER = "brokers";
 const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
 const WRANGLER_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 

@@ -393,6 +393,7 @@ describe("operator controls", () => {
       email: false,
       objectStorage: false,
       analytics: false,
+      schwab: false,
     });
   });
 });

@@ -58,7 +58,7 @@ describe("broker sync: Interactive Brokers' Flex Web Service", () => {
     const accountId = await account(client);
     flex.statement = flexStatement([trade(1, "BUY", 0), trade(2, "SELL", 5)]);
     const saved = await connect(client, accountId);
-    expect(saved).toEqual({ provider: "ibkr-flex", queryId: "987654", startDate: null, tokenHintTail: "abcd", verified: true, broken: null, lastRun: null });
+    expect(saved).toEqual({ provider: "ibkr-flex", queryId: "987654", startDate: null, tokenHintTail: "abcd", verified: true, broken: null, needsReauth: false, paused: false, lastRun: null });
     // The token is never stored or returned in the clear; the service was asked with it and our User-Agent.
     const [row] = rowsOf<{ ciphertext: string }>(await t.deps.db.execute(sql`select ciphertext from broker_connections where account_id = ${accountId}::uuid`));
     expect(row!.ciphertext).not.toContain(GOOD);

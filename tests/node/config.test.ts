@@ -62,6 +62,7 @@ describe("configuration defaults and derived switches", () => {
       metrics: true,
       analytics: true,
       browserAnalytics: true,
+      schwab: false,
     });
     expect(c.WEB_BASE_URL).toBe("https://journal.example.com");
     expect(c.EMAIL_FROM).toBe("journal@example.com");

@@ -232,6 +232,14 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
       stock("RELIANCE", "buy", "5.000000", "2736.150000", "0", "2024-01-18T04:35:04.000Z", "41230018"),
     ],
   },
+  alpaca: {
+    skipped: 1,
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "0", "2024-01-19T14:30:15.432Z", "20240119093015432::8d6f3b52-7a51-4c2b-9a4e-1f0e5d3c2b1a"),
+      stock("AAPL", "sell", "60", "192.25", "0", "2024-01-19T15:02:41.118Z", "20240119100241118::2b7c1d9e-1f4a-4e8b-b6a2-9c3d5e7f1a2b"),
+      stock("TSLA", "sell", "10", "212.4", "0", "2024-01-19T16:00:00.000Z", "20240119110000000::3c8d2eaf-2a5b-4f9c-87b3-ad4e6f8a2b3c"),
+    ],
+  },
   kraken: {
     skipped: 0,
     fills: [
@@ -287,6 +295,7 @@ const TOTALS: Record<string, [string, string]> = {
   vanguard: ["290.00", "0.04"], // 40 + 100 + 150
   firstrade: ["150.00", "0.09"], // 40 + 100 + 10; (0 + 0.04) + (0 + 0.05)
   zerodha: ["115.00", "0.00"], // 50 + 50 + 10 + 5; the tradebook carries no charges
+  alpaca: ["170.00", "0.00"], // 100 + 60 + 10; Alpaca's fills carry no fee
   kraken: ["1.15", "16.07843"], // 0.1 + 0.05 + 1; 6.60 + 5.44571 + 4.03272 (0.16 % and 0.26 % of the cost)
   coinbase: ["1.57", "26.723932"], // 0.05 + 0.02 + 1.5; 8.250024 + 3.351208 + 15.1227 (0.4 % of each notional)
   trading212: ["142.50", "0.00"], // 100 + 40 + 2.5

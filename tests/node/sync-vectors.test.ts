@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { normalizeCsv } from "../../lib/imports/normalize.ts";
-import { adapterFor, PROVIDERS, tableOf } from "../../lib/sync/adapter.ts";
+import { PROVIDERS, tableOf } from "../../lib/sync/adapter.ts";
+import { adapterFor } from "../../lib/sync/runner.ts";
 
 /** A decimal as written without trailing zeros ("0.8250000000" -> "0.825"): the vectors give amounts, not a format. */
 const dec = (v: string) => (v.includes(".") ? v.replace(/\.?0+$/, "") : v);

@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { JOBS } from "../../lib/jobs/index.ts";
 import { groups } from "../../functions/groups.ts";
-import { measureWorkerBundles, MODEL_WORKERS, readWranglerToml, WORKER_GZIP_LIMIT_BYTES } from "../../scripts/bench/worker-bundles.ts";
+import { BROKERS_WORKER, measureWorkerBundles, MODEL_WORKERS, readWranglerToml, WORKER_GZIP_LIMIT_BYTES } from "../../scripts/bench/worker-bundles.ts";
 
 describe("wrangler.toml", () => {
   const toml = readWranglerToml();
 
-  it("declares one Worker per endpoint group plus the jobs Worker and the advisor's model Workers", () => {
-    expect(Object.keys(toml.env ?? {}).sort()).toEqual([...Object.keys(groups), "jobs", ...MODEL_WORKERS].sort());
+  it("declares one Worker per endpoint group plus the jobs Worker, the advisor's model Workers and the brokers Worker", () => {
+    expect(Object.keys(toml.env ?? {}).sort()).toEqual([...Object.keys(groups), "jobs", ...MODEL_WORKERS, BROKERS_WORKER].sort());
+  });
+
+  it("binds the accounts and jobs Workers to the brokers Worker's Brokers entrypoint; the brokers Worker has no route", () => {
+    for (const name of ["accounts", "jobs"]) {
+      const services = (toml.env?.[name] as { services?: Array<{ binding: string; service: string; entrypoint: string }> }).services ?? [];
+      expect(services.map((s) => [s.binding, s.service, s.entrypoint]), name).toEqual([["BROKERS", "journal-brokers", "Brokers"]]);
+    }
+    expect(toml.env?.[BROKERS_WORKER]?.routes).toBeUndefined();
+    expect((toml.env?.[BROKERS_WORKER] as { name?: string }).name).toBe("journal-brokers");
   });
 
   it("binds the advisor Worker to each model Worker's Model entrypoint; the model Workers have no route", () => {

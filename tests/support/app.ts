@@ -3,6 +3,7 @@
 import { createFileScratch } from "../../lib/storage/scratch-file.ts";
 import { createAnalytics } from "../../lib/analytics/index.ts";
 import { inProcessModel } from "../../lib/advisor/language-model.ts";
+import { inProcessBrokers } from "../../lib/sync/runner.ts";
 import { buildFullApp } from "../../functions/groups.ts";
 import type { Config } from "../../lib/config/index.ts";
 import type { DbHandle } from "../../lib/db/client.ts";
@@ -70,6 +71,7 @@ export async function testApp(
     scratch: extra.scratch ?? createFileScratch(),
     defer,
     model: inProcessModel(globalThis.fetch),
+    brokers: inProcessBrokers(globalThis.fetch, extra.now),
     ...(analytics ? { analytics } : {}),
     ...(extra.shippedChangelog ? { shippedChangelog: extra.shippedChangelog } : {}),
   };

@@ -17,6 +17,13 @@
 // - Tradovate (TRADOVATE_BASE_URL, ".../v1"): POST /auth/accesstokenrequest checks name, password, appId, cid and
 //   sec (else HTTP 200 {errorText}); `penalty` answers the next sign-ins with a p-ticket to wait out and send
 //   back; GET /auth/renewaccesstoken renews a live token; fills only through the account's orders.
+// - Schwab (SCHWAB_BASE_URL): /v1/oauth/authorize checks the app's client id and its registered redirect URI
+//   exactly, and answers a sign-in page whose "Allow" link goes back to the redirect URI with a code (ending
+//   in "@", as Schwab's) and the state; POST /v1/oauth/token takes the app's Basic credentials only (else 401
+//   invalid_client), a code once, with the redirect URI it was issued for and the PKCE verifier of its S256
+//   challenge (else 400 invalid_grant), and a refresh token neither revoked nor older than 7 days (else 400
+//   refresh_token_authentication_error); the accounts and their TRADE transactions (startDate, endDate and
+//   types required, a year at most) for a live access token only.
 // Each provider's `throttle` answers that many next requests with its rate-limit answer (429, or Kraken's
 // "EAPI:Rate limit exceeded"); `revoke` makes a key refused from then on.
 import { createHash, createHmac, generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -26,6 +33,7 @@ import { decodeProtectedHeader, jwtVerify } from "jose";
 import type { AlpacaFill } from "../../lib/sync/adapters/alpaca.ts";
 import type { CoinbaseFill } from "../../lib/sync/adapters/coinbase.ts";
 import type { KrakenTrade } from "../../lib/sync/adapters/kraken.ts";
+import type { SchwabTransaction } from "../../lib/sync/adapters/schwab.ts";
 import type { TastyTransaction } from "../../lib/sync/adapters/tastytrade.ts";
 
 /** A fill as Tradovate's API holds it (without the names the adapter joins to it). */
@@ -42,7 +50,7 @@ type Provider<K> = {
 
 export type BrokerServer = {
   url: string;
-  env: { ALPACA_BASE_URL: string; KRAKEN_BASE_URL: string; COINBASE_BASE_URL: string; TASTYTRADE_BASE_URL: string; TRADOVATE_BASE_URL: string; BROKER_RETRY_MS: string };
+  env: { ALPACA_BASE_URL: string; KRAKEN_BASE_URL: string; COINBASE_BASE_URL: string; TASTYTRADE_BASE_URL: string; TRADOVATE_BASE_URL: string; SCHWAB_BASE_URL: string; SCHWAB_CLIENT_ID: string; SCHWAB_CLIENT_SECRET: string; BROKER_RETRY_MS: string };
   /** Each provider's executions by the account (the stand-in's own name for it) a key opens. */
   /** `truncated`: the fills answer is cut off halfway (a dropped connection behind a proxy that sent its head). */
   alpaca: Provider<{ secret: string; accountNumber: string }> & { fills: Map<string, AlpacaFill[]>; truncated: boolean };
@@ -58,6 +66,20 @@ export type BrokerServer = {
     penalty: number;
     signIns: number;
     renewals: number;
+  };
+  /** The app (client id, secret, registered redirect URI); logins by name: the accounts a sign-in opens; transactions by account hash. */
+  schwab: Provider<never> & {
+    app: { clientId: string; clientSecret: string; redirectUri: string };
+    /** The accounts (number, hash) the next sign-in opens. */
+    nextLogin: Array<{ accountNumber: string; hashValue: string }>;
+    transactions: Map<string, SchwabTransaction[]>;
+    codes: Map<string, { challenge: string; redirectUri: string; accounts: Array<{ accountNumber: string; hashValue: string }>; used: boolean }>;
+    refreshTokens: Map<string, { accounts: Array<{ accountNumber: string; hashValue: string }>; issuedAt: number; revoked: boolean }>;
+    accessTokens: Map<string, { refresh: string; expiresAt: number }>;
+    /** Seconds an access token lives (Schwab: 1800); tests shorten it to see refreshes. */
+    accessLifetime: number;
+    /** Token requests by grant type. */
+    grants: string[];
   };
   /** A new tastytrade grant opening account `account`: its client secret and refresh token. */
   tastyGrant(account: string): { clientSecret: string; refreshToken: string };
@@ -93,6 +115,17 @@ export async function startBrokerServer(): Promise<BrokerServer> {
     kraken: { ...provider<{ secret: string; lastNonce: bigint; account: string }>(), trades: new Map<string, Array<KrakenTrade & { txid: string }>>() },
     coinbase: { ...provider<{ publicKey: KeyObject; account: string }>(), fills: new Map<string, CoinbaseFill[]>(), permissions: { can_view: true } },
     tastytrade: { ...provider<{ clientSecret: string; account: string }>(), transactions: new Map<string, TastyTransaction[]>(), tokens: new Map<string, { grant: string; expiresAt: number }>() },
+    schwab: {
+      ...provider<never>(),
+      app: { clientId: "JournalAppKey0000000000000000000", clientSecret: "JournalAppSecret", redirectUri: "" },
+      nextLogin: [] as Array<{ accountNumber: string; hashValue: string }>,
+      transactions: new Map<string, SchwabTransaction[]>(),
+      codes: new Map<string, { challenge: string; redirectUri: string; accounts: Array<{ accountNumber: string; hashValue: string }>; used: boolean }>(),
+      refreshTokens: new Map<string, { accounts: Array<{ accountNumber: string; hashValue: string }>; issuedAt: number; revoked: boolean }>(),
+      accessTokens: new Map<string, { refresh: string; expiresAt: number }>(),
+      accessLifetime: 1800,
+      grants: [] as string[],
+    },
     tradovate: {
       ...provider<{ password: string; appId: string; cid: string; sec: string; account: { id: number; name: string } }>(),
       fills: new Map<string, TradovateFill[]>(),
@@ -151,6 +184,74 @@ export async function startBrokerServer(): Promise<BrokerServer> {
       context: url.pathname,
       pagination: { "per-page": perPage, "page-offset": offset, "item-offset": offset * perPage, "total-items": items.length, "total-pages": pages, "current-item-count": items.slice(offset * perPage, (offset + 1) * perPage).length },
     });
+  }
+
+  async function schwab(req: IncomingMessage, url: URL, res: ServerResponse) {
+    const s = state.schwab;
+    s.requests.push(url.pathname + url.search);
+    if (url.pathname === "/v1/oauth/authorize") {
+      const q = url.searchParams;
+      if (q.get("client_id") !== s.app.clientId || q.get("redirect_uri") !== s.app.redirectUri || q.get("response_type") !== "code") {
+        res.writeHead(400, { "Content-Type": "text/html" });
+        return res.end("<html><body><h1>Invalid request</h1><p>The app key or its callback URL does not match the app's.</p></body></html>");
+      }
+      const code = `C0.b2F1dGgyLmNkYy5zY2h3YWIuY29t.${crypto.randomUUID()}@`;
+      s.codes.set(code, { challenge: q.get("code_challenge_method") === "S256" ? (q.get("code_challenge") ?? "") : "", redirectUri: q.get("redirect_uri")!, accounts: s.nextLogin, used: false });
+      const back = `${q.get("redirect_uri")}?code=${encodeURIComponent(code)}&session=${crypto.randomUUID()}${q.get("state") ? `&state=${encodeURIComponent(q.get("state")!)}` : ""}`;
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      return res.end(`<!doctype html><html><head><title>Schwab sign-in (stand-in)</title></head><body><h1>Allow Journal to read your accounts?</h1><a id="allow" href="${back.replace(/&/g, "&amp;")}">Allow</a></body></html>`);
+    }
+    if (s.throttle > 0) {
+      s.throttle--;
+      return json(res, 429, { message: "Too many requests" });
+    }
+    if (url.pathname === "/v1/oauth/token" && req.method === "POST") {
+      const form = new URLSearchParams(await bodyOf(req));
+      s.grants.push(form.get("grant_type") ?? "");
+      if (req.headers.authorization !== `Basic ${Buffer.from(`${s.app.clientId}:${s.app.clientSecret}`).toString("base64")}`) return json(res, 401, { error: "invalid_client", error_description: "Client authentication failed" });
+      const issue = (refresh: string) => {
+        const access = `I0.${crypto.randomUUID()}@`;
+        s.accessTokens.set(access, { refresh, expiresAt: Date.now() + s.accessLifetime * 1000 });
+        return json(res, 200, { expires_in: s.accessLifetime, token_type: "Bearer", scope: "api", refresh_token: refresh, access_token: access, id_token: "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.e30.c2ln" });
+      };
+      if (form.get("grant_type") === "authorization_code") {
+        const code = s.codes.get(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        const challenge = createHash("sha256").update(verifier).digest("base64url");
+        if (!code || code.used || code.redirectUri !== form.get("redirect_uri") || !code.challenge || code.challenge !== challenge) {
+          if (code) code.used = true;
+          return json(res, 400, { error: "invalid_grant", error_description: "Bad authorization code" });
+        }
+        code.used = true;
+        const refresh = `${crypto.randomUUID()}@`;
+        s.refreshTokens.set(refresh, { accounts: code.accounts, issuedAt: Date.now(), revoked: false });
+        return issue(refresh);
+      }
+      if (form.get("grant_type") === "refresh_token") {
+        const refresh = s.refreshTokens.get(form.get("refresh_token") ?? "");
+        if (!refresh || refresh.revoked || refresh.issuedAt + 7 * 24 * 3_600_000 < Date.now()) {
+          return json(res, 400, { error: "unsupported_token_type", error_description: '400 Bad Request: "{"error_description":"Exception while authenticating refresh token","error":"refresh_token_authentication_error"}"' });
+        }
+        return issue(form.get("refresh_token")!);
+      }
+      return json(res, 400, { error: "unsupported_grant_type" });
+    }
+    const bearer = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
+    const access = bearer ? s.accessTokens.get(bearer) : undefined;
+    const login = access ? s.refreshTokens.get(access.refresh) : undefined;
+    if (!access || access.expiresAt < Date.now() || !login || login.revoked) return json(res, 401, { errors: [{ id: "401", status: 401, title: "Unauthorized", detail: "Client not authorized" }] });
+    if (url.pathname === "/trader/v1/accounts/accountNumbers") return json(res, 200, login.accounts);
+    const match = /^\/trader\/v1\/accounts\/([^/]+)\/transactions$/.exec(url.pathname);
+    if (!match) return json(res, 404, { message: "Not found" });
+    const hash = decodeURIComponent(match[1]!);
+    if (!login.accounts.some((a) => a.hashValue === hash)) return json(res, 400, { message: "Invalid account number" });
+    const start = Date.parse(url.searchParams.get("startDate") ?? "");
+    const end = Date.parse(url.searchParams.get("endDate") ?? "");
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(url.searchParams.get("startDate") ?? "") || Number.isNaN(end) || !url.searchParams.get("types") || end - start > 366 * 24 * 3_600_000 || end < start) {
+      return json(res, 400, { message: "Bad request: startDate, endDate (a year at most apart) and types are required" });
+    }
+    const parse = (t: string) => Date.parse(t.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+    return json(res, 200, (s.transactions.get(hash) ?? []).filter((t) => parse(t.time) >= start && parse(t.time) <= end));
   }
 
   async function tradovate(req: IncomingMessage, url: URL, res: ServerResponse) {
@@ -313,7 +414,7 @@ export async function startBrokerServer(): Promise<BrokerServer> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://brokers");
     const p = url.pathname;
-    const handle = p.startsWith("/v2/") ? alpaca : p.startsWith("/0/") ? kraken : p.startsWith("/api/v3/") ? coinbase : p.startsWith("/v1/") ? tradovate : /^\/(oauth|customers|accounts)\//.test(p) ? tastytrade : null;
+    const handle = p.startsWith("/v2/") ? alpaca : p.startsWith("/0/") ? kraken : p.startsWith("/api/v3/") ? coinbase : p.startsWith("/v1/oauth/") || p.startsWith("/trader/") ? schwab : p.startsWith("/v1/") ? tradovate : /^\/(oauth|customers|accounts)\//.test(p) ? tastytrade : null;
     if (!handle) return json(res, 404, { message: "not found" });
     Promise.resolve(handle(req, url, res)).catch(() => json(res, 500, { message: "stand-in failed" }));
   });
@@ -321,7 +422,7 @@ export async function startBrokerServer(): Promise<BrokerServer> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(state, {
     url: base,
-    env: { ALPACA_BASE_URL: base, KRAKEN_BASE_URL: base, COINBASE_BASE_URL: base, TASTYTRADE_BASE_URL: base, TRADOVATE_BASE_URL: `${base}/v1`, BROKER_RETRY_MS: "10" },
+    env: { ALPACA_BASE_URL: base, KRAKEN_BASE_URL: base, COINBASE_BASE_URL: base, TASTYTRADE_BASE_URL: base, TRADOVATE_BASE_URL: `${base}/v1`, SCHWAB_BASE_URL: base, SCHWAB_CLIENT_ID: state.schwab.app.clientId, SCHWAB_CLIENT_SECRET: state.schwab.app.clientSecret, BROKER_RETRY_MS: "10" },
     tastyGrant(account: string) {
       const clientSecret = `cs${crypto.randomUUID().replace(/-/g, "")}`;
       const refreshToken = `rt.${Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url")}`;

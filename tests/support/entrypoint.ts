@@ -46,9 +46,12 @@ export async function runEntrypointToExit(env: Record<string, string>, timeoutMs
   });
 }
 
-/** Starts functions/node.ts (its bundle) with exactly `env` (plus PORT) and resolves once /api/health answers 200. */
+/**
+ * Starts functions/node.ts (its bundle) with exactly `env` (plus PORT: a free one, unless `env` names one its
+ * other settings depend on) and resolves once /api/health answers 200.
+ */
 export async function startEntrypoint(env: Record<string, string>, timeoutMs = 30_000): Promise<Entrypoint> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [ENTRY], { cwd: EMPTY_DIR, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -20,10 +20,19 @@ export default defineProject({
           ...inject("objectStorageEnv"),
           ...inject("providerEnv"),
           ...inject("marketEnv"),
+          ...inject("brokerEnv"),
         },
         // The advisor Worker's model call goes over this binding to a model Worker as deployed (built by the global setup).
-        serviceBindings: { MODEL_ANTHROPIC: { name: "journal-model-anthropic", entrypoint: "Model" } },
+        // The broker sync's adapters go over BROKERS to the brokers Worker as deployed (built by the global setup).
+        serviceBindings: { MODEL_ANTHROPIC: { name: "journal-model-anthropic", entrypoint: "Model" }, BROKERS: { name: "journal-brokers", entrypoint: "Brokers" } },
         workers: [
+          {
+            name: "journal-brokers",
+            modules: true,
+            scriptPath: inject("brokersWorkerScript"),
+            compatibilityDate: "2026-10-01",
+            compatibilityFlags: ["nodejs_compat"],
+          },
           {
             name: "journal-model-anthropic",
             modules: true,

@@ -7,7 +7,7 @@
 // - GET /v2/account/activities/FILL?direction=asc&page_size=100&after=&page_token= answers a bare JSON array of
 //   fills, oldest first; the next page starts after the last item's id (page_token), and a page shorter than
 //   page_size is the last. 200 requests a minute per key: a 429 is asked again with backoff (lib/sync/http.ts).
-import type { SyncAdapter, SyncContext } from "../adapter.ts";
+import { FACTS, type SyncAdapter, type SyncContext } from "../adapter.ts";
 import { SyncError } from "../errors.ts";
 import { brokerFetch, jsonOf } from "../http.ts";
 
@@ -52,10 +52,7 @@ const isFill = (v: unknown): v is AlpacaFill => {
 };
 
 export const adapter: SyncAdapter = {
-  name: NAME,
-  mend: "new API keys",
-  presetId: "alpaca",
-  hint: (secret) => secret.keyId!.slice(-4),
+  ...FACTS.alpaca,
   async verify(ctx, { secret, settings }) {
     const number = await accountNumber(ctx, secret as Secret, settings.paper === true);
     return { settings: { ...settings, accountNumber: number } };

@@ -12,7 +12,7 @@
 // Coinbase keeps 30 private requests a second per user: a 429 (sometimes an HTML page) is asked again with
 // backoff (lib/sync/http.ts).
 import { importPKCS8, SignJWT } from "jose";
-import type { SyncAdapter, SyncContext } from "../adapter.ts";
+import { FACTS, type SyncAdapter, type SyncContext } from "../adapter.ts";
 import { SyncError } from "../errors.ts";
 import { brokerFetch, jsonOf } from "../http.ts";
 
@@ -101,10 +101,7 @@ const isFill = (v: unknown): v is CoinbaseFill => {
 const toMillis = (time: string) => new Date(Date.parse(time.replace(/(\.\d{3})\d+/, "$1"))).toISOString();
 
 export const adapter: SyncAdapter = {
-  name: NAME,
-  mend: "a new API key",
-  presetId: "coinbase",
-  hint: (secret) => secret.keyName!.slice(-4),
+  ...FACTS.coinbase,
   async verify(ctx, { secret }) {
     const permissions = await get<{ can_view?: unknown }>(ctx, secret as Secret, "/api/v3/brokerage/key_permissions");
     if (permissions?.can_view !== true) throw new SyncError(null, "credentials", 'Coinbase: the API key lacks the "View" permission.', "keyName");

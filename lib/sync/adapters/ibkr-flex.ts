@@ -9,7 +9,7 @@ import Papa from "papaparse";
 import type { Deps } from "../../deps.ts";
 import { resolveVersion } from "../../health/index.ts";
 import { findPreset } from "../../imports/presets.ts";
-import type { SyncAdapter } from "../adapter.ts";
+import { FACTS, type SyncAdapter } from "../adapter.ts";
 import { SyncError, type SyncProblem } from "../errors.ts";
 
 const DEFAULT_BASE = "https://ndcdyn.interactivebrokers.com";
@@ -178,10 +178,7 @@ export function statementRows(text: string): string[][] {
  * the period its query sets (IBKR keeps no cursor): what was imported before is skipped as duplicates.
  */
 export const adapter: SyncAdapter = {
-  name: "Interactive Brokers",
-  mend: "a new Flex Web Service token",
-  presetId: "ibkr-flex",
-  hint: (secret) => secret.token!.slice(-4),
+  ...FACTS["ibkr-flex"],
   async verify(ctx, { secret, settings }) {
     await requestStatement(ctx, secret.token!, String(settings.queryId));
   },

@@ -11,7 +11,7 @@
 //   It costs 2 of the key's rate-limit counter (15 to 20, decaying 0.33 to 1 a second).
 // The check of a key is a TradesHistory call too: it needs only the "Query closed orders & trades" permission
 // the sync needs (Balance would need "Query funds" as well).
-import type { SyncAdapter, SyncContext } from "../adapter.ts";
+import { FACTS, type SyncAdapter, type SyncContext } from "../adapter.ts";
 import { SyncError } from "../errors.ts";
 import { brokerFetch, jsonOf, MAX_RETRIES } from "../http.ts";
 
@@ -91,10 +91,7 @@ async function tradesPage(ctx: SyncContext, secret: Secret, params: Record<strin
 }
 
 export const adapter: SyncAdapter = {
-  name: NAME,
-  mend: "a new API key",
-  presetId: "kraken",
-  hint: (secret) => secret.key!.slice(-4),
+  ...FACTS.kraken,
   async verify(ctx, { secret }) {
     await tradesPage(ctx, secret as Secret, { ofs: "0" });
   },

@@ -13,7 +13,7 @@
 //   {"page-offset", "total-pages"}}, amounts as unsigned decimal strings with a "-effect" (Debit/Credit/None).
 // - no published quota: a 429 is asked again with backoff (lib/sync/http.ts).
 import { divideUnits, fromUnits, toUnits } from "../../money.ts";
-import type { SyncAdapter, SyncContext } from "../adapter.ts";
+import { FACTS, type SyncAdapter, type SyncContext } from "../adapter.ts";
 import { SyncError } from "../errors.ts";
 import { brokerFetch, jsonOf } from "../http.ts";
 
@@ -108,13 +108,7 @@ async function accountOf(ctx: SyncContext, token: string, sandbox: boolean, want
 const signed = (amount: string | undefined, effect: string | undefined) => (amount && effect === "Debit" && !amount.startsWith("-") ? `-${amount}` : (amount ?? ""));
 
 export const adapter: SyncAdapter = {
-  name: NAME,
-  mend: "a new OAuth grant",
-  presetId: "tastytrade",
-  // The export has no id per execution; the API's transaction id is one (partial fills of one order at one
-  // price in one second stay apart, and the same fill from the export is still matched by its print).
-  extraColumns: { executionId: "Transaction ID" },
-  hint: (secret) => secret.refreshToken!.slice(-4),
+  ...FACTS.tastytrade,
   async verify(ctx, { secret, settings }) {
     const sandbox = settings.sandbox === true;
     const { token, rotated } = await accessToken(ctx, secret as Secret, sandbox);

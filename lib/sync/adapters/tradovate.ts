@@ -14,7 +14,7 @@
 //   (SYNC_EVERY_HOURS), and older history comes from Tradovate's Fills report as a file (the "tradovate" preset).
 // - a 429 (empty body) is asked again with backoff (lib/sync/http.ts).
 import { fromUnits, toUnits } from "../../money.ts";
-import type { SyncAdapter, SyncContext } from "../adapter.ts";
+import { FACTS, type SyncAdapter, type SyncContext } from "../adapter.ts";
 import { SyncError } from "../errors.ts";
 import { brokerFetch, jsonOf } from "../http.ts";
 
@@ -104,10 +104,7 @@ const sumFees = (fee: FillFee | undefined) =>
   fromUnits([fee?.commission, fee?.clearingFee, fee?.exchangeFee, fee?.nfaFee, fee?.brokerageFee, fee?.ipFee, fee?.orderRoutingFee].reduce<bigint>((sum, v) => sum + toUnits(String(v ?? 0)), 0n));
 
 export const adapter: SyncAdapter = {
-  name: NAME,
-  mend: "your Tradovate password and API key",
-  presetId: "tradovate",
-  hint: (secret) => secret.cid!.slice(-4),
+  ...FACTS.tradovate,
   async verify(ctx, { secret, settings }) {
     const demo = settings.demo === true;
     const signed = await session(ctx, secret as Secret, demo);

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import type { Account } from "../../api/queries.ts";
+import { useInstanceConfig, type Account } from "../../api/queries.ts";
 import { ErrorAlert, SelectField, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
@@ -31,14 +31,14 @@ function runLine(run: Run): string {
   return run.error ? `${what}. ${run.error}` : `${what}.`;
 }
 
-type ProviderId = "ibkr-flex" | "alpaca" | "tastytrade" | "tradovate" | "kraken" | "coinbase";
+type ProviderId = "ibkr-flex" | "alpaca" | "tastytrade" | "tradovate" | "schwab" | "kraken" | "coinbase";
 type FieldSpec = { key: string; label: string; hint: string; secret?: boolean; numeric?: boolean; multiline?: boolean; optional?: boolean };
 
 /**
  * Each broker the journal syncs, as a trader meets it: where the key is made, which permission is read-only,
  * and the fields the PUT takes (docs/imports.md, "Broker sync").
  */
-const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: string; steps: string; fields: FieldSpec[]; flag?: { key: "paper" | "sandbox" | "demo"; label: string } }> = {
+const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: string; steps: string; fields: FieldSpec[]; flag?: { key: "paper" | "sandbox" | "demo"; label: string }; signIn?: boolean }> = {
   "ibkr-flex": {
     name: "Interactive Brokers (Flex Web Service)",
     short: "Interactive Brokers",
@@ -87,6 +87,14 @@ const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: st
     ],
     flag: { key: "demo", label: "Demo account" },
   },
+  schwab: {
+    name: "Charles Schwab",
+    short: "Schwab",
+    secretLabel: "Sign-in",
+    steps: "You sign in at Schwab and allow this journal to read your account; Schwab never shows the journal your password. Schwab asks for the sign-in again every 7 days: the journal emails you when it is due. A first sync reads the last year, or from the Import from date.",
+    fields: [{ key: "accountTail", label: "Last four digits of the account", numeric: true, optional: true, hint: "Only when your Schwab login opens several accounts." }],
+    signIn: true,
+  },
   kraken: {
     name: "Kraken",
     short: "Kraken",
@@ -112,6 +120,8 @@ const BROKERS: Record<ProviderId, { name: string; short: string; secretLabel: st
 /** The broker and its keys (a new connection, or new keys for a broken one). */
 function ConnectForm({ account, onDone, startDate: savedStart = null, provider: savedProvider = "ibkr-flex", paper: savedPaper = false }: { account: Account; onDone?: () => void; startDate?: string | null; provider?: ProviderId; paper?: boolean }) {
   const queryClient = useQueryClient();
+  const schwab = useInstanceConfig().data?.schwab ?? false;
+  const offered = (Object.keys(BROKERS) as ProviderId[]).filter((id) => id !== "schwab" || schwab || savedProvider === "schwab");
   const [provider, setProvider] = useState<ProviderId>(savedProvider);
   const [values, setValues] = useState<Record<string, string>>({});
   const [flag, setFlag] = useState(savedPaper);
@@ -141,13 +151,21 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
       else if (value && f.numeric && !/^\d+$/.test(value)) found[f.key] = provider === "ibkr-flex" ? `${f.label} must be the Flex query's number.` : `${f.label} must be digits.`;
     }
     setErrors(found);
-    if (Object.keys(found).length === 0) save.mutate();
+    if (Object.keys(found).length > 0) return;
+    if (broker.signIn) {
+      // Schwab: the browser goes to Schwab's sign-in and comes back to this page (?broker=connected).
+      const tail = (values.accountTail ?? "").trim();
+      const query = { ...(startDate ? { startDate } : {}), ...(tail ? { accountTail: tail } : {}) };
+      window.location.assign(api.api.accounts[":id"]["broker-connection"].oauth.schwab.start.$url({ param: { id: account.id }, query }).toString());
+      return;
+    }
+    save.mutate();
   }
   const set = (key: string) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
   return (
     <form className="form" onSubmit={submit} aria-label={`Connect ${broker.short}`} noValidate>
       <SelectField label="Broker" value={provider} onChange={(e) => { setProvider(e.target.value as ProviderId); setFlag(false); setErrors({}); }}>
-        {(Object.keys(BROKERS) as ProviderId[]).map((id) => (
+        {offered.map((id) => (
           <option key={id} value={id}>
             {BROKERS[id].name}
           </option>
@@ -176,7 +194,7 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
       />
       {save.isError && !Object.keys(errors).length && <ErrorAlert error={save.error} title="Could not connect." />}
       <button type="submit" className="button" disabled={save.isPending}>
-        {save.isPending ? `Checking with ${broker.short}…` : "Connect"}
+        {broker.signIn ? `Sign in at ${broker.short}` : save.isPending ? `Checking with ${broker.short}…` : "Connect"}
       </button>
     </form>
   );
@@ -188,6 +206,10 @@ function ConnectForm({ account, onDone, startDate: savedStart = null, provider: 
  */
 export function BrokerSync({ account }: { account: Account }) {
   const queryClient = useQueryClient();
+  // Back from Schwab's sign-in: what happened, said once on the page.
+  const [params] = useSearchParams();
+  const returned = params.get("broker") === "connected" ? "Connected to Schwab." : null;
+  const returnedError = params.get("brokerError");
   const connection = useQuery({
     queryKey: connectionKey(account.id),
     queryFn: async () => (await unwrap(api.api.accounts[":id"]["broker-connection"].$get({ param: { id: account.id } }))).connection,
@@ -225,6 +247,7 @@ export function BrokerSync({ account }: { account: Account }) {
           Pull this account&apos;s trades from its broker automatically: twice a day, and whenever you ask. Each pull is an import (duplicates
           skipped, undo from the <Link to="/import">import history</Link>); a fill you delete here is never brought back by a pull.
         </p>
+        {returnedError && <div className="alert alert--error" role="alert"><p className="alert__title">Not connected: {returnedError}</p></div>}
         <ConnectForm account={account} />
       </>
     );
@@ -232,6 +255,8 @@ export function BrokerSync({ account }: { account: Account }) {
   const broker = BROKERS[c.provider];
   return (
     <>
+      {returned && !returnedError && <StatusMessage>{returned}</StatusMessage>}
+      {returnedError && <div className="alert alert--error" role="alert"><p className="alert__title">Not connected: {returnedError}</p></div>}
       <dl className="facts">
         <div>
           <dt>Broker</dt>
@@ -243,16 +268,18 @@ export function BrokerSync({ account }: { account: Account }) {
             <dd>{c.queryId}</dd>
           </div>
         )}
-        {(c.accountNumber || c.accountName || c.provider === "alpaca") && (
+        {(c.accountNumber || c.accountName || c.accountTail || c.provider === "alpaca") && (
           <div>
             <dt>Account</dt>
-            <dd>{`${c.accountNumber || c.accountName || "Not read yet"}${c.paper || c.sandbox || c.demo ? ` (${c.paper ? "paper" : c.sandbox ? "sandbox" : "demo"})` : c.provider === "alpaca" ? " (live)" : ""}`}</dd>
+            <dd>{`${c.accountNumber || c.accountName || (c.accountTail ? `…${c.accountTail}` : "") || "Not read yet"}${c.paper || c.sandbox || c.demo ? ` (${c.paper ? "paper" : c.sandbox ? "sandbox" : "demo"})` : c.provider === "alpaca" ? " (live)" : ""}`}</dd>
           </div>
         )}
-        <div>
-          <dt>{broker.secretLabel}</dt>
-          <dd>…{c.tokenHintTail}</dd>
-        </div>
+        {!broker.signIn && (
+          <div>
+            <dt>{broker.secretLabel}</dt>
+            <dd>…{c.tokenHintTail}</dd>
+          </div>
+        )}
         <div>
           <dt>Imports from</dt>
           <dd>{c.startDate ?? "Everything the statement holds"}</dd>
@@ -265,7 +292,7 @@ export function BrokerSync({ account }: { account: Account }) {
       {c.broken && (
         <div className="alert alert--error" role="alert">
           <p className="alert__title">{broker.short} refused this connection: {c.broken}</p>
-          <p>Pulls are paused until you save new keys.</p>
+          <p>{c.needsReauth ? "Pulls are paused until you sign in at Schwab again." : "Pulls are paused until you save new keys."}</p>
         </div>
       )}
       {(c.broken || replacing) && <ConnectForm account={account} startDate={c.startDate} provider={c.provider} paper={c.paper ?? c.sandbox ?? c.demo ?? false} onDone={() => setReplacing(false)} />}
@@ -275,7 +302,7 @@ export function BrokerSync({ account }: { account: Account }) {
         </button>
         {!c.broken && !replacing && (
           <button type="button" className="button button--secondary" onClick={() => setReplacing(true)}>
-            Replace the keys
+            {broker.signIn ? "Sign in again" : "Replace the keys"}
           </button>
         )}
         <button type="button" className="button button--secondary" disabled={disconnect.isPending} onClick={() => disconnect.mutate()}>
