@@ -393,3 +393,60 @@ describe("broker sync: Tradovate's sessions", () => {
     expect(brokers.tradovate.renewals).toBe(renewals + 2);
   });
 });
+
+describe("broker sync: the connection's controls", () => {
+  const alpaca = drivers().find((d) => d.provider === "alpaca")!;
+  const tasty = drivers().find((d) => d.provider === "tastytrade")!;
+  const runsOf = async (client: TestClient, accountId: string) => (await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json()).runs as Array<{ status: string; trigger: string; skipped: Array<{ reason: string; count: number }> }>;
+
+  it("a paused connection is left alone by the schedule and still syncs when asked; resumed, the schedule pulls it again", async () => {
+    const { client } = await signUp(t, "pause");
+    const accountId = await account(client);
+    const acct = `PA${crypto.randomUUID().slice(0, 8)}`;
+    alpaca.add(acct, roundTrips(8000, 1, "2024-07-01"));
+    await connect(client, accountId, alpaca.keys(acct));
+    const patch = (json: unknown) => client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PATCH", json });
+    expect((await patch({ paused: "yes" })).status).toBe(400);
+    expect((await patch({ paused: true, extra: 1 })).status).toBe(400);
+    expect(await (await patch({ paused: true })).json()).toMatchObject({ paused: true, provider: "alpaca" });
+    await syncDueConnections(t.deps);
+    expect(await runsOf(client, accountId)).toEqual([]);
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 2 });
+    expect(await (await patch({ paused: false })).json()).toMatchObject({ paused: false });
+    await t.deps.db.execute(sql`update broker_sync_runs set started_at = now() - interval '2 days' where account_id = ${accountId}::uuid`);
+    await syncDueConnections(t.deps);
+    expect((await runsOf(client, accountId))[0]).toMatchObject({ trigger: "schedule", status: "succeeded" });
+    // Another trader cannot pause or test it.
+    const stranger = (await signUp(t, "pause-stranger")).client;
+    expect((await stranger.request(`/api/accounts/${accountId}/broker-connection`, { method: "PATCH", json: { paused: true } })).status).toBe(404);
+    expect((await stranger.post(`/api/accounts/${accountId}/broker-connection/test`)).status).toBe(404);
+  });
+
+  it("a test checks the kept keys now and imports nothing: accepted, or refused and the connection broken with the broker's words", async () => {
+    const { client } = await signUp(t, "test-keys");
+    const accountId = await account(client);
+    const acct = `PA${crypto.randomUUID().slice(0, 8)}`;
+    alpaca.add(acct, roundTrips(8100, 1, "2024-07-02"));
+    const keys = alpaca.keys(acct);
+    await connect(client, accountId, keys);
+    const ok = await client.post(`/api/accounts/${accountId}/broker-connection/test`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ ok: true, message: null, connection: { verified: true, broken: null } });
+    expect(await fillIds(accountId)).toEqual([]);
+    alpaca.revoke(keys);
+    const refused = await (await client.post(`/api/accounts/${accountId}/broker-connection/test`)).json();
+    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/refused/), connection: { broken: expect.stringMatching(/refused/) } });
+    expect((await client.post(`/api/accounts/${crypto.randomUUID()}/broker-connection/test`)).status).toBe(404);
+  });
+
+  it("each run says what it left out and why, counted per reason", async () => {
+    const { client } = await signUp(t, "skipped");
+    const accountId = await account(client);
+    const acct = `T${crypto.randomUUID().slice(0, 7)}`;
+    tasty.add(acct, roundTrips(8200, 2, "2024-07-03")); // each execution comes with a money movement: not a trade
+    await connect(client, accountId, tasty.keys(acct));
+    const run = await sync(client, accountId);
+    expect(run).toMatchObject({ status: "succeeded", imported: 4 });
+    expect(run.skipped).toEqual([{ reason: expect.stringMatching(/not a trade/), count: 4 }]);
+  });
+});

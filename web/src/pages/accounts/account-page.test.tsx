@@ -265,4 +265,41 @@ describe("the account's broker sync", () => {
     expect(await within(panel).findByText("PA3XYZ0001 (paper)")).toBeTruthy();
     expect(within(panel).getByText("Alpaca")).toBeTruthy();
   });
+
+  it("pauses and resumes the schedule, tests the kept keys, and says what a run left out and why", async () => {
+    const sent: Array<{ method: string; body: unknown }> = [];
+    let connection = { provider: "alpaca", paper: false, accountNumber: "PA3XYZ0001", startDate: null, tokenHintTail: "WXYZ", verified: true, broken: null as string | null, needsReauth: false, paused: false, lastRun: null };
+    stubApi({
+      ...signedIn,
+      ...ledger,
+      "GET /api/accounts": { accounts: [ACCOUNT] },
+      [`GET /api/accounts/${ID}`]: ACCOUNT,
+      [`GET /api/accounts/${ID}/broker-connection`]: () => json({ connection }),
+      [`GET /api/accounts/${ID}/broker-connection/runs`]: {
+        runs: [{ id: "r1", trigger: "manual", status: "succeeded", startedAt: "2026-01-03T06:00:00.000Z", finishedAt: "2026-01-03T06:00:02.000Z", imported: 4, duplicates: 1, skippedDeleted: 1, skipped: [{ reason: "not a trade (a cash movement, dividend, transfer or note)", count: 3 }, { reason: "deleted by you: a sync does not bring it back", count: 1 }], error: null, importId: "i1" }],
+      },
+      [`PATCH /api/accounts/${ID}/broker-connection`]: ({ body }) => {
+        sent.push({ method: "PATCH", body });
+        connection = { ...connection, paused: (body as { paused: boolean }).paused };
+        return json(connection);
+      },
+      [`POST /api/accounts/${ID}/broker-connection/test`]: () => {
+        sent.push({ method: "POST", body: null });
+        connection = { ...connection, broken: "Alpaca: the API key was refused (HTTP 401)." };
+        return json({ ok: false, message: "Alpaca: the API key was refused (HTTP 401).", connection });
+      },
+    });
+    renderApp(`/accounts/${ID}`);
+    const panel = await screen.findByRole("region", { name: "Broker sync" });
+    expect(await within(panel).findByText(/^Last sync .*: 4 fills imported, 1 already here; left out: 3 not a trade .*; 1 deleted by you/)).toBeTruthy();
+    const user = userEvent.setup();
+    await user.click(within(panel).getByRole("button", { name: "Pause the schedule" }));
+    await within(panel).findByText("Paused: not pulled on the schedule");
+    await user.click(within(panel).getByRole("button", { name: "Resume the schedule" }));
+    await within(panel).findByRole("button", { name: "Pause the schedule" });
+    await user.click(within(panel).getByRole("button", { name: "Test the connection" }));
+    expect(await within(panel).findByText(/Alpaca refused it: Alpaca: the API key was refused/)).toBeTruthy();
+    await within(panel).findByText("Broken");
+    expect(sent).toEqual([{ method: "PATCH", body: { paused: true } }, { method: "PATCH", body: { paused: false } }, { method: "POST", body: null }]);
+  });
 });

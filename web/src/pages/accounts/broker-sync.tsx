@@ -16,6 +16,7 @@ type Run = {
   imported: number;
   duplicates: number;
   skippedDeleted: number;
+  skipped: Array<{ reason: string; count: number }>;
   error: string | null;
   importId: string | null;
 };
@@ -26,8 +27,9 @@ const runsKey = (accountId: string) => ["broker-connection", accountId, "runs"] 
 function runLine(run: Run): string {
   if (run.status === "running") return "Running…";
   if (run.status === "failed") return `Failed: ${run.error ?? "no reason given"}`;
-  const deleted = run.skippedDeleted > 0 ? `, ${run.skippedDeleted} you deleted left out` : "";
-  const what = `${run.imported} ${run.imported === 1 ? "fill" : "fills"} imported, ${run.duplicates} already here${deleted}`;
+  // What the run left out and why (deleted by you, before the start date, not a trade...), most first.
+  const left = (run.skipped ?? []).map((s) => `${s.count} ${s.reason}`).join("; ");
+  const what = `${run.imported} ${run.imported === 1 ? "fill" : "fills"} imported, ${run.duplicates} already here${left ? `; left out: ${left}` : run.skippedDeleted > 0 ? `, ${run.skippedDeleted} you deleted left out` : ""}`;
   return run.error ? `${what}. ${run.error}` : `${what}.`;
 }
 
@@ -232,6 +234,14 @@ export function BrokerSync({ account }: { account: Account }) {
     mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].sync.$post({ param: { id: account.id } })),
     onSuccess: refresh,
   });
+  const pause = useMutation({
+    mutationFn: (paused: boolean) => unwrap(api.api.accounts[":id"]["broker-connection"].$patch({ param: { id: account.id }, json: { paused } })),
+    onSuccess: refresh,
+  });
+  const check = useMutation({
+    mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].test.$post({ param: { id: account.id } })),
+    onSuccess: refresh,
+  });
   const disconnect = useMutation({
     mutationFn: () => unwrap(api.api.accounts[":id"]["broker-connection"].$delete({ param: { id: account.id } })),
     onSuccess: refresh,
@@ -286,7 +296,7 @@ export function BrokerSync({ account }: { account: Account }) {
         </div>
         <div>
           <dt>State</dt>
-          <dd>{c.broken ? <strong className="negative">Broken</strong> : c.verified ? "Connected" : "Saved, not checked yet"}</dd>
+          <dd>{c.broken ? <strong className="negative">Broken</strong> : c.paused ? "Paused: not pulled on the schedule" : c.verified ? "Connected" : "Saved, not checked yet"}</dd>
         </div>
       </dl>
       {c.broken && (
@@ -305,11 +315,18 @@ export function BrokerSync({ account }: { account: Account }) {
             {broker.signIn ? "Sign in again" : "Replace the keys"}
           </button>
         )}
+        <button type="button" className="button button--secondary" disabled={check.isPending} onClick={() => check.mutate()}>
+          {check.isPending ? `Checking with ${broker.short}…` : "Test the connection"}
+        </button>
+        <button type="button" className="button button--secondary" disabled={pause.isPending} onClick={() => pause.mutate(!c.paused)}>
+          {c.paused ? "Resume the schedule" : "Pause the schedule"}
+        </button>
         <button type="button" className="button button--secondary" disabled={disconnect.isPending} onClick={() => disconnect.mutate()}>
           Disconnect
         </button>
       </div>
-      <ErrorAlert error={syncNow.error ?? disconnect.error} title="Could not do that." />
+      {check.data && <StatusMessage>{check.data.ok ? `${broker.short} accepted the connection.` : `${broker.short} refused it: ${check.data.message}`}</StatusMessage>}
+      <ErrorAlert error={syncNow.error ?? pause.error ?? check.error ?? disconnect.error} title="Could not do that." />
       {finished && <StatusMessage>{`Last sync ${formatDateTime(finished.finishedAt ?? finished.startedAt, account.timezone)}: ${runLine(finished)}`}</StatusMessage>}
       {(runs.data?.runs.length ?? 0) > 0 && (
         <details className="sync-runs">
