@@ -583,6 +583,16 @@ export const PreviewSchema = z.object({
   symbols: z.array(z.object({ symbol: z.string(), fills: z.number(), netQuantity: decimal() })),
   fills: z.array(loose()),
   rows: z.array(loose()),
+  reconciliation: z.optional(
+    z
+      .object({
+        file: decimal(),
+        journal: decimal(),
+        matches: z.boolean(),
+        differ: z.array(z.object({ symbol: z.string(), file: decimal(), journal: decimal() })),
+      })
+      .check(z.describe("Another journal's export (mapping.pnl): its own P&L against the journal's, in total and per symbol where they differ")),
+  ),
 });
 /** POST /api/csv-import/preview: a multipart form. */
 export const PreviewBodySchema = z.object({

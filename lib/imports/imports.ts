@@ -13,7 +13,7 @@ import { AppError } from "../errors.ts";
 import { storableText } from "../text.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
 import { stagedImportKey, StorageUnavailableError } from "../storage/index.ts";
-import { formatDecimal, fromUnits, toUnits } from "../money.ts";
+import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
 import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
 import { decodeCsv, normalizeCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
@@ -148,10 +148,12 @@ export function* stagedParts(fills: (StagedFill | undefined)[], perPart: number,
   let batches: string[] = [];
   for (let i = 0; i < fills.length; i += 1000) {
     // An estimated fee adds an 11th element (import_apply reads its absence as reported fees); a plan the
-    // 12th and 13th (stop, target; null when absent); a broker order the 14th.
+    // 12th and 13th (stop, target; null when absent); a broker order the 14th; another journal's notes and
+    // tags the 15th and 16th.
     const batch = (fills.slice(i, i + 1000) as StagedFill[]).map((f) => {
       const row: unknown[] = [f.symbol, f.asset_class, f.multiplier, f.side, f.quantity, f.price, f.fees, f.executed_at, f.execution_id, Boolean(f.duplicate)];
-      if (f.order_id !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null, f.order_id);
+      if (f.notes !== undefined || f.tags !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null, f.order_id ?? null, f.notes ?? null, f.tags ?? null);
+      else if (f.order_id !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null, f.order_id);
       else if (f.stop_price !== undefined || f.target_price !== undefined) row.push(Boolean(f.fees_estimated), f.stop_price ?? null, f.target_price ?? null);
       else if (f.fees_estimated) row.push(true);
       return row;
@@ -265,6 +267,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     cashEffect: fromUnits(cash),
   };
   const shown = {
+    ...(mapping.pnl ? { reconciliation: reconcile(fills) } : {}),
     errors: errors.slice(0, ERRORS_SHOWN) as RowError[],
     symbols: [...bySymbol].map(([symbol, s]) => ({ symbol, fills: s.fills, netQuantity: fromUnits(s.netQuantity) })),
     fills: fills.slice(0, FILLS_SHOWN).map(toPreviewFill),
@@ -336,6 +339,33 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     ...shown,
     ...(input.sync ? { skippedDeleted, skippedReasons: reasonsOf(skipped) } : {}),
   };
+}
+
+/**
+ * Another journal's file against what the journal makes of it (docs/imports.md, "Moving from another
+ * journal"): per symbol, the file's own P&L (mapping.pnl, before fees) and the journal's, the cash of the
+ * symbol's fills read from the file (sells less buys, times the multiplier, before fees): what its trades
+ * realise once closed. The symbols where the two differ are listed; a file that only closes what it opens
+ * agrees to the cent.
+ */
+function reconcile(fills: readonly StagedFill[]) {
+  const per = new Map<string, { file: bigint; journal: bigint }>();
+  for (const f of fills) {
+    const s = per.get(f.symbol) ?? { file: 0n, journal: 0n };
+    if (f.file_pnl !== undefined) s.file += toUnits(f.file_pnl);
+    const notional = multiplyUnits(multiplyUnits(toUnits(f.quantity), toUnits(f.price)), toUnits(f.multiplier));
+    s.journal += f.side === "sell" ? notional : -notional;
+    per.set(f.symbol, s);
+  }
+  let file = 0n;
+  let journal = 0n;
+  const differ: Array<{ symbol: string; file: string; journal: string }> = [];
+  for (const [symbol, s] of [...per].sort(([a], [b]) => a.localeCompare(b))) {
+    file += s.file;
+    journal += s.journal;
+    if (s.file !== s.journal) differ.push({ symbol, file: fromUnits(s.file), journal: fromUnits(s.journal) });
+  }
+  return { file: fromUnits(file), journal: fromUnits(journal), matches: differ.length === 0, differ };
 }
 
 /** A sync's skipped rows as counts per reason, most first (a run's "why"). */

@@ -25,6 +25,11 @@ export type StagedFill = CashFill & {
   target_price?: string;
   /** When the trader deleted this very execution by hand (fill_tombstones): importing it brings it back. */
   deleted_at?: string;
+  /** What another journal's row said of its trade (mapping.notes / tags), on the row's opening fill. */
+  notes?: string;
+  tags?: string[];
+  /** The file's own P&L of the row (mapping.pnl), on its opening fill: the preview's reconciliation. */
+  file_pnl?: string;
 };
 
 export type RowError = { row: number; column?: string; message: string };
@@ -209,7 +214,7 @@ function columnIndexes(header: string[] | null, mapping: ImportMapping, options:
     return header && n >= header.length ? -1 : n;
   };
   for (const [field, value] of Object.entries(mapping)) {
-    if (field === "extraFees" || value === undefined) continue;
+    if (field === "extraFees" || field === "extraTags" || value === undefined) continue;
     const i = find(value as string);
     if (i < 0) missing.push(`${field} → "${value}"`);
     else indexes[field] = i;
@@ -218,6 +223,11 @@ function columnIndexes(header: string[] | null, mapping: ImportMapping, options:
     const i = find(name);
     if (i < 0) missing.push(`extraFees → "${name}"`);
     else indexes[`extraFees.${n}`] = i;
+  });
+  (mapping.extraTags ?? []).forEach((name, n) => {
+    const i = find(name);
+    if (i < 0) missing.push(`extraTags → "${name}"`);
+    else indexes[`extraTags.${n}`] = i;
   });
   (options.rowFilters ?? []).forEach((filter, n) => {
     const i = find(filter.column);
@@ -499,6 +509,29 @@ export function normalizeCsv(
       if (n === null || n.startsWith("-")) fail(field, `"${raw}" is not a price`);
       else plan[field === "stopPrice" ? "stop_price" : "target_price"] = n;
     }
+    // Another journal's row: the trade's close (its exit price and time), and what the trader wrote on it.
+    let closing: { price: string; at: string; timed: boolean } | null = null;
+    if (mapping.exitPrice) {
+      let exit = parseNumber(cell("exitPrice"), options.numberFormat);
+      if (exit !== null && options.signedPrice) exit = exit.replace(/^-/, "");
+      const closeWhen = mapping.closedAt ? cell("closedAt") : `${cell("closeDate")} ${cell("closeTime")}`.trim();
+      const closeRead = readTimestamp(closeWhen, options.dateFormat, timeZone);
+      if (exit === null || exit.startsWith("-")) fail("exitPrice", `"${cell("exitPrice")}" is not a price`);
+      else if (!closeRead || !inStoredRange(closeRead.at.getTime())) fail(mapping.closedAt ? "closedAt" : "closeDate", `"${closeWhen}" is not a ${options.dateFormat ?? "iso"} date-time`);
+      else if (executedAt && closeRead.at < executedAt) fail(mapping.closedAt ? "closedAt" : "closeDate", `"${closeWhen}" is before the trade's open`);
+      else closing = { price: exit, at: closeRead.at.toISOString(), timed: closeRead.timed };
+    }
+    const written: Pick<StagedFill, "notes" | "tags" | "file_pnl"> = {};
+    const noteText = cell("notes").slice(0, 20_000);
+    if (noteText) written.notes = noteText;
+    const tagCells = [cell("tags"), ...(mapping.extraTags ?? []).map((_, n) => cell(`extraTags.${n}`))];
+    const tagList = [...new Set(tagCells.flatMap((c) => c.split(",")).map((t) => t.trim().slice(0, 50)).filter(Boolean))].slice(0, 20);
+    if (tagList.length) written.tags = tagList;
+    if (mapping.pnl && cell("pnl") !== "") {
+      const pnl = parseNumber(cell("pnl").replace(/^\((.*)\)$/, "-$1").replace(/^\$|(?<=-)\$/g, ""), options.numberFormat);
+      if (pnl === null) fail("pnl", `"${cell("pnl")}" is not a number`);
+      else written.file_pnl = pnl;
+    }
     let instrument;
     try {
       // Files repeat a handful of symbols thousands of times: resolve each once. A 1-digit futures year is
@@ -563,7 +596,18 @@ export function normalizeCsv(
       duplicate: false,
       ...(estimate !== null ? { fees_estimated: true } : {}),
       ...plan,
+      ...written,
     });
+    if (closing) {
+      // The trade's closing fill: the other side, at its exit and its close. The row's fees go on it (the
+      // opening fill then has none); without fees in the file each fill has the fee schedule's estimate.
+      const opening = fills[fills.length - 1]!;
+      const { notes: _notes, tags: _tags, file_pnl: _pnl, ...base } = opening;
+      const closeEstimate = estimate !== null ? estimateFee(account.feeSchedule!, { assetClass: instrument.assetClass, quantity, price: closing.price, multiplier: instrument.multiplier }) : null;
+      if (estimate === null) opening.fees = once("0");
+      fills.push({ ...base, side: side === "buy" ? "sell" : "buy", price: once(closing.price), executed_at: closing.at, fees: once(closeEstimate ?? fees), execution_id: base.execution_id ? `${base.execution_id}-close`.slice(0, 100) : null });
+      if (!timeOnly && !closing.timed) untimed.push(fills.length - 1);
+    }
   });
   orderUntimed(fills, untimed, options.rowOrder);
   return { fills, errors, skipped, rowCount, header };

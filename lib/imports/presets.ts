@@ -409,6 +409,66 @@ export const PRESETS: readonly Preset[] = [
     mapping: { executedAt: "order_execution_time", symbol: "symbol", side: "trade_type", quantity: "quantity", price: "price", executionId: "trade_id" },
     options: { dateFormat: "iso", delimiter: ",", timezone: "Asia/Kolkata" },
   },
+  // Moving from another journal (docs/imports.md, "Moving from another journal"): a row is a whole trade,
+  // which makes two fills (its open and its close); what the trader wrote goes onto the trade, and the preview
+  // reconciles the file's own P&L with the journal's, per symbol.
+  // Tradervue → Trades → Export (CSV): the 13 columns every export has (others, such as Commissions, Fees or
+  // the MFE/MAE columns, depend on the plan and are not read); Side is L or S; times in the export's zone,
+  // read in the account's; Tags comma-separated in one cell.
+  {
+    id: "tradervue",
+    name: "Tradervue: trades export",
+    headers: ["Open Datetime", "Close Datetime", "Symbol", "Side", "Volume", "Exec Count", "Entry Price", "Exit Price", "Gross P&L", "Gross P&L (%)", "Shared", "Notes", "Tags"],
+    mapping: {
+      executedAt: "Open Datetime",
+      closedAt: "Close Datetime",
+      symbol: "Symbol",
+      side: "Side",
+      quantity: "Volume",
+      price: "Entry Price",
+      exitPrice: "Exit Price",
+      pnl: "Gross P&L",
+      notes: "Notes",
+      tags: "Tags",
+    },
+    options: { dateFormat: "iso", delimiter: ",", sides: { buy: ["L"] } },
+  },
+  // TradeZella → Trade Log → Export, "All columns": one row per trade with its open and close ("19:08:29 EST":
+  // the zone is read off the time), side long or short, entry and exit prices, Commission and Fee, and what the
+  // trader tagged (Custom Tags, Mistakes, Playbook), all kept as tags. Backtesting trades (Account Name
+  // "Backtesting") are listed, not imported. Setups is left out of the header: not every export has it.
+  {
+    id: "tradezella",
+    name: "TradeZella: trade log export",
+    headers: [
+      "Account Name", "Adjusted Cost", "Adjusted Proceeds", "Avg Buy Price", "Avg Sell Price", "Exit Efficiency", "Best Exit", "Best Exit Price",
+      "Best Exit Time", "Close Date", "Close Time", "Commission", "Custom Tags", "Duration", "Entry Price", "Executions", "Exit Price", "Gross P&L",
+      "Trade Risk", "Initial Target", "Instrument", "Spread Type", "Mistakes", "Net P&L", "Net ROI", "Open Date", "Open Time", "Pips", "Reward Ratio",
+      "Points", "Position MAE", "Position MFE", "Price MAE", "Price MFE", "Realized RR", "Return Per Pip", "Reviewed", "Side", "Status", "Playbook",
+      "Symbol", "Ticks Value", "Ticks Per Contract", "Fee", "Swap", "Rating", "Quantity", "Zella Score",
+    ],
+    mapping: {
+      date: "Open Date",
+      time: "Open Time",
+      closeDate: "Close Date",
+      closeTime: "Close Time",
+      symbol: "Symbol",
+      side: "Side",
+      quantity: "Quantity",
+      price: "Entry Price",
+      exitPrice: "Exit Price",
+      fees: "Commission",
+      extraFees: ["Fee"],
+      pnl: "Gross P&L",
+      tags: "Custom Tags",
+      extraTags: ["Mistakes", "Playbook"],
+    },
+    options: {
+      dateFormat: "iso",
+      delimiter: ",",
+      rowFilters: [{ column: "Account Name", drop: ["Backtesting"], reason: "a backtesting trade, not one of the account's" }],
+    },
+  },
   // Alpaca's account activities of type FILL, one row per fill with the API's own field names (Trading API,
   // GET /v2/account/activities/FILL; docs/imports.md "Broker sync"): what the Alpaca sync reads, and a file
   // of the same fields a trader saved from the API. Times are RFC 3339 in UTC; "sell_short" is a sell.

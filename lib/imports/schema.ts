@@ -51,6 +51,24 @@ export const ImportMappingSchema = z.strictObject({
    */
   stopPrice: z.optional(column()),
   targetPrice: z.optional(column()),
+  /**
+   * A row that is a whole trade (another journal's export, docs/imports.md "Moving from another journal"):
+   * `price` is its entry and `exitPrice` its exit, `side` its direction (long or short), `executedAt` (or
+   * date and time) its open and `closedAt` (or closeDate and closeTime) its close. The row makes two fills,
+   * the opening one and the closing one (which carries the row's fees).
+   */
+  exitPrice: z.optional(column()),
+  closedAt: z.optional(column()),
+  closeDate: z.optional(column()),
+  closeTime: z.optional(column()),
+  /** What the trader wrote on the trade in the other journal: onto the trade its fills make, unless it has its own. */
+  notes: z.optional(column()),
+  /** Tags, comma-separated in one cell: added to the trade's own (20 at most on a trade). */
+  tags: z.optional(column()),
+  /** More columns of tags (another journal's setups, mistakes, playbook), read like `tags`. */
+  extraTags: z.optional(z.array(column()).check(z.maxLength(5, "at most 5 columns"))),
+  /** The file's own P&L of the row (before fees): the preview reconciles it per symbol with the journal's. */
+  pnl: z.optional(column()),
 });
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 

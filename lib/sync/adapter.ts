@@ -40,7 +40,7 @@ export type AdapterFacts = {
    * Columns the provider's API has and its export lacks (tastytrade's transaction id), written after the
    * preset's: each mapping field to its column's name.
    */
-  extraColumns?: Partial<Record<Exclude<keyof ImportMapping, "extraFees">, string>>;
+  extraColumns?: Partial<Record<Exclude<keyof ImportMapping, "extraFees" | "extraTags">, string>>;
   /** The secret's field whose last four characters are shown (the token, the key id, the key's name). */
   hintOf: string;
 };

@@ -232,6 +232,30 @@ const EXPECTED: Record<string, { fills: Fill[]; skipped: number }> = {
       stock("RELIANCE", "buy", "5.000000", "2736.150000", "0", "2024-01-18T04:35:04.000Z", "41230018"),
     ],
   },
+  tradervue: {
+    skipped: 0,
+    fills: [
+      stock("AAPL", "buy", "100", "191.50", "0", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "0", "2024-01-19T15:02:41.000Z"),
+      stock("TSLA", "sell", "10", "212.40", "0", "2024-01-19T16:00:00.000Z"),
+      stock("TSLA", "buy", "10", "210.10", "0", "2024-01-19T16:45:00.000Z"),
+      stock("AAPL", "buy", "50", "193.00", "0", "2024-01-22T14:35:00.000Z"),
+      stock("AAPL", "sell", "50", "192.00", "0", "2024-01-22T20:55:00.000Z"),
+      stock("NVDA", "buy", "20", "600.00", "0", "2024-01-23T15:00:00.000Z"),
+      stock("NVDA", "sell", "20", "605.50", "0", "2024-01-23T15:30:00.000Z"),
+    ],
+  },
+  tradezella: {
+    skipped: 1,
+    fills: [
+      stock("AAPL", "buy", "100", "191.5", "0", "2024-01-19T14:30:15.000Z"),
+      stock("AAPL", "sell", "100", "192.25", "1.3500000000", "2024-01-19T15:02:41.000Z"),
+      stock("TSLA", "sell", "10", "212.4", "0", "2024-01-19T16:00:00.000Z"),
+      stock("TSLA", "buy", "10", "210.1", "1.0000000000", "2024-01-19T16:45:00.000Z"),
+      stock("NVDA", "buy", "20", "600", "0", "2024-01-23T15:00:00.000Z"),
+      stock("NVDA", "sell", "20", "605.5", "0.0000000000", "2024-01-23T15:30:00.000Z"),
+    ],
+  },
   alpaca: {
     skipped: 1,
     fills: [
@@ -295,6 +319,8 @@ const TOTALS: Record<string, [string, string]> = {
   vanguard: ["290.00", "0.04"], // 40 + 100 + 150
   firstrade: ["150.00", "0.09"], // 40 + 100 + 10; (0 + 0.04) + (0 + 0.05)
   zerodha: ["115.00", "0.00"], // 50 + 50 + 10 + 5; the tradebook carries no charges
+  tradervue: ["360.00", "0.00"], // 2 x (100 + 10 + 50 + 20): each trade is an open and a close; Tradervue's trades export has no fee column
+  tradezella: ["260.00", "2.35"], // 2 x (100 + 10 + 20), the backtest left out; 1 + 0.35 and 1, on the closing fills
   alpaca: ["170.00", "0.00"], // 100 + 60 + 10; Alpaca's fills carry no fee
   kraken: ["1.15", "16.07843"], // 0.1 + 0.05 + 1; 6.60 + 5.44571 + 4.03272 (0.16 % and 0.26 % of the cost)
   coinbase: ["1.57", "26.723932"], // 0.05 + 0.02 + 1.5; 8.250024 + 3.351208 + 15.1227 (0.4 % of each notional)

@@ -66,12 +66,13 @@ BEGIN
     SELECT e->>0 AS symbol, e->>1 AS asset_class, (e->>2)::numeric AS multiplier, e->>3 AS side, (e->>4)::numeric AS quantity,
       (e->>5)::numeric AS price, (e->>6)::numeric AS fees, (e->>7)::timestamptz AS executed_at, e->>8 AS execution_id,
       (e->>9)::boolean AS duplicate, coalesce((e->>10)::boolean, false) AS fees_estimated,
-      (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price, left(e->>13, 100) AS order_id
+      (e->>11)::numeric AS stop_price, (e->>12)::numeric AS target_price, left(e->>13, 100) AS order_id,
+      e->>14 AS notes, CASE WHEN jsonb_typeof(e->15) = 'array' THEN e->15 END AS tags
     FROM elements
     WHERE jsonb_typeof(e) = 'array'
     UNION ALL
     -- One object per fill: what previews staged before the arrays (still staged when the function changed).
-    SELECT x.*, false, NULL::numeric, NULL::numeric, NULL::text FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
+    SELECT x.*, false, NULL::numeric, NULL::numeric, NULL::text, NULL::text, NULL::jsonb FROM src, jsonb_to_recordset(CASE WHEN jsonb_typeof(src.j->0) = 'object' THEN src.j ELSE '[]'::jsonb END) AS x(
       symbol text, asset_class text, multiplier numeric, side text, quantity numeric, price numeric, fees numeric,
       executed_at timestamptz, execution_id text, duplicate boolean)
   ),
@@ -117,7 +118,8 @@ BEGIN
     RETURNING 1
   ),
   plan AS (
-    SELECT jsonb_agg(jsonb_build_array(id, stop_price, target_price)) AS j FROM todo WHERE stop_price IS NOT NULL OR target_price IS NOT NULL
+    SELECT jsonb_agg(jsonb_build_array(id, stop_price, target_price, notes, tags)) AS j FROM todo
+    WHERE stop_price IS NOT NULL OR target_price IS NOT NULL OR notes IS NOT NULL OR tags IS NOT NULL
   ),
   per_symbol AS (
     SELECT symbol, min(executed_at) AS first_at, bool_or(asset_class = 'future') AS future FROM inserted GROUP BY symbol
@@ -166,10 +168,11 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- import_apply_plans(plans): [[fill id, stop, target], ...] of an import's rows that gave their trade a plan
--- (mapping.stopPrice / targetPrice): each trade holding one of those fills takes the stop and the target of
--- its earliest such row, where it has none of its own (what the trader set stays); a stop on the wrong side
--- of the trade's entry is not written. The caller holds the account row.
+-- import_apply_plans(plans): [[fill id, stop, target, notes, tags], ...] of an import's rows that gave their
+-- trade a plan (mapping.stopPrice / targetPrice) or what another journal held of it (mapping.notes / tags):
+-- each trade holding one of those fills takes the stop, target and notes of its earliest such row where it
+-- has none of its own (what the trader set stays), and the row's tags beside its own; a stop on the wrong
+-- side of the trade's entry is not written. The caller holds the account row.
 CREATE OR REPLACE FUNCTION import_apply_plans(p_plans jsonb) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -179,7 +182,8 @@ DECLARE
   stop numeric;
 BEGIN
   FOR r IN
-    SELECT DISTINCT ON (pf.position_id) pf.position_id, p.direction, (x->>1)::numeric AS stop, (x->>2)::numeric AS target
+    SELECT DISTINCT ON (pf.position_id) pf.position_id, p.direction, (x->>1)::numeric AS stop, (x->>2)::numeric AS target,
+      x->>3 AS notes, CASE WHEN jsonb_typeof(x->4) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(x->4)) END AS tags
     FROM jsonb_array_elements(p_plans) AS x
     JOIN position_fills pf ON pf.fill_id = (x->>0)::uuid
     JOIN positions p ON p.id = pf.position_id
@@ -187,9 +191,12 @@ BEGIN
   LOOP
     entry := position_entry_price(r.position_id);
     stop := CASE WHEN (r.direction = 'long' AND r.stop < entry) OR (r.direction = 'short' AND r.stop > entry) THEN r.stop END;
-    CONTINUE WHEN stop IS NULL AND r.target IS NULL;
+    CONTINUE WHEN stop IS NULL AND r.target IS NULL AND r.notes IS NULL AND r.tags IS NULL;
     jid := trade_journal_ensure(r.position_id);
-    UPDATE trade_journals SET stop_price = coalesce(stop_price, stop), target_price = coalesce(target_price, r.target), updated_at = now()
+    UPDATE trade_journals SET stop_price = coalesce(stop_price, stop), target_price = coalesce(target_price, r.target),
+      notes = coalesce(notes, r.notes),
+      tags = CASE WHEN r.tags IS NULL THEN tags ELSE (tags || ARRAY(SELECT t FROM unnest(r.tags) AS t WHERE lower(t) <> ALL (SELECT lower(o) FROM unnest(tags) AS o)))[1:20] END,
+      updated_at = now()
     WHERE id = jid;
   END LOOP;
 END;

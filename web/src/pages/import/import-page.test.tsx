@@ -79,6 +79,18 @@ describe("the preview", () => {
   });
 });
 
+describe("another journal's export", () => {
+  it("says whether the file's own P&L and the journal's agree, and where they differ", () => {
+    const differ = { ...PREVIEW, reconciliation: { file: "163.00", journal: "158.00", matches: false, differ: [{ symbol: "NVDA", file: "115.00", journal: "110.00" }] } };
+    const { unmount } = render(<PreviewView preview={differ as never} currency="USD" timeZone="America/New_York" />);
+    const line = screen.getByRole("status", { name: "Reconciliation" });
+    expect(line.textContent).toMatch(/file's P&L is \+?\$163\.00.*makes \+?\$158\.00.*NVDA \+?\$115\.00 in the file, \+?\$110\.00 here/);
+    unmount();
+    render(<PreviewView preview={{ ...PREVIEW, reconciliation: { file: "25.00", journal: "25.00", matches: true, differ: [] } } as never} currency="USD" />);
+    expect(screen.getByRole("status", { name: "Reconciliation" }).textContent).toMatch(/Reconciled: .*25\.00.* to the cent/);
+  });
+});
+
 describe("the import wizard", () => {
   beforeEach(() => {
     FakeXhr.reset();

@@ -60,6 +60,17 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
         </div>
       </dl>
 
+      {preview.reconciliation && (
+        // Another journal's export: its own P&L against what the journal makes of its trades (before fees).
+        <p className={preview.reconciliation.matches ? "notice" : "notice notice--warning"} role="status" aria-label="Reconciliation">
+          {preview.reconciliation.matches
+            ? `Reconciled: the file's P&L, ${formatPnl(preview.reconciliation.file, currency)}, is the journal's to the cent.`
+            : `The file's P&L is ${formatPnl(preview.reconciliation.file, currency)}; the journal makes ${formatPnl(preview.reconciliation.journal, currency)} of the same trades. Where they differ: ${preview.reconciliation.differ
+                .map((d) => `${d.symbol} ${formatPnl(d.file, currency)} in the file, ${formatPnl(d.journal, currency)} here`)
+                .join("; ")}. A trade exited in parts is written with one average exit in some exports: check those trades after importing.`}
+        </p>
+      )}
+
       {summary.deletedByHand > 0 && (
         <p className="notice" role="status">
           {summary.deletedByHand === 1 ? "1 fill of this file is one you deleted by hand" : `${summary.deletedByHand} fills of this file are ones you deleted by hand`}
