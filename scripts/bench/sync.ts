@@ -27,7 +27,7 @@ function fills(n: number): AlpacaFill[] {
 export async function measureSync(env: Record<string, string>, databaseUrl: string) {
   const brokers = await startBrokerServer();
   // The upload of 50,000 rows needs the operator's caps raised; the sync has its own row limit.
-  const server = await startEntrypoint({ ...env, ...brokers.env, DATABASE_URL: databaseUrl, CSV_IMPORT_MAX_ROWS: String(SYNC_FILLS), CSV_IMPORT_MAX_FILE_BYTES: String(64 * 1024 * 1024), CSV_IMPORT_MAX_STAGED_BYTES: String(128 * 1024 * 1024) });
+  const server = await startEntrypoint({ ...env, ...brokers.env, DATABASE_URL: databaseUrl, CSV_IMPORT_MAX_ROWS: String(SYNC_FILLS), CSV_IMPORT_MAX_FILE_BYTES: String(64 * 1024 * 1024), MAX_UPLOAD_SIZE: String(65 * 1024 * 1024), CSV_IMPORT_MAX_STAGED_BYTES: String(128 * 1024 * 1024) });
   const base = server.url;
   const pid = server.child.pid!;
   try {
