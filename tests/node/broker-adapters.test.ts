@@ -25,6 +25,7 @@ let t: TestApp;
 beforeAll(async () => {
   db = await createMigratedDatabase("journal_broker_adapters");
   brokers = await startBrokerServer();
+  brokers.schwab.app.redirectUri = "http://localhost:3100/api/accounts/broker-oauth/schwab/callback";
   smtp = await startSmtpServer({ tls: "none" });
   const env = { ...brokers.env, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100/" };
   const probe = await testApp(db.url, env);
@@ -45,8 +46,10 @@ type Driver = {
   symbol: string;
   /** New keys opening the broker's account `acct`, as the PUT's body. */
   keys(acct: string): Record<string, unknown>;
-  /** The same provider, keys it does not know, and the field the 400 names. */
-  wrong(): { body: Record<string, unknown>; field: string };
+  /** The same provider, keys it does not know, and the field the 400 names (null: no PUT takes its keys, Schwab). */
+  wrong(): { body: Record<string, unknown>; field: string } | null;
+  /** The start date a connection gets when the test gives none (Schwab reads a year back by default). */
+  defaultStart?: string;
   add(acct: string, execs: Exec[]): void;
   revoke(body: Record<string, unknown>): void;
   throttle(n: number): void;
@@ -124,6 +127,40 @@ const drivers = (): Driver[] => [
     pageSize: 100,
   },
   {
+    provider: "schwab",
+    symbol: "AAPL",
+    keys: (acct) => ({ provider: "schwab", acct }),
+    wrong: () => null,
+    defaultStart: "2024-01-01",
+    add(acct, execs) {
+      const list = brokers.schwab.transactions.get(acct) ?? brokers.schwab.transactions.set(acct, []).get(acct)!;
+      for (const e of execs) {
+        const quantity = Number(e.qty) * (e.side === "buy" ? 1 : -1);
+        list.push({
+          activityId: e.n,
+          time: e.at.replace(/\.\d{3}Z$/, "+0000"),
+          type: "TRADE",
+          status: "VALID",
+          orderId: 70000 + e.n,
+          transferItems: [
+            { instrument: { assetType: "CURRENCY", symbol: "CURRENCY_USD" }, amount: 0, cost: -0.65, feeType: "COMMISSION" },
+            { instrument: { assetType: "EQUITY", symbol: "AAPL" }, amount: quantity, cost: -quantity * Number(e.price), price: Number(e.price), positionEffect: e.side === "buy" ? "OPENING" : "CLOSING" },
+          ],
+        });
+      }
+    },
+    // The trader's grant is withdrawn at Schwab: its refresh token and its access tokens are refused.
+    revoke: (body) => {
+      for (const login of brokers.schwab.refreshTokens.values()) if (login.accounts.some((a) => a.hashValue === body.acct)) login.revoked = true;
+    },
+    throttle: (n) => (brokers.schwab.throttle = n),
+    requests: () => brokers.schwab.requests,
+    // The run after the first starts its first window at the cursor (the first sync's newest fill), not at the start date.
+    cursorParam: /startDate=2024-01-19T/,
+    executionId: (n) => String(n),
+    pageSize: 40,
+  },
+  {
     provider: "kraken",
     symbol: "XXBTZUSD",
     keys: (acct) => ({ provider: "kraken", ...brokers.krakenKey(acct) }),
@@ -181,9 +218,21 @@ async function put(client: TestClient, accountId: string, body: Record<string, u
   return client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PUT", json: body });
 }
 async function connect(client: TestClient, accountId: string, body: Record<string, unknown>) {
+  if (body.provider === "schwab") return signInSchwab(client, accountId, body);
   const res = await put(client, accountId, body);
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
+}
+/** Schwab's way: the sign-in (start, Schwab's Allow link, the callback) for the login `body` names; the connection. */
+async function signInSchwab(client: TestClient, accountId: string, body: Record<string, unknown>) {
+  brokers.schwab.nextLogin = [{ accountNumber: `9999${String(body.acct).slice(0, 4)}`, hashValue: String(body.acct) }];
+  const start = await client.request(`/api/accounts/${accountId}/broker-connection/oauth/schwab/start?startDate=${String(body.startDate ?? "2024-01-01")}`, { redirect: "manual" });
+  expect(start.status, await start.clone().text()).toBe(302);
+  const page = await (await fetch(start.headers.get("location")!)).text();
+  const allow = new URL(/href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&"));
+  const back = await client.request(`${allow.pathname}${allow.search}`, { redirect: "manual" });
+  expect(back.headers.get("location")).toMatch(/broker=connected$/);
+  return (await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection;
 }
 async function sync(client: TestClient, accountId: string) {
   const res = await client.post(`/api/accounts/${accountId}/broker-connection/sync`);
@@ -205,7 +254,7 @@ describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s",
     d.add(acct, execs);
     const keys = d.keys(acct);
     const saved = await connect(client, accountId, keys);
-    expect(saved).toMatchObject({ provider: d.provider, verified: true, broken: null, lastRun: null, startDate: null });
+    expect(saved).toMatchObject({ provider: d.provider, verified: true, broken: null, lastRun: null, startDate: d.defaultStart ?? null });
     const [row] = rowsOf<{ ciphertext: string; cursor: string | null }>(await t.deps.db.execute(sql`select ciphertext, cursor from broker_connections where account_id = ${accountId}::uuid`));
     for (const value of Object.values(keys)) if (typeof value === "string" && value !== d.provider) expect(row!.ciphertext).not.toContain(value.slice(0, 12));
     expect(JSON.stringify(saved)).not.toContain(String(Object.values(keys)[2]).slice(0, 12));
@@ -259,12 +308,14 @@ describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s",
     const accountId = await account(client);
     const acct = crypto.randomUUID();
     const wrong = d.wrong();
-    const refused = await put(client, accountId, wrong.body);
-    expect(refused.status).toBe(400);
-    const envelope = await refused.json();
-    expect(envelope.error.code).toBe("VALIDATION_ERROR");
-    expect(envelope.error.fields).toEqual([expect.objectContaining({ path: wrong.field })]);
-    expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection).toBeNull();
+    if (wrong) {
+      const refused = await put(client, accountId, wrong.body);
+      expect(refused.status).toBe(400);
+      const envelope = await refused.json();
+      expect(envelope.error.code).toBe("VALIDATION_ERROR");
+      expect(envelope.error.fields).toEqual([expect.objectContaining({ path: wrong.field })]);
+      expect((await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection).toBeNull();
+    }
 
     const keys = d.keys(acct);
     await connect(client, accountId, keys);
@@ -272,7 +323,7 @@ describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s",
     smtp.messages.length = 0;
     const failed = await sync(client, accountId);
     expect(failed).toMatchObject({ status: "failed", imported: 0 });
-    expect(failed.error).toMatch(/refused|lacks|Invalid/);
+    expect(failed.error).toMatch(/refused|lacks|Invalid|sign in to Schwab again/);
     const again = await sync(client, accountId);
     expect(again.status).toBe("failed");
     await t.settled();
@@ -342,6 +393,27 @@ describe.each(drivers().map((d) => [d.provider, d] as const))("broker sync: %s",
     expect(await written()).toMatchObject({ notes: "Waited for the retest.", tags: ["breakout"], risk: expect.objectContaining({ stopPrice: expect.stringMatching(/^99(\.0+)?$/) }) });
     expect((await client.post(`/api/csv-import/${rebuilt.importId}/undo`)).status).toBe(200);
     expect(await written()).toMatchObject({ notes: "Waited for the retest.", tags: ["breakout"], risk: expect.objectContaining({ stopPrice: expect.stringMatching(/^99(\.0+)?$/) }) });
+  });
+});
+
+describe("broker sync: a provider that is down", () => {
+  const alpaca = drivers()[0]!;
+  it("asks again after a 503 and goes on; kept down, the run fails saying so, writes nothing, and the connection stays unbroken", async () => {
+    const { client } = await signUp(t, "alpaca-503");
+    const accountId = await account(client);
+    const acct = `PA${crypto.randomUUID().slice(0, 8)}`;
+    alpaca.add(acct, roundTrips(7500, 1, "2024-05-02"));
+    await connect(client, accountId, alpaca.keys(acct));
+    brokers.alpaca.unavailable = 2;
+    expect(await sync(client, accountId)).toMatchObject({ status: "succeeded", imported: 2 });
+    const other = await account(client);
+    await connect(client, other, alpaca.keys(acct));
+    brokers.alpaca.unavailable = 50;
+    const failed = await sync(client, other);
+    brokers.alpaca.unavailable = 0;
+    expect(failed).toMatchObject({ status: "failed", imported: 0, error: "Alpaca answered HTTP 503; the next run tries again." });
+    expect(await fillIds(other)).toEqual([]);
+    expect((await (await client.get(`/api/accounts/${other}/broker-connection`)).json()).connection.broken).toBeNull();
   });
 });
 

@@ -53,7 +53,7 @@ export type BrokerServer = {
   env: { ALPACA_BASE_URL: string; KRAKEN_BASE_URL: string; COINBASE_BASE_URL: string; TASTYTRADE_BASE_URL: string; TRADOVATE_BASE_URL: string; SCHWAB_BASE_URL: string; SCHWAB_CLIENT_ID: string; SCHWAB_CLIENT_SECRET: string; BROKER_RETRY_MS: string };
   /** Each provider's executions by the account (the stand-in's own name for it) a key opens. */
   /** `truncated`: the fills answer is cut off halfway (a dropped connection behind a proxy that sent its head). */
-  alpaca: Provider<{ secret: string; accountNumber: string }> & { fills: Map<string, AlpacaFill[]>; truncated: boolean };
+  alpaca: Provider<{ secret: string; accountNumber: string }> & { fills: Map<string, AlpacaFill[]>; truncated: boolean; unavailable: number };
   kraken: Provider<{ secret: string; lastNonce: bigint; account: string }> & { trades: Map<string, Array<KrakenTrade & { txid: string }>> };
   coinbase: Provider<{ publicKey: KeyObject; account: string }> & { fills: Map<string, CoinbaseFill[]>; permissions: { can_view: boolean } };
   /** Grants by refresh token; transactions by account number. */
@@ -113,7 +113,7 @@ export async function startBrokerServer(): Promise<BrokerServer> {
   const lastEnd = new WeakMap<AlpacaFill[], number>();
   let serial = 0;
   const state = {
-    alpaca: { ...provider<{ secret: string; accountNumber: string }>(), fills: new Map<string, AlpacaFill[]>(), truncated: false },
+    alpaca: { ...provider<{ secret: string; accountNumber: string }>(), fills: new Map<string, AlpacaFill[]>(), truncated: false, unavailable: 0 },
     kraken: { ...provider<{ secret: string; lastNonce: bigint; account: string }>(), trades: new Map<string, Array<KrakenTrade & { txid: string }>>() },
     coinbase: { ...provider<{ publicKey: KeyObject; account: string }>(), fills: new Map<string, CoinbaseFill[]>(), permissions: { can_view: true } },
     tastytrade: { ...provider<{ clientSecret: string; account: string }>(), transactions: new Map<string, TastyTransaction[]>(), tokens: new Map<string, { grant: string; expiresAt: number }>() },
@@ -324,6 +324,11 @@ export async function startBrokerServer(): Promise<BrokerServer> {
     if (s.throttle > 0) {
       s.throttle--;
       return json(res, 429, { message: "rate limit exceeded" });
+    }
+    if (s.unavailable > 0) {
+      s.unavailable--;
+      res.writeHead(503, { "Content-Type": "text/html" });
+      return res.end("<html><body>503 Service Temporarily Unavailable</body></html>");
     }
     const keyId = String(req.headers["apca-api-key-id"] ?? "");
     const key = s.keys.get(keyId);
