@@ -3,7 +3,7 @@ import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
 import type { ModelRunner } from "./advisor/model.ts";
-import type { BrokerRunner } from "./sync/runner.ts";
+import type { BrokerRunner } from "./sync/broker-call.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
 import type { ObjectStore } from "./storage/index.ts";

@@ -1,48 +1,34 @@
-// The broker calls of a sync (lib/sync/sync.ts), as one seam: a `BrokerCall` of plain data (the provider, the
-// credentials, the op) in, a `BrokerResult` of plain data out, so the adapters (their parsers and signers) can
-// run outside the Worker that holds the connection (docs/architecture.md, "The brokers Worker"): in this
-// process on Node and in `wrangler dev` (inProcessBrokers), or in the brokers Worker over a service binding
-// (lib/sync/broker-binding.ts). A provider's refusal comes back as data (a SyncError does not cross RPC).
-import type { Config } from "../config/index.ts";
-import type { Credentials, Provider, SyncAdapter, SyncContext } from "./adapter.ts";
-import { SyncError, type SyncProblem } from "./errors.ts";
+// The adapters' side of the broker call (lib/sync/broker-call.ts): the adapter of each provider, and one call
+// run through it, in this process (Node, `wrangler dev`) or in the brokers Worker (functions/workers/brokers.ts).
+import type { Provider, SyncAdapter, SyncContext } from "./adapter.ts";
+import { adapter as alpaca } from "./adapters/alpaca.ts";
+import { adapter as coinbase } from "./adapters/coinbase.ts";
+import { adapter as ibkrFlex } from "./adapters/ibkr-flex.ts";
+import { adapter as kraken } from "./adapters/kraken.ts";
+import { adapter as schwab } from "./adapters/schwab.ts";
+import { adapter as tastytrade } from "./adapters/tastytrade.ts";
+import { adapter as tradovate } from "./adapters/tradovate.ts";
+import type { BrokerCall, BrokerConfig, BrokerResult, BrokerRunner } from "./broker-call.ts";
+import { SyncError } from "./errors.ts";
 
-export type BrokerCall =
-  | { op: "verify"; provider: Provider; credentials: Credentials }
-  | { op: "pull"; provider: Provider; credentials: Credentials; since: { cursor: string | null; notBefore: string | null } };
-
-/** A pull's answer with its records already normalised to the preset's rows (lib/sync/adapter.ts, tableOf). */
-export type PulledRows = { rows: string[][]; cursor: string | null; secret?: Record<string, string>; settings?: Record<string, string | boolean> };
-
-export type BrokerResult =
-  | { ok: true; verified?: Partial<Credentials>; pulled?: PulledRows }
-  | { ok: false; error: { code: string | null; problem: SyncProblem; message: string; field: string | null } };
-
-/** The configuration the adapters read: their base URLs, waits, the Schwab app and the version (User-Agent). */
-export const BROKER_CONFIG = [
-  "APP_VERSION", "FLEX_BASE_URL", "FLEX_POLL_MS", "ALPACA_BASE_URL", "TASTYTRADE_BASE_URL", "TRADOVATE_BASE_URL", "SCHWAB_BASE_URL",
-  "SCHWAB_CLIENT_ID", "SCHWAB_CLIENT_SECRET", "KRAKEN_BASE_URL", "COINBASE_BASE_URL", "BROKER_RETRY_MS",
-] as const satisfies ReadonlyArray<keyof Config>;
-export type BrokerConfig = Partial<Pick<Config, (typeof BROKER_CONFIG)[number]>>;
-
-export const brokerConfigOf = (config: Config): BrokerConfig => Object.fromEntries(BROKER_CONFIG.map((k) => [k, config[k]])) as BrokerConfig;
-
-/** Runs one broker call (the adapter, or the binding's): a result, never a thrown provider refusal. */
-export type BrokerRunner = (call: BrokerCall, config: BrokerConfig) => Promise<BrokerResult>;
-
-/** Each adapter is loaded when first called, not at start (some carry large parsers). */
-const ADAPTERS: Record<Provider, () => Promise<{ adapter: SyncAdapter }>> = {
-  "ibkr-flex": () => import("./adapters/ibkr-flex.ts"),
-  alpaca: () => import("./adapters/alpaca.ts"),
-  tastytrade: () => import("./adapters/tastytrade.ts"),
-  tradovate: () => import("./adapters/tradovate.ts"),
-  schwab: () => import("./adapters/schwab.ts"),
-  kraken: () => import("./adapters/kraken.ts"),
-  coinbase: () => import("./adapters/coinbase.ts"),
+/**
+ * Every adapter, imported with this module: the runner is where the adapters belong (the brokers Worker, and
+ * a Node process or `wrangler dev` that pulls connections). Statically: a Worker bundle inlines dynamic
+ * imports as lazily initialised modules, and with zod shared between them and the advisor's SDK, `wrangler dev`
+ * once started with a module used before its initialisation ("... is not a constructor").
+ */
+const ADAPTERS: Record<Provider, SyncAdapter> = {
+  "ibkr-flex": ibkrFlex,
+  alpaca,
+  tastytrade,
+  tradovate,
+  schwab,
+  kraken,
+  coinbase,
 };
 
 export async function adapterFor(provider: Provider): Promise<SyncAdapter> {
-  return (await ADAPTERS[provider]()).adapter;
+  return ADAPTERS[provider];
 }
 
 /** One call through the provider's adapter, with `fetch` and the clock of this process. */

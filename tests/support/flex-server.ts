@@ -21,6 +21,10 @@ export type FlexServer = {
   mode: "ok" | "malformed" | "cut";
   /** Tokens the service now calls expired (1012), as when IBKR's token lapses after the connection was made. */
   expired: Set<string>;
+  /** A statement per token (its own account's), served instead of `statement`. */
+  statements: Map<string, string>;
+  /** The next this-many SendRequests are throttled (1018). */
+  throttle: number;
   /** Every request: its step, t and q, and the User-Agent. */
   requests: Array<{ step: string; t: string; q: string; userAgent: string }>;
   close(): Promise<void>;
@@ -50,7 +54,9 @@ export async function startFlexServer(): Promise<FlexServer> {
   const pending = new Map<string, number>();
   const throttled = new Set<string>();
   let next = 1000;
-  const state: Omit<FlexServer, "url" | "env" | "close"> = { statement: flexStatement([]), pendingPolls: 0, mode: "ok", expired: new Set(), requests: [] };
+  const state: Omit<FlexServer, "url" | "env" | "close"> = { statement: flexStatement([]), pendingPolls: 0, mode: "ok", expired: new Set(), requests: [], statements: new Map(), throttle: 0 };
+  /** The token each reference code was given to: its statement is that token's. */
+  const tokenOf = new Map<string, string>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://flex");
     const t = url.searchParams.get("t") ?? "";
@@ -61,6 +67,10 @@ export async function startFlexServer(): Promise<FlexServer> {
     if (t.startsWith("expired") || state.expired.has(t)) return send(res, fail("1012", "Token has expired."));
     if (t.startsWith("invalid")) return send(res, fail("1015", "Token is invalid."));
     if (step === "SendRequest") {
+      if (state.throttle > 0) {
+        state.throttle--;
+        return send(res, fail("1018", "Too many requests have been made from this token. Please try again shortly."));
+      }
       if (t.startsWith("throttled") && !throttled.has(t)) {
         throttled.add(t);
         return send(res, fail("1018", "Too many requests have been made from this token. Please try again shortly."));
@@ -68,6 +78,7 @@ export async function startFlexServer(): Promise<FlexServer> {
       if (q === "404") return send(res, fail("1014", "Query is invalid."));
       const code = String(next++);
       pending.set(code, state.pendingPolls);
+      tokenOf.set(code, t);
       return send(res, envelope("Success", `<ReferenceCode>${code}</ReferenceCode>\n<Url>https://gdcdyn.interactivebrokers.com/Universal/servlet/FlexStatementService.GetStatement</Url>`));
     }
     if (step === "GetStatement") {
@@ -83,7 +94,8 @@ export async function startFlexServer(): Promise<FlexServer> {
         res.write(state.statement.slice(0, Math.floor(state.statement.length / 2)));
         return setTimeout(() => res.socket?.destroy(), 20);
       }
-      return send(res, state.statement, state.statement.startsWith("<") ? "text/xml" : "text/csv");
+      const statement = state.statements.get(tokenOf.get(q) ?? "") ?? state.statement;
+      return send(res, statement, statement.startsWith("<") ? "text/xml" : "text/csv");
     }
     return send(res, fail("1020", "Invalid request or unable to validate request."));
   });
