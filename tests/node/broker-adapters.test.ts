@@ -14,6 +14,7 @@ import type { Provider } from "../../lib/sync/adapter.ts";
 import { syncDueConnections } from "../../lib/sync/sync.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { startBrokerServer, type BrokerServer } from "../support/broker-server.ts";
+import { brokerAccount, connectionOf, schwabSignIn, syncNow } from "../support/broker-sync.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { flexStatement, flexTrade, startFlexServer, type FlexServer } from "../support/flex-server.ts";
@@ -248,9 +249,7 @@ function roundTrips(first: number, pairs: number, day = "2024-01-19"): Exec[] {
   return execs;
 }
 
-async function account(client: TestClient) {
-  return (await (await client.post("/api/accounts", { name: `Sync ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json()).id as string;
-}
+const account = (client: TestClient) => brokerAccount(client);
 async function put(client: TestClient, accountId: string, body: Record<string, unknown>) {
   return client.request(`/api/accounts/${accountId}/broker-connection`, { method: "PUT", json: body });
 }
@@ -263,22 +262,11 @@ async function connect(client: TestClient, accountId: string, body: Record<strin
 /** Schwab's way: the sign-in (start, Schwab's Allow link, the callback) for the login `body` names; the connection. */
 async function signInSchwab(client: TestClient, accountId: string, body: Record<string, unknown>) {
   brokers.schwab.nextLogin = [{ accountNumber: `9999${String(body.acct).slice(0, 4)}`, hashValue: String(body.acct) }];
-  const start = await client.request(`/api/accounts/${accountId}/broker-connection/oauth/schwab/start?startDate=${String(body.startDate ?? "2024-01-01")}`, { redirect: "manual" });
-  expect(start.status, await start.clone().text()).toBe(302);
-  const page = await (await fetch(start.headers.get("location")!)).text();
-  const allow = new URL(/href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&"));
-  const back = await client.request(`${allow.pathname}${allow.search}`, { redirect: "manual" });
-  expect(back.headers.get("location")).toMatch(/broker=connected$/);
-  return (await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection;
+  const { location } = await schwabSignIn(client, accountId, `?startDate=${String(body.startDate ?? "2024-01-01")}`);
+  expect(location.searchParams.get("broker")).toBe("connected");
+  return connectionOf(client, accountId);
 }
-async function sync(client: TestClient, accountId: string) {
-  const res = await client.post(`/api/accounts/${accountId}/broker-connection/sync`);
-  expect(res.status).toBe(202);
-  const { runId } = await res.json();
-  await t.settled();
-  const { runs } = await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json();
-  return runs.find((r: { id: string }) => r.id === runId);
-}
+const sync = (client: TestClient, accountId: string) => syncNow(t, client, accountId);
 const fillIds = async (accountId: string) =>
   rowsOf<{ execution_id: string }>(await t.deps.db.execute(sql`select execution_id from fills where account_id = ${accountId}::uuid order by executed_at, execution_id`)).map((r) => r.execution_id).sort();
 

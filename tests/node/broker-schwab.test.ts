@@ -11,6 +11,7 @@ import type { SchwabTransaction } from "../../lib/sync/adapters/schwab.ts";
 import { syncDueConnections } from "../../lib/sync/sync.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { startBrokerServer, type BrokerServer } from "../support/broker-server.ts";
+import { brokerAccount, connectionOf, schwabSignIn, syncNow } from "../support/broker-sync.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startSmtpServer, type SmtpTestServer } from "../support/smtp-server.ts";
@@ -51,31 +52,12 @@ function trade(id: number, time: string, amount: number, price: number, symbol =
   } as SchwabTransaction;
 }
 
-async function account(client: TestClient) {
-  return (await (await client.post("/api/accounts", { name: `Schwab ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" })).json()).id as string;
-}
+const account = (client: TestClient) => brokerAccount(client, "Schwab");
 
-/** The whole sign-in: start (302 to Schwab), Schwab's "Allow" link, the callback (302 back); its Location. */
-async function signIn(client: TestClient, accountId: string, query = "") {
-  const start = await client.request(`/api/accounts/${accountId}/broker-connection/oauth/schwab/start${query}`, { redirect: "manual" });
-  expect(start.status, await start.clone().text()).toBe(302);
-  const authorize = new URL(start.headers.get("location")!);
-  const page = await (await fetch(authorize)).text();
-  const allow = new URL(/href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&"));
-  const back = await client.request(`${allow.pathname}${allow.search}`, { redirect: "manual" });
-  expect(back.status, await back.clone().text()).toBe(302);
-  return { authorize, allow, location: new URL(back.headers.get("location")!) };
-}
+const signIn = schwabSignIn;
 
-async function sync(client: TestClient, accountId: string) {
-  const res = await client.post(`/api/accounts/${accountId}/broker-connection/sync`);
-  expect(res.status).toBe(202);
-  const { runId } = await res.json();
-  await t.settled();
-  const { runs } = await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json();
-  return runs.find((r: { id: string }) => r.id === runId);
-}
-const connection = async (client: TestClient, accountId: string) => (await (await client.get(`/api/accounts/${accountId}/broker-connection`)).json()).connection;
+const sync = (client: TestClient, accountId: string) => syncNow(t, client, accountId);
+const connection = connectionOf;
 
 describe("broker sync: Schwab", () => {
   it("signs in with state and PKCE, keeps the tokens sealed, syncs the account's trades with their fees, and refreshes the token when it runs out", async () => {

@@ -10,6 +10,7 @@ import { createNodeMailer } from "../../lib/email/index.ts";
 import { syncDueConnections } from "../../lib/sync/sync.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
+import { syncNow } from "../support/broker-sync.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { flexStatement, flexTrade, startFlexServer, type FlexServer } from "../support/flex-server.ts";
 import { startSmtpServer } from "../support/smtp-server.ts";
@@ -41,14 +42,7 @@ async function connect(client: TestClient, accountId: string, token = GOOD) {
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
 }
-async function sync(client: TestClient, accountId: string) {
-  const res = await client.post(`/api/accounts/${accountId}/broker-connection/sync`);
-  expect(res.status).toBe(202);
-  const { runId } = await res.json();
-  await t.settled();
-  const { runs } = await (await client.get(`/api/accounts/${accountId}/broker-connection/runs`)).json();
-  return runs.find((r: { id: string }) => r.id === runId);
-}
+const sync = (client: TestClient, accountId: string) => syncNow(t, client, accountId);
 const fillCount = async (accountId: string) =>
   rowsOf<{ n: number }>(await t.deps.db.execute(sql`select count(*)::int as n from fills where account_id = ${accountId}::uuid`))[0]!.n;
 
