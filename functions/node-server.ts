@@ -5,7 +5,7 @@ import { createFileScratch } from "../lib/storage/scratch-file.ts";
 import { ROOT } from "../lib/paths.ts";
 import { join } from "node:path";
 import { inProcessModel } from "../lib/advisor/language-model.ts";
-import { inProcessBrokers } from "../lib/sync/runner.ts";
+import { lazyBrokers } from "../lib/sync/lazy-brokers.ts";
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
@@ -112,7 +112,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     scratch: createFileScratch(),
     defer: deferWith(log),
     model: inProcessModel(globalThis.fetch),
-    brokers: inProcessBrokers(globalThis.fetch),
+    brokers: lazyBrokers(globalThis.fetch),
     ...(analytics ? { analytics } : {}),
     shippedChangelog: shippedChangelogReader(config.APP_VERSION),
     setupLink,
