@@ -26,6 +26,7 @@ import { insightsGroup } from "./insights.ts";
 import { tagsGroup } from "./tags.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
+import { settingsGroup } from "./settings.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -52,6 +53,7 @@ export const groups = {
   tags: tagsGroup,
   bars: barsGroup,
   stats: statsGroup,
+  settings: settingsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
@@ -93,6 +95,7 @@ export function typedRoutes() {
     .route(tagsGroup.prefix, tagsGroup.app)
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
+    .route(settingsGroup.prefix, settingsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)

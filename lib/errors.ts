@@ -61,9 +61,14 @@ export class AppError extends Error {
 
 /** A zod-like issue list as the `fields` of a VALIDATION_ERROR. */
 export function validationError(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: ReadonlyArray<string> }>,
   message = "The request is invalid.",
 ): AppError {
-  const fields = issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+  // An unknown field (a strict object's) is named itself, not its parent.
+  const fields = issues.flatMap((i) =>
+    i.code === "unrecognized_keys" && i.keys?.length
+      ? i.keys.map((key) => ({ path: [...i.path.map(String), key].join("."), message: "is not a known field" }))
+      : [{ path: i.path.map(String).join(".") || "(root)", message: i.message }],
+  );
   return new AppError("VALIDATION_ERROR", message, { fields });
 }

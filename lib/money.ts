@@ -47,6 +47,15 @@ export function formatDecimal(value: string): string {
   return `${sign === "-" && !isZero ? "-" : ""}${integer}.${fraction}`;
 }
 
+/** A decimal with more than 10 fraction digits (a converted amount, docs/currencies.md) rounded half away from zero to 10; others as they are. */
+export function roundDecimal10(value: string): string {
+  const match = /^(-?)(\d+)\.(\d{11,})$/.exec(value);
+  if (!match) return value;
+  const [, sign, integer, fraction] = match as unknown as [string, string, string, string];
+  const units = BigInt(integer + fraction.slice(0, MAX_FRACTION_DIGITS)) + (fraction.charCodeAt(MAX_FRACTION_DIGITS) >= 53 ? 1n : 0n);
+  return unitsToDecimal(sign ? -units : units);
+}
+
 /** Exact decimal arithmetic in JS, where SQL is not at hand: values as integers of 10^-10 units. */
 const UNIT_SCALE = 10n ** BigInt(MAX_FRACTION_DIGITS);
 

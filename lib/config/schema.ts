@@ -345,6 +345,8 @@ export const ConfigSchema = z.object({
   TRADOVATE_BASE_URL: z.optional(httpUrl()),
   /** Schwab's Trader API (broker sync); unset: https://api.schwabapi.com. */
   SCHWAB_BASE_URL: z.optional(httpUrl()),
+  /** The daily reference rates (a Frankfurter-compatible service, docs/currencies.md); unset: https://api.frankfurter.app. */
+  FX_RATES_BASE_URL: z.optional(httpUrl()),
   /** The first wait before a broker's throttled (429) or failing (5xx) answer is asked again, doubling (1000 ms); tests shorten it. */
   BROKER_RETRY_MS: int(10, 60000, 1000),
   OPENAI_BASE_URL: z.optional(httpUrl()),
@@ -392,6 +394,7 @@ export const SEAM_VARIABLES: readonly ConfigVariable[] = [
   "TRADOVATE_BASE_URL",
   "SCHWAB_BASE_URL",
   "BROKER_RETRY_MS",
+  "FX_RATES_BASE_URL",
   "OPENAI_BASE_URL",
   "ANTHROPIC_BASE_URL",
   "GEMINI_BASE_URL",

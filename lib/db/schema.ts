@@ -1217,6 +1217,65 @@ export const brokerOauthFlows = pgTable(
 );
 
 /**
+ * A user's own settings (GET/PUT /api/settings, docs/currencies.md): the base currency every account's
+ * figures convert to (null: off). `fxVersion` rises with every change of the base or of an override, so
+ * figures kept by version (lib/stats/cache.ts) are never those of an older rate.
+ */
+export const userSettings = pgTable("user_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  baseCurrency: text("base_currency"),
+  /** Amounts hidden on the screens (privacyMode): stored for the screens, which read it from GET /api/settings. */
+  privacyMode: boolean("privacy_mode").notNull().default(false),
+  /** The weekly digest's schedule ({weekly, weekday, hour, zone}), null until set. */
+  digest: jsonb("digest").$type<{ weekly: boolean; weekday: number; hour: number; zone: string }>(),
+  fxVersion: bigint("fx_version", { mode: "number" }).notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The daily reference rates (lib/fx/rates.ts): units of `currency` per 1 EUR on `day`, as the rate service
+ * (FX_RATES_BASE_URL, the ECB's rates through Frankfurter) published them; EUR itself is stored as 1.
+ */
+export const fxRates = pgTable(
+  "fx_rates",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    currency: text("currency").notNull(),
+    perEur: numeric("per_eur").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.day] }), check("fx_rates_positive", sql`per_eur > 0`)],
+);
+
+/**
+ * The dates asked of the rate service, with whether it had rates of their own (a weekend or a holiday has
+ * none: the latest earlier date's apply, at most 7 days back). A date is recorded once it is settled: not a
+ * recent date still without rates (they are published the afternoon of the day).
+ */
+export const fxRateDays = pgTable("fx_rate_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  hasRates: boolean("has_rates").notNull(),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A trader's own rate for a date: units of `currency` per 1 of their base currency, winning over the reference rate. */
+export const fxOverrides = pgTable(
+  "fx_overrides",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    currency: text("currency").notNull(),
+    base: text("base").notNull(),
+    rate: numeric("rate").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency, t.day] }), check("fx_overrides_positive", sql`rate > 0`)],
+);
+
+/**
  * Each pull of a broker connection, its counts and its error. A partial unique index keeps one run at a time
  * per account, whichever process starts it (the schedule on two Node processes, a cron and a click).
  */
@@ -1559,4 +1618,8 @@ export const schema = {
   symbolLoads,
   adminAudit,
   changelogCache,
+  userSettings,
+  fxRates,
+  fxRateDays,
+  fxOverrides,
 };

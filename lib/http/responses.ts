@@ -343,8 +343,13 @@ export const TradeImageUploadSchema = z.object({
 const ratio = () => z.nullable(z.string().check(z.regex(/^\d+(\.\d+)?$/), z.describe("A ratio as a decimal string, 4 decimals; null when undefined")));
 /** The one currency of a statistic's amounts (null when the user has no account). */
 const statsCurrency = () => z.nullable(z.string());
+const day = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("A date, YYYY-MM-DD"));
+/** With currency=base (docs/currencies.md): the rates the figures needed and the instance lacks; their trades are left out. */
+const missingRates = () =>
+  z.optional(z.array(z.object({ currency: z.string(), date: day() })).check(z.describe("With currency=base: each currency and date whose rate the instance lacks (those amounts are left out)")));
 export const StatsSummarySchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   trades: z.number(),
   wins: z.number(),
   losses: z.number(),
@@ -379,10 +384,12 @@ const rFields = {
 };
 export const CalendarSchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   days: z.array(z.object({ date: z.string(), netPnl: decimal(), trades: z.number(), ...rFields })),
 });
 export const EquitySchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   bucket: z.enum(["day", "week", "month"]),
   points: z.array(
     z.object({ start: z.string(), netPnl: decimal(), equity: decimal(), trades: z.number(), ...rFields, rEquity: decimal().check(z.describe("Cumulative R")) }),
@@ -390,6 +397,7 @@ export const EquitySchema = z.object({
 });
 export const BreakdownSchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   by: z.enum(["symbol", "direction", "tag", "setup", "weekday", "hour", "rules", "strategy"]),
   groups: z.array(z.object({ key: z.string(), netPnl: decimal(), trades: z.number(), wins: z.number(), winRate: ratio(), ...rFields })),
 });
@@ -833,4 +841,21 @@ export const TagReportSchema = z.object({
       expectancy: decimal(),
     }),
   ),
+});
+
+const DigestSettingsSchema = z.object({ weekly: z.boolean(), weekday: z.number(), hour: z.number(), zone: z.string() });
+export const SettingsSchema = z.object({
+  baseCurrency: z.nullable(z.string()).check(z.describe("ISO 4217 code every account's figures convert to (currency=base), null when off")),
+  digest: z.nullable(DigestSettingsSchema),
+  privacyMode: z.boolean(),
+});
+export const FxOverrideSchema = z.object({ override: z.object({ date: day(), currency: z.string(), base: z.string(), rate: decimal().check(z.describe("Units of currency per 1 base")) }) });
+export const FxRatesSchema = z.object({
+  base: z.string(),
+  from: day(),
+  to: day(),
+  service: z.string().check(z.describe("The rate service asked (FX_RATES_BASE_URL)")),
+  rates: z.array(z.object({ date: day(), currency: z.string(), rate: decimal(), rateDate: day(), source: z.enum(["same", "override", "reference"]) })),
+  missingRates: z.array(z.object({ currency: z.string(), date: day() })),
+  overrides: z.array(z.object({ date: day(), currency: z.string(), rate: decimal() })),
 });

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { SESSION_CTE, SESSION_OWNER_COLUMNS, confirmSessionOwner, sessionParams, type AuthUser, type SessionClaim, type SessionOwnerRow } from "../auth/session.ts";
 import { preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
-import { formatDecimal } from "../money.ts";
+import { formatDecimal, roundDecimal10 } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
@@ -19,13 +19,18 @@ import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFro
 import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
+import { baseOf } from "../settings/settings.ts";
+import { prepareBase, type MissingRate } from "../fx/base.ts";
 
 const isoDateTime = dateTimeSchema;
 
+/** `base`: every account of the user, converted to their base currency (docs/currencies.md). */
+export const BASE = "base";
+
 export const StatsQuerySchema = z.object({
   accountId: z.optional(z.uuid("must be a uuid")),
-  /** Every account of the user in this currency (instead of one account). */
-  currency: z.optional(CurrencySchema),
+  /** Every account of the user in this currency (instead of one account), or `base`: all of them in the base currency. */
+  currency: z.optional(z.union([z.literal(BASE), CurrencySchema], { error: "must be base or a 3-letter ISO 4217 currency code such as USD" })),
   from: z.optional(isoDateTime()),
   to: z.optional(isoDateTime()),
 });
@@ -58,6 +63,9 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  */
 export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
 
+/** What a statistic reads with: the database and the clock, and for a read in the base currency, the rate service. */
+export type StatsDeps = Pick<Deps, "db" | "now" | "config" | "fetch" | "log">;
+
 /** Whose statistics: only the user's id counts. */
 type StatsUser = Pick<AuthUser, "id">;
 
@@ -75,10 +83,11 @@ export async function scope(
   options: { journal?: boolean; extraJoin?: SQL; currency?: string | null } = {},
 ): Promise<StatsScope> {
   const currency = options.currency !== undefined ? options.currency : (await scopeCurrency(deps, user, query)).currency;
+  const everyAccount = query.currency === BASE;
   const positions = sql`positions p join accounts a on a.id = p.account_id`;
   const journal = sql`left join trade_journals j on j.position_id = p.id`;
   const extra = options.extraJoin ?? sql``;
-  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency && !everyAccount ? sql`and a.currency = ${currency}` : sql``;
   const owned = sql`a.user_id = ${user.id} ${only}`;
   const range = (column: SQL) =>
     sql`${query.from ? sql`and ${column} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
@@ -113,6 +122,11 @@ async function scopeCurrency(
 
 async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQuery): Promise<string | null> {
   if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
+  if (query.currency === BASE) {
+    const base = await baseOf(deps, user.id);
+    if (!base) throw NO_BASE();
+    return base.base;
+  }
   if (query.accountId) return (await requireOwnAccount(deps, user, query.accountId)).currency;
   // Upper case here too: the advisor's tools call in without the HTTP schema's transform.
   if (query.currency) return query.currency.toUpperCase();
@@ -171,6 +185,11 @@ async function resolveScope(
   return { user, currency: row!.currency, version };
 }
 
+const NO_BASE = () =>
+  new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
+    fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
+  });
+
 const ACCOUNT_AND_CURRENCY = () =>
   new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
     fields: [{ path: "currency", message: "must not be given with accountId" }],
@@ -201,7 +220,7 @@ function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
   return sql`
     ${s0} as (${accounts}),
     ${s1} as (
-      select s.account_id, s.timezone as tz, ${f} as f, ${t} as t,
+      select s.account_id, s.currency, s.timezone as tz, ${f} as f, ${t} as t,
         case when ${f} is null then '-infinity'::date
           else (${f} at time zone s.timezone)::date
             + case when ((${f} at time zone s.timezone)::date::timestamp at time zone s.timezone) = ${f} then 0 else 1 end
@@ -210,7 +229,7 @@ function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
       from ${s0} s
     ),
     ${b} as (
-      select account_id, fd, td,
+      select account_id, currency, fd, td,
         -- The whole months inside: [fm, tm) (none when fm >= tm).
         case when fd = '-infinity'::date or date_trunc('month', fd) = fd then fd else (date_trunc('month', fd) + interval '1 month')::date end as fm,
         case when td = 'infinity'::date then td else date_trunc('month', td)::date end as tm,
@@ -222,11 +241,21 @@ function boundsSql(accounts: SQL, query: StatsQuery, name: string): SQL {
     )`;
 }
 
-/** The accounts of the scope (account_id, timezone), for boundsSql. */
+/** The accounts of the scope (account_id, currency, timezone), for boundsSql. */
 function accountsSql(user: StatsUser, query: StatsQuery, currency: string | null): SQL {
-  const only = query.accountId ? sql`and a.id = ${query.accountId}` : query.currency ? sql`and a.currency = ${currency}` : sql``;
-  return sql`select a.id as account_id, a.timezone from accounts a where a.user_id = ${user.id} ${only}`;
+  const only = query.accountId ? sql`and a.id = ${query.accountId}` : query.currency && query.currency !== BASE ? sql`and a.currency = ${currency}` : sql``;
+  return sql`select a.id as account_id, a.currency, a.timezone from accounts a where a.user_id = ${user.id} ${only}`;
 }
+
+/**
+ * A read in the user's base currency (docs/currencies.md): every account, each row of a trading day converted
+ * at that day's rate (fx_on); `journal`: every row computed from the journal (stats_rows over the whole range),
+ * the definition the maintained rows must give.
+ */
+export type BaseConversion = { userId: string; base: string; journal: boolean };
+
+/** The money columns of a row, multiplied by its rate in a base read (an exact product: sums convert as their parts). */
+const MONEY_COLUMNS = new Set(["one_r", "net", "gross", "fees", "trades_net", "wins_net", "losses_net", "largest", "smallest"]);
 
 const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest, day_trades, day_r, day_with_risk, dd_high, dd_low, dd_drop`;
 
@@ -236,7 +265,8 @@ const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, los
  * days before and after them), ordered in time by `day` (a month's row is dated its first day), and the
  * partial days at the edges computed from the journal.
  */
-function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, dim: string, months = false): SQL {
+function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, dim: string, months = false, conv?: BaseConversion): SQL {
+  if (conv) return baseSourceSql(user, query, dim, conv);
   const columns = sql.raw(ROW_COLUMNS);
   const g = sql.raw(ROW_COLUMNS.split(", ").map((c) => `g.${c}`).join(", "));
   const tier = (grain: "day" | "month", from: string, to: string, when = "true") =>
@@ -258,6 +288,42 @@ function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, 
         ) r where lo < hi
       ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e
     )`;
+}
+
+/**
+ * sourceSql in the base currency: the day rows only (a month's row mixes the rates of its days), each with
+ * its account's currency, then `fx` (the rate of each currency and day, fx_on) and `src` (the rows converted;
+ * a row whose rate the instance lacks is left out, and listed by prepareBase). From the journal (`journal`),
+ * every row comes from stats_rows over the whole range.
+ */
+function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: BaseConversion): SQL {
+  const columns = ROW_COLUMNS.split(", ");
+  const native = sql.raw(columns.map((c) => `e.${c}`).join(", "));
+  const g = sql.raw(columns.map((c) => `g.${c}`).join(", "));
+  const converted = sql.raw(
+    columns.map((c) => (MONEY_COLUMNS.has(c) ? `n.${c} * fx.k as ${c}` : c.startsWith("dd_") ? `null::numeric as ${c}` : `n.${c}`)).join(", "),
+  );
+  const edges = conv.journal
+    ? sql`select account_id, coalesce(f, '-infinity'::timestamptz) as lo, coalesce(t, 'infinity'::timestamptz) as hi from b_1`
+    : sql`select account_id, lo1 as lo, hi1 as hi from b union all select account_id, lo2, hi2 from b`;
+  const whole = conv.journal
+    ? sql``
+    : sql`select b.currency, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
+        and g.day >= b.fd and g.day < b.td
+      union all`;
+  return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")},
+    native as (
+      ${whole}
+      select bc.currency, ${native} from (
+        select array_agg(account_id) as a, array_agg(lo) as l, array_agg(hi) as h from (${edges}) r
+        where lo < hi
+      ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e join b bc on bc.account_id = e.account_id
+    ),
+    fx as (
+      select d.currency, d.day, r.k from (select distinct currency, day from native) d
+      cross join lateral fx_on(${conv.userId}::uuid, ${conv.base}, d.currency, d.day) r
+    ),
+    src as (select ${converted} from native n join fx on fx.currency = n.currency and fx.day = n.day)`;
 }
 
 /**
@@ -293,14 +359,26 @@ function userDrawdownDaysSql(user: StatsUser, currency: string): SQL {
  * a read settles (the same figures; the settle job refreshes the rows).
  */
 async function readWith<T>(
-  deps: Pick<Deps, "db" | "now">,
+  deps: StatsDeps,
   caller: StatsCaller,
   query: StatsQuery,
   source: StatsSource,
   journal: (from: StatsScope, user: StatsUser) => SQL,
   maintained: (user: StatsUser, currency: string | null) => SQL,
   journalJoins: { journal?: boolean; extraJoin?: SQL } = {},
-): Promise<{ currency: string | null; rows: T[] }> {
+  inBase?: (user: StatsUser, conv: BaseConversion) => SQL,
+): Promise<{ currency: string | null; rows: T[]; missingRates?: MissingRate[] }> {
+  if (query.currency === BASE) {
+    if (!inBase) throw new AppError("VALIDATION_ERROR", "This figure is not converted to a base currency: choose an account or a currency.", { fields: [{ path: "currency", message: "must be an account's currency here" }] });
+    const settledBase = await resolveScope(deps, caller, query, source === "maintained");
+    const fromJournal = settledBase.version == null;
+    const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained");
+    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal });
+    const rows = fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : await keptFigures<T>(deps.db, statement, `${settledBase.version}:${prepared.stamp}`);
+    // A converted amount carries its rate's 14 decimals: answered to 10, as every amount.
+    const rounded = rows.map((row) => Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? roundDecimal10(v) : v])) as T);
+    return { currency: prepared.base, rows: rounded, missingRates: prepared.missing };
+  }
   const settled = source === "maintained" ? await resolveScope(deps, caller, query, true) : undefined;
   if (settled?.version != null) {
     // Exact at this version: what the same statement gave at it, or run (a few shapes of text, range open or
@@ -313,8 +391,20 @@ async function readWith<T>(
   return { currency, rows: rowsOf<T>(await deps.db.execute(journal(from, user))) };
 }
 
-export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery & { countBy?: SummaryQuery["countBy"] }, source: StatsSource = "maintained") {
-  const { currency, rows } = await readWith<Record<string, string | null>>(deps, caller, query, source, (from) => summaryFromJournalSql(from), (user, c) => summarySql(user, query, c));
+export async function summary(deps: StatsDeps, caller: StatsCaller, query: StatsQuery & { countBy?: SummaryQuery["countBy"] }, source: StatsSource = "maintained") {
+  if (query.countBy === "strategy" && query.currency === BASE) {
+    throw new AppError("VALIDATION_ERROR", "Counting by strategy is per currency for now: choose an account or a currency.", { fields: [{ path: "countBy", message: "must be trade with currency=base" }] });
+  }
+  const { currency, rows, missingRates } = await readWith<Record<string, string | null>>(
+    deps,
+    caller,
+    query,
+    source,
+    (from) => summaryFromJournalSql(from),
+    (user, c) => summarySql(user, query, c),
+    {},
+    (user, conv) => summarySql(user, query, conv.base, conv),
+  );
   if (query.countBy === "strategy") Object.assign(rows[0]!, await perStrategy(deps, caller, query, currency));
   const r = rows[0]!;
   const r2 = (v: string | null | undefined) => (Number(r.r_with_risk) === 0 || v === null || v === undefined ? null : formatDecimal(v));
@@ -345,6 +435,7 @@ export async function summary(deps: Pick<Deps, "db" | "now">, caller: StatsCalle
       best: r2(r.r_best),
       worst: r2(r.r_worst),
     },
+    ...(missingRates ? { missingRates } : {}),
   };
 }
 
@@ -385,15 +476,19 @@ async function perStrategy(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, 
  * per-trade figures summed per 1R over the days, the drawdown chained over them (one account's days, or the
  * user's days over the currency for several accounts).
  */
-export function summarySql(user: StatsUser, query: StatsQuery, currency: string | null): SQL {
+export function summarySql(user: StatsUser, query: StatsQuery, currency: string | null, conv?: BaseConversion): SQL {
   const several = !query.accountId;
-  const days = !several
+  // In the base currency the drawdown is measured on each trading day's close (docs/currencies.md): each
+  // day's amounts converted at its rate, so no path within a day mixes two rates.
+  const days = conv
+    ? sql`select day, sum(net) as net, sum(net) as high, sum(net) as low, 0::numeric as drop from src group by day`
+    : !several
     ? sql`select day, net, dd_high as high, dd_low as low, dd_drop as drop from src where one_r is null and dd_high is not null`
     : currency === null
       ? sql`select null::date as day, 0::numeric as net, 0::numeric as high, 0::numeric as low, 0::numeric as drop where false`
       : userDrawdownDaysSql(user, currency);
-  const utc = several && currency !== null ? sql`, ${boundsSql(sql`select null::uuid as account_id, 'UTC'::text as timezone`, query, "ub")}` : sql``;
-  return sql`${sourceSql(user, query, currency, "", true)} ${utc},
+  const utc = several && currency !== null && !conv ? sql`, ${boundsSql(sql`select null::uuid as account_id, 'UTC'::text as timezone`, query, "ub")}` : sql``;
+  return sql`${sourceSql(user, query, currency, "", true, conv)} ${utc},
       g as (
         select one_r, sum(trades) as n, sum(trades_net) as s, sum(wins) as nw, sum(wins_net) as sw, sum(losses) as nl,
           sum(losses_net) as sl, max(largest) as mx, min(smallest) as mn
@@ -409,7 +504,7 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
  * start, net, trades, r (rounded to 2), r_exact (unrounded), with_risk; a bucket appears when something was
  * realised or paid in it, or a trade closed.
  */
-function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day"): SQL {
+function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null, bucket: ((day: SQL) => SQL) | "day", conv?: BaseConversion): SQL {
   if (bucket === "day" && query.accountId) {
     // One account's day is its totals' row (day_trades, day_r, day_with_risk: the day's trades over its 1Rs).
     // Over several accounts a day's R is each 1R's net over them all / that 1R: from the rows per 1R below.
@@ -418,7 +513,7 @@ function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null,
     from src where src.one_r is null and src.day_trades is not null and (src.moved > 0 or src.day_trades > 0)`;
   }
   const toStart = bucket === "day" ? (day: SQL) => day : bucket;
-  return sql`${sourceSql(user, query, currency, "")}
+  return sql`${sourceSql(user, query, currency, "", false, conv)}
     select c.start, sum(c.net) as net, sum(c.n) as trades, round(sum(c.s / c.one_r), 2) as r, sum(c.s / c.one_r) as r_exact,
       sum(c.n) filter (where c.one_r is not null) as with_risk
     from (
@@ -429,9 +524,9 @@ function bucketsSql(user: StatsUser, query: StatsQuery, currency: string | null,
 }
 
 /** The calendar (exported for the benchmark): day, net, trades, r, with_risk, oldest first. */
-export function calendarSql(user: StatsUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope): SQL {
+export function calendarSql(user: StatsUser, query: StatsQuery, currency: string | null, source: StatsSource = "maintained", from?: StatsScope, conv?: BaseConversion): SQL {
   const day = (at: SQL) => sql`${at}::date`;
-  const buckets = source === "journal" ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, "day");
+  const buckets = source === "journal" && !conv ? bucketsFromJournalSql(from!, day) : bucketsSql(user, query, currency, "day", conv);
   return sql`
       select to_char(d.start, 'YYYY-MM-DD') as day, d.net::text as net, d.trades::text as trades, d.r::text as r, d.with_risk::text as with_risk
       from (${buckets}) d
@@ -439,18 +534,21 @@ export function calendarSql(user: StatsUser, query: StatsQuery, currency: string
 }
 
 /** Realised net P&L per trading day (the account's zone), oldest first, with the trades closed that day. */
-export async function calendar(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {
-  const { currency, rows } = await readWith<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(
+export async function calendar(deps: StatsDeps, caller: StatsCaller, query: StatsQuery, source: StatsSource = "maintained") {
+  const { currency, rows, missingRates } = await readWith<{ day: string; net: string; trades: string; r: string | null; with_risk: string }>(
     deps,
     caller,
     query,
     source,
     (from, user) => calendarSql(user, query, from.currency, "journal", from),
     (user, c) => calendarSql(user, query, c),
+    {},
+    (user, conv) => calendarSql(user, query, conv.base, "maintained", undefined, conv),
   );
   return {
     currency,
     days: rows.map((r) => ({ date: r.day, netPnl: formatDecimal(r.net), trades: Number(r.trades), ...inR(r) })),
+    ...(missingRates ? { missingRates } : {}),
   };
 }
 
@@ -462,7 +560,7 @@ function inR(r: { r: string | null; with_risk: string }) {
 
 /** Cumulative realised net P&L at the end of each day, week (starting WEEK_START_DAY) or month. */
 export async function equityCurve(
-  deps: Pick<Deps, "db" | "now" | "config">,
+  deps: StatsDeps,
   caller: StatsCaller,
   query: StatsQuery & { bucket: "day" | "week" | "month" },
   source: StatsSource = "maintained",
@@ -485,13 +583,15 @@ export async function equityCurve(
       from (${buckets}) b
       window w as (order by b.start rows between unbounded preceding and current row)
       order by b.start`;
-  const { currency, rows } = await readWith<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
+  const { currency, rows, missingRates } = await readWith<{ start: string; net: string; equity: string; trades: string; r: string | null; with_risk: string; r_equity: string }>(
     deps,
     caller,
     query,
     source,
     (from) => curve(bucketsFromJournalSql(from, bucket)),
     (user, c) => curve(bucketsSql(user, query, c, query.bucket === "day" ? "day" : bucket)),
+    {},
+    (user, conv) => curve(bucketsSql(user, query, conv.base, query.bucket === "day" ? "day" : bucket, conv)),
   );
   return {
     currency,
@@ -505,6 +605,7 @@ export async function equityCurve(
       /** Cumulative R of the trades with a 1R closed up to the bucket's end. */
       rEquity: formatDecimal(r.r_equity),
     })),
+    ...(missingRates ? { missingRates } : {}),
   };
 }
 
@@ -523,7 +624,7 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
  * From the maintained rows (whole months, whole days, the edges from the journal); by rules (which trades
  * broke an account's rules, scored when read) from the journal.
  */
-export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery & { by: BreakdownBy }, source: StatsSource = "maintained") {
+export async function breakdown(deps: StatsDeps, caller: StatsCaller, query: StatsQuery & { by: BreakdownBy }, source: StatsSource = "maintained") {
   // Rules are an account's: the trades that broke one of its rules (scored as the compliance report does).
   if (query.by === "rules" && !query.accountId) {
     throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to split its trades by them.", {
@@ -532,11 +633,12 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
   }
   // By strategy kind: the option strategies closed in the range, each counted once (lib/options/strategies.ts).
   if (query.by === "strategy") {
+    if (query.currency === BASE) throw new AppError("VALIDATION_ERROR", "Strategies are split per currency for now: choose an account or a currency.", { fields: [{ path: "currency", message: "must be an account's currency to group by strategy" }] });
     const { user, currency } = await resolveScope(deps, caller, query, false);
     return { currency, by: query.by, groups: await strategyKindGroups(deps, user.id, { ...query, currency }) };
   }
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
-  const maintained = (user: StatsUser, currency: string | null) => sql`${sourceSql(user, query, currency, query.by, true)}
+  const maintained = (user: StatsUser, currency: string | null, conv?: BaseConversion) => sql`${sourceSql(user, query, currency, query.by, true, conv)}
     select g.key, sum(g.net)::text as net, sum(g.n)::text as trades, sum(g.nw)::text as wins, round(sum(g.s / g.one_r), 2)::text as r,
       (sum(g.n) filter (where g.one_r is not null))::text as with_risk
     from (
@@ -565,7 +667,7 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
     from (${breakdownFromJournalSql(from, key)}) g
     order by ${order}`;
   // By rules (scored when read) from the journal; tags and setup are the trade's journal's.
-  const { currency, rows } = await readWith<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
+  const { currency, rows, missingRates } = await readWith<{ key: string; net: string; trades: string; wins: string; r: string | null; with_risk: string }>(
     deps,
     caller,
     query,
@@ -573,6 +675,7 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
     journal,
     maintained,
     query.by === "tag" ? { journal: true, extraJoin: sql`cross join lateral unnest(j.tags) as tag(name)` } : { journal: query.by === "setup" },
+    (user, conv) => maintained(user, conv.base, conv),
   );
   return {
     currency,
@@ -594,6 +697,7 @@ export async function breakdown(deps: Pick<Deps, "db" | "now">, caller: StatsCal
       winRate: Number(r.trades) > 0 ? (Number(r.wins) / Number(r.trades)).toFixed(4) : null,
       ...inR(r),
     })),
+    ...(missingRates ? { missingRates } : {}),
   };
 }
 
@@ -647,9 +751,16 @@ export async function excursionPoints(deps: Pick<Deps, "db">, user: AuthUser, qu
   const from = await scope(deps, user, query);
   const [row] = rowsOf<{ trades: number; with_excursions: number; points: string }>(
     await deps.db.execute(sql`
-      with c as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r from ${from.closed}),
+      with c0 as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r, a.currency, (p.closed_at at time zone a.timezone)::date as close_day from ${from.closed}),
+      c as (${
+        // In the base currency (docs/currencies.md): each trade's amounts at its close date's rate; one without a rate is left out.
+        query.currency === BASE
+          ? sql`select c0.id, c0.symbol, round(c0.net_pnl * fx.k, 10) as net_pnl, c0.closed_at, c0.updated_at, c0.one_r * fx.k as one_r, fx.k from c0
+              cross join lateral fx_on(${user.id}::uuid, ${from.currency}, c0.currency, c0.close_day) fx`
+          : sql`select c0.id, c0.symbol, c0.net_pnl, c0.closed_at, c0.updated_at, c0.one_r, 1 as k from c0`
+      }),
       e as (
-        select c.*, x.position_mae, x.position_mfe, x.best_exit_pnl from c
+        select c.id, c.symbol, c.net_pnl, c.closed_at, c.one_r, round(x.position_mae * c.k, 10) as position_mae, round(x.position_mfe * c.k, 10) as position_mfe, round(x.best_exit_pnl * c.k, 10) as best_exit_pnl from c
         join trade_excursions x on x.position_id = c.id and x.basis = c.updated_at and x.bars_from is not null
       ),
       shown as (select * from e order by closed_at desc, id desc limit ${EXCURSION_POINTS})

@@ -14,6 +14,7 @@ export function baseTestEnv(): Record<string, string> {
     REGULATOR_TICKERS_URL: "http://127.0.0.1:9/company_tickers_exchange.json",
     // Nor the releases API: a page of the app asks for the changelog.
     CHANGELOG_RELEASES_BASE_URL: "http://127.0.0.1:9",
+    FX_RATES_BASE_URL: "http://127.0.0.1:9",
   };
 }
 

@@ -1,0 +1,71 @@
+// A statistic in the user's base currency (docs/currencies.md): which rates its figures need (each currency
+// other than the base, on each trading day with something realised or paid in the range), fetched first when
+// the instance never asked for their dates, and the ones it still lacks, which the figures list and leave out.
+import { sql, type SQL } from "drizzle-orm";
+import type { Deps } from "../deps.ts";
+import { rowsOf } from "../db/rows.ts";
+import { AppError } from "../errors.ts";
+import { baseOf } from "../settings/settings.ts";
+import { ensureRates } from "./rates.ts";
+
+export type MissingRate = { currency: string; date: string };
+/** A read in the base: the base, the rates it lacks, and what the figures also depend on beside the statistics' version. */
+export type BaseRead = { base: string; missing: MissingRate[]; stamp: string };
+
+type Needed = { currency: string; day: string; recorded: boolean; rated: boolean; stamp: string };
+
+const iso = (v: string | undefined) => (v ? sql`${new Date(v).toISOString()}::timestamptz` : sql`null::timestamptz`);
+
+/**
+ * The (currency, day) pairs a read over [from, to) converts: from the maintained day rows (`maintained`, once
+ * settled), else from the journal's fill shares. `recorded`: the date was asked of the rate service; `rated`:
+ * fx_on has a rate for it.
+ */
+function neededSql(userId: string, base: string, query: { from?: string; to?: string }, source: "maintained" | "journal", today: string): SQL {
+  const [f, t] = [iso(query.from), iso(query.to)];
+  const days =
+    source === "maintained"
+      ? sql`select distinct a.currency, g.day from accounts a join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.dim = '' and g.one_r is null
+          where a.user_id = ${userId}::uuid and a.currency <> ${base}
+            and (${f} is null or g.day >= (${f} at time zone a.timezone)::date) and (${t} is null or g.day <= (${t} at time zone a.timezone)::date)`
+      : sql`select distinct a.currency, (pf.executed_at at time zone a.timezone)::date as day
+          from accounts a join positions p on p.account_id = a.id join position_fills pf on pf.position_id = p.id
+          where a.user_id = ${userId}::uuid and a.currency <> ${base}
+            and (${f} is null or pf.executed_at >= ${f}) and (${t} is null or pf.executed_at < ${t})`;
+  return sql`select n.currency, to_char(n.day, 'YYYY-MM-DD') as day,
+      exists (select 1 from fx_rate_days d where d.day = n.day
+        and (d.has_rates or d.day < ${today}::date - 2 or d.fetched_at > now() - interval '1 hour')) as recorded,
+      exists (select 1 from fx_on(${userId}::uuid, ${base}, n.currency, n.day)) as rated,
+      coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text as stamp
+    from (${days}) n
+    union all select null, null, true, true, coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text
+    order by 2 nulls first, 1`;
+}
+
+/** The user's base (400 naming `currency` when none is set) and the rates a read over the range needs, fetched when never asked. */
+export async function prepareBase(
+  deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
+  userId: string,
+  query: { from?: string; to?: string },
+  source: "maintained" | "journal",
+): Promise<BaseRead> {
+  const settings = await baseOf(deps, userId);
+  if (!settings) {
+    throw new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
+      fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
+    });
+  }
+  const today = deps.now().toISOString().slice(0, 10);
+  const read = async () => rowsOf<Needed>(await deps.db.execute(neededSql(userId, settings.base, query, source, today)));
+  let rows = await read();
+  const unasked = rows.filter((r) => r.day !== null && !r.recorded);
+  if (unasked.length > 0) {
+    await ensureRates(deps, [...new Set(unasked.map((r) => r.day))]);
+    rows = await read();
+  }
+  return {
+    base: settings.base,
+    missing: rows.filter((r) => r.day !== null && !r.rated).map((r) => ({ currency: r.currency, date: r.day })),
+    stamp: `${settings.base}:${settings.fxVersion}:${rows[0]!.stamp}`,
+  };
+}

@@ -1,0 +1,211 @@
+// One base currency (issue 55, docs/currencies.md): settings, the reference rates from a stand-in rate service
+// (tests/support/fx-server.ts), overrides, and the statistics of every account converted at each day's rate.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { testApp, signUp, type TestApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { startFxServer, type FxServer } from "../support/fx-server.ts";
+import { rowsOf } from "../../lib/db/rows.ts";
+import { createLogger } from "../../lib/log.ts";
+import { breakdown, calendar, equityCurve, summary } from "../../lib/stats/stats.ts";
+
+let db: { name: string; url: string };
+let fx: FxServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  db = await createMigratedDatabase("journal_fx");
+  fx = await startFxServer();
+  t = await testApp(db.url, fx.env, { now: () => new Date("2026-11-20T12:00:00Z"), peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && console.error(line) }) });
+});
+afterAll(async () => {
+  await fx?.close();
+  if (db) await dropDatabase(db.name);
+});
+
+async function json(res: Response, status = 200) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : null;
+}
+
+async function account(client: TestClient, currency: string, timezone = "Etc/UTC") {
+  return (await json(await client.post("/api/accounts", { name: `${currency} ${crypto.randomUUID()}`, currency, timezone }), 201)).id as string;
+}
+
+/** One share bought at 1000 and sold at 1000 + pnl, the sale at `closedAt`. */
+async function roundTrip(client: TestClient, accountId: string, closedAt: string, pnl: string, symbol = "SPY") {
+  const openedAt = new Date(Date.parse(closedAt) - 60_000).toISOString();
+  await json(await client.post("/api/fills", { accountId, symbol, side: "buy", quantity: "1", price: "1000", executedAt: openedAt }), 201);
+  await json(await client.post("/api/fills", { accountId, symbol, side: "sell", quantity: "1", price: (1000 + Number(pnl)).toFixed(2), executedAt: closedAt }), 201);
+}
+
+async function put(client: TestClient, path: string, body: unknown) {
+  return client.request(path, { method: "PUT", json: body });
+}
+
+async function trader(base?: string) {
+  const { client, userId } = await signUp(t, "fx");
+  if (base) await json(await put(client, "/api/settings", { baseCurrency: base }));
+  return { client, userId };
+}
+
+describe("GET/PUT /api/settings", () => {
+  it("starts empty, changes only what a PUT names, and refuses an unknown field, a malformed one or a currency the rate service does not publish", async () => {
+    const { client } = await trader();
+    expect(await json(await client.get("/api/settings"))).toEqual({ baseCurrency: null, digest: null, privacyMode: false });
+    expect(await json(await put(client, "/api/settings", { baseCurrency: "usd" }))).toEqual({ baseCurrency: "USD", digest: null, privacyMode: false });
+    expect(await json(await put(client, "/api/settings", { privacyMode: true }))).toEqual({ baseCurrency: "USD", digest: null, privacyMode: true });
+    const digest = { weekly: true, weekday: 1, hour: 8, zone: "Europe/Berlin" };
+    expect(await json(await put(client, "/api/settings", { digest }))).toEqual({ baseCurrency: "USD", digest, privacyMode: true });
+
+    for (const [body, path] of [
+      [{ colour: "blue" }, "colour"],
+      [{ baseCurrency: "XXX" }, "baseCurrency"],
+      [{ baseCurrency: "dollars" }, "baseCurrency"],
+      [{ privacyMode: "yes" }, "privacyMode"],
+      [{ digest: { ...digest, weekday: 7 } }, "digest.weekday"],
+      [{ digest: { ...digest, zone: "Mars/Olympus" } }, "digest.zone"],
+    ] as const) {
+      const error = (await json(await put(client, "/api/settings", body), 400)).error;
+      expect(error.code).toBe("VALIDATION_ERROR");
+      expect(error.fields.map((f: { path: string }) => f.path)).toContain(path);
+    }
+    // Nothing of the refused bodies was kept; null turns the base off.
+    expect(await json(await client.get("/api/settings"))).toEqual({ baseCurrency: "USD", digest, privacyMode: true });
+    expect((await json(await put(client, "/api/settings", { baseCurrency: null }))).baseCurrency).toBeNull();
+  });
+});
+
+describe("statistics in the base currency", () => {
+  it("convert each account at its trading day's rate: a Saturday close at Friday's rate, the base's own amounts as they are, each rate fetched once", async () => {
+    const { client } = await trader("EUR");
+    const eur = await account(client, "EUR");
+    const usd = await account(client, "USD");
+    // Friday 2026-03-06: 1.106 USD per EUR. A close on Saturday 2026-03-07 takes Friday's rate.
+    await roundTrip(client, usd, "2026-03-07T15:00:00Z", "110.60");
+    // Wednesday 2026-03-04: 1.104 USD per EUR.
+    await roundTrip(client, usd, "2026-03-04T15:00:00Z", "-55.20", "QQQ");
+    await roundTrip(client, eur, "2026-03-05T15:00:00Z", "20.00");
+
+    const body = await json(await client.get("/api/stats/summary?currency=base"));
+    expect(body).toMatchObject({ currency: "EUR", trades: 3, wins: 2, losses: 1, netPnl: "70.00", largestWin: "100.00", largestLoss: "-50.00", missingRates: [] });
+    // The drawdown on each day's close: -50 on the 4th, then up.
+    expect(body.maxDrawdown).toBe("50.00");
+
+    const days = (await json(await client.get("/api/stats/calendar?currency=base"))).days;
+    expect(days.map((d: { date: string; netPnl: string }) => [d.date, d.netPnl])).toEqual([
+      ["2026-03-04", "-50.00"],
+      ["2026-03-05", "20.00"],
+      ["2026-03-07", "100.00"],
+    ]);
+    const curve = await json(await client.get("/api/stats/equity?currency=base&bucket=week"));
+    expect(curve.points.at(-1).equity).toBe("70.00");
+    const bySymbol = await json(await client.get("/api/stats/breakdown?currency=base&by=symbol"));
+    expect(bySymbol.groups.map((g: { key: string; netPnl: string }) => [g.key, g.netPnl])).toEqual([
+      ["QQQ", "-50.00"],
+      ["SPY", "120.00"],
+    ]);
+    // The rate service was asked once for the dates (the 7 before each included), not once per read.
+    const asked = fx.requests.length;
+    await json(await client.get("/api/stats/summary?currency=base"));
+    expect(fx.requests.length).toBe(asked);
+    // The per-currency reads are unchanged.
+    expect(await json(await client.get(`/api/stats/summary?accountId=${usd}`))).toMatchObject({ currency: "USD", netPnl: "55.40" });
+  });
+
+  it("walk back over a holiday week up to 7 days, and beyond list the missing rate and leave its trades out", async () => {
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD");
+    // Easter-like: Thursday 2026-04-02 to Monday 2026-04-06 have no rates; Wednesday's 1.101 applies.
+    for (const d of ["2026-04-02", "2026-04-03", "2026-04-06"]) fx.holidays.add(d);
+    await roundTrip(client, usd, "2026-04-06T15:00:00Z", "110.10");
+    // A fortnight without rates (2026-05-11 .. 2026-05-22): the 22nd walks back past 7 days: missing.
+    for (let d = 11; d <= 22; d++) fx.holidays.add(`2026-05-${String(d).padStart(2, "0")}`);
+    await roundTrip(client, usd, "2026-05-22T15:00:00Z", "500.00");
+    const body = await json(await client.get("/api/stats/summary?currency=base"));
+    expect(body).toMatchObject({ currency: "EUR", trades: 1, netPnl: "100.00" });
+    expect(body.missingRates).toEqual([{ currency: "USD", date: "2026-05-22" }]);
+    const rates = await json(await client.get("/api/settings/fx-rates?from=2026-04-01&to=2026-05-31"));
+    expect(rates.rates).toEqual([{ date: "2026-04-06", currency: "USD", rate: "1.101", rateDate: "2026-04-01", source: "reference" }]);
+    expect(rates.missingRates).toEqual([{ currency: "USD", date: "2026-05-22" }]);
+  });
+
+  it("take the trader's own rate over the reference one, and recompute everything when the base changes", async () => {
+    const { client, userId } = await trader("EUR");
+    const usd = await account(client, "USD");
+    const gbp = await account(client, "GBP");
+    await roundTrip(client, usd, "2026-06-05T15:00:00Z", "110.50"); // Friday: 1.105 USD per EUR
+    await roundTrip(client, gbp, "2026-06-05T16:00:00Z", "85.00"); // 0.85 GBP per EUR
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "200.00" });
+
+    const override = await json(await put(client, "/api/settings/fx-overrides", { date: "2026-06-05", currency: "USD", rate: "1.25" }));
+    expect(override).toEqual({ override: { date: "2026-06-05", currency: "USD", base: "EUR", rate: "1.25" } });
+    // 110.50 / 1.25 = 88.40, + 100.
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "188.40" });
+    const rates = await json(await client.get("/api/settings/fx-rates?from=2026-06-01&to=2026-06-30"));
+    expect(rates.rates).toContainEqual({ date: "2026-06-05", currency: "USD", rate: "1.25", rateDate: "2026-06-05", source: "override" });
+    expect(rates.overrides).toEqual([{ date: "2026-06-05", currency: "USD", rate: "1.25" }]);
+
+    expect(await json(await client.delete("/api/settings/fx-overrides?date=2026-06-05&currency=USD"), 204)).toBeNull();
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "200.00" });
+    expect((await json(await client.delete("/api/settings/fx-overrides?date=2026-06-05&currency=USD"), 404)).error.code).toBe("NOT_FOUND");
+
+    // Base USD: the USD trade as it is, the GBP one at 0.85 / 1.105 GBP per USD.
+    await json(await put(client, "/api/settings", { baseCurrency: "USD" }));
+    const inUsd = await json(await client.get("/api/stats/summary?currency=base"));
+    expect(inUsd.currency).toBe("USD");
+    expect(inUsd.netPnl).toBe("221.00");
+    // The same figures from the journal as from the maintained rows.
+    const user = { userId };
+    for (const query of [{ currency: "base" }, { currency: "base", from: "2026-06-05T15:30:00Z" }, { currency: "base", to: "2026-06-05T15:30:00Z" }]) {
+      expect(await summary(t.deps, user, query, "journal")).toEqual(await summary(t.deps, user, query));
+      expect(await calendar(t.deps, user, query, "journal")).toEqual(await calendar(t.deps, user, query));
+      expect(await equityCurve(t.deps, user, { ...query, bucket: "month" }, "journal")).toEqual(await equityCurve(t.deps, user, { ...query, bucket: "month" }));
+      expect(await breakdown(t.deps, user, { ...query, by: "symbol" }, "journal")).toEqual(await breakdown(t.deps, user, { ...query, by: "symbol" }));
+    }
+  });
+
+  it("refuse bad input with a 400 naming it, and change nothing", async () => {
+    const { client, userId } = await trader();
+    await account(client, "USD");
+    // No base yet: currency=base and an override both say so.
+    expect((await json(await client.get("/api/stats/summary?currency=base"), 400)).error.fields[0].path).toBe("currency");
+    expect((await json(await put(client, "/api/settings/fx-overrides", { date: "2026-06-05", currency: "USD", rate: "1.2" }), 400)).error.fields[0].path).toBe("baseCurrency");
+    await json(await put(client, "/api/settings", { baseCurrency: "EUR" }));
+    for (const [body, path] of [
+      [{ date: "2026-06-05", currency: "USD", rate: "0" }, "rate"],
+      [{ date: "2026-06-05", currency: "USD", rate: "-1.2" }, "rate"],
+      [{ date: "2026-06-05", currency: "USD", rate: 1.2 }, "rate"],
+      [{ date: "2026-12-25", currency: "USD", rate: "1.2" }, "date"],
+      [{ date: "2026-02-30", currency: "USD", rate: "1.2" }, "date"],
+      [{ date: "2026-06-05", currency: "JPY", rate: "160" }, "currency"],
+      [{ date: "2026-06-05", currency: "EUR", rate: "1" }, "currency"],
+      [{ date: "2026-06-05", currency: "US", rate: "1.2" }, "currency"],
+    ] as const) {
+      const error = (await json(await put(client, "/api/settings/fx-overrides", body), 400)).error;
+      expect(error.code, JSON.stringify(body)).toBe("VALIDATION_ERROR");
+      expect(error.fields.map((f: { path: string }) => f.path), JSON.stringify(body)).toContain(path);
+    }
+    const [row] = rowsOf<{ n: number }>(await t.deps.db.execute(sql`select count(*)::int as n from fx_overrides where user_id = ${userId}::uuid`));
+    expect(row!.n).toBe(0);
+    const accountId = (await json(await client.get("/api/accounts"))).accounts[0].id;
+    expect((await json(await client.get(`/api/stats/summary?currency=base&accountId=${accountId}`), 400)).error.code).toBe("VALIDATION_ERROR");
+    expect((await json(await client.get("/api/stats/summary?currency=bases"), 400)).error.fields[0].path).toBe("currency");
+    expect((await json(await client.get("/api/settings/fx-rates?from=2025-01-01&to=2026-06-01"), 400)).error.fields[0].path).toBe("to");
+  });
+
+  it("name the rates a broken rate service leaves missing (404, 500, garbage, no rates), never a 5xx or a figure from a wrong rate", async () => {
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD");
+    const days = ["2026-07-06", "2026-07-20", "2026-08-03", "2026-08-17"];
+    for (const [i, mode] of (["404", "500", "garbage", "empty"] as const).entries()) {
+      fx.mode = mode;
+      await roundTrip(client, usd, `${days[i]}T15:00:00Z`, "100.00", `S${i}`);
+      const body = await json(await client.get(`/api/stats/summary?currency=base&from=${days[i]}T00:00:00Z&to=${days[i]}T23:00:00Z`));
+      expect(body, mode).toMatchObject({ trades: 0, netPnl: "0.00", missingRates: [{ currency: "USD", date: days[i] }] });
+    }
+    fx.mode = "ok";
+  });
+});
