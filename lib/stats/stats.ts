@@ -487,7 +487,7 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
     : currency === null
       ? sql`select null::date as day, 0::numeric as net, 0::numeric as high, 0::numeric as low, 0::numeric as drop where false`
       : userDrawdownDaysSql(user, currency);
-  const utc = several && currency !== null && !conv ? sql`, ${boundsSql(sql`select null::uuid as account_id, 'UTC'::text as timezone`, query, "ub")}` : sql``;
+  const utc = several && currency !== null && !conv ? sql`, ${boundsSql(sql`select null::uuid as account_id, null::text as currency, 'UTC'::text as timezone`, query, "ub")}` : sql``;
   return sql`${sourceSql(user, query, currency, "", true, conv)} ${utc},
       g as (
         select one_r, sum(trades) as n, sum(trades_net) as s, sum(wins) as nw, sum(wins_net) as sw, sum(losses) as nl,
