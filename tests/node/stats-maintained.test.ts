@@ -113,7 +113,7 @@ async function checkRows(db: Db, accounts: string[], userId: string, after: stri
   const userDays = rowsOf(
     await db.execute(sql`
       with expected as (
-        select * from stats_drawdown_rows(array[${userId}::uuid], array['USD'], array['-infinity'::timestamptz], array['infinity'::timestamptz])
+        select * from stats_drawdown_rows(array[${userId}::uuid, ${userId}::uuid], array['USD', 'EUR'], array['-infinity'::timestamptz, '-infinity'::timestamptz], array['infinity'::timestamptz, 'infinity'::timestamptz])
       ),
       actual as (select user_id, currency, day, net, high, low, drop from stats_drawdown_days where user_id = ${userId}::uuid)
       (select * from expected except all select * from actual) union all (select * from actual except all select * from expected)`),
@@ -135,14 +135,17 @@ const RANGES: Array<Pick<StatsQuery, "from" | "to">> = [
 ];
 const DIMS: BreakdownBy[] = ["symbol", "direction", "tag", "setup", "weekday", "hour"];
 
-/** Every figure read from the maintained rows equals the same figure computed from the journal. */
-async function checkFigures(t: TestApp, user: AuthUser, accounts: string[], after: string) {
+/**
+ * Every figure read from the maintained rows equals the same figure computed from the journal: per account, over
+ * the accounts of one currency (or all, when they share one), and in the user's base currency when `base`.
+ */
+async function checkFigures(t: TestApp, user: AuthUser, accounts: string[], after: string, base = false) {
   const deps = t.deps;
   const both = async <T,>(read: (source: StatsSource) => Promise<T>, what: string) => {
     const [maintained, journal] = [await read("maintained"), await read("journal")];
     expect(maintained, `${what} after ${after}`).toEqual(journal);
   };
-  for (const scopeQuery of [{ accountId: accounts[0] }, { accountId: accounts[1] }, {}] as StatsQuery[]) {
+  for (const scopeQuery of [{ accountId: accounts[0] }, { accountId: accounts[1] }, base ? { currency: "USD" } : {}, ...(base ? [{ currency: "base" }] : [])] as StatsQuery[]) {
     for (const range of RANGES) {
       const q = { ...scopeQuery, ...range };
       const label = JSON.stringify(q);
@@ -156,6 +159,22 @@ async function checkFigures(t: TestApp, user: AuthUser, accounts: string[], afte
   }
 }
 
+/**
+ * Reference rates for February to April 2026 (fx_rates, per 1 EUR), as the rate service would have given them:
+ * a weekday's USD 1.08 + its day of the month / 1000, none on weekends nor on Monday 2026-03-09 (a holiday:
+ * the figures walk back to Friday's), every date recorded as asked, so no read asks the service.
+ */
+async function seedRates(db: Db) {
+  await db.execute(sql`with d as (select day::date from generate_series('2026-02-01'::date, '2026-04-30'::date, interval '1 day') day),
+    r as (
+      insert into fx_rates (day, currency, per_eur)
+      select day, c.currency, case c.currency when 'EUR' then 1 else 1.08 + extract(day from day) / 1000 end from d cross join (values ('EUR'), ('USD')) c(currency)
+      where extract(isodow from day) < 6 and day <> '2026-03-09'
+      on conflict do nothing returning 1
+    )
+    insert into fx_rate_days (day, has_rates) select day, extract(isodow from day) < 6 and day <> '2026-03-09' from d on conflict do nothing`);
+}
+
 async function authUser(db: Db, userId: string): Promise<AuthUser> {
   const [u] = rowsOf<{ email: string }>(await db.execute(sql`select email from users where id = ${userId}::uuid`));
   return { id: userId, email: u!.email, emailVerified: false, isAdmin: false, plan: "free" } as AuthUser;
@@ -165,6 +184,7 @@ describe("maintained statistics under random histories (property-based, real Pos
   it("every maintained row and every figure read from them equals the journal's, after every step", async () => {
     const t = await testApp(url());
     const db: Db = t.deps.db;
+    await seedRates(db);
 
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {
@@ -175,12 +195,14 @@ describe("maintained statistics under random histories (property-based, real Pos
         const userId = created!.id;
         const user = await authUser(db, userId);
         const accounts: string[] = [];
-        for (const zone of ["America/New_York", "Asia/Tokyo"]) {
+        // Two currencies and a base (docs/currencies.md): the Tokyo account in EUR, the figures also in USD.
+        for (const [zone, currency] of [["America/New_York", "USD"], ["Asia/Tokyo", "EUR"]]) {
           const [a] = rowsOf<{ id: string }>(
-            await db.execute(sql`select id::text from account_create(${userId}, ${`Prop ${crypto.randomUUID()}`}, 'USD', 100000, ${zone}, null, null)`),
+            await db.execute(sql`select id::text from account_create(${userId}, ${`Prop ${crypto.randomUUID()}`}, ${currency}, 100000, ${zone}, null, null)`),
           );
           accounts.push(a!.id);
         }
+        await db.execute(sql`insert into user_settings (user_id, base_currency) values (${userId}::uuid, 'USD')`);
         const imports: Array<{ id: string; account: string; undone: boolean }> = [];
         const fillIds = async () =>
           rowsOf<{ id: string }>(await db.execute(sql`select id::text from fills where account_id = any(${pgArray(accounts)}::uuid[]) order by executed_at, id`)).map((r) => r.id);
@@ -249,7 +271,7 @@ describe("maintained statistics under random histories (property-based, real Pos
               break;
           }
           await checkRows(db, accounts, userId, op.kind);
-          await checkFigures(t, user, accounts, op.kind);
+          await checkFigures(t, user, accounts, op.kind, true);
         }
       }),
       // A run is ~15 s of real work: a failure is reported as found, not shrunk for minutes.
