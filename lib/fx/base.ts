@@ -4,6 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../db/rows.ts";
+import { formatDecimal } from "../money.ts";
 import { AppError } from "../errors.ts";
 import { baseOf } from "../settings/settings.ts";
 import { ensureRates } from "./rates.ts";
@@ -68,4 +69,41 @@ export async function prepareBase(
     missing: rows.filter((r) => r.day !== null && !r.rated).map((r) => ({ currency: r.currency, date: r.day })),
     stamp: `${settings.base}:${settings.fxVersion}:${rows[0]!.stamp}`,
   };
+}
+
+/** A trade's net P&L in the user's base: at its close date's rate (an open trade's realised part at today's). */
+export type TradeBase = { currency: string; netPnl: string | null; rate: string | null; rateDate: string | null };
+
+type TradeBaseRow = { id: string; day: string; net: string | null; rate: string | null; rate_date: string | null; recorded: boolean };
+
+/**
+ * The `base` of each trade (GET /api/trades, /api/trades/:id) when the user has a base currency: the trade's
+ * net P&L converted at its close date's rate in its account's zone (today's for an open trade), with the rate
+ * and its date; netPnl, rate and rateDate null when the instance lacks that rate. Rates never asked are fetched
+ * first. An empty map when no base is set.
+ */
+export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, tradeIds: string[]): Promise<Map<string, TradeBase>> {
+  const out = new Map<string, TradeBase>();
+  if (tradeIds.length === 0) return out;
+  const settings = await baseOf(deps, userId);
+  if (!settings) return out;
+  const today = deps.now().toISOString().slice(0, 10);
+  const read = async () =>
+    rowsOf<TradeBaseRow>(
+      await deps.db.execute(sql`select p.id::text as id, to_char(d.day, 'YYYY-MM-DD') as day, round(p.net_pnl * r.k, 10)::text as net,
+          r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date,
+          exists (select 1 from fx_rate_days x where x.day = d.day and (x.has_rates or x.day < ${today}::date - 2 or x.fetched_at > now() - interval '1 hour')) as recorded
+        from positions p join accounts a on a.id = p.account_id
+        cross join lateral (select (coalesce(p.closed_at, ${deps.now().toISOString()}::timestamptz) at time zone a.timezone)::date as day) d
+        left join lateral fx_on(${userId}::uuid, ${settings.base}, a.currency, d.day) r on true
+        where a.user_id = ${userId}::uuid and p.id = any(${`{${tradeIds.join(",")}}`}::uuid[])`),
+    );
+  let rows = await read();
+  const unasked = rows.filter((r) => r.rate === null && !r.recorded).map((r) => r.day);
+  if (unasked.length > 0) {
+    await ensureRates(deps, [...new Set(unasked)]);
+    rows = await read();
+  }
+  for (const r of rows) out.set(r.id, { currency: settings.base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
+  return out;
 }

@@ -156,6 +156,16 @@ const TradeFields = {
   journalId: z.nullable(id()).check(z.describe("The journal holding what is written on this trade (notes, tags, setup, rating, plan, screenshots); null when nothing is")),
   playbookId: z.nullable(id()).check(z.describe("The playbook the trade was taken from")),
   playbookAnswers: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])).check(z.describe("Answers to the playbook's checklist by item id")),
+  base: z.optional(
+    z
+      .object({
+        currency: z.string(),
+        netPnl: z.nullable(decimal()),
+        rate: z.nullable(decimal()).check(z.describe("Units of the trade's currency per 1 base")),
+        rateDate: z.nullable(z.string()).check(z.describe("The date of the rate (an earlier one over a weekend or holiday)")),
+      })
+      .check(z.describe("When a base currency is set (docs/currencies.md): the net P&L at the close date's rate (today's while open); null figures when the instance lacks the rate")),
+  ),
   risk: z.object({
     stopPrice: z.nullable(decimal()),
     targetPrice: z.nullable(decimal()),

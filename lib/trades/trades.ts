@@ -8,6 +8,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import { pgError, RAISED_EXCEPTION } from "../db/errors.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { tradeBases, type TradeBase } from "../fx/base.ts";
 import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
@@ -91,7 +92,7 @@ export type Trade = ReturnType<typeof toTrade>;
 const averages = sql.raw(`case when p.entry_quantity = 0 then null else round(p.entry_value / p.entry_quantity, 10)::text end as avg_entry,
   case when p.exit_quantity = 0 then null else round(p.exit_value / p.exit_quantity, 10)::text end as avg_exit`);
 
-export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: TradeListQuery) {
+export async function listTrades(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, query: TradeListQuery) {
   if (query.rules && !query.accountId) {
     throw new AppError("VALIDATION_ERROR", "Trading rules are set per account: choose one (accountId) to filter by them.", {
       fields: [{ path: "accountId", message: "is required with rules" }],
@@ -118,9 +119,11 @@ export async function listTrades(deps: Pick<Deps, "db">, user: AuthUser, query: 
     query.totals === "true" ? tradeTotals(deps, where) : undefined,
   ]);
   // The page is chosen first and only its rows are formatted (dates, decimals, tags), as in listFills.
-  const page = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(rows);
+  const page = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(rows).slice(0, query.pageSize + 1);
+  const shown = page.slice(0, query.pageSize);
+  const bases = await tradeBases(deps, user.id, shown.map((r) => r.id));
   return {
-    trades: page.slice(0, query.pageSize).map(toTrade),
+    trades: shown.map((r) => withBase(toTrade(r), bases)),
     hasMore: page.length > query.pageSize,
     page: query.page,
     pageSize: query.pageSize,
@@ -228,7 +231,13 @@ function excursionFilter(query: TradeListQuery) {
 
 const NO_TRADE = () => new AppError("NOT_FOUND", "No such trade.");
 
-export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string) {
+/** The trade with its `base` (docs/currencies.md) when the user has a base currency. */
+function withBase<T extends { id: string }>(trade: T, bases: Map<string, TradeBase>): T & { base?: TradeBase } {
+  const base = bases.get(trade.id);
+  return base ? { ...trade, base } : trade;
+}
+
+export async function getTrade(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, tradeId: string) {
   const [row] = rowsOf<TradeRow & { avg_entry: string | null; avg_exit: string | null }>(
     // The trade is found (and its owner checked) first; only then are its excursions computed when stale.
     await deps.db.execute(sql`select ${tradeColumns}, a.currency, ${averages}, ${riskColumns}, ${excursionColumns}
@@ -238,12 +247,13 @@ export async function getTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: 
       ${computedExcursionsJoin}`),
   );
   if (!row) throw NO_TRADE();
-  const [fills, compliance, adjacent] = await Promise.all([
+  const [fills, compliance, adjacent, bases] = await Promise.all([
     tradeFills(deps, tradeId),
     tradeCompliance(deps, row.account_id, tradeId, row.opened_at),
     adjacentTrades(deps, tradeId),
+    tradeBases(deps, user.id, [tradeId]),
   ]);
-  return { trade: toTrade(row), fills, compliance, adjacent };
+  return { trade: withBase(toTrade(row), bases), fills, compliance, adjacent };
 }
 
 /** The trades of the same account opened just before and just after this one (by opening time, then id), for stepping through them. */
@@ -281,7 +291,7 @@ async function tradeFills(deps: Pick<Deps, "db">, tradeId: string) {
  * write; a write that leaves it blank, without screenshots, removes it). One statement, which waits for a
  * rebuild of the account in progress, so nothing is written on a trade that is being replaced.
  */
-export async function journalTrade(deps: Pick<Deps, "db">, user: AuthUser, tradeId: string, patch: TradeJournal) {
+export async function journalTrade(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, tradeId: string, patch: TradeJournal) {
   const tags = patch.tags === undefined ? undefined : await canonicalTags(deps, user.id, patch.tags);
   const body = { ...patch, ...(tags === undefined ? {} : { tags }) };
   if (patch.playbookAnswers !== undefined) await checkAnswers(deps, user, tradeId, patch.playbookId, patch.playbookAnswers);

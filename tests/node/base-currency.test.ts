@@ -209,3 +209,19 @@ describe("statistics in the base currency", () => {
     fx.mode = "ok";
   });
 });
+
+describe("a trade in the base currency", () => {
+  it("carries base {currency, netPnl, rate, rateDate} beside its own amounts, in the list and the detail, at its close date's rate", async () => {
+    const { client } = await trader();
+    const usd = await account(client, "USD", "America/New_York");
+    // Closed Friday 2026-09-04 at 22:30 New York: Saturday in UTC, Friday in the account's zone (1.104).
+    await roundTrip(client, usd, "2026-09-05T02:30:00Z", "110.40");
+    const before = (await json(await client.get("/api/trades"))).trades[0];
+    expect(before.base).toBeUndefined();
+    await json(await put(client, "/api/settings", { baseCurrency: "EUR" }));
+    const listed = (await json(await client.get("/api/trades"))).trades[0];
+    expect(listed).toMatchObject({ currency: "USD", netPnl: "110.40", base: { currency: "EUR", netPnl: "100.00", rate: "1.104", rateDate: "2026-09-04" } });
+    const detail = await json(await client.get(`/api/trades/${listed.id}`));
+    expect(detail.trade.base).toEqual(listed.base);
+  });
+});
