@@ -16,6 +16,7 @@ import { AccountSettingsPage } from "./pages/settings/account-page.tsx";
 import { AdvisorKeysPage } from "./pages/settings/advisor-keys-page.tsx";
 import { BillingPage } from "./pages/settings/billing-page.tsx";
 import { SessionsPage } from "./pages/settings/sessions-page.tsx";
+import { CurrencySettingsPage } from "./pages/settings/currency-page.tsx";
 import { NewFillPage } from "./pages/trades/new-fill-page.tsx";
 import { DetachedNotesPage } from "./pages/notes/detached-notes-page.tsx";
 import { AccountFillsPage } from "./pages/accounts/account-fills-page.tsx";
@@ -83,6 +84,7 @@ export const routes: RouteObject[] = [
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/account", element: <AccountSettingsPage /> },
           { path: "/settings/sessions", element: <SessionsPage /> },
+          { path: "/settings/currency", element: <CurrencySettingsPage /> },
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },
           { path: "/whats-new", element: <Lazy><WhatsNewPage /></Lazy> },

@@ -22,6 +22,8 @@ export const keys = {
   passkeys: ["passkeys"] as const,
   changelog: ["changelog"] as const,
   playbooks: ["playbooks"] as const,
+  settings: ["settings"] as const,
+  fxRates: (from: string, to: string) => ["settings", "fx-rates", from, to] as const,
 };
 
 export type Account = Awaited<ReturnType<typeof fetchAccounts>>["accounts"][number];
@@ -49,6 +51,11 @@ export function useBrokerages() {
 }
 
 /** The signed-in view of the instance's settings (GET /api/config): optional features, week start. */
+/** The user's settings: base currency, digest, privacy mode (docs/currencies.md). */
+export function useSettings() {
+  return useQuery({ queryKey: keys.settings, queryFn: () => unwrap(api.api.settings.$get()) });
+}
+
 export function useInstanceConfig() {
   return useQuery({ queryKey: keys.instanceConfig, queryFn: () => unwrap(api.api.config.$get()), staleTime: Infinity });
 }

@@ -3,6 +3,7 @@ import { SectionTabs } from "./section-tabs.tsx";
 
 const SETTINGS = [
   { to: "/settings/account", label: "Account" },
+  { to: "/settings/currency", label: "Currency" },
   { to: "/settings/keys", label: "Advisor keys" },
   { to: "/settings/billing", label: "Billing" },
   { to: "/settings/sessions", label: "Sessions" },

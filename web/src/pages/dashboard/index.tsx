@@ -4,7 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
-import { keys, useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { keys, useAccounts, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
 import { kindOfLabel } from "../../../../lib/options/kinds.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
@@ -57,6 +57,8 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "U
 
 export function DashboardPage() {
   const accounts = useAccounts();
+  // The base currency decides the default scope: wait for it (an error reads as none).
+  const settings = useSettings();
   return (
     <>
       <PageHeader title="Dashboard" />
@@ -67,7 +69,7 @@ export function DashboardPage() {
               <p>Statistics are computed from the trades in your accounts.</p>
             </EmptyState>
           ) : (
-            <Dashboard accounts={list} />
+            !settings.isPending && <Dashboard accounts={list} baseCurrency={settings.data?.baseCurrency ?? null} />
           )
         }
       </QueryView>
@@ -113,14 +115,16 @@ function strategiesHref(filter: Filter, label: string): string | null {
   return `/strategies?${new URLSearchParams({ ...(filter.accountId ? { accountId: filter.accountId } : {}), kind, status: "closed" }).toString()}`;
 }
 
-function Dashboard({ accounts }: { accounts: readonly Account[] }) {
-  const { accountId, account, currencies, filter, value, currency, choose } = useStatsScope(accounts);
+function Dashboard({ accounts, baseCurrency }: { accounts: readonly Account[]; baseCurrency: string | null }) {
+  const { accountId, account, currencies, filter, value, currency, choose, inBase, base } = useStatsScope(accounts, baseCurrency);
   const [unit, chooseUnit] = useUnit(currency);
   const unitName = useId();
   const countName = useId();
   const hasStrategies = useHasStrategies();
   const [chosenCount, chooseCount] = useCountBy();
-  const countBy = hasStrategies ? chosenCount : "trade";
+  // Counting by strategy is per currency (docs/currencies.md): not offered in the base.
+  const byStrategy = hasStrategies && !inBase;
+  const countBy = byStrategy ? chosenCount : "trade";
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });
   const zone = account?.timezone ?? browserZone();
@@ -134,7 +138,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
     <>
       <section className="panel dashboard-filters" aria-label="Filters">
         <div className="form form--inline">
-          <ScopeSelect accounts={accounts} currencies={currencies} value={value} onChange={choose} />
+          <ScopeSelect accounts={accounts} currencies={currencies} value={value} onChange={choose} base={base} />
           <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
             {PERIODS.map((p) => (
               <option key={p.value} value={p.value}>
@@ -153,7 +157,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
               ))}
             </div>
           </fieldset>
-          {hasStrategies && (
+          {byStrategy && (
             <fieldset className="unit-switch">
               <legend>Count</legend>
               <div className="segmented">
@@ -176,7 +180,8 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
         <p className="field__hint">
           P&L and fees count on the day a fill realised or paid them, partial exits included; trades, win rate and averages count the trades
           closed in the period. Days are those of {account ? `the account's time zone (${zone})` : `each account's time zone; the period uses ${zone}`}.
-          {currencies.length > 1 && !account && ` Your accounts are in ${currencies.join(", ")}: each currency is shown on its own, as amounts are never added across currencies.`}
+          {currencies.length > 1 && !account && !inBase && ` Your accounts are in ${currencies.join(", ")}: each currency is shown on its own, as amounts are never added across currencies${base ? "" : " (choose a base currency in Settings, Currency, to see them all converted)"}.`}
+          {inBase && ` Every account converted to ${inBase}: each day's amounts at that day's reference rate (or your own), each trade's at its close date's; see the rates in Settings, Currency.`}
           {countBy === "strategy" &&
             " Counting each strategy: an option spread, condor or covered call is one trade, won or lost by its legs' net P&L together (its P&L and fees are the same either way)."}
           {unit.kind === "r" &&
@@ -204,7 +209,8 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
             </EmptyState>
           ) : (
             <>
-              {unit.kind === "r" ? <RCards summary={s} /> : <SummaryCards summary={s} currency={currency} />}
+              {s.missingRates && s.missingRates.length > 0 && <MissingRates missing={s.missingRates} />}
+              {unit.kind === "r" ? <RCards summary={s} /> : <SummaryCards summary={s} currency={currency} converted={inBase} />}
               {s.trades === 0 ? (
                 <p className="notice">No trades closed in this period. Choose another period or account.</p>
               ) : unit.kind === "r" && s.r.withRisk === 0 ? (
@@ -216,7 +222,7 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
                 <>
                   <EquitySection scope={scope} unit={unit} />
                   {unit.kind === "r" && <RDistributionSection scope={scope} />}
-                  <BreakdownSection scope={scope} unit={unit} strategies={hasStrategies} />
+                  <BreakdownSection scope={scope} unit={unit} strategies={byStrategy} />
                   <ExcursionSection scope={scope} unit={unit} />
                 </>
               )}
@@ -231,7 +237,19 @@ function Dashboard({ accounts }: { accounts: readonly Account[] }) {
   );
 }
 
-function SummaryCards({ summary: s, currency }: { summary: Summary; currency: string | null }) {
+/** The rates a figure in the base needed and the instance lacks (docs/currencies.md): those amounts are left out. */
+function MissingRates({ missing }: { missing: ReadonlyArray<{ currency: string; date: string }> }) {
+  const shown = missing.slice(0, 5).map((m) => `${m.currency} on ${m.date}`).join(", ");
+  return (
+    <p className="notice" role="status">
+      {missing.length === 1 ? "A rate is" : `${missing.length} rates are`} missing ({shown}
+      {missing.length > 5 ? ", ..." : ""}): the amounts of those days are left out, never converted at a guess. Set your own rate in{" "}
+      <Link to="/settings/currency">Settings, Currency</Link>.
+    </p>
+  );
+}
+
+function SummaryCards({ summary: s, currency, converted = null }: { summary: Summary; currency: string | null; converted?: string | null }) {
   const money = (v: string | null | undefined) => (v === null || v === undefined ? "—" : formatPnl(v, currency));
   const cards: { label: string; value: string; tone?: string; note?: string }[] = [
     { label: "Net P&L", value: formatPnl(s.netPnl, currency), tone: toneOf(s.netPnl), note: "after fees" },
@@ -245,14 +263,16 @@ function SummaryCards({ summary: s, currency }: { summary: Summary; currency: st
     { label: "Average loss", value: money(s.averageLoss), tone: "negative" },
     { label: "Largest win", value: money(s.largestWin), tone: "positive" },
     { label: "Largest loss", value: money(s.largestLoss), tone: "negative" },
-    { label: "Max drawdown", value: formatMoney(s.maxDrawdown, currency), note: "deepest fall from a peak, after every fill" },
+    { label: "Max drawdown", value: formatMoney(s.maxDrawdown, currency), note: converted ? "deepest fall from a peak, at each day's close" : "deepest fall from a peak, after every fill" },
   ];
+  // Converted figures say how, on hover (docs/currencies.md).
+  const how = converted ? `Converted to ${converted}: each day's amounts at that day's reference rate (or your own), each trade's at its close date's rate.` : undefined;
   return (
     <section aria-labelledby="summary-heading">
-      <h2 id="summary-heading">Summary</h2>
+      <h2 id="summary-heading">Summary{converted ? ` in ${converted}` : ""}</h2>
       <ul className="stat-cards" aria-labelledby="summary-heading">
         {cards.map((c) => (
-          <li key={c.label} className="stat-card">
+          <li key={c.label} className="stat-card" title={how && c.label !== "Trades" && c.label !== "Win rate" && c.label !== "Profit factor" ? how : undefined}>
             <span className="stat-card__label">{c.label}</span>
             <span className={`stat-card__value ${c.value === "—" ? "" : (c.tone ?? "")}`}>{c.value}</span>
             {c.note && <span className="stat-card__note">{c.note}</span>}

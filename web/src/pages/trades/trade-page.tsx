@@ -1,3 +1,4 @@
+import { BaseAmount } from "../../components/base-amount.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, Navigate, useLocation, useNavigate, useParams } from "react-router";
@@ -231,7 +232,10 @@ export function TradePage() {
             <dl className="stats">
               <div>
                 <dt>{t.status === "open" ? "Realised so far" : "Net P&L"}</dt>
-                <dd className={replaying ? "" : pnlClass}>{replaying ? later : formatPnl(t.netPnl, currency)}</dd>
+                <dd className={replaying ? "" : pnlClass}>
+                  {replaying ? later : formatPnl(t.netPnl, currency)}
+                  {!replaying && <BaseAmount base={t.base} currency={t.currency} />}
+                </dd>
               </div>
               <div>
                 <dt>Gross P&amp;L</dt>

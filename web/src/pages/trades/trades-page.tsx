@@ -1,3 +1,4 @@
+import { BaseAmount } from "../../components/base-amount.tsx";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -494,6 +495,7 @@ export function TradesPage() {
                       <td data-label="Avg exit" className="num">{t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "—"}</td>
                       <td data-label="Net P&L" className={`num ${signOf(t.netPnl) < 0 ? "negative" : signOf(t.netPnl) > 0 ? "positive" : ""}`}>
                         {t.status === "open" && signOf(t.netPnl) === 0 ? "—" : formatPnl(t.netPnl, currency)}
+                        {!(t.status === "open" && signOf(t.netPnl) === 0) && <BaseAmount base={t.base} currency={t.currency} />}
                       </td>
                       <td data-label="R" className={`num ${t.risk.rMultiple ? toneOf(t.risk.rMultiple) : ""}`}>
                         {t.risk.rMultiple === null || (t.status === "open" && signOf(t.netPnl) === 0) ? "—" : formatR(t.risk.rMultiple)}
