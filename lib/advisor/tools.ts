@@ -37,12 +37,14 @@ export const MAX_RESULT_CHARS = 8000;
 
 const date = () => z.optional(z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 date-time with Z or an offset")));
 const accountId = () => z.optional(z.uuid().check(z.describe("One account's id; omit for all accounts")));
-/** Statistics never add up amounts of different currencies: all accounts of one currency, or one account. */
+/** Statistics never add up amounts of different currencies unconverted: one account, all accounts of one currency, or all converted to the base. */
 const currency = () =>
   z.optional(
     z.string().check(
-      z.regex(/^[A-Za-z]{3}$/),
-      z.describe("All accounts in this currency (ISO code such as USD), instead of accountId; needed when the accounts use different currencies"),
+      z.regex(/^([A-Za-z]{3}|base)$/),
+      z.describe(
+        'All accounts in this currency (ISO code such as USD), instead of accountId; needed when the accounts use different currencies. "base": every account converted to the user\'s base currency, when they set one (summary, breakdown and calendar only)',
+      ),
     ),
   );
 const range = { accountId: accountId(), from: date(), to: date() };

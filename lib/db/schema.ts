@@ -1259,6 +1259,21 @@ export const fxRateDays = pgTable("fx_rate_days", {
   fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Each asked date's reference rate per currency, walked back (lib/fx/rates.ts): the latest published rate of
+ * the currency at most 7 days before, and its date. Written with the rates, so a conversion is one lookup.
+ */
+export const fxDaily = pgTable(
+  "fx_daily",
+  {
+    currency: text("currency").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    perEur: numeric("per_eur").notNull(),
+    rateDay: date("rate_day", { mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.day] })],
+);
+
 /** A trader's own rate for a date: units of `currency` per 1 of their base currency, winning over the reference rate. */
 export const fxOverrides = pgTable(
   "fx_overrides",
@@ -1621,5 +1636,6 @@ export const schema = {
   userSettings,
   fxRates,
   fxRateDays,
+  fxDaily,
   fxOverrides,
 };

@@ -4,25 +4,47 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../db/rows.ts";
-import { formatDecimal } from "../money.ts";
 import { AppError } from "../errors.ts";
-import { baseOf } from "../settings/settings.ts";
+import { formatDecimal } from "../money.ts";
+import { keptFigures } from "../stats/cache.ts";
+import { ratesSql } from "./convert.ts";
 import { ensureRates } from "./rates.ts";
 
 export type MissingRate = { currency: string; date: string };
-/** A read in the base: the base, the rates it lacks, and what the figures also depend on beside the statistics' version. */
-export type BaseRead = { base: string; missing: MissingRate[]; stamp: string };
+/**
+ * A read in the base: the base, the rates it lacks, whether the user has overrides, and what the figures depend
+ * on beside the statistics' version (the base, the overrides' version, the latest rates fetched).
+ */
+export type BaseRead = { base: string; missing: MissingRate[]; overrides: boolean; stamp: string };
 
-type Needed = { currency: string; day: string; recorded: boolean; rated: boolean; stamp: string };
+type Head = { base: string | null; fx_version: string; fetched: string; overrides: boolean };
+type Needed = { currency: string; day: string; recorded: boolean; rated: boolean };
 
 const iso = (v: string | undefined) => (v ? sql`${new Date(v).toISOString()}::timestamptz` : sql`null::timestamptz`);
 
+/** The user's base, the overrides' version and whether they have any, and the latest rates fetched: one row. */
+async function headOf(deps: Pick<Deps, "db">, userId: string): Promise<Head | undefined> {
+  const [row] = rowsOf<Head>(
+    await deps.db.execute(sql`select s.base_currency as base, s.fx_version::text as fx_version,
+        coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text as fetched,
+        exists (select 1 from fx_overrides o where o.user_id = s.user_id and o.base = s.base_currency) as overrides
+      from user_settings s where s.user_id = ${userId}::uuid`),
+  );
+  return row;
+}
+
+/** A recorded date: asked of the rate service (a recent one without rates only for an hour). */
+export function recordedSql(day: SQL, today: string): SQL {
+  return sql`exists (select 1 from fx_rate_days d where d.day = ${day}
+    and (d.has_rates or d.day < ${today}::date - 2 or d.fetched_at > now() - interval '1 hour'))`;
+}
+
 /**
  * The (currency, day) pairs a read over [from, to) converts: from the maintained day rows (`maintained`, once
- * settled), else from the journal's fill shares. `recorded`: the date was asked of the rate service; `rated`:
- * fx_on has a rate for it.
+ * settled), else from the journal's fill shares; `recorded`: the date was asked of the rate service; `rated`:
+ * there is a rate for it.
  */
-function neededSql(userId: string, base: string, query: { from?: string; to?: string }, source: "maintained" | "journal", today: string): SQL {
+function neededSql(userId: string, base: string, overrides: boolean, query: { from?: string; to?: string }, source: "maintained" | "journal", today: string): SQL {
   const [f, t] = [iso(query.from), iso(query.to)];
   const days =
     source === "maintained"
@@ -33,41 +55,46 @@ function neededSql(userId: string, base: string, query: { from?: string; to?: st
           from accounts a join positions p on p.account_id = a.id join position_fills pf on pf.position_id = p.id
           where a.user_id = ${userId}::uuid and a.currency <> ${base}
             and (${f} is null or pf.executed_at >= ${f}) and (${t} is null or pf.executed_at < ${t})`;
-  return sql`select n.currency, to_char(n.day, 'YYYY-MM-DD') as day,
-      exists (select 1 from fx_rate_days d where d.day = n.day
-        and (d.has_rates or d.day < ${today}::date - 2 or d.fetched_at > now() - interval '1 hour')) as recorded,
-      exists (select 1 from fx_on(${userId}::uuid, ${base}, n.currency, n.day)) as rated,
-      coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text as stamp
-    from (${days}) n
-    union all select null, null, true, true, coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text
-    order by 2 nulls first, 1`;
+  return sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, r.k is not null as rated
+    from (${ratesSql(userId, base, days, overrides)}) r order by r.day, r.currency`;
 }
 
-/** The user's base (400 naming `currency` when none is set) and the rates a read over the range needs, fetched when never asked. */
+/**
+ * The user's base (400 naming `currency` when none is set) and the rates a read over the range needs, fetched
+ * when never asked. `version`: the maintained rows' version the read is exact at (null: from the journal),
+ * which keeps the answer with the rates' stamp (lib/stats/cache.ts).
+ */
 export async function prepareBase(
   deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
   userId: string,
   query: { from?: string; to?: string },
   source: "maintained" | "journal",
+  version: string | null,
 ): Promise<BaseRead> {
-  const settings = await baseOf(deps, userId);
-  if (!settings) {
-    throw new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
-      fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
-    });
-  }
   const today = deps.now().toISOString().slice(0, 10);
-  const read = async () => rowsOf<Needed>(await deps.db.execute(neededSql(userId, settings.base, query, source, today)));
-  let rows = await read();
-  const unasked = rows.filter((r) => r.day !== null && !r.recorded);
+  const read = async () => {
+    const head = await headOf(deps, userId);
+    if (!head?.base) {
+      throw new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
+        fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
+      });
+    }
+    const stamp = `${head.base}:${head.fx_version}:${head.fetched}`;
+    const statement = neededSql(userId, head.base, head.overrides, query, source, today);
+    const rows = version === null ? rowsOf<Needed>(await deps.db.execute(statement)) : await keptFigures<Needed>(deps.db, statement, `${version}:${stamp}:${today}`);
+    return { head: { ...head, base: head.base }, stamp, rows };
+  };
+  let now = await read();
+  const unasked = now.rows.filter((r) => !r.recorded);
   if (unasked.length > 0) {
-    await ensureRates(deps, [...new Set(unasked.map((r) => r.day))]);
-    rows = await read();
+    const { fetched } = await ensureRates(deps, [...new Set(unasked.map((r) => r.day))]);
+    if (fetched) now = await read();
   }
   return {
-    base: settings.base,
-    missing: rows.filter((r) => r.day !== null && !r.rated).map((r) => ({ currency: r.currency, date: r.day })),
-    stamp: `${settings.base}:${settings.fxVersion}:${rows[0]!.stamp}`,
+    base: now.head.base,
+    missing: now.rows.filter((r) => !r.rated).map((r) => ({ currency: r.currency, date: r.day })),
+    overrides: now.head.overrides,
+    stamp: now.stamp,
   };
 }
 
@@ -85,25 +112,25 @@ type TradeBaseRow = { id: string; day: string; net: string | null; rate: string 
 export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, tradeIds: string[]): Promise<Map<string, TradeBase>> {
   const out = new Map<string, TradeBase>();
   if (tradeIds.length === 0) return out;
-  const settings = await baseOf(deps, userId);
-  if (!settings) return out;
+  const head = await headOf(deps, userId);
+  if (!head?.base) return out;
+  const base = head.base;
   const today = deps.now().toISOString().slice(0, 10);
   const read = async () =>
     rowsOf<TradeBaseRow>(
-      await deps.db.execute(sql`select p.id::text as id, to_char(d.day, 'YYYY-MM-DD') as day, round(p.net_pnl * r.k, 10)::text as net,
-          r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date,
-          exists (select 1 from fx_rate_days x where x.day = d.day and (x.has_rates or x.day < ${today}::date - 2 or x.fetched_at > now() - interval '1 hour')) as recorded
-        from positions p join accounts a on a.id = p.account_id
-        cross join lateral (select (coalesce(p.closed_at, ${deps.now().toISOString()}::timestamptz) at time zone a.timezone)::date as day) d
-        left join lateral fx_on(${userId}::uuid, ${settings.base}, a.currency, d.day) r on true
-        where a.user_id = ${userId}::uuid and p.id = any(${`{${tradeIds.join(",")}}`}::uuid[])`),
+      await deps.db.execute(sql`with t as (
+          select p.id, p.net_pnl, a.currency, (coalesce(p.closed_at, ${deps.now().toISOString()}::timestamptz) at time zone a.timezone)::date as day
+          from positions p join accounts a on a.id = p.account_id
+          where a.user_id = ${userId}::uuid and p.id = any(${`{${tradeIds.join(",")}}`}::uuid[])
+        ),
+        r as (${ratesSql(userId, base, sql`select distinct currency, day from t`, head.overrides)})
+        select t.id::text as id, to_char(t.day, 'YYYY-MM-DD') as day, round(t.net_pnl * r.k, 10)::text as net, r.rate::text as rate,
+          to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, ${recordedSql(sql`t.day`, today)} as recorded
+        from t join r on r.currency = t.currency and r.day = t.day`),
     );
   let rows = await read();
   const unasked = rows.filter((r) => r.rate === null && !r.recorded).map((r) => r.day);
-  if (unasked.length > 0) {
-    await ensureRates(deps, [...new Set(unasked)]);
-    rows = await read();
-  }
-  for (const r of rows) out.set(r.id, { currency: settings.base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
+  if (unasked.length > 0 && (await ensureRates(deps, [...new Set(unasked)])).fetched) rows = await read();
+  for (const r of rows) out.set(r.id, { currency: base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
   return out;
 }

@@ -1,5 +1,5 @@
 // The trader's own rates and the page of the rates used (docs/currencies.md): an override is units of a
-// currency per 1 of the user's base on one date, and wins over the reference rate of that date (fx_on).
+// currency per 1 of the user's base on one date, and wins over the reference rate of that date (lib/fx/convert.ts).
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.ts";
@@ -11,6 +11,7 @@ import { daySchema } from "../days/schema.ts";
 import { baseOf } from "../settings/settings.ts";
 import { settleForRead } from "../stats/settle.ts";
 import { addDays, ensureRates, ratesBaseUrl } from "./rates.ts";
+import { ratesSql } from "./convert.ts";
 
 /** A date may be today somewhere on Earth: a day ahead of UTC at most. */
 const notFuture = (now: Date, day: string) => day <= addDays(now.toISOString().slice(0, 10), 1);
@@ -84,13 +85,16 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
   if (addDays(from, MAX_RATE_DAYS) <= to) throw new AppError("VALIDATION_ERROR", `Up to ${MAX_RATE_DAYS} days of rates at once.`, { fields: [{ path: "from", message: `must be within ${MAX_RATE_DAYS} days of to` }] });
   const read = async () =>
     rowsOf<RateRow>(
-      await deps.db.execute(sql`select d.currency, to_char(d.day, 'YYYY-MM-DD') as date, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source
-        from (
-          select distinct a.currency, g.day from stats_groups g join accounts a on a.id = g.account_id
-          where a.user_id = ${userId}::uuid and a.currency <> ${base} and g.grain = 'day' and g.dim = '' and g.one_r is null
-            and g.day between ${from}::date and ${to}::date
-        ) d left join lateral fx_on(${userId}::uuid, ${base}, d.currency, d.day) r on true
-        order by d.day desc, d.currency`),
+      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as date, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source
+        from (${ratesSql(
+          userId,
+          base,
+          sql`select distinct a.currency, g.day from stats_groups g join accounts a on a.id = g.account_id
+            where a.user_id = ${userId}::uuid and a.currency <> ${base} and g.grain = 'day' and g.dim = '' and g.one_r is null
+              and g.day between ${from}::date and ${to}::date`,
+          true,
+        )}) r
+        order by r.day desc, r.currency`),
     );
   let rows = await read();
   if (rows.some((r) => r.rate === null)) {

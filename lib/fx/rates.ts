@@ -5,7 +5,7 @@
 // published around 16:00 CET) is asked again after an hour. Several dates go in one time-series request
 // (`GET {base}/{from}..{to}?base=EUR`) of CHUNK_DAYS at most; one date alone in `GET {base}/{date}?base=EUR`.
 // Nothing here guesses: a date the service does not answer for stays unrecorded, and the figures that need
-// it list it as missing (fx_on, migrations/functions/fx).
+// it list it as missing (lib/fx/convert.ts).
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.ts";
@@ -75,8 +75,8 @@ export async function fetchRates(deps: Pick<Deps, "config" | "fetch">, from: str
  * the dates not yet recorded (or recent and still without rates after an hour) are fetched, in chunks, and
  * kept. Answers the dates it could not have (the service failed): their figures are listed as missing.
  */
-export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, days: string[]): Promise<{ failed: string[] }> {
-  if (days.length === 0) return { failed: [] };
+export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, days: string[]): Promise<{ failed: string[]; fetched: boolean }> {
+  if (days.length === 0) return { failed: [], fetched: false };
   const today = deps.now().toISOString().slice(0, 10);
   const wanted = new Set<string>();
   for (const day of days) for (let i = 0; i <= 7; i++) {
@@ -92,6 +92,7 @@ export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "
   );
   const todo = list.filter((d) => !known.has(d));
   const failed: string[] = [];
+  let fetched = false;
   for (const [from, to] of chunks(todo)) {
     const key = `${from}..${to}`;
     if ((backoff.get(key) ?? 0) > Date.now()) {
@@ -107,8 +108,9 @@ export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "
     }
     backoff.delete(key);
     await store(deps, from, to, got.days);
+    fetched = true;
   }
-  return { failed };
+  return { failed, fetched };
 }
 
 /** Contiguous runs of sorted dates, cut at CHUNK_DAYS: [from, to] pairs. */
@@ -122,7 +124,10 @@ function chunks(sorted: string[]): Array<[string, string]> {
   return out;
 }
 
-/** Keeps the rates of [from, to] and records each date of it, in one statement. */
+/**
+ * Keeps the rates of [from, to], records each date of it, and walks the rates back again (fx_daily) for the
+ * dates they reach (up to 7 days after `to`), in one statement.
+ */
 async function store(deps: Pick<Deps, "db">, from: string, to: string, days: Map<string, Record<string, number>>) {
   const rows: Array<{ day: string; currency: string; per_eur: string }> = [];
   for (const [day, rates] of days) {
@@ -142,4 +147,23 @@ async function store(deps: Pick<Deps, "db">, from: string, to: string, days: Map
     union
     select d, true, now() from unnest(${pgArray(withRates)}::date[]) d
     on conflict (day) do update set has_rates = excluded.has_rates, fetched_at = excluded.fetched_at`);
+  // A separate statement: it reads the rates and dates the one above wrote.
+  await walkBack(deps, [...days.keys(), from].sort()[0]!, addDays(to, 7));
+}
+
+/**
+ * fx_daily for the recorded dates in [from, to]: each currency's latest rate at most 7 days before (the walk
+ * back of docs/currencies.md), kept so that a conversion is one lookup. Also what a test or a benchmark that
+ * seeds rates calls.
+ */
+export async function walkBack(deps: Pick<Deps, "db">, from: string, to: string) {
+  await deps.db.execute(sql`insert into fx_daily (currency, day, per_eur, rate_day)
+    select c.currency, d.day, r.per_eur, r.day
+    from fx_rate_days d
+    cross join (select distinct currency from fx_rates) c
+    cross join lateral (
+      select x.per_eur, x.day from fx_rates x where x.currency = c.currency and x.day <= d.day and x.day >= d.day - 7 order by x.day desc limit 1
+    ) r
+    where d.day >= ${from}::date and d.day <= ${to}::date
+    on conflict (currency, day) do update set per_eur = excluded.per_eur, rate_day = excluded.rate_day`);
 }

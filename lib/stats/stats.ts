@@ -21,6 +21,7 @@ import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
 import { baseOf } from "../settings/settings.ts";
 import { prepareBase, type MissingRate } from "../fx/base.ts";
+import { ratesSql } from "../fx/convert.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -80,8 +81,15 @@ export async function scope(
   deps: Pick<Deps, "db">,
   user: StatsUser,
   query: StatsQuery,
-  options: { journal?: boolean; extraJoin?: SQL; currency?: string | null } = {},
+  options: { journal?: boolean; extraJoin?: SQL; currency?: string | null; inBase?: boolean } = {},
 ): Promise<StatsScope> {
+  // Every account at once in the base (docs/currencies.md): only for a figure that converts its amounts, or
+  // has none (R).
+  if (query.currency === BASE && !options.inBase) {
+    throw new AppError("VALIDATION_ERROR", "This figure is not converted to a base currency yet: choose an account or a currency.", {
+      fields: [{ path: "currency", message: "must be an account's currency here" }],
+    });
+  }
   const currency = options.currency !== undefined ? options.currency : (await scopeCurrency(deps, user, query)).currency;
   const everyAccount = query.currency === BASE;
   const positions = sql`positions p join accounts a on a.id = p.account_id`;
@@ -249,10 +257,10 @@ function accountsSql(user: StatsUser, query: StatsQuery, currency: string | null
 
 /**
  * A read in the user's base currency (docs/currencies.md): every account, each row of a trading day converted
- * at that day's rate (fx_on); `journal`: every row computed from the journal (stats_rows over the whole range),
+ * at that day's rate (lib/fx/convert.ts); `journal`: every row computed from the journal (stats_rows over the whole range),
  * the definition the maintained rows must give.
  */
-export type BaseConversion = { userId: string; base: string; journal: boolean };
+export type BaseConversion = { userId: string; base: string; journal: boolean; overrides: boolean };
 
 /** The money columns of a row, multiplied by its rate in a base read (an exact product: sums convert as their parts). */
 const MONEY_COLUMNS = new Set(["one_r", "net", "gross", "fees", "trades_net", "wins_net", "losses_net", "largest", "smallest"]);
@@ -292,7 +300,7 @@ function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, 
 
 /**
  * sourceSql in the base currency: the day rows only (a month's row mixes the rates of its days), each with
- * its account's currency, then `fx` (the rate of each currency and day, fx_on) and `src` (the rows converted;
+ * its account's currency, then `fx` (the rate of each currency and day, ratesSql) and `src` (the rows converted;
  * a row whose rate the instance lacks is left out, and listed by prepareBase). From the journal (`journal`),
  * every row comes from stats_rows over the whole range.
  */
@@ -320,8 +328,7 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
       ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e join b bc on bc.account_id = e.account_id
     ),
     fx as (
-      select d.currency, d.day, r.k from (select distinct currency, day from native) d
-      cross join lateral fx_on(${conv.userId}::uuid, ${conv.base}, d.currency, d.day) r
+      select r.currency, r.day, r.k from (${ratesSql(conv.userId, conv.base, sql`select distinct currency, day from native`, conv.overrides)}) r where r.k is not null
     ),
     src as (select ${converted} from native n join fx on fx.currency = n.currency and fx.day = n.day)`;
 }
@@ -372,8 +379,8 @@ async function readWith<T>(
     if (!inBase) throw new AppError("VALIDATION_ERROR", "This figure is not converted to a base currency: choose an account or a currency.", { fields: [{ path: "currency", message: "must be an account's currency here" }] });
     const settledBase = await resolveScope(deps, caller, query, source === "maintained");
     const fromJournal = settledBase.version == null;
-    const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained");
-    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal });
+    const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained", settledBase.version);
+    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal, overrides: prepared.overrides });
     const rows = fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : await keptFigures<T>(deps.db, statement, `${settledBase.version}:${prepared.stamp}`);
     // A converted amount carries its rate's 14 decimals: answered to 10, as every amount.
     const rounded = rows.map((row) => Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? roundDecimal10(v) : v])) as T);
@@ -712,7 +719,7 @@ const R_BUCKET = 0.5;
  * grouped; `from` or `to` null on a tail.
  */
 export async function rDistribution(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const from = await scope(deps, user, query);
+  const from = await scope(deps, user, query, { inBase: true });
   const slots = (R_BUCKET_HIGH - R_BUCKET_LOW) / R_BUCKET + 2;
   const [row] = rowsOf<{ trades: number; counts: string }>(
     await deps.db.execute(sql`
@@ -748,7 +755,7 @@ export const EXCURSION_POINTS = 2000;
  * those that have them.
  */
 export async function excursionPoints(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const from = await scope(deps, user, query);
+  const from = await scope(deps, user, query, { inBase: true });
   const [row] = rowsOf<{ trades: number; with_excursions: number; points: string }>(
     await deps.db.execute(sql`
       with c0 as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r, a.currency, (p.closed_at at time zone a.timezone)::date as close_day from ${from.closed}),
@@ -756,7 +763,7 @@ export async function excursionPoints(deps: Pick<Deps, "db">, user: AuthUser, qu
         // In the base currency (docs/currencies.md): each trade's amounts at its close date's rate; one without a rate is left out.
         query.currency === BASE
           ? sql`select c0.id, c0.symbol, round(c0.net_pnl * fx.k, 10) as net_pnl, c0.closed_at, c0.updated_at, c0.one_r * fx.k as one_r, fx.k from c0
-              cross join lateral fx_on(${user.id}::uuid, ${from.currency}, c0.currency, c0.close_day) fx`
+              join (${ratesSql(user.id, from.currency!, sql`select distinct currency, close_day as day from c0`, true)}) fx on fx.currency = c0.currency and fx.day = c0.close_day and fx.k is not null`
           : sql`select c0.id, c0.symbol, c0.net_pnl, c0.closed_at, c0.updated_at, c0.one_r, 1 as k from c0`
       }),
       e as (

@@ -139,6 +139,13 @@ if (runs("stats")) {
   console.log(
     `  the same computed, the rows' version raised before each as any change raises it (GET /api/accounts/:id ${f(stats.computedAccount)}): summary ${vsAccount2(stats.computedSummary)} | a month's calendar ${vsAccount2(stats.computedMonthCalendar)} | equity curve ${vsAccount2(stats.computedEquity)} | breakdown by symbol ${vsAccount2(stats.computedBreakdown)}`,
   );
+  const ratio = ([base, one]: [number, number]) => `${f(base)} vs ${f(one)} (${(base / one).toFixed(2)}x)`;
+  console.log(
+    `issue 55, in the base currency over ${STATS_TRADES.toLocaleString("en")} trades in USD, EUR and GBP against one currency over as many (goal: each <= 1.5x): ` +
+      Object.entries(stats.base)
+        .map(([name, b]) => `${name} computed ${ratio(b.computed)}, kept ${ratio(b.kept)}`)
+        .join(" | "),
+  );
   console.log(
     `right after the history arrived: the first summary ${f(stats.firstRead)} (every day noted: from the journal) | the settle job's refresh of all of it ${(stats.settle / 1000).toFixed(2)} s`,
   );

@@ -86,6 +86,7 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
       })),
       firstRead,
       settle,
+      base: await measureBase(server.url, client, cookie, user.id, runs),
     };
     await client.query("delete from accounts where id = $1", [accountId]);
     return result;
@@ -93,6 +94,53 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
     await client.end();
     await server.close();
   }
+}
+
+/**
+ * Issue 55's figures: each dashboard read in the base currency, over STATS_TRADES trades in three accounts
+ * (USD, EUR, GBP; base EUR), against the same read in one currency (`currency=USD` over the first user's
+ * STATS_TRADES trades in USD): kept (read again) and computed (the version raised before each). The reference
+ * rates are seeded as the instance holds them after its first fetch (every weekday's, every date recorded),
+ * since a benchmark reaches no rate service.
+ */
+async function measureBase(baseUrl: string, client: pg.Client, cookieA: string, userA: string, runs: number) {
+  const { cookie, user } = await registerBenchUser(baseUrl, "stats-base-bench");
+  const accounts: string[] = [];
+  for (const currency of ["USD", "EUR", "GBP"]) {
+    const { rows } = await client.query<{ id: string }>(`select id from account_create($1, $2, $3, 0, 'America/New_York', null, null)`, [user.id, `Base ${currency}`, currency]);
+    accounts.push(rows[0]!.id);
+    await seedClosedTrades(client, rows[0]!.id, Math.ceil(STATS_TRADES / 3));
+  }
+  await client.query(`with d as (select day::date from generate_series('2021-12-01'::date, '2026-12-31'::date, interval '1 day') day),
+    r as (
+      insert into fx_rates (day, currency, per_eur)
+      select day, c.currency, c.base + extract(doy from day) / 10000 from d cross join (values ('EUR', 1), ('USD', 1.08), ('GBP', 0.85)) c(currency, base)
+      where extract(isodow from day) < 6 on conflict do nothing returning 1
+    )
+    insert into fx_rate_days (day, has_rates) select day, extract(isodow from day) < 6 from d on conflict do nothing`);
+  await client.query(`insert into fx_daily (currency, day, per_eur, rate_day)
+    select r.currency, d.day, r.per_eur, r.day from fx_rate_days d
+    cross join lateral (select distinct on (x.currency) x.currency, x.per_eur, x.day from fx_rates x where x.day <= d.day and x.day >= d.day - 7 order by x.currency, x.day desc) r
+    on conflict do nothing`);
+  await client.query("analyze fx_daily");
+  await client.query("insert into user_settings (user_id, base_currency) values ($1, 'EUR') on conflict (user_id) do update set base_currency = 'EUR'", [user.id]);
+  const get = (who: string, path: string) => async () => {
+    const res = await request(`${baseUrl}${path}`, { headers: { Cookie: who } });
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+  };
+  const bumpOf = (id: string) => () => client.query("update stats_versions set version = version + 1 where user_id = $1", [id]);
+  const reads = { summary: "/api/stats/summary?", monthCalendar: `/api/stats/calendar?${MONTH.slice(1)}&`, equity: "/api/stats/equity?", breakdown: "/api/stats/breakdown?by=symbol&" };
+  const out: Record<string, { kept: [number, number]; computed: [number, number] }> = {};
+  for (const [name, path] of Object.entries(reads)) {
+    const kept = await timeInterleaved(runs * 3, { base: get(cookie, `${path}currency=base`), one: get(cookieA, `${path}currency=USD`) }, 3);
+    const computed = await timeInterleaved(runs * 3, {
+      base: { prepare: bumpOf(user.id), run: get(cookie, `${path}currency=base`) },
+      one: { prepare: bumpOf(userA), run: get(cookieA, `${path}currency=USD`) },
+    }, 3);
+    out[name] = { kept: [kept.base, kept.one], computed: [computed.base, computed.one] };
+  }
+  for (const id of accounts) await client.query("delete from accounts where id = $1", [id]);
+  return out;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { JOBS, settleStatisticsJob } from "../../lib/jobs/index.ts";
 import { SETTLE_READ_MAX_NOTES, settlePending } from "../../lib/stats/settle.ts";
+import { walkBack } from "../../lib/fx/rates.ts";
 import { breakdown, calendar, equityCurve, summary, type BreakdownBy, type StatsQuery, type StatsSource } from "../../lib/stats/stats.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { applyStagedImport } from "../support/staged-import.ts";
@@ -173,6 +174,7 @@ async function seedRates(db: Db) {
       on conflict do nothing returning 1
     )
     insert into fx_rate_days (day, has_rates) select day, extract(isodow from day) < 6 and day <> '2026-03-09' from d on conflict do nothing`);
+  await walkBack({ db }, "2026-02-01", "2026-04-30");
 }
 
 async function authUser(db: Db, userId: string): Promise<AuthUser> {
