@@ -35,22 +35,24 @@ export function summaryFromJournalSql(from: StatsScope, options: { r: boolean } 
 /**
  * The summary's columns from `g` (the closed trades per 1R: n, s, nw, sw, nl, sl, mx, mn), `totals` (net,
  * gross, fees) and `drawdown` (max_drawdown): shared by both computations, so their figures are the same
- * arithmetic on the same sums.
+ * arithmetic on the same sums. `converted` (a read in the base currency, docs/currencies.md): g also has the
+ * money sums converted (bs, bsw, bsl, bmx, bmn), which the money figures read; R stays each trade's own.
  */
-export function perTradeSql(g: SQL, totals: SQL, drawdown: SQL): SQL {
+export function perTradeSql(g: SQL, totals: SQL, drawdown: SQL, options: { converted?: boolean } = {}): SQL {
+  const [s, sw, sl, mx, mn] = (options.converted ? ["bs", "bsw", "bsl", "bmx", "bmn"] : ["s", "sw", "sl", "mx", "mn"]).map((c) => sql.raw(c)) as [SQL, SQL, SQL, SQL, SQL];
   return sql`,
       per_trade as (
         select
           coalesce(sum(n), 0) as trades,
           coalesce(sum(nw), 0) as wins,
           coalesce(sum(nl), 0) as losses,
-          sum(sw) as won,
-          -sum(sl) as lost,
-          round(sum(sw) / nullif(sum(nw), 0), 10) as avg_win,
-          round(sum(sl) / nullif(sum(nl), 0), 10) as avg_loss,
-          max(mx) as largest_win,
-          min(mn) as largest_loss,
-          round(sum(s) / nullif(sum(n), 0), 10) as expectancy,
+          sum(${sw}) as won,
+          -sum(${sl}) as lost,
+          round(sum(${sw}) / nullif(sum(nw), 0), 10) as avg_win,
+          round(sum(${sl}) / nullif(sum(nl), 0), 10) as avg_loss,
+          max(${mx}) as largest_win,
+          min(${mn}) as largest_loss,
+          round(sum(${s}) / nullif(sum(n), 0), 10) as expectancy,
           coalesce(sum(n) filter (where one_r is not null), 0) as r_with_risk,
           round(sum(s / one_r), 2) as r_total,
           round(sum(s / one_r) / nullif(sum(n) filter (where one_r is not null), 0), 2) as r_expectancy,

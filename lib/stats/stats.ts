@@ -262,8 +262,13 @@ function accountsSql(user: StatsUser, query: StatsQuery, currency: string | null
  */
 export type BaseConversion = { userId: string; base: string; journal: boolean; overrides: boolean };
 
-/** The money columns of a row, multiplied by its rate in a base read (an exact product: sums convert as their parts). */
-const MONEY_COLUMNS = new Set(["one_r", "net", "gross", "fees", "trades_net", "wins_net", "losses_net", "largest", "smallest"]);
+/**
+ * In a base read, a row's money realised and paid is multiplied by its rate (an exact product: sums convert as
+ * their parts); its closed trades' sums stay as they are, for their R (net / 1R, in the account's currency),
+ * and come converted beside them as b_trades_net... for the money per trade.
+ */
+const CONVERTED_COLUMNS = new Set(["net", "gross", "fees"]);
+const TRADE_COLUMNS = ["trades_net", "wins_net", "losses_net", "largest", "smallest"];
 
 const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, losses, trades_net, wins_net, losses_net, largest, smallest, day_trades, day_r, day_with_risk, dd_high, dd_low, dd_drop`;
 
@@ -309,7 +314,10 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
   const native = sql.raw(columns.map((c) => `e.${c}`).join(", "));
   const g = sql.raw(columns.map((c) => `g.${c}`).join(", "));
   const converted = sql.raw(
-    columns.map((c) => (MONEY_COLUMNS.has(c) ? `n.${c} * fx.k as ${c}` : c.startsWith("dd_") ? `null::numeric as ${c}` : `n.${c}`)).join(", "),
+    [
+      ...columns.map((c) => (CONVERTED_COLUMNS.has(c) ? `n.${c} * fx.k as ${c}` : c.startsWith("dd_") ? `null::numeric as ${c}` : `n.${c}`)),
+      ...TRADE_COLUMNS.map((c) => `n.${c} * fx.k as b_${c}`),
+    ].join(", "),
   );
   const edges = conv.journal
     ? sql`select account_id, coalesce(f, '-infinity'::timestamptz) as lo, coalesce(t, 'infinity'::timestamptz) as hi from b_1`
@@ -499,11 +507,12 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
       g as (
         select one_r, sum(trades) as n, sum(trades_net) as s, sum(wins) as nw, sum(wins_net) as sw, sum(losses) as nl,
           sum(losses_net) as sl, max(largest) as mx, min(smallest) as mn
+          ${conv ? sql`, sum(b_trades_net) as bs, sum(b_wins_net) as bsw, sum(b_losses_net) as bsl, max(b_largest) as bmx, min(b_smallest) as bmn` : sql``}
         from src group by 1
       ),
       totals as (select coalesce(sum(net), 0) as net, coalesce(sum(gross), 0) as gross, coalesce(sum(fees), 0) as fees from src),
       ${chainSql(days)}
-      ${perTradeSql(sql`g`, sql`totals`, sql`drawdown`)}`;
+      ${perTradeSql(sql`g`, sql`totals`, sql`drawdown`, { converted: !!conv })}`;
 }
 
 /**
