@@ -925,6 +925,85 @@ export const statsDrawdownDays = pgTable(
 );
 
 /**
+ * A change count per user and month of their maintained day rows (stats_groups), raised by a trigger on every
+ * write of those rows (migrations/functions/stats/stats_month_bump.sql): what says a month in the base
+ * currency (stats_base_months) still holds.
+ */
+export const statsMonthVersions = pgTable(
+  "stats_month_versions",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: date("month", { mode: "string" }).notNull(),
+    v: bigint("v", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month] })],
+);
+
+/**
+ * A month of a user's statistics in their base currency (docs/currencies.md), built from the day rows of all
+ * their accounts, each day at its rate: for the base, the rates' version (fx_version) and the month's change
+ * count (v) it was built at; a read uses it only while all three are still the user's. `missing`: the
+ * (currency, day) pairs left out for want of a rate.
+ */
+export const statsBaseMonths = pgTable(
+  "stats_base_months",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: date("month", { mode: "string" }).notNull(),
+    base: text("base").notNull(),
+    fxVersion: bigint("fx_version", { mode: "number" }).notNull(),
+    v: bigint("v", { mode: "number" }).notNull(),
+    missing: integer("missing").notNull(),
+    builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month] }), index("stats_base_months_month").on(t.month)],
+);
+
+/**
+ * The rows of a month in the base (stats_base_months): stats_groups' columns summed over the user's accounts,
+ * what was realised and paid converted (net, gross, fees), the closed trades' sums as they are for their R and
+ * converted beside them (b_...). Unconstrained numerics: a converted amount keeps its rate's decimals, so the
+ * month equals its days converted and summed exactly.
+ */
+export const statsBaseGroups = pgTable(
+  "stats_base_groups",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: date("month", { mode: "string" }).notNull(),
+    base: text("base").notNull(),
+    fxVersion: bigint("fx_version", { mode: "number" }).notNull(),
+    v: bigint("v", { mode: "number" }).notNull(),
+    dim: text("dim").notNull(),
+    key: text("key").notNull(),
+    oneR: numeric("one_r"),
+    net: numeric("net").notNull(),
+    gross: numeric("gross").notNull(),
+    fees: numeric("fees").notNull(),
+    moved: integer("moved").notNull(),
+    trades: integer("trades").notNull(),
+    wins: integer("wins").notNull(),
+    losses: integer("losses").notNull(),
+    tradesNet: numeric("trades_net").notNull(),
+    winsNet: numeric("wins_net"),
+    lossesNet: numeric("losses_net"),
+    largest: numeric("largest"),
+    smallest: numeric("smallest"),
+    bTradesNet: numeric("b_trades_net").notNull(),
+    bWinsNet: numeric("b_wins_net"),
+    bLossesNet: numeric("b_losses_net"),
+    bLargest: numeric("b_largest"),
+    bSmallest: numeric("b_smallest"),
+  },
+  (t) => [unique("stats_base_groups_key").on(t.userId, t.month, t.base, t.fxVersion, t.v, t.dim, t.key, t.oneR).nullsNotDistinct()],
+);
+
+/**
  * Trading days whose statistics changed, noted by the transaction that changed them (`tx`, its id: a note is
  * never merged into another transaction's, which a reader could settle before this one commits), and
  * refreshed by the next read of the user's statistics (stats_settle).
@@ -1638,4 +1717,7 @@ export const schema = {
   fxRateDays,
   fxDaily,
   fxOverrides,
+  statsMonthVersions,
+  statsBaseMonths,
+  statsBaseGroups,
 };

@@ -15,7 +15,7 @@ export type MissingRate = { currency: string; date: string };
  * A read in the base: the base, the rates it lacks, whether the user has overrides, and what the figures depend
  * on beside the statistics' version (the base, the overrides' version, the latest rates fetched).
  */
-export type BaseRead = { base: string; missing: MissingRate[]; overrides: boolean; stamp: string };
+export type BaseRead = { base: string; missing: MissingRate[]; overrides: boolean; fxVersion: string; stamp: string };
 
 type Head = { base: string | null; fx_version: string; fetched: string; overrides: boolean };
 type Needed = { currency: string; day: string; recorded: boolean; rated: boolean };
@@ -94,6 +94,7 @@ export async function prepareBase(
     base: now.head.base,
     missing: now.rows.filter((r) => !r.rated).map((r) => ({ currency: r.currency, date: r.day })),
     overrides: now.head.overrides,
+    fxVersion: now.head.fx_version,
     stamp: now.stamp,
   };
 }

@@ -13,9 +13,10 @@ import { sql, type SQL } from "drizzle-orm";
  *   7 days before with no reference rate since), 'reference';
  * - all four null when the instance has no rate for the pair (a date never asked of the rate service, or
  *   without a published rate in the 7 days before).
- * `overrides`: whether the user has any (none: their lookup is left out).
+ * `overrides`: whether the user has any (none: their lookup is left out). `withPairs`: each pair's own columns
+ * too (`n.*`, so rows are converted in one join with the rates, planned on the rates' statistics).
  */
-export function ratesSql(userId: string, base: string, pairs: SQL, overrides: boolean): SQL {
+export function ratesSql(userId: string, base: string, pairs: SQL, overrides: boolean, withPairs = false): SQL {
   const own = overrides
     ? sql`left join lateral (
         select o.day, o.rate from fx_overrides o
@@ -23,7 +24,7 @@ export function ratesSql(userId: string, base: string, pairs: SQL, overrides: bo
         order by o.day desc limit 1
       ) o on o.day >= coalesce(c.rate_day, '-infinity'::date)`
     : sql`left join (select null::date as day, null::numeric as rate) o on false`;
-  return sql`select n.currency, n.day,
+  return sql`select ${withPairs ? sql`n.*` : sql`n.currency, n.day`},
       case when n.currency = ${base} then 1::numeric when o.rate is not null then round(1 / o.rate, 14) when b.per_eur is not null then round(b.per_eur / c.per_eur, 14) end as k,
       case when n.currency = ${base} then 1::numeric when o.rate is not null then round(o.rate, 10) when b.per_eur is not null then round(c.per_eur / b.per_eur, 10) end as rate,
       case when n.currency = ${base} then n.day when o.rate is not null then o.day when b.per_eur is not null then c.rate_day end as rate_day,

@@ -149,6 +149,8 @@ async function store(deps: Pick<Deps, "db">, from: string, to: string, days: Map
     on conflict (day) do update set has_rates = excluded.has_rates, fetched_at = excluded.fetched_at`);
   // A separate statement: it reads the rates and dates the one above wrote.
   await walkBack(deps, [...days.keys(), from].sort()[0]!, addDays(to, 7));
+  // Every user's months kept in the base that these dates reach are built again (lib/fx/base-months.ts).
+  await deps.db.execute(sql`delete from stats_base_months where month >= date_trunc('month', ${from}::date) and month <= ${addDays(to, 7)}::date`);
 }
 
 /**

@@ -22,6 +22,7 @@ import { strategyKindGroups } from "../options/strategies.ts";
 import { baseOf } from "../settings/settings.ts";
 import { prepareBase, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
+import { keepBaseMonths } from "../fx/base-months.ts";
 
 const isoDateTime = dateTimeSchema;
 
@@ -260,7 +261,7 @@ function accountsSql(user: StatsUser, query: StatsQuery, currency: string | null
  * at that day's rate (lib/fx/convert.ts); `journal`: every row computed from the journal (stats_rows over the whole range),
  * the definition the maintained rows must give.
  */
-export type BaseConversion = { userId: string; base: string; journal: boolean; overrides: boolean };
+export type BaseConversion = { userId: string; base: string; journal: boolean; overrides: boolean; fxVersion: string };
 
 /**
  * In a base read, a row's money realised and paid is multiplied by its rate (an exact product: sums convert as
@@ -279,7 +280,7 @@ const ROW_COLUMNS = `day, key, one_r, net, gross, fees, moved, trades, wins, los
  * partial days at the edges computed from the journal.
  */
 function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, dim: string, months = false, conv?: BaseConversion): SQL {
-  if (conv) return baseSourceSql(user, query, dim, conv);
+  if (conv) return baseSourceSql(user, query, dim, conv, months);
   const columns = sql.raw(ROW_COLUMNS);
   const g = sql.raw(ROW_COLUMNS.split(", ").map((c) => `g.${c}`).join(", "));
   const tier = (grain: "day" | "month", from: string, to: string, when = "true") =>
@@ -304,41 +305,81 @@ function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, 
 }
 
 /**
- * sourceSql in the base currency: the day rows only (a month's row mixes the rates of its days), each with
- * its account's currency, then `fx` (the rate of each currency and day, ratesSql) and `src` (the rows converted;
- * a row whose rate the instance lacks is left out, and listed by prepareBase). From the journal (`journal`),
- * every row comes from stats_rows over the whole range.
+ * sourceSql in the base currency (docs/currencies.md), every row with its account's currency converted in one
+ * join with its day's rate (ratesSql); a row whose rate the instance lacks is left out (prepareBase lists it):
+ * - `months`: the whole months of the range kept in the base (stats_base_months, still the user's base, rates
+ *   and days: lib/fx/base-months.ts), each read as its rows; the other whole days from their day rows;
+ * - the partial days at the edges from the journal (stats_rows); from the journal (`journal`), every row.
+ * Ends in `src` (stats_rows' columns, net, gross and fees converted, the closed trades' sums as they are for
+ * their R and converted as b_trades_net...) and `dd_days` (each trading day's converted net, for the drawdown).
  */
-function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: BaseConversion): SQL {
+function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: BaseConversion, months = false): SQL {
   const columns = ROW_COLUMNS.split(", ");
   const native = sql.raw(columns.map((c) => `e.${c}`).join(", "));
   const g = sql.raw(columns.map((c) => `g.${c}`).join(", "));
   const converted = sql.raw(
     [
-      ...columns.map((c) => (CONVERTED_COLUMNS.has(c) ? `n.${c} * fx.k as ${c}` : c.startsWith("dd_") ? `null::numeric as ${c}` : `n.${c}`)),
-      ...TRADE_COLUMNS.map((c) => `n.${c} * fx.k as b_${c}`),
+      ...columns.map((c) => (CONVERTED_COLUMNS.has(c) ? `n.${c} * n.k as ${c}` : c.startsWith("dd_") ? `null::numeric as ${c}` : `n.${c}`)),
+      ...TRADE_COLUMNS.map((c) => `n.${c} * n.k as b_${c}`),
     ].join(", "),
   );
+  const kept = sql.raw(
+    [
+      ...columns.map((c) => (c === "day" ? "x.month as day" : c.startsWith("d") && c !== "day" ? `null::numeric as ${c}` : `x.${c}`)),
+      ...TRADE_COLUMNS.map((c) => `x.b_${c}`),
+    ].join(", "),
+  );
+  const rates = (pairs: SQL) => ratesSql(conv.userId, conv.base, pairs, conv.overrides, true);
   const edges = conv.journal
     ? sql`select account_id, coalesce(f, '-infinity'::timestamptz) as lo, coalesce(t, 'infinity'::timestamptz) as hi from b_1`
     : sql`select account_id, lo1 as lo, hi1 as hi from b union all select account_id, lo2, hi2 from b`;
+  const useMonths = months && !conv.journal;
+  // The months kept in the base that lie whole inside the range in every account's zone.
+  const keptMonths = useMonths
+    ? sql`, bm as (
+        select s.month, s.v from stats_base_months s
+        cross join (select max(fm) as fm, min(tm) as tm from b) um
+        left join stats_month_versions mv on mv.user_id = s.user_id and mv.month = s.month
+        where s.user_id = ${conv.userId}::uuid and s.base = ${conv.base} and s.fx_version = ${conv.fxVersion}
+          and s.v = coalesce(mv.v, 0) and s.month >= um.fm and s.month < um.tm
+      )`
+    : sql``;
   const whole = conv.journal
     ? sql``
     : sql`select b.currency, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
-        and g.day >= b.fd and g.day < b.td
+        and g.day >= b.fd and g.day < b.td ${useMonths ? sql`and date_trunc('month', g.day)::date not in (select month from bm)` : sql``}
       union all`;
-  return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")},
-    native as (
-      ${whole}
+  const dayTotals = conv.journal
+    ? sql`dd_days as (select day, sum(net) as net from src group by day)`
+    : sql`dd_days as (
+        select n.day, sum(n.net * n.k) as net from (${rates(sql`
+          select b.currency, g.day, g.net from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ''
+            and g.one_r is null and g.day >= b.fd and g.day < b.td
+          union all select currency, day, net from edge_rows where ${dim} = '' and one_r is null`)}) n
+        where n.k is not null group by n.day
+      )`;
+  return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")} ${keptMonths},
+    edge_rows as (
       select bc.currency, ${native} from (
         select array_agg(account_id) as a, array_agg(lo) as l, array_agg(hi) as h from (${edges}) r
         where lo < hi
       ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e join b bc on bc.account_id = e.account_id
     ),
-    fx as (
-      select r.currency, r.day, r.k from (${ratesSql(conv.userId, conv.base, sql`select distinct currency, day from native`, conv.overrides)}) r where r.k is not null
+    native as (
+      ${whole}
+      select * from edge_rows
     ),
-    src as (select ${converted} from native n join fx on fx.currency = n.currency and fx.day = n.day)`;
+    src as (
+      select ${converted} from (${rates(sql`select * from native`)}) n where n.k is not null
+      ${
+        useMonths
+          ? sql`union all
+      select ${kept} from stats_base_groups x join bm on bm.month = x.month
+      where x.user_id = ${conv.userId}::uuid and x.base = ${conv.base} and x.fx_version = ${conv.fxVersion} and x.v = bm.v and x.dim = ${dim}`
+          : sql``
+      }
+    ),
+    ${dayTotals}`;
 }
 
 /**
@@ -388,7 +429,9 @@ async function readWith<T>(
     const settledBase = await resolveScope(deps, caller, query, source === "maintained");
     const fromJournal = settledBase.version == null;
     const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained", settledBase.version);
-    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal, overrides: prepared.overrides });
+    // The months kept in the base, built or brought up to date first (once per version of the rows and rates).
+    if (!fromJournal) await keepBaseMonths(deps, settledBase.user.id, prepared, settledBase.version!);
+    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal, overrides: prepared.overrides, fxVersion: prepared.fxVersion });
     const rows = fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : await keptFigures<T>(deps.db, statement, `${settledBase.version}:${prepared.stamp}`);
     // A converted amount carries its rate's 14 decimals: answered to 10, as every amount.
     const rounded = rows.map((row) => Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? roundDecimal10(v) : v])) as T);
@@ -496,7 +539,7 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
   // In the base currency the drawdown is measured on each trading day's close (docs/currencies.md): each
   // day's amounts converted at its rate, so no path within a day mixes two rates.
   const days = conv
-    ? sql`select day, sum(net) as net, sum(net) as high, sum(net) as low, 0::numeric as drop from src group by day`
+    ? sql`select day, net, net as high, net as low, 0::numeric as drop from dd_days`
     : !several
     ? sql`select day, net, dd_high as high, dd_low as low, dd_drop as drop from src where one_r is null and dd_high is not null`
     : currency === null

@@ -80,7 +80,7 @@ describe("GET/PUT /api/settings", () => {
 
 describe("statistics in the base currency", () => {
   it("convert each account at its trading day's rate: a Saturday close at Friday's rate, the base's own amounts as they are, each rate fetched once", async () => {
-    const { client } = await trader("EUR");
+    const { client, userId } = await trader("EUR");
     const eur = await account(client, "EUR");
     const usd = await account(client, "USD");
     // Friday 2026-03-06: 1.106 USD per EUR. A close on Saturday 2026-03-07 takes Friday's rate.
@@ -113,6 +113,19 @@ describe("statistics in the base currency", () => {
     expect(fx.requests.length).toBe(asked);
     // The per-currency reads are unchanged.
     expect(await json(await client.get(`/api/stats/summary?accountId=${usd}`))).toMatchObject({ currency: "USD", netPnl: "55.40" });
+
+    // March is kept as a month in the base (lib/fx/base-months.ts); a trade added to it later is counted: the
+    // month is built again from its days.
+    const kept = async () => rowsOf<{ month: string; base: string }>(await t.deps.db.execute(sql`select to_char(month, 'YYYY-MM-DD') as month, base from stats_base_months where user_id = ${userId}::uuid`));
+    expect(await kept()).toEqual([{ month: "2026-03-01", base: "EUR" }]);
+    await roundTrip(client, eur, "2026-03-20T15:00:00Z", "5.00", "IWM");
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ trades: 4, netPnl: "75.00" });
+    const bySymbolAgain = await json(await client.get("/api/stats/breakdown?currency=base&by=symbol"));
+    expect(bySymbolAgain.groups.map((g: { key: string; netPnl: string }) => [g.key, g.netPnl])).toEqual([
+      ["IWM", "5.00"],
+      ["QQQ", "-50.00"],
+      ["SPY", "120.00"],
+    ]);
   });
 
   it("walk back over a holiday week up to 7 days, and beyond list the missing rate and leave its trades out", async () => {
