@@ -92,7 +92,7 @@ const span = (q: { from?: string | undefined; to?: string | undefined }) =>
   q.from || q.to ? ` from ${q.from?.slice(0, 10) ?? "the start"} to ${q.to?.slice(0, 10) ?? "now"}` : "";
 
 /** The tools for one user's turn. `quotes` adds the quote tool (the user has a market-data key). */
-export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, options: { quotes: boolean }) {
+export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log" | "defer">, user: AuthUser, options: { quotes: boolean }) {
   const tools: Record<string, AdvisorTool> = {
     performance_summary: {
       description:

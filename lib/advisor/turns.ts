@@ -284,7 +284,7 @@ function modelOf(deps: Pick<Deps, "model">) {
  * the turn: the answer stored (complete, incomplete or failed), the hold settled, the claim released.
  */
 export async function runTurn(
-  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch" | "model" | "analytics">,
+  deps: Pick<Deps, "db" | "config" | "now" | "log" | "fetch" | "model" | "analytics" | "defer">,
   turn: Extract<PreparedTurn, { kind: "run" }>,
   emit: (e: TurnEvent) => Promise<void>,
   clientGone: AbortSignal,

@@ -86,11 +86,15 @@ export async function buildBaseMonths(
 const checked = new Map<string, string>();
 const MAX_CHECKED = 10_000;
 
-/** buildBaseMonths once per version of the user's rows and rates: a read again with nothing changed asks nothing more. */
-export async function keepBaseMonths(deps: Pick<Deps, "db" | "now">, userId: string, read: { base: string; fxVersion: string; overrides: boolean; stamp: string }, version: string) {
+/**
+ * buildBaseMonths after the read (deps.defer: the answer does not wait for it; until it is done, the read sums
+ * the days, with the same figures), once per version of the user's rows and rates: a read again with nothing
+ * changed asks nothing more.
+ */
+export function keepBaseMonths(deps: Pick<Deps, "db" | "now" | "defer">, userId: string, read: { base: string; fxVersion: string; overrides: boolean; stamp: string }, version: string) {
   const at = `${version}:${read.stamp}:${deps.now().toISOString().slice(0, 10)}`;
   if (checked.get(userId) === at) return;
-  await buildBaseMonths(deps, userId, read);
   if (checked.size >= MAX_CHECKED) checked.clear();
   checked.set(userId, at);
+  deps.defer(() => buildBaseMonths(deps, userId, read));
 }

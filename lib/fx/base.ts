@@ -44,13 +44,18 @@ export function recordedSql(day: SQL, today: string): SQL {
  * settled), else from the journal's fill shares; `recorded`: the date was asked of the rate service; `rated`:
  * there is a rate for it.
  */
-function neededSql(userId: string, base: string, overrides: boolean, query: { from?: string; to?: string }, source: "maintained" | "journal", today: string): SQL {
+function neededSql(userId: string, base: string, fxVersion: string, overrides: boolean, query: { from?: string; to?: string }, source: "maintained" | "journal", today: string): SQL {
   const [f, t] = [iso(query.from), iso(query.to)];
   const days =
     source === "maintained"
-      ? sql`select distinct a.currency, g.day from accounts a join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.dim = '' and g.one_r is null
+      ? // The days of the months kept in the base without a missing rate are known to have theirs (lib/fx/base-months.ts).
+        sql`select distinct a.currency, g.day from accounts a join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.dim = '' and g.one_r is null
           where a.user_id = ${userId}::uuid and a.currency <> ${base}
-            and (${f} is null or g.day >= (${f} at time zone a.timezone)::date) and (${t} is null or g.day <= (${t} at time zone a.timezone)::date)`
+            and (${f} is null or g.day >= (${f} at time zone a.timezone)::date) and (${t} is null or g.day <= (${t} at time zone a.timezone)::date)
+            and date_trunc('month', g.day)::date not in (
+              select s.month from stats_base_months s left join stats_month_versions mv on mv.user_id = s.user_id and mv.month = s.month
+              where s.user_id = ${userId}::uuid and s.base = ${base} and s.fx_version = ${fxVersion}::bigint and s.v = coalesce(mv.v, 0) and s.missing = 0
+            )`
       : sql`select distinct a.currency, (pf.executed_at at time zone a.timezone)::date as day
           from accounts a join positions p on p.account_id = a.id join position_fills pf on pf.position_id = p.id
           where a.user_id = ${userId}::uuid and a.currency <> ${base}
@@ -80,7 +85,7 @@ export async function prepareBase(
       });
     }
     const stamp = `${head.base}:${head.fx_version}:${head.fetched}`;
-    const statement = neededSql(userId, head.base, head.overrides, query, source, today);
+    const statement = neededSql(userId, head.base, head.fx_version, head.overrides, query, source, today);
     const rows = version === null ? rowsOf<Needed>(await deps.db.execute(statement)) : await keptFigures<Needed>(deps.db, statement, `${version}:${stamp}:${today}`);
     return { head: { ...head, base: head.base }, stamp, rows };
   };

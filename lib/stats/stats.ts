@@ -66,7 +66,7 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
 export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
 
 /** What a statistic reads with: the database and the clock, and for a read in the base currency, the rate service. */
-export type StatsDeps = Pick<Deps, "db" | "now" | "config" | "fetch" | "log">;
+export type StatsDeps = Pick<Deps, "db" | "now" | "config" | "fetch" | "log" | "defer">;
 
 /** Whose statistics: only the user's id counts. */
 type StatsUser = Pick<AuthUser, "id">;
@@ -430,7 +430,7 @@ async function readWith<T>(
     const fromJournal = settledBase.version == null;
     const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained", settledBase.version);
     // The months kept in the base, built or brought up to date first (once per version of the rows and rates).
-    if (!fromJournal) await keepBaseMonths(deps, settledBase.user.id, prepared, settledBase.version!);
+    if (!fromJournal) keepBaseMonths(deps, settledBase.user.id, prepared, settledBase.version!);
     const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal, overrides: prepared.overrides, fxVersion: prepared.fxVersion });
     const rows = fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : await keptFigures<T>(deps.db, statement, `${settledBase.version}:${prepared.stamp}`);
     // A converted amount carries its rate's 14 decimals: answered to 10, as every amount.

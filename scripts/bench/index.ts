@@ -142,9 +142,10 @@ if (runs("stats")) {
   const ratio = ([base, one]: [number, number]) => `${f(base)} vs ${f(one)} (${(base / one).toFixed(2)}x)`;
   console.log(
     `issue 55, in the base currency over ${STATS_TRADES.toLocaleString("en")} trades in USD, EUR and GBP against one currency over as many (goal: each <= 1.5x): ` +
-      Object.entries(stats.base)
+      Object.entries(stats.base.reads)
         .map(([name, b]) => `${name} computed ${ratio(b.computed)}, kept ${ratio(b.kept)}`)
-        .join(" | "),
+        .join(" | ") +
+      ` | the first summary after the base is set ${f(stats.base.firstRead)} (the days summed; the months built after it)`,
   );
   console.log(
     `right after the history arrived: the first summary ${f(stats.firstRead)} (every day noted: from the journal) | the settle job's refresh of all of it ${(stats.settle / 1000).toFixed(2)} s`,

@@ -116,6 +116,7 @@ describe("statistics in the base currency", () => {
 
     // March is kept as a month in the base (lib/fx/base-months.ts); a trade added to it later is counted: the
     // month is built again from its days.
+    await t.settled();
     const kept = async () => rowsOf<{ month: string; base: string }>(await t.deps.db.execute(sql`select to_char(month, 'YYYY-MM-DD') as month, base from stats_base_months where user_id = ${userId}::uuid`));
     expect(await kept()).toEqual([{ month: "2026-03-01", base: "EUR" }]);
     await roundTrip(client, eur, "2026-03-20T15:00:00Z", "5.00", "IWM");
