@@ -344,11 +344,34 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
           and s.v = coalesce(mv.v, 0) and s.month >= um.fm and s.month < um.tm
       )`
     : sql``;
+  // The whole days outside the kept months: per account, each month of its history in the range that is not
+  // kept, as a range of days (so the day rows of the kept months are not even read).
+  const gaps = useMonths
+    ? sql`, span as (
+        select b.account_id, greatest(b.fd, m.lo) as fd, least(b.td, m.hi) as td from b
+        cross join lateral (
+          select min(g.day) as lo, (max(g.day) + interval '1 month')::date as hi from stats_groups g
+          where g.account_id = b.account_id and g.grain = 'month' and g.dim = ''
+        ) m
+        where m.lo is not null
+      ),
+      gaps as (
+        select s.account_id, greatest(s.fd, mo.m::date) as lo, least(s.td, (mo.m + interval '1 month')::date) as hi
+        from span s cross join lateral generate_series(date_trunc('month', s.fd), s.td::timestamp, interval '1 month') mo(m)
+        where s.fd < s.td and mo.m::date not in (select month from bm)
+      )`
+    : sql``;
   const whole = conv.journal
     ? sql``
-    : sql`select b.currency, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
-        and g.day >= b.fd and g.day < b.td ${useMonths ? sql`and date_trunc('month', g.day)::date not in (select month from bm)` : sql``}
-      union all`;
+    : useMonths
+      ? sql`select b.currency, ${g} from gaps x join b on b.account_id = x.account_id
+          cross join lateral (
+            select * from stats_groups g where g.account_id = x.account_id and g.grain = 'day' and g.dim = ${dim} and g.day >= x.lo and g.day < x.hi offset 0
+          ) g
+        union all`
+      : sql`select b.currency, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
+          and g.day >= b.fd and g.day < b.td
+        union all`;
   const dayTotals = conv.journal
     ? sql`dd_days as (select day, sum(net) as net from src group by day)`
     : sql`dd_days as (
@@ -358,7 +381,7 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
           union all select currency, day, net from edge_rows where ${dim} = '' and one_r is null`)}) n
         where n.k is not null group by n.day
       )`;
-  return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")} ${keptMonths},
+  return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")} ${keptMonths} ${gaps},
     edge_rows as (
       select bc.currency, ${native} from (
         select array_agg(account_id) as a, array_agg(lo) as l, array_agg(hi) as h from (${edges}) r
