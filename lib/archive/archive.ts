@@ -15,6 +15,8 @@
 //                            file's symbol, resolution and bar count (bars fetched on a key are fetched again)
 //   bars/<n>.csv             those bars in the candle CSV layout the upload takes, at most BARS_UPLOAD_MAX_ROWS
 //                            to a file
+//   settings.json            the trader's settings (base currency, digest, privacy mode) and their own exchange
+//                            rates (docs/currencies.md)
 // restore.ts reads it back.
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
@@ -91,6 +93,12 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
         order by i.created_at, i.id), '[]'::json)::text as json
       from csv_imports i join accounts a on a.id = i.account_id where i.user_id = ${user.id}::uuid and i.status in ('committed', 'undone')`),
   );
+  const [settings] = rowsOf<{ json: string }>(
+    await deps.db.execute(sql`select json_build_object('baseCurrency', s.base_currency, 'privacyMode', coalesce(s.privacy_mode, false), 'digest', s.digest,
+        'fxOverrides', coalesce((select json_agg(json_build_object('date', to_char(o.day, 'YYYY-MM-DD'), 'currency', o.currency, 'base', o.base,
+          'rate', format_decimal(o.rate)) order by o.day, o.currency) from fx_overrides o where o.user_id = u.id), '[]'::json))::text as json
+      from users u left join user_settings s on s.user_id = u.id where u.id = ${user.id}::uuid`),
+  );
   // The uploaded bars, a file per BARS_UPLOAD_MAX_ROWS of a symbol and resolution: the restore stores each
   // file as an upload of it would be.
   const barFiles = rowsOf<{ symbol: string; resolution: BarResolution; n: number }>(
@@ -118,6 +126,7 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     ["advisor/conversations.json", conversations!.json],
     ["imports/history.json", history!.json],
     ["bars.json", JSON.stringify(barFiles.map(({ file, symbol, resolution, bars }) => ({ file, symbol, resolution, bars })), null, 2)],
+    ["settings.json", settings!.json],
   ];
 
   // The zip writer is loaded with the first archive, not at start.

@@ -115,10 +115,28 @@ const BarsIndexSchema = z.array(
   }),
 );
 
+/** settings.json (docs/currencies.md): what an instance can store of it; older archives have none. */
+const SettingsPartSchema = z.looseObject({
+  baseCurrency: z.optional(z.nullable(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")))),
+  privacyMode: z.optional(z.boolean()),
+  digest: z.optional(z.nullable(z.looseObject({ weekly: z.boolean(), weekday: z.int().check(z.gte(0), z.lte(6)), hour: z.int().check(z.gte(0), z.lte(23)), zone: z.string().check(z.maxLength(64)) }))),
+  fxOverrides: z.optional(
+    z.array(
+      z.looseObject({
+        date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
+        currency: z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")),
+        base: z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")),
+        rate: z.string().check(z.regex(/^\d{1,18}(\.\d{1,10})?$/, "must be a positive decimal"), z.refine((v) => Number(v) > 0, "must be above 0")),
+      }),
+    ).check(z.maxLength(100_000)),
+  ),
+});
+
 /** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */
 type RestoredBars = Array<{ symbol: string; resolution: (typeof BAR_RESOLUTIONS)[number]; bars: string[][]; days: string[] }>;
 
 type Extras = {
+  settings: z.infer<typeof SettingsPartSchema>;
   screenshots: z.infer<typeof ScreenshotsSchema>;
   detachedNotes: z.infer<typeof DetachedNotesSchema>;
   conversations: z.infer<typeof ConversationsSchema>;
@@ -195,6 +213,10 @@ export async function restoreArchive(
       detachedNotes: part("detached-notes.json", DetachedNotesSchema, json("detached-notes.json", await text("detached-notes.json", false))),
       conversations: part("advisor/conversations.json", ConversationsSchema, json("advisor/conversations.json", await text("advisor/conversations.json", false))),
       imports: part("imports/history.json", ImportsSchema, json("imports/history.json", await text("imports/history.json", false))),
+      settings: await (async () => {
+        const raw = await text("settings.json", false);
+        return part("settings.json", SettingsPartSchema, raw === null ? {} : json("settings.json", raw));
+      })(),
     };
     const problems = referenceProblems(data, extras, byName);
     if (problems.length) throw validationError(problems, "The archive's parts do not match up; nothing was imported.");

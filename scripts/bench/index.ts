@@ -145,7 +145,7 @@ if (runs("stats")) {
       Object.entries(stats.base.reads)
         .map(([name, b]) => `${name} computed ${ratio(b.computed)}, kept ${ratio(b.kept)}`)
         .join(" | ") +
-      ` | the first summary after the base is set ${f(stats.base.firstRead)} (the days summed; the months built after it)`,
+      ` | the first summary after the base is set ${f(stats.base.firstRead)} (the days summed; the months built ${(stats.base.monthsBuilt / 1000).toFixed(2)} s after it was asked)`,
   );
   console.log(
     `right after the history arrived: the first summary ${f(stats.firstRead)} (every day noted: from the journal) | the settle job's refresh of all of it ${(stats.settle / 1000).toFixed(2)} s`,

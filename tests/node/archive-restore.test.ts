@@ -148,6 +148,10 @@ async function fillJournal(t: TestApp, client: TestClient) {
   await t.deps.db.execute(sql`insert into advisor_messages (id, conversation_id, role, text, status, created_at) values
     (gen_random_uuid(), ${conversation.id}::uuid, 'user', 'Why do I lose on Fridays?', 'complete', now() - interval '1 minute'),
     (gen_random_uuid(), ${conversation.id}::uuid, 'assistant', 'You trade twice as often.', 'complete', now())`);
+  // Settings and an exchange rate of their own (docs/currencies.md): written straight, as no rate service answers here.
+  const me = (await (await client.get("/api/auth/me")).json()).user.id as string;
+  await t.deps.db.execute(sql`insert into user_settings (user_id, base_currency, privacy_mode, digest) values (${me}::uuid, 'EUR', true, '{"weekly":true,"weekday":1,"hour":8,"zone":"Europe/Berlin"}')`);
+  await t.deps.db.execute(sql`insert into fx_overrides (user_id, day, currency, base, rate) values (${me}::uuid, '2026-03-04', 'USD', 'EUR', 1.0825)`);
   return accountId;
 }
 
@@ -171,6 +175,13 @@ describe("POST /api/archive", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1, bars: 56 });
     expect(await journalView(bob)).toEqual(before);
+    // The settings and the trader's own rate came along.
+    expect(await (await bob.get("/api/settings")).json()).toEqual(await (await alice.get("/api/settings")).json());
+    expect(await (await bob.get("/api/settings")).json()).toMatchObject({ baseCurrency: "EUR", privacyMode: true, digest: { weekday: 1 } });
+    const rates = async (app: TestApp, c: TestClient) =>
+      rowsOf(await app.deps.db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, currency, base, rate::text from fx_overrides where user_id = ${(await (await c.get("/api/auth/me")).json()).user.id}::uuid`));
+    expect(await rates(b, bob)).toEqual([{ day: "2026-03-04", currency: "USD", base: "EUR", rate: "1.0825" }]);
+    expect(await rates(b, bob)).toEqual(await rates(a, alice));
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
       ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id

@@ -66,7 +66,7 @@ describe("GET /api/archive", () => {
     const files = await archiveOf(client);
     const json = (name: string) => JSON.parse(strFromU8(files[name]!));
     expect(Object.keys(files).sort()).toEqual(
-      ["advisor/conversations.json", "bars.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
+      ["advisor/conversations.json", "bars.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", "settings.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
     );
     // No bars uploaded: none listed (tests/node/archive-restore.test.ts carries some over).
     expect(json("bars.json")).toEqual([]);
@@ -80,6 +80,7 @@ describe("GET /api/archive", () => {
     expect(json("screenshots.json")).toEqual(shots.map((s) => ({ file: `screenshots/${s.id}.png`, contentType: "image/png", createdAt: expect.any(String), owner: { trade: { account: 0, openFill } } })));
     for (const s of shots) expect(Buffer.from(files[`screenshots/${s.id}.png`]!).equals(Buffer.from(s.bytes))).toBe(true);
     expect(json("advisor/conversations.json")).toEqual([expect.objectContaining({ title: "My Fridays", provider: "openai", messages: [] })]);
+    expect(json("settings.json")).toEqual({ baseCurrency: null, privacyMode: false, digest: null, fxOverrides: [] });
     expect(json("imports/history.json")).toEqual([expect.objectContaining({ account: "Main", fileName: "sample.csv", format: "generic", status: "committed", fillsCreated: 4 })]);
     expect(json("detached-notes.json")).toEqual([]);
     // Never a provider key, nothing of the stranger's.

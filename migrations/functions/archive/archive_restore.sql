@@ -5,7 +5,7 @@
 -- with their messages, the import history, each import holding again the fills it wrote (so it can still
 -- be undone), and the bars the trader uploaded (bars_store, as their upload). `extras` is {detachedNotes,
 -- screenshots, conversations, imports} as the archive holds them, and bars: [{symbol, resolution, bars, days}]
--- as bars_store takes them. Returns account_restore's counts (without its ids) and {screenshots, detachedNotes,
+-- as bars_store takes them, and settings: {baseCurrency, privacyMode, digest, fxOverrides} (settings.json). Returns account_restore's counts (without its ids) and {screenshots, detachedNotes,
 -- conversations, imports, bars}.
 -- Guarantees: all or nothing; an image whose owner is not in the archive raises ARCHIVE_OWNER:<file>, one the
 -- archive's index does not name raises ARCHIVE_UNLISTED:<file>. The staged rows are taken (their object keys
@@ -125,6 +125,22 @@ BEGIN
     n_bars := n_bars + bars_store(p_user, bar->>'symbol', bar->>'resolution', 'upload', bar->'bars',
       ARRAY(SELECT jsonb_array_elements_text(bar->'days')));
   END LOOP;
+
+  -- The trader's settings, where theirs here are not set yet (a restore never changes a choice made here), and
+  -- their own exchange rates, where they have none for that date and currency (docs/currencies.md).
+  IF p_extras ? 'settings' THEN
+    INSERT INTO user_settings AS s (user_id, base_currency, privacy_mode, digest)
+    VALUES (p_user, p_extras->'settings'->>'baseCurrency', coalesce((p_extras->'settings'->>'privacyMode')::boolean, false),
+      nullif(p_extras->'settings'->'digest', 'null'::jsonb))
+    ON CONFLICT (user_id) DO UPDATE SET
+      base_currency = coalesce(s.base_currency, excluded.base_currency),
+      digest = coalesce(s.digest, excluded.digest),
+      privacy_mode = s.privacy_mode OR excluded.privacy_mode;
+    INSERT INTO fx_overrides (user_id, day, currency, base, rate)
+    SELECT p_user, o.date, o.currency, o.base, o.rate
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'fxOverrides', '[]'::jsonb)) AS o(date date, currency text, base text, rate numeric)
+    ON CONFLICT DO NOTHING;
+  END IF;
 
   RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars);
 END;
