@@ -169,3 +169,15 @@ export async function walkBack(deps: Pick<Deps, "db">, from: string, to: string)
     where d.day >= ${from}::date and d.day <= ${to}::date
     on conflict (currency, day) do update set per_eur = excluded.per_eur, rate_day = excluded.rate_day`);
 }
+
+/**
+ * The fetch-rates job (lib/jobs): the last week's reference rates, asked ahead of the reads once any user has a
+ * base currency (a recent date still without rates is asked again after an hour; the others once). Returns how
+ * many dates are still to come or could not be had.
+ */
+export async function fetchRecentRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">): Promise<number> {
+  const [row] = rowsOf<{ any: boolean }>(await deps.db.execute(sql`select exists (select 1 from user_settings where base_currency is not null) as any`));
+  if (!row?.any) return 0;
+  const { failed } = await ensureRates(deps, [deps.now().toISOString().slice(0, 10)]);
+  return failed.length;
+}

@@ -15,6 +15,7 @@ import { drainBarQueue } from "../market/bar-queue.ts";
 import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
 import { settlePending } from "../stats/settle.ts";
+import { fetchRecentRates } from "../fx/rates.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -126,6 +127,14 @@ export const settleStatisticsJob: Job = {
   run: async (deps) => ({ affected: await settlePending(deps) }),
 };
 
+/** The latest reference rates asked ahead of the reads, once any user has a base currency (lib/fx/rates.ts). */
+export const fetchRatesJob: Job = {
+  name: "fetch-rates",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  run: async (deps) => ({ affected: await fetchRecentRates(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -138,6 +147,7 @@ export const JOBS: readonly Job[] = [
   fetchBarsJob,
   brokerSyncJob,
   settleStatisticsJob,
+  fetchRatesJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

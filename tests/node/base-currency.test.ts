@@ -8,6 +8,7 @@ import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startFxServer, type FxServer } from "../support/fx-server.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
+import { fetchRatesJob, runJobs } from "../../lib/jobs/index.ts";
 import { breakdown, calendar, equityCurve, summary } from "../../lib/stats/stats.ts";
 
 let db: { name: string; url: string };
@@ -237,5 +238,21 @@ describe("a trade in the base currency", () => {
     expect(listed).toMatchObject({ currency: "USD", netPnl: "110.40", base: { currency: "EUR", netPnl: "100.00", rate: "1.104", rateDate: "2026-09-04" } });
     const detail = await json(await client.get(`/api/trades/${listed.id}`));
     expect(detail.trade.base).toEqual(listed.base);
+  });
+});
+
+describe("the fetch-rates job", () => {
+  it("asks the last week's rates ahead of the reads once a user has a base, each date once", async () => {
+    await trader("EUR");
+    // As if never asked (the settings' check of EUR asked this week already).
+    await t.deps.db.execute(sql`delete from fx_rate_days where day between '2026-11-13' and '2026-11-20'`);
+    const asked = fx.requests.length;
+    expect(await runJobs(t.deps, [fetchRatesJob])).toEqual({ "fetch-rates": 0 });
+    // 2026-11-13 .. 2026-11-20 (the app's today): one time-series request, every date recorded.
+    const [row] = rowsOf<{ n: number }>(await t.deps.db.execute(sql`select count(*)::int as n from fx_rate_days where day between '2026-11-13' and '2026-11-20'`));
+    expect(row!.n).toBe(8);
+    expect(fx.requests.length - asked).toBe(1);
+    await runJobs(t.deps, [fetchRatesJob]);
+    expect(fx.requests.length - asked).toBe(1);
   });
 });
