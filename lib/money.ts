@@ -56,6 +56,32 @@ export function roundDecimal10(value: string): string {
   return unitsToDecimal(sign ? -units : units);
 }
 
+/** a × b exactly, rounded half away from zero to `scale` decimals (a converted amount: an amount times its rate's factor). */
+export function multiplyDecimals(a: string, b: string, scale = MAX_FRACTION_DIGITS): string {
+  const parse = (v: string) => {
+    const m = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(v.trim());
+    if (!m) throw new TypeError(`Not a decimal string: ${JSON.stringify(v)}`);
+    const fraction = m[3] ?? "";
+    return { units: BigInt(`${m[1] === "-" ? "-" : ""}${m[2]}${fraction}`), scale: fraction.length };
+  };
+  const [x, y] = [parse(a), parse(b)];
+  const product = x.units * y.units;
+  const drop = x.scale + y.scale - scale;
+  if (drop <= 0) return formatDecimal(unitsToScale(product * 10n ** BigInt(-drop), scale));
+  const divisor = 10n ** BigInt(drop);
+  const negative = product < 0n;
+  const abs = negative ? -product : product;
+  const rounded = (abs + divisor / 2n) / divisor;
+  return formatDecimal(unitsToScale(negative ? -rounded : rounded, scale));
+}
+
+/** Integer units of 10^-scale as a decimal string. */
+function unitsToScale(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, "0");
+  return `${negative ? "-" : ""}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+
 /** Exact decimal arithmetic in JS, where SQL is not at hand: values as integers of 10^-10 units. */
 const UNIT_SCALE = 10n ** BigInt(MAX_FRACTION_DIGITS);
 

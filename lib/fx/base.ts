@@ -140,3 +140,34 @@ export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "n
   for (const r of rows) out.set(r.id, { currency: base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
   return out;
 }
+
+/** A rate of one currency and date to the base: its factor, the rate and the date it is of. */
+export type DayRate = { k: string; rate: string; rateDate: string };
+
+/**
+ * The rates of `currency` to the user's base on `days` (an export's columns in the base, docs/currencies.md),
+ * rates never asked fetched first; a day the instance has no rate for is absent. Null when the user has no
+ * base, or it is that currency itself (nothing to convert).
+ */
+export async function ratesOnDays(
+  deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
+  userId: string,
+  currency: string,
+  days: string[],
+): Promise<{ base: string; rates: Map<string, DayRate> } | null> {
+  const head = await headOf(deps, userId);
+  if (!head?.base || head.base === currency) return null;
+  const base = head.base;
+  const today = deps.now().toISOString().slice(0, 10);
+  const unique = [...new Set(days)];
+  const read = async () =>
+    rowsOf<{ day: string; k: string | null; rate: string | null; rate_date: string | null; recorded: boolean }>(
+      await deps.db.execute(sql`select to_char(r.day, 'YYYY-MM-DD') as day, r.k::text as k, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date,
+          ${recordedSql(sql`r.day`, today)} as recorded
+        from (${ratesSql(userId, base, sql`select ${currency}::text as currency, d::date as day from unnest(${`{${unique.join(",")}}`}::date[]) d`, head.overrides)}) r`),
+    );
+  let rows = unique.length ? await read() : [];
+  const unasked = rows.filter((r) => r.k === null && !r.recorded).map((r) => r.day);
+  if (unasked.length > 0 && (await ensureRates(deps, unasked)).fetched) rows = await read();
+  return { base, rates: new Map(rows.filter((r) => r.k !== null).map((r) => [r.day, { k: r.k!, rate: formatDecimal(r.rate!), rateDate: r.rate_date! }])) };
+}

@@ -2,6 +2,7 @@
 // (tests/support/fx-server.ts), overrides, and the statistics of every account converted at each day's rate.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import Papa from "papaparse";
 import { testApp, signUp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
@@ -238,6 +239,17 @@ describe("a trade in the base currency", () => {
     expect(listed).toMatchObject({ currency: "USD", netPnl: "110.40", base: { currency: "EUR", netPnl: "100.00", rate: "1.104", rateDate: "2026-09-04" } });
     const detail = await json(await client.get(`/api/trades/${listed.id}`));
     expect(detail.trade.base).toEqual(listed.base);
+
+    // The exports carry the amounts in the base beside their own, with the rate and its date.
+    const csv = async (kind: string) => Papa.parse<string[]>((await (await client.get(`/api/accounts/${usd}/export/${kind}`)).text()).trim()).data;
+    const trades = await csv("trades");
+    expect(trades[0]!.slice(-3)).toEqual(["Net P&L (EUR)", "Rate (USD per EUR)", "Rate Date"]);
+    expect(trades[1]!.slice(-3)).toEqual(["100.00", "1.104", "2026-09-04"]);
+    expect(trades[1]![trades[0]!.indexOf("Net P&L")]).toBe("110.40");
+    const ledger = await csv("ledger");
+    expect(ledger[0]!.slice(-3)).toEqual(["Amount (EUR)", "Rate (USD per EUR)", "Rate Date"]);
+    // Every ledger row of the day (the fills' cash), each at Friday's rate.
+    for (const row of ledger.slice(1)) expect(row.slice(-2)).toEqual(["1.104", "2026-09-04"]);
   });
 });
 
