@@ -189,7 +189,8 @@ async function resolveScope(
   if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
   const user = { id: userId };
   const version = row!.version;
-  if (!query.accountId) return { user, currency: await currencyOf(deps, user, query), version };
+  // In the base, the base itself is read with the rates (prepareBase): one statement fewer.
+  if (!query.accountId) return { user, currency: query.currency === BASE ? null : await currencyOf(deps, user, query), version };
   if (!row!.currency) throw new AppError("NOT_FOUND", "No such account.");
   return { user, currency: row!.currency, version };
 }
