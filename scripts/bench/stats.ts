@@ -35,14 +35,6 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
     const first = await request(`${server.url}/api/stats/summary?accountId=${accountId}`, { headers: { Cookie: cookie } });
     if (first.status !== 200) throw new Error(`the first summary answered ${first.status}`);
     const firstRead = performance.now() - firstStarted;
-  // The months built after it (a few seconds): the reads below are those of a trader who looks again later.
-  const builtStarted = performance.now();
-  for (let i = 0; i < 600; i++) {
-    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from stats_base_months where user_id = $1", [user.id]);
-    if (rows[0]!.n > 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const monthsBuilt = performance.now() - builtStarted + firstRead;
     const settle = await settleRows(client, accountId);
 
     const dialect = new PgDialect();
