@@ -67,7 +67,7 @@ export function validationError(
   // An unknown field (a strict object's) is named itself, not its parent.
   const fields = issues.flatMap((i) =>
     i.code === "unrecognized_keys" && i.keys?.length
-      ? i.keys.map((key) => ({ path: [...i.path.map(String), key].join("."), message: "is not a known field" }))
+      ? i.keys.map((key) => ({ path: [...i.path.map(String), key].join("."), message: `"${key}" is not a known field` }))
       : [{ path: i.path.map(String).join(".") || "(root)", message: i.message }],
   );
   return new AppError("VALIDATION_ERROR", message, { fields });
