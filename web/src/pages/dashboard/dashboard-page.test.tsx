@@ -173,6 +173,34 @@ describe("the dashboard", () => {
     expect(card("Net P&L").textContent).toContain("+$150.50");
   });
 
+  it("opens on every account in the base currency once one is set, naming the rates it lacks, and still offers each currency", async () => {
+    const seen: string[] = [];
+    stubApi({
+      "GET /api/auth/session": { user: USER },
+      "GET /api/settings": { baseCurrency: "EUR", digest: null, privacyMode: false },
+      "GET /api/accounts": { accounts: [ACCOUNT, { ...ACCOUNT, id: "22222222-2222-4222-8222-222222222222", name: "Euro", currency: "EUR", timezone: "Europe/Berlin" }] },
+      "GET /api/stats/summary": ({ query }) => (seen.push(query.toString()), json({ ...SUMMARY, currency: query.get("currency") === "base" ? "EUR" : query.get("currency"), missingRates: query.get("currency") === "base" ? [{ currency: "USD", date: "2024-01-19" }] : undefined })),
+      "GET /api/stats/equity": { bucket: "day", points: [] },
+      "GET /api/stats/calendar": { days: [] },
+      "GET /api/stats/breakdown": { by: "symbol", groups: [] },
+    });
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Summary in EUR" });
+    const select = screen.getByLabelText("Account") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(["All accounts (EUR)", "All EUR accounts", "All USD accounts", "Main (USD)", "Euro (EUR)"]);
+    expect(select.value).toBe("currency:base");
+    expect(new URLSearchParams(seen.at(-1)).get("currency")).toBe("base");
+    const net = within(screen.getByRole("list", { name: "Summary in EUR" }))
+      .getAllByRole("listitem")
+      .find((li) => li.firstElementChild?.textContent === "Net P&L")!;
+    expect(net.textContent).toContain("€150.50");
+    expect(net.getAttribute("title")).toMatch(/Converted to EUR/);
+    expect(screen.getByText(/A rate is missing \(USD on 2024-01-19\)/).getAttribute("role")).toBe("status");
+    await userEvent.setup().selectOptions(select, "currency:USD");
+    await waitFor(() => expect(new URLSearchParams(seen.at(-1)).get("currency")).toBe("USD"));
+    expect(await screen.findByRole("heading", { name: "Summary" })).toBeTruthy();
+  });
+
   it("shows all accounts together when they share one currency", async () => {
     const seen: string[] = [];
     stubApi({
