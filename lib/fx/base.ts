@@ -8,7 +8,7 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { keptFigures } from "../stats/cache.ts";
 import { ratesSql } from "./convert.ts";
-import { ensureRates } from "./rates.ts";
+import { ensureRates, recordedSql } from "./rates.ts";
 
 export type MissingRate = { currency: string; date: string };
 /**
@@ -33,10 +33,24 @@ async function headOf(deps: Pick<Deps, "db">, userId: string): Promise<Head | un
   return row;
 }
 
-/** A recorded date: asked of the rate service (a recent one without rates only for an hour). */
-export function recordedSql(day: SQL, today: string): SQL {
-  return sql`exists (select 1 from fx_rate_days d where d.day = ${day}
-    and (d.has_rates or d.day < ${today}::date - 2 or d.fetched_at > now() - interval '1 hour'))`;
+/** 400 naming `currency`: a read in the base without a base currency set. */
+export const noBaseError = () =>
+  new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
+    fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
+  });
+
+/**
+ * Rows that name a date and whether it was `recorded` (recordedSql), read again once the dates of those that
+ * `lack` a rate and were never asked have been asked of the rate service.
+ */
+export async function readAfterAsking<T extends { day: string; recorded: boolean }>(
+  deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
+  read: () => Promise<T[]>,
+  lacks: (row: T) => boolean,
+): Promise<T[]> {
+  const rows = await read();
+  const unasked = [...new Set(rows.filter((r) => lacks(r) && !r.recorded).map((r) => r.day))];
+  return unasked.length > 0 && (await ensureRates(deps, unasked)).fetched ? read() : rows;
 }
 
 /**
@@ -79,11 +93,7 @@ export async function prepareBase(
   const today = deps.now().toISOString().slice(0, 10);
   const read = async () => {
     const head = await headOf(deps, userId);
-    if (!head?.base) {
-      throw new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
-        fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
-      });
-    }
+    if (!head?.base) throw noBaseError();
     const stamp = `${head.base}:${head.fx_version}:${head.fetched}`;
     const statement = neededSql(userId, head.base, head.fx_version, head.overrides, query, source, today);
     const rows = version === null ? rowsOf<Needed>(await deps.db.execute(statement)) : await keptFigures<Needed>(deps.db, statement, `${version}:${stamp}:${today}`);
@@ -134,9 +144,7 @@ export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "n
           to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, ${recordedSql(sql`t.day`, today)} as recorded
         from t join r on r.currency = t.currency and r.day = t.day`),
     );
-  let rows = await read();
-  const unasked = rows.filter((r) => r.rate === null && !r.recorded).map((r) => r.day);
-  if (unasked.length > 0 && (await ensureRates(deps, [...new Set(unasked)])).fetched) rows = await read();
+  const rows = await readAfterAsking(deps, read, (r) => r.rate === null);
   for (const r of rows) out.set(r.id, { currency: base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
   return out;
 }
@@ -166,8 +174,6 @@ export async function ratesOnDays(
           ${recordedSql(sql`r.day`, today)} as recorded
         from (${ratesSql(userId, base, sql`select ${currency}::text as currency, d::date as day from unnest(${`{${unique.join(",")}}`}::date[]) d`, head.overrides)}) r`),
     );
-  let rows = unique.length ? await read() : [];
-  const unasked = rows.filter((r) => r.k === null && !r.recorded).map((r) => r.day);
-  if (unasked.length > 0 && (await ensureRates(deps, unasked)).fetched) rows = await read();
+  const rows = unique.length ? await readAfterAsking(deps, read, (r) => r.k === null) : [];
   return { base, rates: new Map(rows.filter((r) => r.k !== null).map((r) => [r.day, { k: r.k!, rate: formatDecimal(r.rate!), rateDate: r.rate_date! }])) };
 }

@@ -10,7 +10,8 @@ import { DecimalStringSchema, formatDecimal } from "../money.ts";
 import { daySchema } from "../days/schema.ts";
 import { baseOf } from "../settings/settings.ts";
 import { settleForRead } from "../stats/settle.ts";
-import { addDays, ensureRates, ratesBaseUrl } from "./rates.ts";
+import { addDays, ratesBaseUrl, recordedSql } from "./rates.ts";
+import { readAfterAsking } from "./base.ts";
 import { ratesSql } from "./convert.ts";
 
 /** A date may be today somewhere on Earth: a day ahead of UTC at most. */
@@ -69,7 +70,7 @@ export async function deleteOverride(deps: Pick<Deps, "db">, userId: string, key
   if (rows.length === 0) throw new AppError("NOT_FOUND", "No such rate of yours.");
 }
 
-type RateRow = { currency: string; date: string; rate: string | null; rate_date: string | null; source: string | null };
+type RateRow = { currency: string; day: string; rate: string | null; rate_date: string | null; source: string | null; recorded: boolean };
 
 /**
  * GET /api/settings/fx-rates: the rates the user's figures use from `from` to `to` (the last 90 days by
@@ -85,7 +86,8 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
   if (addDays(from, MAX_RATE_DAYS) <= to) throw new AppError("VALIDATION_ERROR", `Up to ${MAX_RATE_DAYS} days of rates at once.`, { fields: [{ path: "from", message: `must be within ${MAX_RATE_DAYS} days of to` }] });
   const read = async () =>
     rowsOf<RateRow>(
-      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as date, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source
+      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source,
+          ${recordedSql(sql`r.day`, today)} as recorded
         from (${ratesSql(
           userId,
           base,
@@ -96,11 +98,7 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
         )}) r
         order by r.day desc, r.currency`),
     );
-  let rows = await read();
-  if (rows.some((r) => r.rate === null)) {
-    await ensureRates(deps, [...new Set(rows.filter((r) => r.rate === null).map((r) => r.date))]);
-    rows = await read();
-  }
+  const rows = await readAfterAsking(deps, read, (r) => r.rate === null);
   const overrides = rowsOf<{ date: string; currency: string; rate: string }>(
     await deps.db.execute(sql`select to_char(day, 'YYYY-MM-DD') as date, currency, rate::text as rate from fx_overrides
       where user_id = ${userId}::uuid and base = ${base} order by day desc, currency`),
@@ -110,8 +108,8 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
     from,
     to,
     service: ratesBaseUrl(deps),
-    rates: rows.filter((r) => r.rate !== null).map((r) => ({ date: r.date, currency: r.currency, rate: formatDecimal(r.rate!), rateDate: r.rate_date!, source: r.source as "same" | "override" | "reference" })),
-    missingRates: rows.filter((r) => r.rate === null).map((r) => ({ currency: r.currency, date: r.date })),
+    rates: rows.filter((r) => r.rate !== null).map((r) => ({ date: r.day, currency: r.currency, rate: formatDecimal(r.rate!), rateDate: r.rate_date!, source: r.source as "same" | "override" | "reference" })),
+    missingRates: rows.filter((r) => r.rate === null).map((r) => ({ currency: r.currency, date: r.day })),
     overrides: overrides.map((o) => ({ ...o, rate: formatDecimal(o.rate) })),
   };
 }

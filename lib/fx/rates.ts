@@ -6,7 +6,7 @@
 // (`GET {base}/{from}..{to}?base=EUR`) of CHUNK_DAYS at most; one date alone in `GET {base}/{date}?base=EUR`.
 // Nothing here guesses: a date the service does not answer for stays unrecorded, and the figures that need
 // it list it as missing (lib/fx/convert.ts).
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../db/rows.ts";
@@ -28,6 +28,12 @@ const backoff = new Map<string, number>();
 
 export function ratesBaseUrl(deps: Pick<Deps, "config">): string {
   return (deps.config.FX_RATES_BASE_URL ?? FX_RATES_DEFAULT_BASE_URL).replace(/\/+$/, "");
+}
+
+/** A recorded date: asked of the rate service (a recent one still without rates: for an hour). */
+export function recordedSql(day: SQL, today: string): SQL {
+  return sql`exists (select 1 from fx_rate_days d where d.day = ${day}
+    and (d.has_rates or d.day < ${today}::date - 2 or d.fetched_at > now() - interval '1 hour'))`;
 }
 
 /** A Postgres array literal of dates (drizzle sends a JS array as a row). */
@@ -86,8 +92,7 @@ export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "
   const list = [...wanted].sort();
   const known = new Set(
     rowsOf<{ day: string }>(
-      await deps.db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day from fx_rate_days
-        where day = any(${pgArray(list)}::date[]) and (has_rates or day < ${today}::date - 2 or fetched_at > now() - interval '1 hour')`),
+      await deps.db.execute(sql`select to_char(w.day, 'YYYY-MM-DD') as day from unnest(${pgArray(list)}::date[]) w(day) where ${recordedSql(sql`w.day`, today)}`),
     ).map((r) => r.day),
   );
   const todo = list.filter((d) => !known.has(d));

@@ -20,7 +20,7 @@ import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
 import { baseOf } from "../settings/settings.ts";
-import { prepareBase, type MissingRate } from "../fx/base.ts";
+import { noBaseError, prepareBase, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { keepBaseMonths } from "../fx/base-months.ts";
 
@@ -133,7 +133,7 @@ async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQ
   if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
   if (query.currency === BASE) {
     const base = await baseOf(deps, user.id);
-    if (!base) throw NO_BASE();
+    if (!base) throw noBaseError();
     return base.base;
   }
   if (query.accountId) return (await requireOwnAccount(deps, user, query.accountId)).currency;
@@ -194,11 +194,6 @@ async function resolveScope(
   if (!row!.currency) throw new AppError("NOT_FOUND", "No such account.");
   return { user, currency: row!.currency, version };
 }
-
-const NO_BASE = () =>
-  new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {
-    fields: [{ path: "currency", message: "is base, but no base currency is set (PUT /api/settings {baseCurrency})" }],
-  });
 
 const ACCOUNT_AND_CURRENCY = () =>
   new AppError("VALIDATION_ERROR", "Choose one account (accountId) or one currency (currency), not both.", {
