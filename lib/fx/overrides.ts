@@ -30,7 +30,8 @@ export const RatesQuerySchema = z
   .object({ from: z.optional(daySchema()), to: z.optional(daySchema()) })
   .check(
     z.refine((q) => !q.from || !q.to || q.from <= q.to, { message: "must not be before from", path: ["to"] }),
-    z.refine((q) => !q.from || !q.to || addDays(q.from, MAX_RATE_DAYS) > q.to, { message: `must be within ${MAX_RATE_DAYS} days of from`, path: ["to"] }),
+    // Date.parse, not addDays: the check runs on dates the fields refused too (NaN refuses nothing).
+    z.refine((q) => !q.from || !q.to || !(Date.parse(q.to) - Date.parse(q.from) >= MAX_RATE_DAYS * 86_400_000), { message: `must be within ${MAX_RATE_DAYS} days of from`, path: ["to"] }),
   );
 
 async function requireBase(deps: Pick<Deps, "db">, userId: string) {

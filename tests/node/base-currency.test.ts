@@ -210,6 +210,9 @@ describe("statistics in the base currency", () => {
     expect((await json(await client.get(`/api/stats/summary?currency=base&accountId=${accountId}`), 400)).error.code).toBe("VALIDATION_ERROR");
     expect((await json(await client.get("/api/stats/summary?currency=bases"), 400)).error.fields[0].path).toBe("currency");
     expect((await json(await client.get("/api/settings/fx-rates?from=2025-01-01&to=2026-06-01"), 400)).error.fields[0].path).toBe("to");
+    // A date that is not one, beside one that is (found by tests/robust/routes.test.ts as a 500).
+    expect((await json(await client.get("/api/settings/fx-rates?from=eyJhdCI6&to=2026-06-01"), 400)).error.fields[0].path).toBe("from");
+    expect((await json(await client.get("/api/settings/fx-rates?from=2026-06-01&to=2026-99-01"), 400)).error.fields[0].path).toBe("to");
   });
 
   it("name the rates a broken rate service leaves missing (404, 500, garbage, no rates), never a 5xx or a figure from a wrong rate", async () => {
