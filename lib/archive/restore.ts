@@ -115,21 +115,26 @@ const BarsIndexSchema = z.array(
   }),
 );
 
+const code = () => z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code"));
+/** A list of rates per date and currency to a base, of up to `decimals` decimals. */
+const rateList = (decimals: number) =>
+  z.array(
+    z.looseObject({
+      date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
+      currency: code(),
+      base: code(),
+      rate: z.string().check(z.regex(new RegExp(`^\\d{1,18}(\\.\\d{1,${decimals}})?$`), "must be a positive decimal"), z.refine((v) => Number(v) > 0, "must be above 0")),
+    }),
+  ).check(z.maxLength(100_000));
+
 /** settings.json (docs/currencies.md): what an instance can store of it; older archives have none. */
 const SettingsPartSchema = z.looseObject({
-  baseCurrency: z.optional(z.nullable(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")))),
+  baseCurrency: z.optional(z.nullable(code())),
   privacyMode: z.optional(z.boolean()),
   digest: z.optional(z.nullable(z.looseObject({ weekly: z.boolean(), weekday: z.int().check(z.gte(0), z.lte(6)), hour: z.int().check(z.gte(0), z.lte(23)), zone: z.string().check(z.maxLength(64)) }))),
-  fxOverrides: z.optional(
-    z.array(
-      z.looseObject({
-        date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
-        currency: z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")),
-        base: z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")),
-        rate: z.string().check(z.regex(/^\d{1,18}(\.\d{1,10})?$/, "must be a positive decimal"), z.refine((v) => Number(v) > 0, "must be above 0")),
-      }),
-    ).check(z.maxLength(100_000)),
-  ),
+  fxOverrides: z.optional(rateList(10)),
+  /** The brokers' own rates (fx_broker_rates): what 1 of the currency is in the base. */
+  brokerRates: z.optional(rateList(14)),
 });
 
 /** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */

@@ -1071,6 +1071,8 @@ export const csvImports = pgTable(
     undoneAt: timestamp("undone_at", { withTimezone: true }),
     /** Counts shown in the preview and the import history. */
     summary: jsonb("summary").notNull(),
+    /** The broker's own rates the file carries ([{day, base, k}], lib/imports/normalize.ts): kept by the commit. */
+    brokerRates: jsonb("broker_rates"),
     /**
      * The fills a commit would write, inline (no object storage; a pushed batch): emptied once committed. A
      * preview stages them in parts instead (csv_import_parts, `stagedParts` of them).
@@ -1367,6 +1369,27 @@ export const fxOverrides = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.currency, t.day] }), check("fx_overrides_positive", sql`rate > 0`)],
+);
+
+/**
+ * A broker's own rate for a date (IBKR Flex's fxRateToBase): what 1 of `currency` is in the broker account's
+ * `base`, as the broker booked that day's trades. Used for the user's figures in `base` on that date, after
+ * the trader's own overrides and before the reference rate (docs/currencies.md). Written by import commits.
+ */
+export const fxBrokerRates = pgTable(
+  "fx_broker_rates",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    base: text("base").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    /** Units of `base` per 1 `currency`, as the broker gives it. */
+    k: numeric("k").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency, t.base, t.day] }), check("fx_broker_rates_positive", sql`k > 0`)],
 );
 
 /**

@@ -22,12 +22,13 @@ type Needed = { currency: string; day: string; recorded: boolean; rated: boolean
 
 const iso = (v: string | undefined) => (v ? sql`${new Date(v).toISOString()}::timestamptz` : sql`null::timestamptz`);
 
-/** The user's base, the overrides' version and whether they have any, and the latest rates fetched: one row. */
+/** The user's base, the rates' version and whether they have rates of their own or their brokers', and the latest rates fetched: one row. */
 async function headOf(deps: Pick<Deps, "db">, userId: string): Promise<Head | undefined> {
   const [row] = rowsOf<Head>(
     await deps.db.execute(sql`select s.base_currency as base, s.fx_version::text as fx_version,
         coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text as fetched,
-        exists (select 1 from fx_overrides o where o.user_id = s.user_id and o.base = s.base_currency) as overrides
+        (exists (select 1 from fx_overrides o where o.user_id = s.user_id and o.base = s.base_currency)
+          or exists (select 1 from fx_broker_rates br where br.user_id = s.user_id and br.base = s.base_currency)) as overrides
       from user_settings s where s.user_id = ${userId}::uuid`),
   );
   return row;

@@ -1,6 +1,6 @@
 // The rate of each (currency, day) pair to a user's base (docs/currencies.md), set-based: one lookup in
 // fx_daily (the reference rates walked back per date, lib/fx/rates.ts) for the currency and one for the base,
-// and the user's overrides of the week before when they have any. What every conversion reads: the statistics,
+// and the user's overrides of the week before and their brokers' rates when they have any. What every conversion reads: the statistics,
 // a trade's `base`, the rates page.
 import { sql, type SQL } from "drizzle-orm";
 
@@ -9,28 +9,37 @@ import { sql, type SQL } from "drizzle-orm";
  * - rate: units of the currency per 1 base (10 decimals); k = 1 / rate (14 decimals, from the published
  *   rates), what an amount is multiplied by (a product of numerics is exact, so a sum converted equals its
  *   parts converted and summed);
- * - source: 'same' (the base itself), 'override' (the trader's rate of that date, or of an earlier one in the
- *   7 days before with no reference rate since), 'reference';
+ * - source: 'same' (the base itself); 'override' (the trader's rate of that date); 'broker' (the broker's own
+ *   rate of that date, fx_broker_rates: its k as given); 'override' again for the trader's rate of an earlier
+ *   date in the 7 days before with no reference rate since; else 'reference';
  * - all four null when the instance has no rate for the pair (a date never asked of the rate service, or
  *   without a published rate in the 7 days before).
- * `overrides`: whether the user has any (none: their lookup is left out). `withPairs`: each pair's own columns
- * too (`n.*`, so rows are converted in one join with the rates, planned on the rates' statistics).
+ * `own`: whether the user has rates of their own or of their broker to this base (none: their lookup is left
+ * out). `withPairs`: each pair's own columns too (`n.*`, so rows are converted in one join with the rates,
+ * planned on the rates' statistics).
  */
-export function ratesSql(userId: string, base: string, pairs: SQL, overrides: boolean, withPairs = false): SQL {
-  const own = overrides
+export function ratesSql(userId: string, base: string, pairs: SQL, own: boolean, withPairs = false): SQL {
+  const theirs = own
     ? sql`left join lateral (
-        select o.day, o.rate from fx_overrides o
-        where o.user_id = ${userId}::uuid and o.base = ${base} and o.currency = n.currency and o.day <= n.day and o.day >= n.day - 7
-        order by o.day desc limit 1
-      ) o on o.day >= coalesce(c.rate_day, '-infinity'::date)`
-    : sql`left join (select null::date as day, null::numeric as rate) o on false`;
+        select * from (
+          (select o.day, round(1 / o.rate, 14) as k, round(o.rate, 10) as rate, 'override' as source, case when o.day = n.day then 0 else 2 end as rank
+            from fx_overrides o
+            where o.user_id = ${userId}::uuid and o.base = ${base} and o.currency = n.currency and o.day <= n.day and o.day >= n.day - 7
+              and o.day >= coalesce(c.rate_day, '-infinity'::date)
+            order by o.day desc limit 1)
+          union all
+          select br.day, br.k, round(1 / br.k, 10), 'broker', 1
+            from fx_broker_rates br where br.user_id = ${userId}::uuid and br.currency = n.currency and br.base = ${base} and br.day = n.day
+        ) x order by rank limit 1
+      ) o on true`
+    : sql`left join (select null::date as day, null::numeric as k, null::numeric as rate, null::text as source) o on false`;
   return sql`select ${withPairs ? sql`n.*` : sql`n.currency, n.day`},
-      case when n.currency = ${base} then 1::numeric when o.rate is not null then round(1 / o.rate, 14) when b.per_eur is not null then round(b.per_eur / c.per_eur, 14) end as k,
-      case when n.currency = ${base} then 1::numeric when o.rate is not null then round(o.rate, 10) when b.per_eur is not null then round(c.per_eur / b.per_eur, 10) end as rate,
-      case when n.currency = ${base} then n.day when o.rate is not null then o.day when b.per_eur is not null then c.rate_day end as rate_day,
-      case when n.currency = ${base} then 'same' when o.rate is not null then 'override' when b.per_eur is not null then 'reference' end as source
+      case when n.currency = ${base} then 1::numeric when o.k is not null then o.k when b.per_eur is not null then round(b.per_eur / c.per_eur, 14) end as k,
+      case when n.currency = ${base} then 1::numeric when o.k is not null then o.rate when b.per_eur is not null then round(c.per_eur / b.per_eur, 10) end as rate,
+      case when n.currency = ${base} then n.day when o.k is not null then o.day when b.per_eur is not null then c.rate_day end as rate_day,
+      case when n.currency = ${base} then 'same' when o.k is not null then o.source when b.per_eur is not null then 'reference' end as source
     from (${pairs}) n
     left join fx_daily c on c.currency = n.currency and c.day = n.day
     left join fx_daily b on b.currency = ${base} and b.day = n.day and c.per_eur is not null
-    ${own}`;
+    ${theirs}`;
 }

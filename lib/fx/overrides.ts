@@ -109,7 +109,7 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
     from,
     to,
     service: ratesBaseUrl(deps),
-    rates: rows.filter((r) => r.rate !== null).map((r) => ({ date: r.day, currency: r.currency, rate: formatDecimal(r.rate!), rateDate: r.rate_date!, source: r.source as "same" | "override" | "reference" })),
+    rates: rows.filter((r) => r.rate !== null).map((r) => ({ date: r.day, currency: r.currency, rate: formatDecimal(r.rate!), rateDate: r.rate_date!, source: r.source as "same" | "override" | "broker" | "reference" })),
     missingRates: rows.filter((r) => r.rate === null).map((r) => ({ currency: r.currency, date: r.day })),
     overrides: overrides.map((o) => ({ ...o, rate: formatDecimal(o.rate) })),
   };

@@ -865,7 +865,7 @@ export const FxRatesSchema = z.object({
   from: day(),
   to: day(),
   service: z.string().check(z.describe("The rate service asked (FX_RATES_BASE_URL)")),
-  rates: z.array(z.object({ date: day(), currency: z.string(), rate: decimal(), rateDate: day(), source: z.enum(["same", "override", "reference"]) })),
+  rates: z.array(z.object({ date: day(), currency: z.string(), rate: decimal(), rateDate: day(), source: z.enum(["same", "override", "broker", "reference"]) })),
   missingRates: z.array(z.object({ currency: z.string(), date: day() })),
   overrides: z.array(z.object({ date: day(), currency: z.string(), rate: decimal() })),
 });

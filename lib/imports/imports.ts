@@ -232,7 +232,7 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
     await deps.db.execute(sql`select fee_schedule from accounts where id = ${account.id}::uuid`),
   );
   const feeSchedule = typeof schedule?.fee_schedule === "string" ? (JSON.parse(schedule.fee_schedule) as FeeSchedule) : (schedule?.fee_schedule ?? null);
-  const { fills, errors, skipped, rowCount, header } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, input.sync?.maxRows ?? deps.config.CSV_IMPORT_MAX_ROWS);
+  const { fills, errors, skipped, rowCount, header, brokerRates } = normalizeCsv(text, mapping, options, { ...account, feeSchedule }, input.sync?.maxRows ?? deps.config.CSV_IMPORT_MAX_ROWS);
   // A mapping of the trader's own that read rows is kept for the next file with this header.
   if (request.mapping && header && fills.length > 0) await rememberMapping(deps, account.id, header, request.mapping, request.options ?? {});
   const notBefore = input.sync?.notBefore?.toISOString();
@@ -280,7 +280,10 @@ export async function previewImport(deps: Pick<Deps, "db" | "config" | "now" | "
   const expiresAt = new Date(deps.now().getTime() + deps.config.CSV_IMPORT_STAGING_TTL_MINUTES * 60_000);
   const importId = crypto.randomUUID();
   const stagedKey = deps.storage ? stagedImportKey(user.id, importId) : null;
-  const row = { id: importId, userId: user.id, accountId: account.id, fileName: storableFileName(input.fileName), presetId: preset?.id ?? null, expiresAt, summary };
+  const row = {
+    id: importId, userId: user.id, accountId: account.id, fileName: storableFileName(input.fileName), presetId: preset?.id ?? null, expiresAt, summary,
+    brokerRates: brokerRates.length ? brokerRates : null,
+  };
   // A staging that failed part-way: its row goes (with its parts, or queueing its object's key).
   const dropRow = () =>
     deps.db
@@ -519,7 +522,27 @@ export async function commitImport(
       }),
   );
   if (applied?.written === null || applied?.written === undefined) return claimFailure(deps, user, importId);
+  await keepBrokerRates(deps, user.id, importId);
   return committed(deps, user, importId, stagedKey);
+}
+
+/**
+ * The broker's own rates a committed import carried (docs/currencies.md): each date's rate of the account's
+ * currency to the broker's base, the last import's winning; the user's rates' version moves when one changed,
+ * so figures in the base read them. Kept after an undo: a rate the broker gave stays true.
+ */
+async function keepBrokerRates(deps: Pick<Deps, "db">, userId: string, importId: string) {
+  await deps.db.execute(sql`with given as (
+      select a.currency, r.base, r.day, r.k from csv_imports i join accounts a on a.id = i.account_id,
+        jsonb_to_recordset(i.broker_rates) as r(day date, base text, k numeric)
+      where i.id = ${importId}::uuid and i.broker_rates is not null
+    ),
+    kept as (
+      insert into fx_broker_rates as b (user_id, currency, base, day, k) select ${userId}::uuid, currency, base, day, k from given
+      on conflict (user_id, currency, base, day) do update set k = excluded.k, created_at = now() where b.k is distinct from excluded.k
+      returning 1
+    )
+    update user_settings set fx_version = fx_version + 1 where user_id = ${userId}::uuid and exists (select 1 from kept)`);
 }
 
 /** A value the database refused (class 22) as the trader's 400; any other failure as it is. */

@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, multiplyUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
-import { zonedTimeToUtc } from "../time/zoned.ts";
+import { wallClock, zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
 import { estimateFee, type FeeSchedule } from "../trades/fees.ts";
@@ -33,6 +33,15 @@ export type StagedFill = CashFill & {
 };
 
 export type RowError = { row: number; column?: string; message: string };
+
+/** A broker's own rate (mapping.fxRateToBase): 1 of the account's currency is `k` of `base` on `day`, in the account's zone. */
+export type BrokerRate = { day: string; base: string; k: string };
+
+/** An instant's date in a zone, YYYY-MM-DD. */
+function dayIn(instant: number, timeZone: string): string {
+  const t = wallClock(instant, timeZone);
+  return `${String(t.year).padStart(4, "0")}-${String(t.month).padStart(2, "0")}-${String(t.day).padStart(2, "0")}`;
+}
 
 const BUY_WORDS = ["BUY", "BOT", "B", "BOUGHT", "BTO", "BTC", "BUY TO OPEN", "BUY TO CLOSE", "BUY TO COVER", "COVER", "LONG"];
 const SELL_WORDS = ["SELL", "SLD", "S", "SOLD", "SS", "SHORT", "SELL SHORT", "STO", "STC", "SELL TO OPEN", "SELL TO CLOSE", "SSHRT"];
@@ -412,7 +421,7 @@ export function normalizeCsv(
   options: ImportOptions,
   account: { timezone: string; currency: string; feeSchedule?: FeeSchedule | null },
   maxRows: number,
-): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number; header: string[] | null } {
+): { fills: StagedFill[]; errors: RowError[]; skipped: RowSkip[]; rowCount: number; header: string[] | null; brokerRates: BrokerRate[] } {
   const timeZone = options.timezone ?? account.timezone;
   if (!CANONICAL_TIME_ZONES.has(timeZone)) {
     throw new AppError("INVALID_TIMEZONE", `Unknown time zone "${timeZone}" in options.timezone: use a canonical IANA name.`);
@@ -432,6 +441,8 @@ export function normalizeCsv(
     return v;
   };
   const filters = (options.rowFilters ?? []).map((f, n) => ({ ...f, field: `rowFilters.${n}` }));
+  /** The broker's rate to its base per date of the account's zone and base (the last row of a date wins). */
+  const brokerRates = new Map<string, BrokerRate>();
   const timeOnly = !mapping.executedAt && !mapping.date && options.tradeDate !== undefined;
   /** The fills whose row gave a date and no time of day, by their place in `fills`. */
   const untimed: number[] = [];
@@ -478,6 +489,16 @@ export function normalizeCsv(
     const currency = cell("currency").toUpperCase();
     if (currency !== "" && currency !== account.currency) {
       fail("currency", `"${currency}" is not this account's currency (${account.currency}): the journal does not convert currencies, so import this row into an account in ${currency}`);
+    }
+    // The broker's own rate to its account's base (IBKR's fxRateToBase): kept for the date, once the row is read.
+    let brokerRate: { base: string; k: string } | null = null;
+    const rateCell = cell("fxRateToBase");
+    if (rateCell !== "" && cell("baseCurrency") !== "") {
+      const k = parseNumber(rateCell, options.numberFormat);
+      const base = cell("baseCurrency").toUpperCase();
+      if (k === null || k.startsWith("-") || /^0+(\.0+)?$/.test(k)) fail("fxRateToBase", `"${rateCell}" is not a rate above 0`);
+      else if (!/^[A-Z]{3}$/.test(base)) fail("baseCurrency", `"${cell("baseCurrency")}" is not a 3-letter currency code`);
+      else if (base !== account.currency) brokerRate = { base, k };
     }
     let quantity = parseNumber(cell("quantity"), options.numberFormat);
     let side: "buy" | "sell" | null;
@@ -577,6 +598,10 @@ export function normalizeCsv(
       ? estimateFee(account.feeSchedule, { assetClass: instrument.assetClass, quantity, price, multiplier: instrument.multiplier })
       : null;
     if (estimate !== null) fees = estimate;
+    if (brokerRate) {
+      const day = dayIn(executedAt.getTime(), account.timezone);
+      brokerRates.set(`${day} ${brokerRate.base}`, { day, ...brokerRate });
+    }
     const executionId = cell("executionId");
     const orderId = (cell("orderId") || (options.multiLegRows ? when : "")).slice(0, 100);
     if (!timeOnly && !read!.timed) untimed.push(fills.length);
@@ -610,7 +635,7 @@ export function normalizeCsv(
     }
   });
   orderUntimed(fills, untimed, options.rowOrder);
-  return { fills, errors, skipped, rowCount, header };
+  return { fills, errors, skipped, rowCount, header, brokerRates: [...brokerRates.values()] };
 }
 
 /**

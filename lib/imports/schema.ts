@@ -46,6 +46,13 @@ export const ImportMappingSchema = z.strictObject({
    */
   currency: z.optional(column()),
   /**
+   * The broker's own rate of the row's currency to its account's base currency (IBKR's fxRateToBase: 1 of
+   * the currency is this many of `baseCurrency`), with the column naming that base: kept per date for the
+   * figures in a base currency (docs/currencies.md). Read only when both cells are filled.
+   */
+  fxRateToBase: z.optional(column()),
+  baseCurrency: z.optional(column()),
+  /**
    * The trade's plan (docs/trading.md, "Risk and R"): a stop and a target price on a row go onto the trade
    * its fill belongs to (the first row of the trade that carries one), unless the trade has its own already.
    */

@@ -62,7 +62,11 @@ export type Provider = (typeof PROVIDERS)[number];
 
 /** Each provider's facts; its adapter (lib/sync/adapters/<provider>.ts) spreads them. */
 export const FACTS: Record<Provider, AdapterFacts> = {
-  "ibkr-flex": { name: "Interactive Brokers", mend: "a new Flex Web Service token", presetId: "ibkr-flex", hintOf: "token" },
+  // IBKR's rate of each trade to the account's base currency, and that base (Account Information's currency).
+  "ibkr-flex": {
+    name: "Interactive Brokers", mend: "a new Flex Web Service token", presetId: "ibkr-flex", hintOf: "token",
+    extraColumns: { fxRateToBase: "FXRateToBase", baseCurrency: "BaseCurrency" },
+  },
   alpaca: { name: "Alpaca", mend: "new API keys", presetId: "alpaca", hintOf: "keyId" },
   // The export has no id per execution; the API's transaction id is one (partial fills of one order at one
   // price in one second stay apart, and the same fill from the export is still matched by its print).

@@ -7,6 +7,8 @@ import { testApp, signUp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startFxServer, type FxServer } from "../support/fx-server.ts";
+import { flexStatement, flexTrade, startFlexServer, type FlexServer } from "../support/flex-server.ts";
+import { syncNow } from "../support/broker-sync.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
 import { fetchRatesJob, runJobs } from "../../lib/jobs/index.ts";
@@ -14,15 +16,18 @@ import { breakdown, calendar, equityCurve, summary } from "../../lib/stats/stats
 
 let db: { name: string; url: string };
 let fx: FxServer;
+let flex: FlexServer;
 let t: TestApp;
 
 beforeAll(async () => {
   db = await createMigratedDatabase("journal_fx");
   fx = await startFxServer();
-  t = await testApp(db.url, fx.env, { now: () => new Date("2026-11-20T12:00:00Z"), peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && console.error(line) }) });
+  flex = await startFlexServer();
+  t = await testApp(db.url, { ...fx.env, ...flex.env }, { now: () => new Date("2026-11-20T12:00:00Z"), peer: "per-request", log: createLogger({ write: (line) => line.includes('"level":"error"') && console.error(line) }) });
 });
 afterAll(async () => {
   await fx?.close();
+  await flex?.close();
   if (db) await dropDatabase(db.name);
 });
 
@@ -129,6 +134,53 @@ describe("statistics in the base currency", () => {
       ["QQQ", "-50.00"],
       ["SPY", "120.00"],
     ]);
+  });
+
+  it("take IBKR's own rate to the account's base where that base is the user's, under the trader's own; a file's rate column the same; a bad rate cell a row error", async () => {
+    const { client, userId } = await trader("EUR");
+    const usd = await account(client, "USD", "America/New_York");
+    // Friday 2026-06-05 (reference: 1.105 USD per EUR): IBKR booked the day at 0.9 EUR per USD.
+    const leg = (n: number, side: "BUY" | "SELL", time: string, fxRateToBase?: string) =>
+      flexTrade({ symbol: "AAPL", side, quantity: "100", price: side === "BUY" ? "191.5" : "192.25", commission: "1", dateTime: `20260605;${time}`, execId: `0000e0d5.66aa${String(n).padStart(4, "0")}.01.01`, fxRateToBase });
+    flex.statement = flexStatement([leg(1, "BUY", "100000", "0.9"), leg(2, "SELL", "100500", "0.9")], "EUR");
+    const connected = await client.request(`/api/accounts/${usd}/broker-connection`, { method: "PUT", json: { provider: "ibkr-flex", token: "goodtoken1234567890abcd", queryId: "987654" } });
+    expect(connected.status, await connected.clone().text()).toBe(200);
+    expect(await syncNow(t, client, usd)).toMatchObject({ status: "succeeded", imported: 2 });
+    // 73.00 USD net at 0.9: 65.70 EUR (at the reference rate it would be 66.06).
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "65.70", missingRates: [] });
+    const [trade] = (await json(await client.get(`/api/trades?accountId=${usd}`))).trades;
+    expect(trade.base).toEqual({ currency: "EUR", netPnl: "65.70", rate: "1.1111111111", rateDate: "2026-06-05" });
+    const rates = await json(await client.get("/api/settings/fx-rates?from=2026-06-01&to=2026-06-30"));
+    expect(rates.rates).toEqual([{ date: "2026-06-05", currency: "USD", rate: "1.1111111111", rateDate: "2026-06-05", source: "broker" }]);
+    expect(rowsOf(await t.deps.db.execute(sql`select currency, base, to_char(day, 'YYYY-MM-DD') as day, k::text as k from fx_broker_rates where user_id = ${userId}::uuid`))).toEqual([
+      { currency: "USD", base: "EUR", day: "2026-06-05", k: "0.9" },
+    ]);
+    // The trader's own rate of that date wins over the broker's; gone, the broker's is back.
+    await json(await put(client, "/api/settings/fx-overrides", { date: "2026-06-05", currency: "USD", rate: "1.25" }));
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "58.40" });
+    await json(await client.delete("/api/settings/fx-overrides?date=2026-06-05&currency=USD"), 204);
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "65.70" });
+    // An undo keeps the rate (a rate the broker gave stays true); the figures follow the trades.
+    // In another base the broker's rate to EUR is not used: USD as it is.
+    await json(await put(client, "/api/settings", { baseCurrency: "USD" }));
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "73.00" });
+    await json(await put(client, "/api/settings", { baseCurrency: "EUR" }));
+
+    // A file of the trader's own with a rate column and a base column, mapped (any preset's columns can be).
+    const other = await account(client, "USD");
+    const csv = ["Date/Time,Symbol,Side,Quantity,Price,Fees,Execution ID,Rate,Base",
+      "2026-06-12T14:00:00Z,MSFT,buy,10,400,0,x1,0.95,EUR",
+      "2026-06-12T14:05:00Z,MSFT,sell,10,410,0,x2,0.95,EUR",
+      "2026-06-12T14:06:00Z,MSFT,buy,10,410,0,x3,zero,EUR"].join("\n");
+    const generic = { executedAt: "Date/Time", symbol: "Symbol", side: "Side", quantity: "Quantity", price: "Price", fees: "Fees", executionId: "Execution ID", fxRateToBase: "Rate", baseCurrency: "Base" };
+    const form = new FormData();
+    form.set("file", new Blob([csv]), "own.csv");
+    form.set("request", JSON.stringify({ accountId: other, mapping: generic, options: { dateFormat: "iso" } }));
+    const preview = await json(await client.request("/api/csv-import/preview", { method: "POST", body: form }), 201);
+    expect(preview.errors).toEqual([{ row: 4, column: "Rate", message: '"zero" is not a rate above 0' }]);
+    await json(await client.post("/api/csv-import/commit", { importId: preview.importId }));
+    // 100 USD at 0.95, beside the 73 USD at 0.9.
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "160.70" });
   });
 
   it("walk back over a holiday week up to 7 days, and beyond list the missing rate and leave its trades out", async () => {

@@ -40,14 +40,15 @@ function send(res: ServerResponse, body: string, type = "text/xml") {
 }
 
 /** One Trade element as a Flex Activity statement writes it (the attributes the ibkr-flex preset reads). */
-export function flexTrade(t: { symbol: string; side: "BUY" | "SELL"; quantity: string; price: string; commission: string; dateTime: string; execId: string; assetCategory?: string; currency?: string; multiplier?: string }): string {
+export function flexTrade(t: { symbol: string; side: "BUY" | "SELL"; quantity: string; price: string; commission: string; dateTime: string; execId: string; assetCategory?: string; currency?: string; multiplier?: string; fxRateToBase?: string }): string {
   const signed = t.side === "SELL" ? `-${t.quantity}` : t.quantity;
-  return `<Trade accountId="U1234567" currency="${t.currency ?? "USD"}" assetCategory="${t.assetCategory ?? "STK"}" symbol="${t.symbol}" description="${t.symbol} &amp; CO" conid="265598" tradeID="${t.execId.slice(-6)}" multiplier="${t.multiplier ?? "1"}" strike="" expiry="" dateTime="${t.dateTime}" putCall="" tradeDate="${t.dateTime.slice(0, 8)}" exchange="NASDAQ" quantity="${signed}" tradePrice="${t.price}" proceeds="0" ibCommission="-${t.commission}" ibCommissionCurrency="USD" netCash="0" openCloseIndicator="O" buySell="${t.side}" ibOrderID="1" ibExecID="${t.execId}" levelOfDetail="EXECUTION" />`;
+  return `<Trade accountId="U1234567" currency="${t.currency ?? "USD"}" assetCategory="${t.assetCategory ?? "STK"}" symbol="${t.symbol}" description="${t.symbol} &amp; CO" conid="265598" tradeID="${t.execId.slice(-6)}" multiplier="${t.multiplier ?? "1"}" strike="" expiry="" dateTime="${t.dateTime}" putCall="" tradeDate="${t.dateTime.slice(0, 8)}" exchange="NASDAQ" quantity="${signed}" tradePrice="${t.price}" proceeds="0" ibCommission="-${t.commission}" ibCommissionCurrency="USD" netCash="0" openCloseIndicator="O" buySell="${t.side}" ibOrderID="1" ibExecID="${t.execId}" levelOfDetail="EXECUTION"${t.fxRateToBase ? ` fxRateToBase="${t.fxRateToBase}"` : ""} />`;
 }
 
-/** A Flex Activity statement (XML) holding these Trade elements. */
-export function flexStatement(trades: string[]): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<FlexQueryResponse queryName="Journal" type="AF">\n<FlexStatements count="1">\n<FlexStatement accountId="U1234567" fromDate="20240119" toDate="20240119" period="LastBusinessDay" whenGenerated="20240120;083015">\n<Trades>\n${trades.join("\n")}\n</Trades>\n</FlexStatement>\n</FlexStatements>\n</FlexQueryResponse>\n`;
+/** A Flex Activity statement (XML) holding these Trade elements; with `base`, an Account Information section naming that base currency. */
+export function flexStatement(trades: string[], base?: string): string {
+  const info = base ? `<AccountInformation accountId="U1234567" acctAlias="" currency="${base}" name="Jane Trader" accountType="Individual" />\n` : "";
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<FlexQueryResponse queryName="Journal" type="AF">\n<FlexStatements count="1">\n<FlexStatement accountId="U1234567" fromDate="20240119" toDate="20240119" period="LastBusinessDay" whenGenerated="20240120;083015">\n${info}<Trades>\n${trades.join("\n")}\n</Trades>\n</FlexStatement>\n</FlexStatements>\n</FlexQueryResponse>\n`;
 }
 
 export async function startFlexServer(): Promise<FlexServer> {

@@ -136,10 +136,14 @@ const ATTRIBUTES: Record<string, string> = {
   NetCash: "netCash",
   "Open/CloseIndicator": "openCloseIndicator",
   "Buy/Sell": "buySell",
+  FXRateToBase: "fxRateToBase",
   IBOrderID: "ibOrderID",
   IBExecID: "ibExecID",
   LevelOfDetail: "levelOfDetail",
 };
+
+/** The columns the statement adds to the preset's (lib/sync/adapter.ts, FACTS): the rate to the account's base, and that base. */
+const EXTRA = Object.values(FACTS["ibkr-flex"].extraColumns!);
 
 const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
@@ -150,7 +154,7 @@ const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array
  * such field). A statement that is neither is a SyncError.
  */
 export function statementRows(text: string): string[][] {
-  const header = findPreset("ibkr-flex")!.headers;
+  const header = [...findPreset("ibkr-flex")!.headers, ...EXTRA];
   const head = text.trimStart().slice(0, 300);
   if (!head.startsWith("<")) {
     const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true, skipEmptyLines: true });
@@ -163,11 +167,14 @@ export function statementRows(text: string): string[][] {
   } catch {
     throw new SyncError(null, "unavailable", "Interactive Brokers sent a statement that is not well-formed XML.");
   }
-  const statements = asList(parsed.FlexQueryResponse?.FlexStatements?.FlexStatement as Array<{ Trades?: { Trade?: unknown } }> | undefined);
+  type Statement = { Trades?: { Trade?: unknown }; AccountInformation?: { currency?: string } };
+  const statements = asList(parsed.FlexQueryResponse?.FlexStatements?.FlexStatement as Statement[] | Statement | undefined);
   const rows: string[][] = [];
   for (const statement of statements) {
+    // The account's base currency: Account Information's currency, when the query holds that section.
+    const base = String(asList(statement?.AccountInformation)[0]?.currency ?? "");
     for (const trade of asList(statement?.Trades?.Trade as Array<Record<string, string>> | Record<string, string> | undefined)) {
-      rows.push(header.map((column) => (column === "LevelOfDetail" ? (trade.levelOfDetail ?? "EXECUTION") : (trade[ATTRIBUTES[column]!] ?? ""))));
+      rows.push(header.map((column) => (column === "LevelOfDetail" ? (trade.levelOfDetail ?? "EXECUTION") : column === "BaseCurrency" ? base : (trade[ATTRIBUTES[column]!] ?? ""))));
     }
   }
   return rows;

@@ -140,6 +140,11 @@ BEGIN
     SELECT p_user, o.date, o.currency, o.base, o.rate
     FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'fxOverrides', '[]'::jsonb)) AS o(date date, currency text, base text, rate numeric)
     ON CONFLICT DO NOTHING;
+    -- The brokers' own rates (a rate is what 1 of the currency is in the base, as the broker gives it).
+    INSERT INTO fx_broker_rates (user_id, day, currency, base, k)
+    SELECT p_user, b.date, b.currency, b.base, b.rate
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'brokerRates', '[]'::jsonb)) AS b(date date, currency text, base text, rate numeric)
+    ON CONFLICT DO NOTHING;
   END IF;
 
   RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars);

@@ -126,7 +126,7 @@ function Rates({ base }: { base: string }) {
                         <td data-label="Currency">{r.currency}</td>
                         <td data-label="Rate">{r.rate}</td>
                         <td data-label="Rate of">{r.rateDate}</td>
-                        <td data-label="Source">{r.source === "override" ? "Your rate" : `ECB reference (${new URL(data.service).host})`}</td>
+                        <td data-label="Source">{r.source === "override" ? "Your rate" : r.source === "broker" ? "Your broker's rate" : `ECB reference (${new URL(data.service).host})`}</td>
                       </tr>
                     ))}
                   </tbody>
