@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, divideUnits, fromUnits, multiplyUnits, toUnits, unitsToDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
-import { wallClock, zonedTimeToUtc } from "../time/zoned.ts";
+import { dayIn, zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
 import { estimateFee, type FeeSchedule } from "../trades/fees.ts";
@@ -37,11 +37,6 @@ export type RowError = { row: number; column?: string; message: string };
 /** A broker's own rate (mapping.fxRateToBase): 1 of the account's currency is `k` of `base` on `day`, in the account's zone. */
 export type BrokerRate = { day: string; base: string; k: string };
 
-/** An instant's date in a zone, YYYY-MM-DD. */
-function dayIn(instant: number, timeZone: string): string {
-  const t = wallClock(instant, timeZone);
-  return `${String(t.year).padStart(4, "0")}-${String(t.month).padStart(2, "0")}-${String(t.day).padStart(2, "0")}`;
-}
 
 const BUY_WORDS = ["BUY", "BOT", "B", "BOUGHT", "BTO", "BTC", "BUY TO OPEN", "BUY TO CLOSE", "BUY TO COVER", "COVER", "LONG"];
 const SELL_WORDS = ["SELL", "SLD", "S", "SOLD", "SS", "SHORT", "SELL SHORT", "STO", "STC", "SELL TO OPEN", "SELL TO CLOSE", "SSHRT"];

@@ -15,7 +15,9 @@ import { NUMERIC_OUT_OF_RANGE, pgError } from "../db/errors.ts";
 import { isoUtc, preparedStatement, rowsOf, type JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formatDecimal, fromUnits, toUnits } from "../money.ts";
+import { formatDecimal, fromUnits, multiplyDecimals, roundDecimal10, toUnits } from "../money.ts";
+import { ratesOnDays } from "../fx/base.ts";
+import { dayIn } from "../time/zoned.ts";
 import type { LedgerPageQuery, NewLedgerEntry } from "./schema.ts";
 
 export type LedgerEntry = {
@@ -27,6 +29,8 @@ export type LedgerEntry = {
   fillId?: string;
   /** On a fill's entry in a ledger page: what the fill was, so the ledger can say "Buy 100 AAPL at 191.50". */
   fill?: { symbol: string; side: "buy" | "sell"; quantity: string; price: string };
+  /** In a page, when the user's base currency is not the account's: the amount at its date's rate (docs/currencies.md). */
+  base?: { currency: string; amount: string | null; rate: string | null; rateDate: string | null };
 };
 
 export type LedgerPage = {
@@ -103,8 +107,11 @@ function pageSql(owner: SQL, accountId: unknown, page: unknown, pageSize: unknow
         'page', ${page}::int,
         'pageSize', ${pageSize}::int,
         'runningBalanceAtFirstRow', format_decimal(coalesce(e.first_balance, 0))
-      )::text as body
+      )::text as body,
+      -- The user's base when it is not the account's currency: the page's amounts are converted to it too.
+      case when s.base_currency <> a.currency and e.entries is not null then json_build_object('base', s.base_currency, 'currency', a.currency, 'timezone', a.timezone)::text end as convert
       from accounts a
+      left join user_settings s on s.user_id = a.user_id
       left join lateral (
         select coalesce(sum(entries), 0)::bigint as total from ledger_months where account_id = a.id
       ) t on true
@@ -146,10 +153,10 @@ function pageRange(query: LedgerPageQuery) {
 }
 
 /** The session check and the page in one statement, prepared once per connection. */
-const ledgerPage = preparedStatement<SessionOwnerRow & { body: string | null }>(
+const ledgerPage = preparedStatement<SessionOwnerRow & PageRow>(
   "ledger_page",
   sql`with ${SESSION_CTE}
-    select ${SESSION_OWNER_COLUMNS}, p.body from auth
+    select ${SESSION_OWNER_COLUMNS}, p.body, p.convert from auth
     left join lateral (${pageSql(
       sql`auth.user_id`,
       sql.placeholder("accountId"),
@@ -166,22 +173,42 @@ const ledgerPage = preparedStatement<SessionOwnerRow & { body: string | null }>(
  * it exists or not.
  */
 export async function getLedgerPage(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "config" | "fetch" | "log">,
   claim: SessionClaim | { userId: string },
   accountId: string,
   query: LedgerPageQuery,
 ): Promise<JsonText<LedgerPage>> {
   if ("userId" in claim) {
     // A caller known already (a personal access token): the page alone.
-    const [page] = rowsOf<{ body: string | null }>(await deps.db.execute(ledgerPageSql(claim.userId, accountId, query)));
+    const [page] = rowsOf<PageRow>(await deps.db.execute(ledgerPageSql(claim.userId, accountId, query)));
     if (!page?.body) throw NO_ACCOUNT();
-    return page.body as JsonText<LedgerPage>;
+    return inBase(deps, claim.userId, page);
   }
   const now = deps.now();
   const [row] = await ledgerPage(deps.db, { ...sessionParams(claim, now), accountId, ...pageRange(query) });
   if (!(await confirmSessionOwner(deps, claim, row, now))) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
   if (!row?.body) throw NO_ACCOUNT();
-  return row.body as JsonText<LedgerPage>;
+  return inBase(deps, row.session_user_id, row);
+}
+
+type PageRow = { body: string | null; convert: string | null };
+
+/**
+ * The page with each entry's `base` (its amount at the rate of its date in the account's zone, rates never
+ * asked fetched first) when the user's base is not the account's currency; as Postgres made it otherwise.
+ */
+async function inBase(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, row: PageRow): Promise<JsonText<LedgerPage>> {
+  if (!row.convert) return row.body as JsonText<LedgerPage>;
+  const { currency, timezone } = JSON.parse(row.convert) as { currency: string; timezone: string };
+  const page = JSON.parse(row.body!) as LedgerPage;
+  const days = page.entries.map((e) => dayIn(Date.parse(e.occurredAt), timezone));
+  const found = await ratesOnDays(deps, userId, currency, days);
+  if (!found) return row.body as JsonText<LedgerPage>;
+  page.entries.forEach((e, i) => {
+    const rate = found.rates.get(days[i]!);
+    e.base = { currency: found.base, amount: rate ? formatDecimal(roundDecimal10(multiplyDecimals(e.amount, rate.k))) : null, rate: rate?.rate ?? null, rateDate: rate?.rateDate ?? null };
+  });
+  return JSON.stringify(page) as JsonText<LedgerPage>;
 }
 
 /** The page query getLedgerPage runs after its session check, for a known user: the benchmark's bare-SQL baseline. */

@@ -30,6 +30,12 @@ function offsetMinutes(instant: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
+/** An instant's date in an IANA zone, YYYY-MM-DD. */
+export function dayIn(instant: number, timeZone: string): string {
+  const t = wallClock(instant, timeZone);
+  return `${String(t.year).padStart(4, "0")}-${String(t.month).padStart(2, "0")}-${String(t.day).padStart(2, "0")}`;
+}
+
 export type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number };
 
 export function zonedTimeToUtc(t: WallTime, timeZone: string): Date {

@@ -306,6 +306,28 @@ describe("a trade in the base currency", () => {
     // Every ledger row of the day (the fills' cash), each at Friday's rate.
     for (const row of ledger.slice(1)) expect(row.slice(-2)).toEqual(["1.104", "2026-09-04"]);
   });
+
+  it("ledger pages carry each entry's amount in the base at its date's rate in the account's zone, or say the rate is missing; none for an account in the base", async () => {
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD", "America/New_York");
+    const eur = await account(client, "EUR");
+    const deposit = (accountId: string, amount: string, occurredAt: string) =>
+      client.post(`/api/ledger/${accountId}/entries`, { type: "deposit", amount, occurredAt }).then((r) => json(r, 201));
+    // Friday 2026-03-06 evening in New York (Saturday in UTC): Friday's 1.106.
+    await deposit(usd, "1106.00", "2026-03-07T01:00:00Z");
+    // In the fortnight without rates: missing, named.
+    for (let d = 11; d <= 22; d++) fx.holidays.add(`2026-05-${String(d).padStart(2, "0")}`);
+    await deposit(usd, "50.00", "2026-05-22T15:00:00Z");
+    await deposit(eur, "10.00", "2026-03-06T12:00:00Z");
+    const page = await json(await client.get(`/api/ledger/${usd}?page=1&pageSize=50`));
+    expect(page.entries.map((e: { amount: string; base: unknown }) => [e.amount, e.base])).toEqual([
+      ["50.00", { currency: "EUR", amount: null, rate: null, rateDate: null }],
+      ["1106.00", { currency: "EUR", amount: "1000.00", rate: "1.106", rateDate: "2026-03-06" }],
+    ]);
+    expect(page.runningBalanceAtFirstRow).toBe("1156.00");
+    const own = await json(await client.get(`/api/ledger/${eur}?page=1&pageSize=50`));
+    expect(own.entries[0].base).toBeUndefined();
+  });
 });
 
 describe("the fetch-rates job", () => {

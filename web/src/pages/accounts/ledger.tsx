@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { NewLedgerEntrySchema } from "../../../../lib/ledger/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
 import { keys, type Account } from "../../api/queries.ts";
+import { BaseAmount } from "../../components/base-amount.tsx";
 import { EmptyState, ErrorAlert, Loading, StatusMessage, TextAreaField, TextField, ZoneNote } from "../../components/ui.tsx";
 import { runningBalances, signOf, typedAmount } from "../../lib/decimal.ts";
 import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals, symbolLabel } from "../../lib/format.ts";
@@ -114,6 +115,8 @@ type Entry = {
   note: string | null;
   fillId?: string | undefined;
   fill?: { symbol: string; side: string; quantity: string; price: string } | undefined;
+  /** When the user's base currency is not the account's (docs/currencies.md). */
+  base?: { currency: string; amount: string | null; rate: string | null; rateDate: string | null } | undefined;
 };
 
 /** A fill's entry says what the fill was: "Buy 100 AAPL at 191.50", in two pieces kept together where they fit. */
@@ -226,7 +229,7 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
                 </td>
                 <td data-label="Type">{TYPE_LABELS[entry.type] ?? entry.type}</td>
                 <td data-label="Note">{entry.fill ? <FillDescription fill={entry.fill} /> : entry.note}</td>
-                <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}</td>
+                <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}<BaseAmount base={entry.base} currency={account.currency} /></td>
                 <td data-label="Balance" className="num">{formatMoney(balances[i]!, account.currency)}</td>
                 <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
               </tr>
