@@ -34,8 +34,8 @@ export const rules = createRouter()
     requireUser,
     validate("query", ComplianceQuerySchema),
     async (c) => {
-      const { accountId, from, to } = c.req.valid("query");
-      return c.json(await complianceReport(c.var.deps, currentUser(c), accountId, { from, to }));
+      const { accountId, from, to, currency } = c.req.valid("query");
+      return c.json(await complianceReport(c.var.deps, currentUser(c), accountId, { from, to, currency }));
     },
   )
   .patch(

@@ -43,7 +43,7 @@ const currency = () =>
     z.string().check(
       z.regex(/^([A-Za-z]{3}|base)$/),
       z.describe(
-        'All accounts in this currency (ISO code such as USD), instead of accountId; needed when the accounts use different currencies. "base": every account converted to the user\'s base currency, when they set one (summary, breakdown and calendar only)',
+        'All accounts in this currency (ISO code such as USD), instead of accountId; needed when the accounts use different currencies. "base": every account converted to the user\'s base currency, when they set one (summary, breakdown, calendar, the tag and playbook reports)',
       ),
     ),
   );
@@ -238,8 +238,9 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now" 
         accountId: z.uuid().check(z.describe("The account's id")),
         from: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("First day, YYYY-MM-DD"))),
         to: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("Last day, YYYY-MM-DD"))),
+        currency: z.optional(z.literal("base").check(z.describe("The money figures in the user's base currency, when they set one (the rules stay in the account's)"))),
       }),
-      async execute(q: { accountId: string; from?: string; to?: string }) {
+      async execute(q: { accountId: string; from?: string; to?: string; currency?: "base" }) {
         const r = await complianceReport(deps, user, q.accountId, q);
         const { days, ...rest } = r;
         return {

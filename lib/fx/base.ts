@@ -115,6 +115,26 @@ export async function prepareBase(
   };
 }
 
+/**
+ * The rates the closed trades of `closed` (a FROM of positions p join accounts a, with its WHERE) need to
+ * `base`, at their close dates in their accounts' zones: dates never asked asked first; `missing` the pairs
+ * without a rate (their trades are left out of the figures); `own`: the user has rates of their own or their
+ * brokers' to the base (ratesSql).
+ */
+export async function closeRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, base: string, closed: SQL) {
+  const head = await headOf(deps, userId);
+  const own = Boolean(head?.overrides && head.base === base);
+  const today = deps.now().toISOString().slice(0, 10);
+  const read = async () =>
+    rowsOf<{ currency: string; day: string; recorded: boolean; rated: boolean }>(
+      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, r.k is not null as rated
+        from (${ratesSql(userId, base, sql`select distinct a.currency, (p.closed_at at time zone a.timezone)::date as day from ${closed} and a.currency <> ${base}`, own)}) r
+        order by r.day, r.currency`),
+    );
+  const rows = await readAfterAsking(deps, read, (r) => !r.rated);
+  return { own, missing: rows.filter((r) => !r.rated).map((r) => ({ currency: r.currency, date: r.day })) };
+}
+
 /** A trade's net P&L in the user's base: at its close date's rate (an open trade's realised part at today's). */
 export type TradeBase = { currency: string; netPnl: string | null; rate: string | null; rateDate: string | null };
 

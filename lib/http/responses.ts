@@ -757,6 +757,7 @@ const PlaybookFigures = z.object({
 });
 export const PlaybookReportSchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   playbooks: z.array(
     z.extend(PlaybookFigures, {
       id: id(),
@@ -803,6 +804,7 @@ const ComplianceFigures = z.object({ trades: z.number(), wins: z.number(), netPn
 export const ComplianceSchema = z.object({
   accountId: id(),
   currency: z.string(),
+  missingRates: missingRates(),
   rules: z.array(
     z.extend(RuleSchema, {
       brokenTrades: z.number(),
@@ -849,6 +851,7 @@ export const TagListSchema = z.object({ tags: z.array(z.object({ tag: z.string()
 export const TagKindOutSchema = z.object({ tag: z.string(), kind: tagKind() });
 export const TagReportSchema = z.object({
   currency: statsCurrency(),
+  missingRates: missingRates(),
   kind: tagKind(),
   tags: z.array(
     z.object({

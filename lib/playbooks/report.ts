@@ -28,13 +28,14 @@ function figures(r: Figures) {
   };
 }
 
+// R from the trade's own amounts (`native`): the same in any currency the money figures are in.
 const aggregates = sql.raw(`count(t.net)::text as trades, count(*) filter (where t.net > 0)::text as wins,
   coalesce(sum(t.net), 0)::text as net, round(sum(t.net) / nullif(count(t.net), 0), 10)::text as expectancy,
-  count(t.one_r)::text as with_risk, round(sum(t.net / nullif(t.one_r, 0)) / nullif(count(t.one_r), 0), 2)::text as expectancy_r`);
+  count(t.one_r)::text as with_risk, round(sum(t.native / nullif(t.one_r, 0)) / nullif(count(t.one_r), 0), 2)::text as expectancy_r`);
 
-export async function playbookReport(deps: Pick<Deps, "db">, user: AuthUser, query: StatsQuery) {
-  const from = await scope(deps, user, query);
-  const closed = sql`select j.playbook_id, coalesce(j.playbook_answers, '{}'::jsonb) as answers, p.net_pnl as net, ${ONE_R_SQL} as one_r from ${from.closed}`;
+export async function playbookReport(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, query: StatsQuery) {
+  const from = await scope(deps, user, query, { convert: true });
+  const closed = sql`select j.playbook_id, coalesce(j.playbook_answers, '{}'::jsonb) as answers, ${from.net} as net, p.net_pnl as native, ${ONE_R_SQL} as one_r from ${from.closed}`;
   const [books, items] = await Promise.all([
     deps.db.execute(sql`with t as (${closed})
       select b.id::text as id, b.name, b.items::text as items, (b.archived_at is not null) as archived, ${aggregates}
@@ -60,6 +61,7 @@ export async function playbookReport(deps: Pick<Deps, "db">, user: AuthUser, que
   const noPlaybook = rows.find((r) => r.id === null);
   return {
     currency: from.currency,
+    ...(from.missingRates ? { missingRates: from.missingRates } : {}),
     playbooks: rows
       .filter((r) => r.id !== null)
       .map((r) => ({

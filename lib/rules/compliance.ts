@@ -22,6 +22,9 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { ONE_R_SQL } from "../trades/risk.ts";
 import { rulesOfAccount } from "./rules.ts";
+import { closeRates, noBaseError, type MissingRate } from "../fx/base.ts";
+import { ratesSql } from "../fx/convert.ts";
+import { baseOf } from "../settings/settings.ts";
 import { WEIGHTS } from "./schema.ts";
 
 /**
@@ -98,7 +101,7 @@ export async function tradeCompliance(deps: Pick<Deps, "db">, accountId: string,
   };
 }
 
-export type ComplianceQuery = { from?: string | undefined; to?: string | undefined };
+export type ComplianceQuery = { from?: string | undefined; to?: string | undefined; currency?: "base" | undefined };
 
 type Figures = { trades: number; wins: number; net: string; expectancy: string | null };
 const figures = (f: Figures | undefined) => {
@@ -112,29 +115,41 @@ const figures = (f: Figures | undefined) => {
   };
 };
 
-/** The compliance report's one statement (exported for the benchmark): per rule, per day, and the split. */
-export function complianceSql(accountId: string, timezone: string, query: ComplianceQuery): SQL {
+/** The rates of an account's close days to the user's base (compliance in the base): ratesSql's arguments. */
+type InBase = { userId: string; base: string; currency: string; own: boolean };
+
+/**
+ * The compliance report's one statement (exported for the benchmark): per rule, per day, and the split.
+ * With `inBase`, the money figures are converted at each trade's close date's rate (a trade without one is
+ * left out of them); the rules are kept in the account's own amounts, as they are written.
+ */
+export function complianceSql(accountId: string, timezone: string, query: ComplianceQuery, inBase?: InBase): SQL {
   const lower = query.from ? sql`(${query.from}::date::timestamp at time zone ${timezone})` : null;
   const upper = query.to ? sql`((${query.to}::date + 1)::timestamp at time zone ${timezone})` : null;
   const inRange = sql`${query.from ? sql`and x.day >= ${query.from}::date` : sql``} ${query.to ? sql`and x.day <= ${query.to}::date` : sql``}`;
-  return sql`with ${brokenSql(accountId, lower, upper)},
-      tr as (select k.id, k.day, k.closed_at, k.net_pnl, k.id in (select trade_id from tb) as broke
+  const fx = inBase
+    ? sql`fx as (${ratesSql(inBase.userId, inBase.base, sql`select distinct ${inBase.currency}::text as currency, t.close_day as day from t where t.close_day is not null`, inBase.own)}),`
+    : sql``;
+  /** A closed trade's net P&L in the figures' currency (its close day: `day`). */
+  const money = (net: SQL, day: SQL) => (inBase ? sql`round(${net} * (select fx.k from fx where fx.day = ${day}), 10)` : net);
+  return sql`with ${brokenSql(accountId, lower, upper)}, ${fx}
+      tr as (select k.id, k.day, k.closed_at, ${money(sql`k.net_pnl`, sql`k.close_day`)} as net_pnl, k.id in (select trade_id from tb) as broke
         from k where k.opened_at >= ${lower ?? sql`'-infinity'::timestamptz`}),
-      dl as (select k.close_day as day, sum(k.net_pnl) as net from k where k.closed_at is not null group by k.close_day),
+      dl as (select k.close_day as day, sum(k.net_pnl) as own_net, ${money(sql`sum(k.net_pnl)`, sql`k.close_day`)} as net from k where k.closed_at is not null group by k.close_day),
       tday as (select day, count(*) as trades from tr group by day),
       dayset as (select day from tday union select day from dl where day >= ${query.from ?? "-infinity"}::date),
       dbd as (
         select x.day, array_agg(x.rule_id) as broken from (
           select day, rule_id from tb
           union
-          select dl.day, r.id from dl join rules r on r.type = 'max_daily_loss' and dl.net <= -r.amount
+          select dl.day, r.id from dl join rules r on r.type = 'max_daily_loss' and dl.own_net <= -r.amount
         ) x group by x.day
       ),
       days as (
         select d.day, coalesce(tday.trades, 0) as trades, coalesce(dl.net, 0) as net, coalesce(dbd.broken, '{}') as broken
         from dayset d left join tday on tday.day = d.day left join dl on dl.day = d.day left join dbd on dbd.day = d.day
       ),
-      bt as (select x.rule_id, count(*) as trades, coalesce(sum(x.net_pnl) filter (where x.closed_at is not null), 0) as net
+      bt as (select x.rule_id, count(*) as trades, coalesce(sum(${money(sql`x.net_pnl`, sql`(x.closed_at at time zone ${timezone})::date`)}) filter (where x.closed_at is not null), 0) as net
         from tb x where true ${inRange} group by x.rule_id),
       bd as (select b.rule_id, count(*) as days from days x cross join unnest(x.broken) as b(rule_id) where true ${inRange} group by b.rule_id)
       select
@@ -154,13 +169,28 @@ export function complianceSql(accountId: string, timezone: string, query: Compli
  * that kept every rule against those that broke one; each day's score and broken rules; the streak of fully
  * compliant days (the current one ending on the last trading day of the period, and the best).
  */
-export async function complianceReport(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, query: ComplianceQuery) {
+export async function complianceReport(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, accountId: string, query: ComplianceQuery) {
   const account = await requireOwnAccount(deps, user, accountId);
   if (query.from && query.to && query.from > query.to) {
     throw new AppError("VALIDATION_ERROR", "The period ends before it starts.", { fields: [{ path: "to", message: "must not be before from" }] });
   }
   const rules = await rulesOfAccount(deps, accountId, true);
-  const [row] = rowsOf<{ per_rule: string; days: string; split: string }>(await deps.db.execute(complianceSql(accountId, account.timezone, query)));
+  // In the base (docs/currencies.md): the rates of the account's close days in the period, asked first.
+  let inBase: InBase | undefined;
+  let missingRates: MissingRate[] | undefined;
+  if (query.currency === "base") {
+    const base = await baseOf(deps, user.id);
+    if (!base) throw noBaseError();
+    if (base.base !== account.currency) {
+      const lower = query.from ? sql`(${query.from}::date::timestamp at time zone ${account.timezone})` : sql`'-infinity'::timestamptz`;
+      const upper = query.to ? sql`((${query.to}::date + 1)::timestamp at time zone ${account.timezone})` : sql`'infinity'::timestamptz`;
+      const rates = await closeRates(deps, user.id, base.base, sql`positions p join accounts a on a.id = p.account_id
+        where p.account_id = ${accountId}::uuid and p.closed_at is not null and p.opened_at >= ${lower} - interval '2 days' and p.opened_at < ${upper}`);
+      inBase = { userId: user.id, base: base.base, currency: account.currency, own: rates.own };
+      missingRates = rates.missing;
+    } else missingRates = [];
+  }
+  const [row] = rowsOf<{ per_rule: string; days: string; split: string }>(await deps.db.execute(complianceSql(accountId, account.timezone, query, inBase)));
   const perRule = new Map((JSON.parse(row!.per_rule) as Array<{ id: string; trades: number; days: number; netPnl: string }>).map((r) => [r.id, r]));
   const total = rules.reduce((s, r) => s + WEIGHTS[r.weight], 0);
   const weightOf = new Map(rules.map((r) => [r.id, WEIGHTS[r.weight]]));
@@ -178,7 +208,8 @@ export async function complianceReport(deps: Pick<Deps, "db">, user: AuthUser, a
   const scored = days.filter((d) => d.score !== null);
   return {
     accountId,
-    currency: account.currency,
+    currency: inBase?.base ?? account.currency,
+    ...(missingRates ? { missingRates } : {}),
     rules: rules.map((r) => ({
       ...r,
       brokenTrades: perRule.get(r.id)?.trades ?? 0,

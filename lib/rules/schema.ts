@@ -46,4 +46,10 @@ export const RuleIdParamSchema = z.object({ id: z.uuid("must be a uuid") });
 export const RuleListQuerySchema = z.object({ accountId: z.uuid("must be a uuid") });
 
 /** One account's days, the first and last included (the account's clock). */
-export const ComplianceQuerySchema = z.object({ accountId: z.uuid("must be a uuid"), from: z.optional(daySchema()), to: z.optional(daySchema()) });
+export const ComplianceQuerySchema = z.object({
+  accountId: z.uuid("must be a uuid"),
+  from: z.optional(daySchema()),
+  to: z.optional(daySchema()),
+  /** The money figures in the user's base currency (docs/currencies.md); the rules stay in the account's. */
+  currency: z.optional(z.literal("base", { error: "must be base (or left out: the account's currency)" })),
+});

@@ -20,7 +20,7 @@ import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
 import { baseOf } from "../settings/settings.ts";
-import { noBaseError, prepareBase, type MissingRate } from "../fx/base.ts";
+import { closeRates, noBaseError, prepareBase, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { keepBaseMonths } from "../fx/base-months.ts";
 
@@ -63,7 +63,15 @@ export const BreakdownQuerySchema = z.extend(StatsQuerySchema, {
  * `journal` joins the trades' journals to the events too (the tag and setup breakdowns); `extraJoin` adds a
  * join after them (the tag breakdown unnests tags).
  */
-export type StatsScope = { events: SQL; closed: SQL; currency: string | null };
+export type StatsScope = {
+  events: SQL;
+  closed: SQL;
+  currency: string | null;
+  /** A closed trade's net P&L in `currency`: p.net_pnl, or with `convert` in the base, at its close date's rate. */
+  net: SQL;
+  /** With `convert` in the base: the rates the closed trades lack (those trades are left out of `closed`). */
+  missingRates?: MissingRate[];
+};
 
 /** What a statistic reads with: the database and the clock, and for a read in the base currency, the rate service. */
 export type StatsDeps = Pick<Deps, "db" | "now" | "config" | "fetch" | "log" | "defer">;
@@ -79,14 +87,14 @@ type StatsUser = Pick<AuthUser, "id">;
 export type StatsCaller = StatsUser | SessionClaim | { userId: string };
 
 export async function scope(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db"> & Partial<Pick<Deps, "config" | "fetch" | "now" | "log">>,
   user: StatsUser,
   query: StatsQuery,
-  options: { journal?: boolean; extraJoin?: SQL; currency?: string | null; inBase?: boolean } = {},
+  options: { journal?: boolean; extraJoin?: SQL; currency?: string | null; inBase?: boolean; convert?: boolean } = {},
 ): Promise<StatsScope> {
-  // Every account at once in the base (docs/currencies.md): only for a figure that converts its amounts, or
-  // has none (R).
-  if (query.currency === BASE && !options.inBase) {
+  // Every account at once in the base (docs/currencies.md): only for a figure that converts its amounts
+  // (`convert`: the closed trades' net P&L, at their close dates' rates), or has none (R).
+  if (query.currency === BASE && !options.inBase && !options.convert) {
     throw new AppError("VALIDATION_ERROR", "This figure is not converted to a base currency yet: choose an account or a currency.", {
       fields: [{ path: "currency", message: "must be an account's currency here" }],
     });
@@ -101,11 +109,14 @@ export async function scope(
   const range = (column: SQL) =>
     sql`${query.from ? sql`and ${column} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
       ${query.to ? sql`and ${column} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
-  return {
-    events: sql`${positions} ${options.journal ? journal : sql``} ${extra} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`,
-    closed: sql`${positions} ${journal} ${extra} where ${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`,
-    currency,
-  };
+  const events = sql`${positions} ${options.journal ? journal : sql``} ${extra} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`;
+  const closedWhere = sql`${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`;
+  if (everyAccount && options.convert && currency) {
+    const rates = await closeRates(deps as Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user.id, currency, sql`${positions} where ${closedWhere}`);
+    const fx = sql`join lateral (${ratesSql(user.id, currency, sql`select a.currency, (p.closed_at at time zone a.timezone)::date as day`, rates.own)}) fx on fx.k is not null`;
+    return { events, closed: sql`${positions} ${journal} ${fx} ${extra} where ${closedWhere}`, currency, net: sql`round(p.net_pnl * fx.k, 10)`, missingRates: rates.missing };
+  }
+  return { events, closed: sql`${positions} ${journal} ${extra} where ${closedWhere}`, currency, net: sql`p.net_pnl` };
 }
 
 /**

@@ -83,18 +83,20 @@ export async function setTagKind(deps: Pick<Deps, "db">, user: AuthUser, body: T
  * GET /api/stats/tags: per tag (of `kind`, or every tag), the closed trades of the period carrying it, costliest
  * first: count, net P&L, win rate, expectancy.
  */
-export async function tagReport(deps: Pick<Deps, "db">, user: AuthUser, query: TagReportQuery) {
+export async function tagReport(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, query: TagReportQuery) {
   const from = await scope(deps, user, query, {
     extraJoin: sql`cross join lateral unnest(coalesce(j.tags, '{}')) as tg(tag) left join tag_kinds k on k.user_id = a.user_id and k.tag = tg.tag`,
+    convert: true,
   });
   const rows = rowsOf<{ tag: string; kind: TagKind | null; trades: number; wins: number; net: string; expectancy: string }>(
     await deps.db.execute(sql`select tg.tag, k.kind, count(*)::int as trades, count(*) filter (where p.net_pnl > 0)::int as wins,
-        sum(p.net_pnl)::text as net, round(avg(p.net_pnl), 10)::text as expectancy
+        sum(${from.net})::text as net, round(avg(${from.net}), 10)::text as expectancy
       from ${from.closed} ${query.kind ? sql`and k.kind = ${query.kind}` : sql``}
-      group by tg.tag, k.kind order by sum(p.net_pnl), tg.tag`),
+      group by tg.tag, k.kind order by sum(${from.net}), tg.tag`),
   );
   return {
     currency: from.currency,
+    ...(from.missingRates ? { missingRates: from.missingRates } : {}),
     kind: query.kind ?? null,
     tags: rows.map((r) => ({
       tag: r.tag,

@@ -183,6 +183,43 @@ describe("statistics in the base currency", () => {
     expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "160.70" });
   });
 
+  it("give the tag and playbook reports and rules compliance in the base, R and the rules in the trades' own amounts, naming what lacks a rate", async () => {
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD");
+    const eur = await account(client, "EUR");
+    const book = await json(await client.post("/api/playbooks", { name: "Breakout", items: [{ kind: "checkbox", label: "Volume" }] }), 201);
+    // Friday 2026-03-06 (1.106 USD per EUR) and Wednesday 2026-03-04 (1.104), a EUR trade on the 5th.
+    await roundTrip(client, usd, "2026-03-06T15:00:00Z", "110.60", "AAPL");
+    await roundTrip(client, usd, "2026-03-04T15:00:00Z", "-55.20", "MSFT");
+    await roundTrip(client, eur, "2026-03-05T15:00:00Z", "20.00", "SAP");
+    // The fortnight without rates: its trade is left out and named.
+    for (let d = 11; d <= 22; d++) fx.holidays.add(`2026-05-${String(d).padStart(2, "0")}`);
+    await roundTrip(client, usd, "2026-05-22T15:00:00Z", "500.00", "NVDA");
+    const trades = (await json(await client.get("/api/trades?limit=50"))).trades as Array<{ id: string; symbol: string }>;
+    for (const tr of trades) {
+      const body = { tags: ["breakout"], playbookId: book.id, ...(tr.symbol === "MSFT" ? { stopPrice: "990" } : {}) };
+      expect((await client.request(`/api/trades/${tr.id}`, { method: "PATCH", json: body })).status).toBe(200);
+    }
+    const tags = await json(await client.get("/api/stats/tags?currency=base"));
+    expect(tags).toMatchObject({ currency: "EUR", missingRates: [{ currency: "USD", date: "2026-05-22" }] });
+    // 100 - 50 + 20, three trades.
+    expect(tags.tags).toEqual([{ tag: "breakout", kind: null, trades: 3, wins: 2, netPnl: "70.00", winRate: "0.6667", expectancy: expect.stringMatching(/^23\.333/) }]);
+    const books = await json(await client.get("/api/stats/playbooks?currency=base"));
+    expect(books.missingRates).toEqual([{ currency: "USD", date: "2026-05-22" }]);
+    // R from the trade's own amounts: -55.20 USD on a 10 USD risk is -5.52 R, whatever the base.
+    expect(books.playbooks[0]).toMatchObject({ name: "Breakout", trades: 3, netPnl: "70.00", withRisk: 1, expectancyR: "-5.52" });
+
+    // Compliance of the USD account: the rule in dollars, what broke it in euros.
+    await json(await client.post("/api/rules", { accountId: usd, rule: { type: "max_loss_per_trade", amount: "50" } }), 201);
+    const own = await json(await client.get(`/api/rules/compliance?accountId=${usd}&from=2026-03-01&to=2026-03-31`));
+    expect(own).toMatchObject({ currency: "USD", rules: [{ brokenTrades: 1, brokenNetPnl: "-55.20" }] });
+    expect(own.missingRates).toBeUndefined();
+    const based = await json(await client.get(`/api/rules/compliance?accountId=${usd}&from=2026-03-01&to=2026-03-31&currency=base`));
+    expect(based).toMatchObject({ currency: "EUR", missingRates: [], rules: [{ brokenTrades: 1, brokenNetPnl: "-50.00" }], trades: { compliant: { trades: 1, netPnl: "100.00" }, broken: { trades: 1, netPnl: "-50.00" } } });
+    expect(based.days.map((d: { day: string; netPnl: string }) => [d.day, d.netPnl])).toEqual([["2026-03-04", "-50.00"], ["2026-03-06", "100.00"]]);
+    expect((await json(await client.get(`/api/rules/compliance?accountId=${usd}&currency=USD`), 400)).error.fields[0].path).toBe("currency");
+  });
+
   it("walk back over a holiday week up to 7 days, and beyond list the missing rate and leave its trades out", async () => {
     const { client } = await trader("EUR");
     const usd = await account(client, "USD");

@@ -5,6 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
 import { keys, useAccounts, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
+import { MissingRates } from "../../components/missing-rates.tsx";
 import { kindOfLabel } from "../../../../lib/options/kinds.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
@@ -234,18 +235,6 @@ function Dashboard({ accounts, baseCurrency }: { accounts: readonly Account[]; b
         <CalendarSection filter={filter} zone={zone} unit={unit} initial={days ? monthOf(days.to || days.from || todayIn(zone)) : null} today={todayIn(zone)} accounts={accounts} />
       )}
     </>
-  );
-}
-
-/** The rates a figure in the base needed and the instance lacks (docs/currencies.md): those amounts are left out. */
-function MissingRates({ missing }: { missing: ReadonlyArray<{ currency: string; date: string }> }) {
-  const shown = missing.slice(0, 5).map((m) => `${m.currency} on ${m.date}`).join(", ");
-  return (
-    <p className="notice" role="status">
-      {missing.length === 1 ? "A rate is" : `${missing.length} rates are`} missing ({shown}
-      {missing.length > 5 ? ", ..." : ""}): the amounts of those days are left out, never converted at a guess. Set your own rate in{" "}
-      <Link to="/settings/currency">Settings, Currency</Link>.
-    </p>
   );
 }
 

@@ -9,7 +9,8 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { NewPlaybookSchema } from "../../../../lib/playbooks/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
-import { keys, useAccounts, usePlaybooks, type Account } from "../../api/queries.ts";
+import { keys, useAccounts, usePlaybooks, useSettings, type Account } from "../../api/queries.ts";
+import { MissingRates } from "../../components/missing-rates.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextAreaField, TextField } from "../../components/ui.tsx";
 import { formatPnl, formatR, toneOf } from "../../lib/format.ts";
@@ -267,8 +268,8 @@ function PlaybookCard({ playbook, report, currency }: { playbook: Playbook; repo
   );
 }
 
-function Playbooks({ accounts }: { accounts: readonly Account[] }) {
-  const { currencies, filter, value, currency, choose } = useStatsScope(accounts);
+function Playbooks({ accounts, baseCurrency }: { accounts: readonly Account[]; baseCurrency: string | null }) {
+  const { currencies, filter, value, currency, choose, base } = useStatsScope(accounts, baseCurrency);
   const books = usePlaybooks();
   const report = useQuery({ queryKey: ["stats", "playbooks", filter], queryFn: () => fetchReport(filter) });
   const [status, setStatus] = useState("");
@@ -290,9 +291,10 @@ function Playbooks({ accounts }: { accounts: readonly Account[] }) {
         <StatusMessage>{status}</StatusMessage>
       </section>
       <div className="form form--inline">
-        <ScopeSelect accounts={accounts} currencies={currencies} value={value} onChange={choose} />
+        <ScopeSelect accounts={accounts} currencies={currencies} value={value} onChange={choose} base={base} />
       </div>
       <ErrorAlert error={report.error} title="Could not load the report." />
+      {report.data?.missingRates && report.data.missingRates.length > 0 && <MissingRates missing={report.data.missingRates} />}
       <QueryView query={books} label="playbooks">
         {({ playbooks }) =>
           playbooks.length === 0 ? (
@@ -323,12 +325,14 @@ function Playbooks({ accounts }: { accounts: readonly Account[] }) {
 
 export function PlaybooksPage() {
   const accounts = useAccounts();
+  // The base currency decides the default scope (docs/currencies.md): wait for it (an error reads as none).
+  const settings = useSettings();
   return (
     <>
       <PageHeader title="Playbooks" />
       <DisciplineTabs />
       <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) => <Playbooks accounts={list} />}
+        {({ accounts: list }) => !settings.isPending && <Playbooks accounts={list} baseCurrency={settings.data?.baseCurrency ?? null} />}
       </QueryView>
     </>
   );
