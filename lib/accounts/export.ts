@@ -40,8 +40,8 @@ type ExportDeps = Pick<Deps, "db" | "config" | "fetch" | "now" | "log">;
  * The columns in the base beside an amount (its day in the account's zone): "Net P&L (EUR)", "Rate (USD per
  * EUR)", "Rate Date"; none when no base is set or the account is in it; blanks for a day without a rate.
  */
-async function baseColumns(deps: ExportDeps, user: AuthUser, account: { currency: string }, label: string, days: string[]) {
-  const found = await ratesOnDays(deps, user.id, account.currency, days);
+async function baseColumns(deps: ExportDeps, user: AuthUser, account: { id: string; currency: string }, label: string, days: string[]) {
+  const found = await ratesOnDays(deps, user.id, account, days);
   if (!found) return { fields: [] as string[], cells: (_amount: string, _day: string) => [] as string[] };
   const cell = (amount: string, rate: DayRate | undefined) => (rate ? [multiplyDecimals(amount, rate.k), rate.rate, rate.rateDate] : ["", "", ""]);
   return {

@@ -97,8 +97,8 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     await deps.db.execute(sql`select json_build_object('baseCurrency', s.base_currency, 'privacyMode', coalesce(s.privacy_mode, false), 'digest', s.digest,
         'fxOverrides', coalesce((select json_agg(json_build_object('date', to_char(o.day, 'YYYY-MM-DD'), 'currency', o.currency, 'base', o.base,
           'rate', format_decimal(o.rate)) order by o.day, o.currency) from fx_overrides o where o.user_id = u.id), '[]'::json),
-        'brokerRates', coalesce((select json_agg(json_build_object('date', to_char(b.day, 'YYYY-MM-DD'), 'currency', b.currency, 'base', b.base,
-          'rate', format_decimal(b.k)) order by b.day, b.currency, b.base) from fx_broker_rates b where b.user_id = u.id), '[]'::json))::text as json
+        'brokerRates', coalesce((select json_agg(json_build_object('account', ba.name, 'date', to_char(b.day, 'YYYY-MM-DD'), 'currency', b.currency, 'base', b.base,
+          'rate', format_decimal(b.k)) order by ba.name, b.day, b.base) from fx_broker_rates b join accounts ba on ba.id = b.account_id where b.user_id = u.id), '[]'::json))::text as json
       from users u left join user_settings s on s.user_id = u.id where u.id = ${user.id}::uuid`),
   );
   // The uploaded bars, a file per BARS_UPLOAD_MAX_ROWS of a symbol and resolution: the restore stores each

@@ -117,9 +117,10 @@ const BarsIndexSchema = z.array(
 
 const code = () => z.string().check(z.regex(/^[A-Z]{3}$/, "must be a 3-letter currency code"));
 /** A list of rates per date and currency to a base, of up to `decimals` decimals. */
-const rateList = (decimals: number) =>
+const rateList = (decimals: number, more: Record<string, z.ZodMiniType> = {}) =>
   z.array(
     z.looseObject({
+      ...more,
       date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
       currency: code(),
       base: code(),
@@ -133,8 +134,8 @@ const SettingsPartSchema = z.looseObject({
   privacyMode: z.optional(z.boolean()),
   digest: z.optional(z.nullable(z.looseObject({ weekly: z.boolean(), weekday: z.int().check(z.gte(0), z.lte(6)), hour: z.int().check(z.gte(0), z.lte(23)), zone: z.string().check(z.maxLength(64)) }))),
   fxOverrides: z.optional(rateList(10)),
-  /** The brokers' own rates (fx_broker_rates): what 1 of the currency is in the base. */
-  brokerRates: z.optional(rateList(14)),
+  /** The brokers' own rates (fx_broker_rates), of the account named: what 1 of the currency is in the base. */
+  brokerRates: z.optional(rateList(14, { account: z.string().check(z.maxLength(200)) })),
 });
 
 /** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */

@@ -1372,9 +1372,10 @@ export const fxOverrides = pgTable(
 );
 
 /**
- * A broker's own rate for a date (IBKR Flex's fxRateToBase): what 1 of `currency` is in the broker account's
- * `base`, as the broker booked that day's trades. Used for the user's figures in `base` on that date, after
- * the trader's own overrides and before the reference rate (docs/currencies.md). Written by import commits.
+ * A broker's own rate for an account's date (IBKR Flex's fxRateToBase): what 1 of the account's `currency` is
+ * in the broker account's `base`, as the broker booked that day's trades of the account. Used for the account's
+ * figures on that date when the user's base is `base`, before their overrides and the reference rate
+ * (docs/currencies.md). Written by import commits.
  */
 export const fxBrokerRates = pgTable(
   "fx_broker_rates",
@@ -1382,6 +1383,9 @@ export const fxBrokerRates = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     currency: text("currency").notNull(),
     base: text("base").notNull(),
     day: date("day", { mode: "string" }).notNull(),
@@ -1389,7 +1393,11 @@ export const fxBrokerRates = pgTable(
     k: numeric("k").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.currency, t.base, t.day] }), check("fx_broker_rates_positive", sql`k > 0`)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.base, t.day] }),
+    index("fx_broker_rates_user_base_idx").on(t.userId, t.base),
+    check("fx_broker_rates_positive", sql`k > 0`),
+  ],
 );
 
 /**

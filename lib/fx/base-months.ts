@@ -41,12 +41,12 @@ export async function buildBaseMonths(
           and (select ok from lock)
       ),
       native as (
-        select a.currency, t.month, g.dim, g.day, g.key, g.one_r, g.net, g.gross, g.fees, g.moved, g.trades, g.wins, g.losses,
+        select a.currency, a.id as account_id, t.month, g.dim, g.day, g.key, g.one_r, g.net, g.gross, g.fees, g.moved, g.trades, g.wins, g.losses,
           g.trades_net, g.wins_net, g.losses_net, g.largest, g.smallest
         from todo t join accounts a on a.user_id = ${userId}::uuid
         join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.day >= t.month and g.day < (t.month + interval '1 month')::date
       ),
-      conv as (${ratesSql(userId, base, sql`select * from native`, head.overrides, true)}),
+      conv as (${ratesSql(userId, base, sql`select * from native`, head.overrides)}),
       built as (
         select n.month, n.dim, n.key, n.one_r, sum(n.net * n.k) as net, sum(n.gross * n.k) as gross, sum(n.fees * n.k) as fees,
           sum(n.moved)::int as moved, sum(n.trades)::int as trades, sum(n.wins)::int as wins, sum(n.losses)::int as losses,

@@ -64,19 +64,20 @@ function neededSql(userId: string, base: string, fxVersion: string, overrides: b
   const days =
     source === "maintained"
       ? // The days of the months kept in the base without a missing rate are known to have theirs (lib/fx/base-months.ts).
-        sql`select distinct a.currency, g.day from accounts a join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.dim = '' and g.one_r is null
+        sql`select distinct a.currency, a.id as account_id, g.day from accounts a join stats_groups g on g.account_id = a.id and g.grain = 'day' and g.dim = '' and g.one_r is null
           where a.user_id = ${userId}::uuid and a.currency <> ${base}
             and (${f} is null or g.day >= (${f} at time zone a.timezone)::date) and (${t} is null or g.day <= (${t} at time zone a.timezone)::date)
             and date_trunc('month', g.day)::date not in (
               select s.month from stats_base_months s left join stats_month_versions mv on mv.user_id = s.user_id and mv.month = s.month
               where s.user_id = ${userId}::uuid and s.base = ${base} and s.fx_version = ${fxVersion}::bigint and s.v = coalesce(mv.v, 0) and s.missing = 0
             )`
-      : sql`select distinct a.currency, (pf.executed_at at time zone a.timezone)::date as day
+      : sql`select distinct a.currency, a.id as account_id, (pf.executed_at at time zone a.timezone)::date as day
           from accounts a join positions p on p.account_id = a.id join position_fills pf on pf.position_id = p.id
           where a.user_id = ${userId}::uuid and a.currency <> ${base}
             and (${f} is null or pf.executed_at >= ${f}) and (${t} is null or pf.executed_at < ${t})`;
-  return sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, r.k is not null as rated
-    from (${ratesSql(userId, base, days, overrides)}) r order by r.day, r.currency`;
+  // A pair is rated when every account of its currency has a rate for its day.
+  return sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, bool_and(r.k is not null) as rated
+    from (${ratesSql(userId, base, days, overrides)}) r group by r.currency, r.day order by r.day, r.currency`;
 }
 
 /**
@@ -127,9 +128,9 @@ export async function closeRates(deps: Pick<Deps, "db" | "config" | "fetch" | "n
   const today = deps.now().toISOString().slice(0, 10);
   const read = async () =>
     rowsOf<{ currency: string; day: string; recorded: boolean; rated: boolean }>(
-      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, r.k is not null as rated
-        from (${ratesSql(userId, base, sql`select distinct a.currency, (p.closed_at at time zone a.timezone)::date as day from ${closed} and a.currency <> ${base}`, own)}) r
-        order by r.day, r.currency`),
+      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, bool_and(r.k is not null) as rated
+        from (${ratesSql(userId, base, sql`select distinct a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day from ${closed} and a.currency <> ${base}`, own)}) r
+        group by r.currency, r.day order by r.day, r.currency`),
     );
   const rows = await readAfterAsking(deps, read, (r) => !r.rated);
   return { own, missing: rows.filter((r) => !r.rated).map((r) => ({ currency: r.currency, date: r.day })) };
@@ -156,14 +157,14 @@ export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "n
   const read = async () =>
     rowsOf<TradeBaseRow>(
       await deps.db.execute(sql`with t as (
-          select p.id, p.net_pnl, a.currency, (coalesce(p.closed_at, ${deps.now().toISOString()}::timestamptz) at time zone a.timezone)::date as day
+          select p.id, p.net_pnl, a.currency, a.id as account_id, (coalesce(p.closed_at, ${deps.now().toISOString()}::timestamptz) at time zone a.timezone)::date as day
           from positions p join accounts a on a.id = p.account_id
           where a.user_id = ${userId}::uuid and p.id = any(${`{${tradeIds.join(",")}}`}::uuid[])
         ),
-        r as (${ratesSql(userId, base, sql`select distinct currency, day from t`, head.overrides)})
+        r as (${ratesSql(userId, base, sql`select distinct currency, account_id, day from t`, head.overrides)})
         select t.id::text as id, to_char(t.day, 'YYYY-MM-DD') as day, round(t.net_pnl * r.k, 10)::text as net, r.rate::text as rate,
           to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, ${recordedSql(sql`t.day`, today)} as recorded
-        from t join r on r.currency = t.currency and r.day = t.day`),
+        from t join r on r.account_id = t.account_id and r.day = t.day`),
     );
   const rows = await readAfterAsking(deps, read, (r) => r.rate === null);
   for (const r of rows) out.set(r.id, { currency: base, netPnl: r.net === null ? null : formatDecimal(r.net), rate: r.rate === null ? null : formatDecimal(r.rate), rateDate: r.rate_date });
@@ -174,16 +175,17 @@ export async function tradeBases(deps: Pick<Deps, "db" | "config" | "fetch" | "n
 export type DayRate = { k: string; rate: string; rateDate: string };
 
 /**
- * The rates of `currency` to the user's base on `days` (an export's columns in the base, docs/currencies.md),
- * rates never asked fetched first; a day the instance has no rate for is absent. Null when the user has no
- * base, or it is that currency itself (nothing to convert).
+ * The rates of an account's currency to the user's base on `days` (an export's columns in the base, a ledger
+ * page's, docs/currencies.md), rates never asked fetched first; a day the instance has no rate for is absent.
+ * Null when the user has no base, or it is that currency itself (nothing to convert).
  */
 export async function ratesOnDays(
   deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
   userId: string,
-  currency: string,
+  account: { id: string; currency: string },
   days: string[],
 ): Promise<{ base: string; rates: Map<string, DayRate> } | null> {
+  const currency = account.currency;
   const head = await headOf(deps, userId);
   if (!head?.base || head.base === currency) return null;
   const base = head.base;
@@ -193,7 +195,7 @@ export async function ratesOnDays(
     rowsOf<{ day: string; k: string | null; rate: string | null; rate_date: string | null; recorded: boolean }>(
       await deps.db.execute(sql`select to_char(r.day, 'YYYY-MM-DD') as day, r.k::text as k, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date,
           ${recordedSql(sql`r.day`, today)} as recorded
-        from (${ratesSql(userId, base, sql`select ${currency}::text as currency, d::date as day from unnest(${`{${unique.join(",")}}`}::date[]) d`, head.overrides)}) r`),
+        from (${ratesSql(userId, base, sql`select ${currency}::text as currency, ${account.id}::uuid as account_id, d::date as day from unnest(${`{${unique.join(",")}}`}::date[]) d`, head.overrides)}) r`),
     );
   const rows = unique.length ? await readAfterAsking(deps, read, (r) => r.k === null) : [];
   return { base, rates: new Map(rows.filter((r) => r.k !== null).map((r) => [r.day, { k: r.k!, rate: formatDecimal(r.rate!), rateDate: r.rate_date! }])) };

@@ -87,17 +87,18 @@ export async function ratesUsed(deps: Pick<Deps, "db" | "config" | "fetch" | "no
   if (addDays(from, MAX_RATE_DAYS) <= to) throw new AppError("VALIDATION_ERROR", `Up to ${MAX_RATE_DAYS} days of rates at once.`, { fields: [{ path: "from", message: `must be within ${MAX_RATE_DAYS} days of to` }] });
   const read = async () =>
     rowsOf<RateRow>(
-      await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source,
+      // Per account (a broker's rate is its account's): one row per currency, date, rate and source.
+      await deps.db.execute(sql`select distinct r.currency, to_char(r.day, 'YYYY-MM-DD') as day, r.rate::text as rate, to_char(r.rate_day, 'YYYY-MM-DD') as rate_date, r.source,
           ${recordedSql(sql`r.day`, today)} as recorded
         from (${ratesSql(
           userId,
           base,
-          sql`select distinct a.currency, g.day from stats_groups g join accounts a on a.id = g.account_id
+          sql`select distinct a.currency, a.id as account_id, g.day from stats_groups g join accounts a on a.id = g.account_id
             where a.user_id = ${userId}::uuid and a.currency <> ${base} and g.grain = 'day' and g.dim = '' and g.one_r is null
               and g.day between ${from}::date and ${to}::date`,
           true,
         )}) r
-        order by r.day desc, r.currency`),
+        order by day desc, r.currency, r.source`),
     );
   const rows = await readAfterAsking(deps, read, (r) => r.rate === null);
   const overrides = rowsOf<{ date: string; currency: string; rate: string }>(

@@ -533,13 +533,13 @@ export async function commitImport(
  */
 async function keepBrokerRates(deps: Pick<Deps, "db">, userId: string, importId: string) {
   await deps.db.execute(sql`with given as (
-      select a.currency, r.base, r.day, r.k from csv_imports i join accounts a on a.id = i.account_id,
+      select a.id as account_id, a.currency, r.base, r.day, r.k from csv_imports i join accounts a on a.id = i.account_id,
         jsonb_to_recordset(i.broker_rates) as r(day date, base text, k numeric)
       where i.id = ${importId}::uuid and i.broker_rates is not null
     ),
     kept as (
-      insert into fx_broker_rates as b (user_id, currency, base, day, k) select ${userId}::uuid, currency, base, day, k from given
-      on conflict (user_id, currency, base, day) do update set k = excluded.k, created_at = now() where b.k is distinct from excluded.k
+      insert into fx_broker_rates as b (user_id, account_id, currency, base, day, k) select ${userId}::uuid, account_id, currency, base, day, k from given
+      on conflict (account_id, base, day) do update set k = excluded.k, created_at = now() where b.k is distinct from excluded.k
       returning 1
     )
     update user_settings set fx_version = fx_version + 1 where user_id = ${userId}::uuid and exists (select 1 from kept)`);

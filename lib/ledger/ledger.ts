@@ -109,7 +109,7 @@ function pageSql(owner: SQL, accountId: unknown, page: unknown, pageSize: unknow
         'runningBalanceAtFirstRow', format_decimal(coalesce(e.first_balance, 0))
       )::text as body,
       -- The user's base when it is not the account's currency: the page's amounts are converted to it too.
-      case when s.base_currency <> a.currency and e.entries is not null then json_build_object('base', s.base_currency, 'currency', a.currency, 'timezone', a.timezone)::text end as convert
+      case when s.base_currency <> a.currency and e.entries is not null then json_build_object('base', s.base_currency, 'accountId', a.id, 'currency', a.currency, 'timezone', a.timezone)::text end as convert
       from accounts a
       left join user_settings s on s.user_id = a.user_id
       left join lateral (
@@ -199,10 +199,10 @@ type PageRow = { body: string | null; convert: string | null };
  */
 async function inBase(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, row: PageRow): Promise<JsonText<LedgerPage>> {
   if (!row.convert) return row.body as JsonText<LedgerPage>;
-  const { currency, timezone } = JSON.parse(row.convert) as { currency: string; timezone: string };
+  const { accountId, currency, timezone } = JSON.parse(row.convert) as { accountId: string; currency: string; timezone: string };
   const page = JSON.parse(row.body!) as LedgerPage;
   const days = page.entries.map((e) => dayIn(Date.parse(e.occurredAt), timezone));
-  const found = await ratesOnDays(deps, userId, currency, days);
+  const found = await ratesOnDays(deps, userId, { id: accountId, currency }, days);
   if (!found) return row.body as JsonText<LedgerPage>;
   page.entries.forEach((e, i) => {
     const rate = found.rates.get(days[i]!);

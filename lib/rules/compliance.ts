@@ -128,7 +128,7 @@ export function complianceSql(accountId: string, timezone: string, query: Compli
   const upper = query.to ? sql`((${query.to}::date + 1)::timestamp at time zone ${timezone})` : null;
   const inRange = sql`${query.from ? sql`and x.day >= ${query.from}::date` : sql``} ${query.to ? sql`and x.day <= ${query.to}::date` : sql``}`;
   const fx = inBase
-    ? sql`fx as (${ratesSql(inBase.userId, inBase.base, sql`select distinct ${inBase.currency}::text as currency, t.close_day as day from t where t.close_day is not null`, inBase.own)}),`
+    ? sql`fx as (${ratesSql(inBase.userId, inBase.base, sql`select distinct ${inBase.currency}::text as currency, ${accountId}::uuid as account_id, t.close_day as day from t where t.close_day is not null`, inBase.own)}),`
     : sql``;
   /** A closed trade's net P&L in the figures' currency (its close day: `day`). */
   const money = (net: SQL, day: SQL) => (inBase ? sql`round(${net} * (select fx.k from fx where fx.day = ${day}), 10)` : net);

@@ -113,7 +113,7 @@ export async function scope(
   const closedWhere = sql`${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`;
   if (everyAccount && options.convert && currency) {
     const rates = await closeRates(deps as Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user.id, currency, sql`${positions} where ${closedWhere}`);
-    const fx = sql`join lateral (${ratesSql(user.id, currency, sql`select a.currency, (p.closed_at at time zone a.timezone)::date as day`, rates.own)}) fx on fx.k is not null`;
+    const fx = sql`join lateral (${ratesSql(user.id, currency, sql`select a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day`, rates.own)}) fx on fx.k is not null`;
     return { events, closed: sql`${positions} ${journal} ${fx} ${extra} where ${closedWhere}`, currency, net: sql`round(p.net_pnl * fx.k, 10)`, missingRates: rates.missing };
   }
   return { events, closed: sql`${positions} ${journal} ${extra} where ${closedWhere}`, currency, net: sql`p.net_pnl` };
@@ -336,7 +336,7 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
       ...TRADE_COLUMNS.map((c) => `x.b_${c}`),
     ].join(", "),
   );
-  const rates = (pairs: SQL) => ratesSql(conv.userId, conv.base, pairs, conv.overrides, true);
+  const rates = (pairs: SQL) => ratesSql(conv.userId, conv.base, pairs, conv.overrides);
   const edges = conv.journal
     ? sql`select account_id, coalesce(f, '-infinity'::timestamptz) as lo, coalesce(t, 'infinity'::timestamptz) as hi from b_1`
     : sql`select account_id, lo1 as lo, hi1 as hi from b union all select account_id, lo2, hi2 from b`;
@@ -371,26 +371,26 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
   const whole = conv.journal
     ? sql``
     : useMonths
-      ? sql`select b.currency, ${g} from gaps x join b on b.account_id = x.account_id
+      ? sql`select b.currency, b.account_id, ${g} from gaps x join b on b.account_id = x.account_id
           cross join lateral (
             select * from stats_groups g where g.account_id = x.account_id and g.grain = 'day' and g.dim = ${dim} and g.day >= x.lo and g.day < x.hi offset 0
           ) g
         union all`
-      : sql`select b.currency, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
+      : sql`select b.currency, b.account_id, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
           and g.day >= b.fd and g.day < b.td
         union all`;
   const dayTotals = conv.journal
     ? sql`dd_days as (select day, sum(net) as net from src group by day)`
     : sql`dd_days as (
         select n.day, sum(n.net * n.k) as net from (${rates(sql`
-          select b.currency, g.day, g.net from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ''
+          select b.currency, b.account_id, g.day, g.net from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ''
             and g.one_r is null and g.day >= b.fd and g.day < b.td
-          union all select currency, day, net from edge_rows where ${dim} = '' and one_r is null`)}) n
+          union all select currency, account_id, day, net from edge_rows where ${dim} = '' and one_r is null`)}) n
         where n.k is not null group by n.day
       )`;
   return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")} ${keptMonths} ${gaps},
     edge_rows as (
-      select bc.currency, ${native} from (
+      select bc.currency, bc.account_id, ${native} from (
         select array_agg(account_id) as a, array_agg(lo) as l, array_agg(hi) as h from (${edges}) r
         where lo < hi
       ) x cross join lateral stats_rows(x.a, x.l, x.h, array[${dim}]::text[]) e join b bc on bc.account_id = e.account_id
@@ -840,12 +840,12 @@ export async function excursionPoints(deps: Pick<Deps, "db">, user: AuthUser, qu
   const from = await scope(deps, user, query, { inBase: true });
   const [row] = rowsOf<{ trades: number; with_excursions: number; points: string }>(
     await deps.db.execute(sql`
-      with c0 as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r, a.currency, (p.closed_at at time zone a.timezone)::date as close_day from ${from.closed}),
+      with c0 as (select p.id, p.symbol, p.net_pnl, p.closed_at, p.updated_at, ${ONE_R_SQL} as one_r, a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as close_day from ${from.closed}),
       c as (${
         // In the base currency (docs/currencies.md): each trade's amounts at its close date's rate; one without a rate is left out.
         query.currency === BASE
           ? sql`select c0.id, c0.symbol, round(c0.net_pnl * fx.k, 10) as net_pnl, c0.closed_at, c0.updated_at, c0.one_r * fx.k as one_r, fx.k from c0
-              join (${ratesSql(user.id, from.currency!, sql`select distinct currency, close_day as day from c0`, true)}) fx on fx.currency = c0.currency and fx.day = c0.close_day and fx.k is not null`
+              join (${ratesSql(user.id, from.currency!, sql`select distinct currency, account_id, close_day as day from c0`, true)}) fx on fx.account_id = c0.account_id and fx.day = c0.close_day and fx.k is not null`
           : sql`select c0.id, c0.symbol, c0.net_pnl, c0.closed_at, c0.updated_at, c0.one_r, 1 as k from c0`
       }),
       e as (

@@ -152,7 +152,7 @@ async function fillJournal(t: TestApp, client: TestClient) {
   const me = (await (await client.get("/api/auth/me")).json()).user.id as string;
   await t.deps.db.execute(sql`insert into user_settings (user_id, base_currency, privacy_mode, digest) values (${me}::uuid, 'EUR', true, '{"weekly":true,"weekday":1,"hour":8,"zone":"Europe/Berlin"}')`);
   await t.deps.db.execute(sql`insert into fx_overrides (user_id, day, currency, base, rate) values (${me}::uuid, '2026-03-04', 'USD', 'EUR', 1.0825)`);
-  await t.deps.db.execute(sql`insert into fx_broker_rates (user_id, day, currency, base, k) values (${me}::uuid, '2026-03-05', 'USD', 'EUR', 0.92345678901234)`);
+  await t.deps.db.execute(sql`insert into fx_broker_rates (user_id, account_id, day, currency, base, k) values (${me}::uuid, ${accountId}::uuid, '2026-03-05', 'USD', 'EUR', 0.92345678901234)`);
   return accountId;
 }
 
@@ -185,8 +185,10 @@ describe("POST /api/archive", () => {
     expect(await rates(b, bob)).toEqual(await rates(a, alice));
     // And the broker's own rate, to its last decimal.
     const brokers = async (app: TestApp, c: TestClient) =>
-      rowsOf(await app.deps.db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, currency, base, k::text from fx_broker_rates where user_id = ${(await (await c.get("/api/auth/me")).json()).user.id}::uuid`));
-    expect(await brokers(b, bob)).toEqual([{ day: "2026-03-05", currency: "USD", base: "EUR", k: "0.92345678901234" }]);
+      rowsOf(await app.deps.db.execute(sql`select a.name, to_char(day, 'YYYY-MM-DD') as day, b.currency, base, k::text from fx_broker_rates b join accounts a on a.id = b.account_id
+        where b.user_id = ${(await (await c.get("/api/auth/me")).json()).user.id}::uuid`));
+    expect(await brokers(b, bob)).toEqual([{ name: expect.any(String), day: "2026-03-05", currency: "USD", base: "EUR", k: "0.92345678901234" }]);
+    expect(await brokers(b, bob)).toEqual(await brokers(a, alice));
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
       ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id

@@ -136,7 +136,7 @@ describe("statistics in the base currency", () => {
     ]);
   });
 
-  it("take IBKR's own rate to the account's base where that base is the user's, under the trader's own; a file's rate column the same; a bad rate cell a row error", async () => {
+  it("take IBKR's own rate to the account's base for that account's trades where that base is the user's, over the trader's own; a file's rate column the same; a bad rate cell a row error", async () => {
     const { client, userId } = await trader("EUR");
     const usd = await account(client, "USD", "America/New_York");
     // Friday 2026-06-05 (reference: 1.105 USD per EUR): IBKR booked the day at 0.9 EUR per USD.
@@ -152,18 +152,28 @@ describe("statistics in the base currency", () => {
     expect(trade.base).toEqual({ currency: "EUR", netPnl: "65.70", rate: "1.1111111111", rateDate: "2026-06-05" });
     const rates = await json(await client.get("/api/settings/fx-rates?from=2026-06-01&to=2026-06-30"));
     expect(rates.rates).toEqual([{ date: "2026-06-05", currency: "USD", rate: "1.1111111111", rateDate: "2026-06-05", source: "broker" }]);
-    expect(rowsOf(await t.deps.db.execute(sql`select currency, base, to_char(day, 'YYYY-MM-DD') as day, k::text as k from fx_broker_rates where user_id = ${userId}::uuid`))).toEqual([
-      { currency: "USD", base: "EUR", day: "2026-06-05", k: "0.9" },
+    expect(rowsOf(await t.deps.db.execute(sql`select account_id::text as account, currency, base, to_char(day, 'YYYY-MM-DD') as day, k::text as k from fx_broker_rates where user_id = ${userId}::uuid`))).toEqual([
+      { account: usd, currency: "USD", base: "EUR", day: "2026-06-05", k: "0.9" },
     ]);
-    // The trader's own rate of that date wins over the broker's; gone, the broker's is back.
+    // The broker's rate is its account's: another USD account's trade of that day takes the reference rate.
+    const plain = await account(client, "USD");
+    await roundTrip(client, plain, "2026-06-05T16:00:00Z", "110.50");
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "165.70" });
+    // The trader's own rate of that date wins over the reference rate, not over the broker's (DESIGN.md 11).
     await json(await put(client, "/api/settings/fx-overrides", { date: "2026-06-05", currency: "USD", rate: "1.25" }));
-    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "58.40" });
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "154.10" });
+    const both = await json(await client.get("/api/settings/fx-rates?from=2026-06-01&to=2026-06-30"));
+    expect(both.rates).toEqual([
+      { date: "2026-06-05", currency: "USD", rate: "1.1111111111", rateDate: "2026-06-05", source: "broker" },
+      { date: "2026-06-05", currency: "USD", rate: "1.25", rateDate: "2026-06-05", source: "override" },
+    ]);
     await json(await client.delete("/api/settings/fx-overrides?date=2026-06-05&currency=USD"), 204);
-    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "65.70" });
-    // An undo keeps the rate (a rate the broker gave stays true); the figures follow the trades.
-    // In another base the broker's rate to EUR is not used: USD as it is.
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "165.70" });
+    // The same through the maintained months as from the journal.
+    expect(await summary(t.deps, { userId }, { currency: "base" }, "journal")).toMatchObject({ netPnl: "165.70" });
+    // In another base the broker's rate to EUR is not used.
     await json(await put(client, "/api/settings", { baseCurrency: "USD" }));
-    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "73.00" });
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "183.50" });
     await json(await put(client, "/api/settings", { baseCurrency: "EUR" }));
 
     // A file of the trader's own with a rate column and a base column, mapped (any preset's columns can be).
@@ -179,8 +189,8 @@ describe("statistics in the base currency", () => {
     const preview = await json(await client.request("/api/csv-import/preview", { method: "POST", body: form }), 201);
     expect(preview.errors).toEqual([{ row: 4, column: "Rate", message: '"zero" is not a rate above 0' }]);
     await json(await client.post("/api/csv-import/commit", { importId: preview.importId }));
-    // 100 USD at 0.95, beside the 73 USD at 0.9.
-    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "160.70" });
+    // 100 USD at 0.95, beside the others.
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ netPnl: "260.70" });
   });
 
   it("give the tag and playbook reports and rules compliance in the base, R and the rules in the trades' own amounts, naming what lacks a rate", async () => {

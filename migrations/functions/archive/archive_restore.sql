@@ -140,10 +140,11 @@ BEGIN
     SELECT p_user, o.date, o.currency, o.base, o.rate
     FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'fxOverrides', '[]'::jsonb)) AS o(date date, currency text, base text, rate numeric)
     ON CONFLICT DO NOTHING;
-    -- The brokers' own rates (a rate is what 1 of the currency is in the base, as the broker gives it).
-    INSERT INTO fx_broker_rates (user_id, day, currency, base, k)
-    SELECT p_user, b.date, b.currency, b.base, b.rate
-    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'brokerRates', '[]'::jsonb)) AS b(date date, currency text, base text, rate numeric)
+    -- The brokers' own rates, of the account named (a rate is what 1 of its currency is in the base, as the broker gives it).
+    INSERT INTO fx_broker_rates (user_id, account_id, day, currency, base, k)
+    SELECT p_user, (ids->'accounts'->>((by_name->>b.account)::integer))::uuid, b.date, b.currency, b.base, b.rate
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'brokerRates', '[]'::jsonb)) AS b(account text, date date, currency text, base text, rate numeric)
+    WHERE by_name ? b.account
     ON CONFLICT DO NOTHING;
   END IF;
 
