@@ -8,6 +8,7 @@ import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
 import { dayIn, zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
 import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
+import { quoteOfPair } from "../trades/pairs.ts";
 import { estimateFee, type FeeSchedule } from "../trades/fees.ts";
 import type { ImportMapping, ImportOptions } from "./schema.ts";
 
@@ -575,6 +576,11 @@ export function normalizeCsv(
     // A row whose currency cell says otherwise has its error already (above).
     if (instrument?.currency && instrument.currency !== account.currency && currency === "") {
       fail("symbol", `"${cell("symbol")}" settles in ${instrument.currency}, not this account's currency (${account.currency}): import this row into an account in ${instrument.currency}`);
+    }
+    // A pair quoted in another currency (ETH/BTC in a USD account): its amounts are in that one.
+    const quote = instrument?.assetClass === "stock" && currency === "" ? quoteOfPair(instrument.symbol) : null;
+    if (quote && quote !== account.currency) {
+      fail("symbol", `"${cell("symbol")}" is quoted in ${quote}, not this account's currency (${account.currency}): import this row into an account in ${quote}`);
     }
     if (rowErrors.length || !instrument || !executedAt || !side || !quantity || !price) {
       errors.push(...rowErrors);

@@ -13,6 +13,7 @@ import { rowsOf } from "../../lib/db/rows.ts";
 import { createLogger } from "../../lib/log.ts";
 import { fetchRatesJob, runJobs } from "../../lib/jobs/index.ts";
 import { breakdown, calendar, equityCurve, summary } from "../../lib/stats/stats.ts";
+import { quoteOfPair } from "../../lib/trades/pairs.ts";
 
 let db: { name: string; url: string };
 let fx: FxServer;
@@ -228,6 +229,39 @@ describe("statistics in the base currency", () => {
     expect(based).toMatchObject({ currency: "EUR", missingRates: [], rules: [{ brokenTrades: 1, brokenNetPnl: "-50.00" }], trades: { compliant: { trades: 1, netPnl: "100.00" }, broken: { trades: 1, netPnl: "-50.00" } } });
     expect(based.days.map((d: { day: string; netPnl: string }) => [d.day, d.netPnl])).toEqual([["2026-03-04", "-50.00"], ["2026-03-06", "100.00"]]);
     expect((await json(await client.get(`/api/rules/compliance?accountId=${usd}&currency=USD`), 400)).error.fields[0].path).toBe("currency");
+  });
+
+  it("value a crypto pair through its quote currency: ETH/BTC belongs in a BTC account, whose trades reach the base at a BTC rate or are named missing", async () => {
+    expect(["ETH/BTC", "ETH-BTC", "XETHXXBT", "ETHXBT", "XXBTZUSD", "BTC-USD", "SOLEUR", "AAPL", "BRK-B", "ETH-USDT", "ESZ4"].map(quoteOfPair)).toEqual([
+      "BTC", "BTC", "BTC", "BTC", "USD", "USD", "EUR", null, null, null, null,
+    ]);
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD");
+    const btc = await account(client, "BTC");
+    const kraken = ['"txid","ordertxid","pair","time","type","ordertype","price","cost","fee","vol","margin","misc","ledgers"',
+      '"T1","O1","XETHXXBT","2026-06-10 14:30:15.0000","buy","limit",0.05,0.05,0,1.0,0,"",""',
+      '"T2","O2","XETHXXBT","2026-06-10 18:02:41.0000","sell","limit",0.052,0.052,0,1.0,0,"",""'].join("\n");
+    const upload = async (accountId: string) => {
+      const form = new FormData();
+      form.set("file", new Blob([kraken]), "trades.csv");
+      form.set("request", JSON.stringify({ accountId, presetId: "kraken" }));
+      return json(await client.request("/api/csv-import/preview", { method: "POST", body: form }), 201);
+    };
+    // In the USD account each row is refused, naming where it belongs.
+    const refused = await upload(usd);
+    expect(refused.summary).toMatchObject({ valid: 0, invalid: 2 });
+    expect(refused.errors[0]).toEqual({ row: 2, column: "pair", message: '"XETHXXBT" is quoted in BTC, not this account\'s currency (USD): import this row into an account in BTC' });
+    const staged = await upload(btc);
+    expect(staged.summary).toMatchObject({ valid: 2, invalid: 0 });
+    await json(await client.post("/api/csv-import/commit", { importId: staged.importId }));
+    // No BTC reference rate: named missing, the trade left out.
+    const missing = await json(await client.get("/api/stats/summary?currency=base"));
+    expect(missing).toMatchObject({ trades: 0, missingRates: [{ currency: "BTC", date: "2026-06-10" }] });
+    // With the trader's own BTC rate of the day (0.00002 BTC per EUR): 0.002 BTC is 100 EUR.
+    await json(await put(client, "/api/settings/fx-overrides", { date: "2026-06-10", currency: "BTC", rate: "0.00002" }));
+    expect(await json(await client.get("/api/stats/summary?currency=base"))).toMatchObject({ trades: 1, netPnl: "100.00", missingRates: [] });
+    const [trade] = (await json(await client.get(`/api/trades?accountId=${btc}`))).trades;
+    expect(trade).toMatchObject({ symbol: "XETHXXBT", currency: "BTC", netPnl: "0.002", base: { currency: "EUR", netPnl: "100.00", rate: "0.00002", rateDate: "2026-06-10" } });
   });
 
   it("walk back over a holiday week up to 7 days, and beyond list the missing rate and leave its trades out", async () => {
