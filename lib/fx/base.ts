@@ -117,19 +117,19 @@ export async function prepareBase(
 }
 
 /**
- * The rates the closed trades of `closed` (a FROM of positions p join accounts a, with its WHERE) need to
- * `base`, at their close dates in their accounts' zones: dates never asked asked first; `missing` the pairs
- * without a rate (their trades are left out of the figures); `own`: the user has rates of their own or their
- * brokers' to the base (ratesSql).
+ * The rates `pairs` (a query of currency, account_id, day: the close dates of what a figure converts, in their
+ * accounts' zones) need to `base`: dates never asked asked first; `missing` the (currency, date) pairs without a
+ * rate (what closed then is left out of the figures); `own`: the user has rates of their own or their brokers'
+ * to the base (ratesSql).
  */
-export async function closeRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, base: string, closed: SQL) {
+export async function closeRates(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, base: string, pairs: SQL) {
   const head = await headOf(deps, userId);
   const own = Boolean(head?.overrides && head.base === base);
   const today = deps.now().toISOString().slice(0, 10);
   const read = async () =>
     rowsOf<{ currency: string; day: string; recorded: boolean; rated: boolean }>(
       await deps.db.execute(sql`select r.currency, to_char(r.day, 'YYYY-MM-DD') as day, ${recordedSql(sql`r.day`, today)} as recorded, bool_and(r.k is not null) as rated
-        from (${ratesSql(userId, base, sql`select distinct a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day from ${closed} and a.currency <> ${base}`, own)}) r
+        from (${ratesSql(userId, base, pairs, own)}) r
         group by r.currency, r.day order by r.day, r.currency`),
     );
   const rows = await readAfterAsking(deps, read, (r) => !r.rated);

@@ -5,14 +5,16 @@
 // it) is its roll, and what the trader grouped by hand stays so.
 // What a strategy is (its kind, credit, max profit and loss, breakevens, R) is computed here from its legs as read
 // (lib/options/strategy-shape.ts): derived, never stored, so it cannot go stale.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getQuote } from "../market/quotes.ts";
-import { formatDecimal, fromUnits, multiplyUnits, toUnits } from "../money.ts";
+import { formatDecimal, fromUnits, multiplyDecimals, multiplyUnits, roundDecimal10, toUnits } from "../money.ts";
+import { closeRates } from "../fx/base.ts";
+import { ratesSql } from "../fx/convert.ts";
 import { canonicalTags } from "../tags/tags.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import type { NewStrategy, StrategyJournal, StrategyListQuery } from "./schema.ts";
@@ -417,31 +419,41 @@ export async function journalStrategy(deps: FullDeps, user: AuthUser, id: string
  * [from, to) of one account (or every account of one currency), grouped by kind with credit and debit apart, each
  * counted once by its net P&L (its legs', fees included). R over those with a 1R, summed unrounded.
  */
-export async function strategyKindGroups(deps: Pick<Deps, "db">, userId: string, scope: { accountId?: string | undefined; currency: string | null; from?: string | undefined; to?: string | undefined }) {
+export async function strategyKindGroups(
+  deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,
+  userId: string,
+  scope: { accountId?: string | undefined; currency: string | null; from?: string | undefined; to?: string | undefined; inBase?: boolean },
+) {
   await settleStrategies(deps, userId);
   const where = sql`s.closed_at is not null
-    ${scope.accountId ? sql`and s.account_id = ${scope.accountId}::uuid` : scope.currency ? sql`and a.currency = ${scope.currency}` : sql``}
+    ${scope.accountId ? sql`and s.account_id = ${scope.accountId}::uuid` : scope.currency && !scope.inBase ? sql`and a.currency = ${scope.currency}` : sql``}
     ${scope.from ? sql`and s.closed_at >= ${new Date(scope.from).toISOString()}::timestamptz` : sql``}
     ${scope.to ? sql`and s.closed_at < ${new Date(scope.to).toISOString()}::timestamptz` : sql``}`;
   const rows = rowsOf<StrategyRow>(await deps.db.execute(strategyRows(userId, where, { underlying: false })));
+  // In the base (scope.currency, docs/currencies.md): each strategy's net P&L at its close date's rate in its
+  // account's zone; one without a rate is left out and named; R from its own amounts.
+  const factors = scope.inBase ? await closeFactors(deps, userId, scope.currency!, where) : null;
   const groups = new Map<string, { net: bigint; trades: number; wins: number; r: bigint; withRisk: number }>();
   const R_SCALE = 10n ** 10n;
   for (const row of rows) {
+    const k = factors?.k.get(row.id);
+    if (factors && k === undefined) continue;
     const s = toStrategy(row, 0, { greeks: false });
     const key = kindLabel(s.kind, s.credit);
     const g = groups.get(key) ?? { net: 0n, trades: 0, wins: 0, r: 0n, withRisk: 0 };
-    const net = toUnits(s.netPnl);
+    const own = toUnits(s.netPnl);
+    const net = k === undefined ? own : toUnits(roundDecimal10(multiplyDecimals(s.netPnl, k)));
     g.net += net;
     g.trades += 1;
     if (net > 0n) g.wins += 1;
     const risk = s.plannedRisk ?? (s.maxLoss !== null && toUnits(s.maxLoss) > 0n ? s.maxLoss : null);
     if (risk !== null) {
-      g.r += (net * R_SCALE) / toUnits(risk);
+      g.r += (own * R_SCALE) / toUnits(risk);
       g.withRisk += 1;
     }
     groups.set(key, g);
   }
-  return [...groups.entries()]
+  const out = [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, g]) => ({
       key,
@@ -452,6 +464,21 @@ export async function strategyKindGroups(deps: Pick<Deps, "db">, userId: string,
       rTotal: g.withRisk === 0 ? null : roundTo2(g.r, R_SCALE),
       withRisk: g.withRisk,
     }));
+  return { groups: out, missingRates: factors?.missing };
+}
+
+/** The closed strategies of `where` (over strategies s, accounts a): each one's factor to `base` at its close date, and the rates missing. */
+async function closeFactors(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, userId: string, base: string, where: SQL) {
+  const strategies = sql`strategies s join accounts a on a.id = s.account_id`;
+  const theirs = sql`a.user_id = ${userId}::uuid and ${where}`;
+  const pair = sql`a.currency, a.id as account_id, (s.closed_at at time zone a.timezone)::date as day`;
+  const rates = await closeRates(deps, userId, base, sql`select distinct ${pair} from ${strategies} where ${theirs} and a.currency <> ${base}`);
+  const rows = rowsOf<{ id: string; k: string }>(
+    await deps.db.execute(sql`select s.id::text as id, fx.k::text as k from ${strategies}
+      cross join lateral (${ratesSql(userId, base, sql`select ${pair}`, rates.own)}) fx
+      where ${theirs} and fx.k is not null`),
+  );
+  return { k: new Map(rows.map((r) => [r.id, r.k])), missing: rates.missing };
 }
 
 /** Each trade of an account that is a strategy's leg: its strategy's id and kind (kindLabel), for the trades export. */

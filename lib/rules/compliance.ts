@@ -184,7 +184,8 @@ export async function complianceReport(deps: Pick<Deps, "db" | "config" | "fetch
     if (base.base !== account.currency) {
       const lower = query.from ? sql`(${query.from}::date::timestamp at time zone ${account.timezone})` : sql`'-infinity'::timestamptz`;
       const upper = query.to ? sql`((${query.to}::date + 1)::timestamp at time zone ${account.timezone})` : sql`'infinity'::timestamptz`;
-      const rates = await closeRates(deps, user.id, base.base, sql`positions p join accounts a on a.id = p.account_id
+      const rates = await closeRates(deps, user.id, base.base, sql`select distinct a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day
+        from positions p join accounts a on a.id = p.account_id
         where p.account_id = ${accountId}::uuid and p.closed_at is not null and p.opened_at >= ${lower} - interval '2 days' and p.opened_at < ${upper}`);
       inBase = { userId: user.id, base: base.base, currency: account.currency, own: rates.own };
       missingRates = rates.missing;

@@ -112,7 +112,8 @@ export async function scope(
   const events = sql`${positions} ${options.journal ? journal : sql``} ${extra} join position_fills pf on pf.position_id = p.id where ${owned} ${range(sql`pf.executed_at`)}`;
   const closedWhere = sql`${owned} and p.closed_at is not null ${range(sql`p.closed_at`)}`;
   if (everyAccount && options.convert && currency) {
-    const rates = await closeRates(deps as Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user.id, currency, sql`${positions} where ${closedWhere}`);
+    const pairs = sql`select distinct a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day from ${positions} where ${closedWhere} and a.currency <> ${currency}`;
+    const rates = await closeRates(deps as Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user.id, currency, pairs);
     const fx = sql`join lateral (${ratesSql(user.id, currency, sql`select a.currency, a.id as account_id, (p.closed_at at time zone a.timezone)::date as day`, rates.own)}) fx on fx.k is not null`;
     return { events, closed: sql`${positions} ${journal} ${fx} ${extra} where ${closedWhere}`, currency, net: sql`round(p.net_pnl * fx.k, 10)`, missingRates: rates.missing };
   }
@@ -480,9 +481,6 @@ async function readWith<T>(
 }
 
 export async function summary(deps: StatsDeps, caller: StatsCaller, query: StatsQuery & { countBy?: SummaryQuery["countBy"] }, source: StatsSource = "maintained") {
-  if (query.countBy === "strategy" && query.currency === BASE) {
-    throw new AppError("VALIDATION_ERROR", "Counting by strategy is per currency for now: choose an account or a currency.", { fields: [{ path: "countBy", message: "must be trade with currency=base" }] });
-  }
   const { currency, rows, missingRates } = await readWith<Record<string, string | null>>(
     deps,
     caller,
@@ -532,21 +530,31 @@ export async function summary(deps: StatsDeps, caller: StatsCaller, query: Stats
  * counts once its every leg is closed, on its last close, and its legs' net P&L decides win or loss; a trade in
  * no strategy (a stock, a future) counts as itself. The amounts realised in the range are the summary's own.
  */
-async function perStrategy(deps: Pick<Deps, "db" | "now">, caller: StatsCaller, query: StatsQuery, currency: string | null) {
+async function perStrategy(deps: StatsDeps, caller: StatsCaller, query: StatsQuery, currency: string | null) {
   const { user } = await resolveScope(deps, caller, query, false);
   await settleStrategies(deps, user.id);
-  const only = query.accountId ? sql`and p.account_id = ${query.accountId}::uuid` : currency ? sql`and a.currency = ${currency}` : sql``;
-  const [row] = rowsOf<Record<string, string | null>>(
-    await deps.db.execute(sql`with units as (
-        select coalesce(l.strategy_id::text, p.id::text) as unit, sum(p.net_pnl) as net, bool_and(p.closed_at is not null) as done, max(p.closed_at) as closed_at
+  const inBase = query.currency === BASE;
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}::uuid` : currency && !inBase ? sql`and a.currency = ${currency}` : sql``;
+  const units = sql`units as (
+        select coalesce(l.strategy_id::text, p.id::text) as unit, a.id as account_id, a.currency, a.timezone, sum(p.net_pnl) as net,
+          bool_and(p.closed_at is not null) as done, max(p.closed_at) as closed_at
         from positions p join accounts a on a.id = p.account_id left join strategy_legs l on l.fill_id = p.open_fill_id
         where a.user_id = ${user.id}::uuid ${only}
-        group by 1
-      ), closed as (
-        select net from units where done
+        group by 1, 2
+      ), done as (
+        select * from units where done
           ${query.from ? sql`and closed_at >= ${new Date(query.from).toISOString()}::timestamptz` : sql``}
           ${query.to ? sql`and closed_at < ${new Date(query.to).toISOString()}::timestamptz` : sql``}
-      )
+      )`;
+  // In the base (docs/currencies.md): each strategy at its close date's rate; one without a rate is left out
+  // (the summary's missingRates names its date).
+  const pair = sql`u.currency, u.account_id, (u.closed_at at time zone u.timezone)::date as day`;
+  const own = inBase ? (await closeRates(deps, user.id, currency!, sql`with ${units} select distinct ${pair} from done u where u.currency <> ${currency}`)).own : false;
+  const closed = inBase
+    ? sql`closed as (select round(u.net * fx.k, 10) as net from done u cross join lateral (${ratesSql(user.id, currency!, sql`select ${pair}`, own)}) fx where fx.k is not null)`
+    : sql`closed as (select net from done)`;
+  const [row] = rowsOf<Record<string, string | null>>(
+    await deps.db.execute(sql`with ${units}, ${closed}
       select count(*)::text as trades, count(*) filter (where net > 0)::text as wins, count(*) filter (where net < 0)::text as losses,
         case when count(*) = 0 then null else round(count(*) filter (where net > 0)::numeric / count(*), 4)::text end as win_rate,
         case when coalesce(sum(net) filter (where net < 0), 0) = 0 then null
@@ -722,9 +730,13 @@ export async function breakdown(deps: StatsDeps, caller: StatsCaller, query: Sta
   }
   // By strategy kind: the option strategies closed in the range, each counted once (lib/options/strategies.ts).
   if (query.by === "strategy") {
-    if (query.currency === BASE) throw new AppError("VALIDATION_ERROR", "Strategies are split per currency for now: choose an account or a currency.", { fields: [{ path: "currency", message: "must be an account's currency to group by strategy" }] });
     const { user, currency } = await resolveScope(deps, caller, query, false);
-    return { currency, by: query.by, groups: await strategyKindGroups(deps, user.id, { ...query, currency }) };
+    if (query.currency !== BASE) return { currency, by: query.by, groups: (await strategyKindGroups(deps, user.id, { ...query, currency })).groups };
+    // In the base: each strategy at its close date's rate (resolveScope leaves the base to the rates' read).
+    const base = await baseOf(deps, user.id);
+    if (!base) throw noBaseError();
+    const { groups, missingRates } = await strategyKindGroups(deps, user.id, { ...query, currency: base.base, inBase: true });
+    return { currency: base.base, by: query.by, groups, missingRates: missingRates ?? [] };
   }
   const order = query.by === "weekday" || query.by === "hour" ? sql`(g.key)::int` : sql`g.key`;
   const maintained = (user: StatsUser, currency: string | null, conv?: BaseConversion) => sql`${sourceSql(user, query, currency, query.by, true, conv)}

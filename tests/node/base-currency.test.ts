@@ -231,6 +231,27 @@ describe("statistics in the base currency", () => {
     expect((await json(await client.get(`/api/rules/compliance?accountId=${usd}&currency=USD`), 400)).error.fields[0].path).toBe("currency");
   });
 
+  it("count option strategies as one trade each in the base, each at its close date's rate, R in its own amounts", async () => {
+    const { client } = await trader("EUR");
+    const usd = await account(client, "USD");
+    const eur = await account(client, "EUR");
+    const fill = (symbol: string, side: "buy" | "sell", price: string, executedAt: string) =>
+      client.post("/api/fills", { accountId: usd, symbol, side, quantity: "1", price, executedAt }).then((r) => json(r, 201));
+    // A call vertical opened and closed on Friday 2026-03-06 (1.106 USD per EUR): +100 and +10.60 USD.
+    await fill("SPY   260320C00500000", "buy", "5.00", "2026-03-06T15:00:00Z");
+    await fill("SPY   260320C00510000", "sell", "2.00", "2026-03-06T15:00:10Z");
+    await fill("SPY   260320C00500000", "sell", "6.00", "2026-03-06T18:00:00Z");
+    await fill("SPY   260320C00510000", "buy", "1.894", "2026-03-06T18:00:10Z");
+    await roundTrip(client, eur, "2026-03-05T15:00:00Z", "20.00", "SAP");
+    const byStrategy = await json(await client.get("/api/stats/breakdown?currency=base&by=strategy"));
+    expect(byStrategy).toMatchObject({ currency: "EUR", missingRates: [] });
+    // R on the vertical's max loss (3.00 debit x 100 = 300 USD): 110.60 / 300, not 100 EUR / 300 USD.
+    expect(byStrategy.groups).toEqual([expect.objectContaining({ netPnl: "100.00", trades: 1, wins: 1, rTotal: "0.37", withRisk: 1 })]);
+    const counted = await json(await client.get("/api/stats/summary?currency=base&countBy=strategy"));
+    // The strategy and the stock trade, one each.
+    expect(counted).toMatchObject({ currency: "EUR", trades: 2, wins: 2, netPnl: "120.00", largestWin: "100.00" });
+  });
+
   it("value a crypto pair through its quote currency: ETH/BTC belongs in a BTC account, whose trades reach the base at a BTC rate or are named missing", async () => {
     expect(["ETH/BTC", "ETH-BTC", "XETHXXBT", "ETHXBT", "XXBTZUSD", "BTC-USD", "SOLEUR", "AAPL", "BRK-B", "ETH-USDT", "ESZ4"].map(quoteOfPair)).toEqual([
       "BTC", "BTC", "BTC", "BTC", "USD", "USD", "EUR", null, null, null, null,

@@ -123,8 +123,8 @@ function Dashboard({ accounts, baseCurrency }: { accounts: readonly Account[]; b
   const countName = useId();
   const hasStrategies = useHasStrategies();
   const [chosenCount, chooseCount] = useCountBy();
-  // Counting by strategy is per currency (docs/currencies.md): not offered in the base.
-  const byStrategy = hasStrategies && !inBase;
+  // Counting by strategy, in the base too (docs/currencies.md: each strategy at its close date's rate).
+  const byStrategy = hasStrategies;
   const countBy = byStrategy ? chosenCount : "trade";
   const [period, setPeriod] = useState<Period>("all");
   const [custom, setCustom] = useState({ from: "", to: "" });
