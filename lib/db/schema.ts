@@ -958,6 +958,14 @@ export const statsBaseMonths = pgTable(
     fxVersion: bigint("fx_version", { mode: "number" }).notNull(),
     v: bigint("v", { mode: "number" }).notNull(),
     missing: integer("missing").notNull(),
+    /**
+     * The month as one segment of the drawdown on each day's converted close (lib/stats/stats.ts, chainSql):
+     * its net, the highest and lowest running sum of its days from its start, the deepest fall within it.
+     */
+    ddNet: numeric("dd_net").notNull(),
+    ddHigh: numeric("dd_high").notNull(),
+    ddLow: numeric("dd_low").notNull(),
+    ddDrop: numeric("dd_drop").notNull(),
     builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.month] }), index("stats_base_months_month").on(t.month)],

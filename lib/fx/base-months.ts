@@ -57,6 +57,13 @@ export async function buildBaseMonths(
         group by n.month, n.dim, n.key, n.one_r
       ),
       missing as (select month, count(distinct (currency, day))::int as n from conv where k is null group by month),
+      -- Each month as a drawdown segment over its days' converted closes: running sums from its start.
+      dday as (select month, day, sum(net * k) as net from conv where dim = '' and one_r is null and k is not null group by month, day),
+      drun as (select month, day, net, sum(net) over (partition by month order by day) as p from dday),
+      dd as (
+        select month, sum(net) as net, max(p) as high, min(p) as low, max(pk - p) as drop
+        from (select month, net, p, max(p) over (partition by month order by day) as pk from drun) y group by month
+      ),
       written as (
         insert into stats_base_groups (user_id, month, base, fx_version, v, dim, key, one_r, net, gross, fees, moved, trades, wins, losses,
           trades_net, wins_net, losses_net, largest, smallest, b_trades_net, b_wins_net, b_losses_net, b_largest, b_smallest)
@@ -72,9 +79,11 @@ export async function buildBaseMonths(
         returning 1
       ),
       state as (
-        insert into stats_base_months (user_id, month, base, fx_version, v, missing)
-        select ${userId}::uuid, t.month, ${base}, ${fx}::bigint, t.v, coalesce(m.n, 0) from todo t left join missing m on m.month = t.month
-        on conflict (user_id, month) do update set base = excluded.base, fx_version = excluded.fx_version, v = excluded.v, missing = excluded.missing, built_at = now()
+        insert into stats_base_months (user_id, month, base, fx_version, v, missing, dd_net, dd_high, dd_low, dd_drop)
+        select ${userId}::uuid, t.month, ${base}, ${fx}::bigint, t.v, coalesce(m.n, 0), coalesce(d.net, 0), coalesce(d.high, 0), coalesce(d.low, 0), coalesce(d.drop, 0)
+        from todo t left join missing m on m.month = t.month left join dd d on d.month = t.month
+        on conflict (user_id, month) do update set base = excluded.base, fx_version = excluded.fx_version, v = excluded.v, missing = excluded.missing,
+          dd_net = excluded.dd_net, dd_high = excluded.dd_high, dd_low = excluded.dd_low, dd_drop = excluded.dd_drop, built_at = now()
         returning 1
       )
       select (select count(*) from state)::int as months, (select count(*) from written) + (select count(*) from gone) as rows`),

@@ -17,21 +17,31 @@ export type MissingRate = { currency: string; date: string };
  */
 export type BaseRead = { base: string; missing: MissingRate[]; overrides: boolean; fxVersion: string; stamp: string };
 
-type Head = { base: string | null; fx_version: string; fetched: string; overrides: boolean };
+export type Head = { base: string | null; fx_version: string; fetched: string; overrides: boolean };
 type Needed = { currency: string; day: string; recorded: boolean; rated: boolean };
 
 const iso = (v: string | undefined) => (v ? sql`${new Date(v).toISOString()}::timestamptz` : sql`null::timestamptz`);
 
-/** The user's base, the rates' version and whether they have rates of their own or their brokers', and the latest rates fetched: one row. */
+/**
+ * The user's base, the rates' version and whether they have rates of their own or their brokers', and the
+ * latest rates fetched, as one JSON text (null without settings): also read by the statistics' session
+ * statement (lib/stats/stats.ts), so a read in the base costs no statement for it.
+ */
+export function headSql(userId: SQL): SQL {
+  return sql`(select json_build_object('base', s.base_currency, 'fx_version', s.fx_version::text,
+      'fetched', coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text,
+      'overrides', exists (select 1 from fx_overrides o where o.user_id = s.user_id and o.base = s.base_currency)
+        or exists (select 1 from fx_broker_rates br where br.user_id = s.user_id and br.base = s.base_currency))::text
+    from user_settings s where s.user_id = ${userId})`;
+}
+
+/** What figures in the base depend on beside the statistics' version: the base, the rates' version, the latest rates fetched. */
+export const stampOf = (head: Head) => `${head.base}:${head.fx_version}:${head.fetched}`;
+
+/** headSql's row. */
 async function headOf(deps: Pick<Deps, "db">, userId: string): Promise<Head | undefined> {
-  const [row] = rowsOf<Head>(
-    await deps.db.execute(sql`select s.base_currency as base, s.fx_version::text as fx_version,
-        coalesce((select max(fetched_at) from fx_rate_days), 'epoch')::text as fetched,
-        (exists (select 1 from fx_overrides o where o.user_id = s.user_id and o.base = s.base_currency)
-          or exists (select 1 from fx_broker_rates br where br.user_id = s.user_id and br.base = s.base_currency)) as overrides
-      from user_settings s where s.user_id = ${userId}::uuid`),
-  );
-  return row;
+  const [row] = rowsOf<{ head: string | null }>(await deps.db.execute(sql`select ${headSql(sql`${userId}::uuid`)} as head`));
+  return row?.head ? (JSON.parse(row.head) as Head) : undefined;
 }
 
 /** 400 naming `currency`: a read in the base without a base currency set. */
@@ -91,12 +101,17 @@ export async function prepareBase(
   query: { from?: string; to?: string },
   source: "maintained" | "journal",
   version: string | null,
+  /** The head as the session statement read it (headSql), when it did. */
+  known?: Head | null,
 ): Promise<BaseRead> {
   const today = deps.now().toISOString().slice(0, 10);
+  let given = known ?? undefined;
   const read = async () => {
-    const head = await headOf(deps, userId);
+    const head = given ?? (await headOf(deps, userId));
+    // Asked again after rates were fetched: read afresh.
+    given = undefined;
     if (!head?.base) throw noBaseError();
-    const stamp = `${head.base}:${head.fx_version}:${head.fetched}`;
+    const stamp = stampOf(head);
     const statement = neededSql(userId, head.base, head.fx_version, head.overrides, query, source, today);
     const rows = version === null ? rowsOf<Needed>(await deps.db.execute(statement)) : await keptFigures<Needed>(deps.db, statement, `${version}:${stamp}:${today}`);
     return { head: { ...head, base: head.base }, stamp, rows };

@@ -20,7 +20,7 @@ import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
 import { baseOf } from "../settings/settings.ts";
-import { closeRates, noBaseError, prepareBase, type MissingRate } from "../fx/base.ts";
+import { closeRates, headSql, noBaseError, prepareBase, stampOf, type Head, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { keepBaseMonths } from "../fx/base-months.ts";
 
@@ -171,11 +171,12 @@ async function currencyOf(deps: Pick<Deps, "db">, user: StatsUser, query: StatsQ
  * (or none was asked for); `version` the maintained rows' version, null when more was noted than a read settles
  * (stats_settle_read).
  */
-const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; version: string | null }>(
+const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | null; version: string | null; head: string | null }>(
   "stats_scope",
   sql`with ${SESSION_CTE}
     select ${SESSION_OWNER_COLUMNS}, a.currency,
-      case when ${sql.placeholder("settle")}::boolean then ${settleForReadSql(sql`auth.user_id`)} end as version
+      case when ${sql.placeholder("settle")}::boolean then ${settleForReadSql(sql`auth.user_id`)} end as version,
+      case when ${sql.placeholder("inBase")}::boolean then ${headSql(sql`auth.user_id`)} end as head
     from auth left join accounts a on a.id = ${sql.placeholder("accountId")}::uuid and a.user_id = auth.user_id`,
 );
 
@@ -189,20 +190,22 @@ async function resolveScope(
   caller: StatsCaller,
   query: StatsQuery,
   settle: boolean,
-): Promise<{ user: StatsUser; currency: string | null; version: string | null }> {
+): Promise<{ user: StatsUser; currency: string | null; version: string | null; head?: Head | null }> {
   if (!("secretHash" in caller)) {
     const user = { id: "userId" in caller ? caller.userId : caller.id };
     return { user, ...(await scopeCurrency(deps, user, query, { settle })) };
   }
   if (query.accountId && query.currency) throw ACCOUNT_AND_CURRENCY();
   const now = deps.now();
-  const [row] = await scopeStatement(deps.db, { ...sessionParams(caller, now), accountId: query.accountId ?? null, settle });
+  const inBase = query.currency === BASE && !query.accountId;
+  const [row] = await scopeStatement(deps.db, { ...sessionParams(caller, now), accountId: query.accountId ?? null, settle, inBase });
   const userId = await confirmSessionOwner(deps, caller, row, now);
   if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue.");
   const user = { id: userId };
   const version = row!.version;
-  // In the base, the base itself is read with the rates (prepareBase): one statement fewer.
-  if (!query.accountId) return { user, currency: query.currency === BASE ? null : await currencyOf(deps, user, query), version };
+  // In the base, the base and the rates' version come with the session (headSql), for prepareBase.
+  if (inBase) return { user, currency: null, version, head: row!.head ? (JSON.parse(row!.head) as Head) : null };
+  if (!query.accountId) return { user, currency: await currencyOf(deps, user, query), version };
   if (!row!.currency) throw new AppError("NOT_FOUND", "No such account.");
   return { user, currency: row!.currency, version };
 }
@@ -319,7 +322,7 @@ function sourceSql(user: StatsUser, query: StatsQuery, currency: string | null, 
  *   and days: lib/fx/base-months.ts), each read as its rows; the other whole days from their day rows;
  * - the partial days at the edges from the journal (stats_rows); from the journal (`journal`), every row.
  * Ends in `src` (stats_rows' columns, net, gross and fees converted, the closed trades' sums as they are for
- * their R and converted as b_trades_net...) and `dd_days` (each trading day's converted net, for the drawdown).
+ * their R and converted as b_trades_net...) and `dd_days` (the drawdown's segments: each trading day's converted close, each kept month as one).
  */
 function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: BaseConversion, months = false): SQL {
   const columns = ROW_COLUMNS.split(", ");
@@ -380,14 +383,26 @@ function baseSourceSql(user: StatsUser, query: StatsQuery, dim: string, conv: Ba
       : sql`select b.currency, b.account_id, ${g} from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ${dim}
           and g.day >= b.fd and g.day < b.td
         union all`;
+  // The drawdown's segments (day, net, high, low, drop: chainSql): each trading day's converted close, and each
+  // kept month as the segment of its days (stats_base_months).
+  const dayRows = useMonths
+    ? sql`select b.currency, b.account_id, g.day, g.net from gaps x join b on b.account_id = x.account_id
+        join stats_groups g on g.account_id = x.account_id and g.grain = 'day' and g.dim = '' and g.one_r is null and g.day >= x.lo and g.day < x.hi`
+    : sql`select b.currency, b.account_id, g.day, g.net from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ''
+        and g.one_r is null and g.day >= b.fd and g.day < b.td`;
   const dayTotals = conv.journal
-    ? sql`dd_days as (select day, sum(net) as net from src group by day)`
+    ? sql`dd_days as (select day, sum(net) as net, sum(net) as high, sum(net) as low, 0::numeric as drop from src group by day)`
     : sql`dd_days as (
-        select n.day, sum(n.net * n.k) as net from (${rates(sql`
-          select b.currency, b.account_id, g.day, g.net from b join stats_groups g on g.account_id = b.account_id and g.grain = 'day' and g.dim = ''
-            and g.one_r is null and g.day >= b.fd and g.day < b.td
+        select n.day, sum(n.net * n.k) as net, sum(n.net * n.k) as high, sum(n.net * n.k) as low, 0::numeric as drop from (${rates(sql`
+          ${dayRows}
           union all select currency, account_id, day, net from edge_rows where ${dim} = '' and one_r is null`)}) n
         where n.k is not null group by n.day
+        ${
+          useMonths
+            ? sql`union all
+        select s.month, s.dd_net, s.dd_high, s.dd_low, s.dd_drop from stats_base_months s join bm on bm.month = s.month where s.user_id = ${conv.userId}::uuid`
+            : sql``
+        }
       )`;
   return sql`with ${boundsSql(accountsSql(user, query, null), query, "b")} ${keptMonths} ${gaps},
     edge_rows as (
@@ -459,11 +474,19 @@ async function readWith<T>(
     if (!inBase) throw new AppError("VALIDATION_ERROR", "This figure is not converted to a base currency: choose an account or a currency.", { fields: [{ path: "currency", message: "must be an account's currency here" }] });
     const settledBase = await resolveScope(deps, caller, query, source === "maintained");
     const fromJournal = settledBase.version == null;
-    const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained", settledBase.version);
+    const figures = async (at: { base: string; overrides: boolean; fxVersion: string; stamp: string }) => {
+      const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: at.base, journal: fromJournal, overrides: at.overrides, fxVersion: at.fxVersion });
+      return fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : keptFigures<T>(deps.db, statement, `${settledBase.version}:${at.stamp}`);
+    };
+    // With the head read by the session statement, the figures run beside the check of the rates they need:
+    // kept when no rate had to be fetched (the usual case), else run again at the new rates.
+    const head = settledBase.head;
+    const early = head?.base ? { stamp: stampOf(head), rows: figures({ base: head.base, overrides: head.overrides, fxVersion: head.fx_version, stamp: stampOf(head) }) } : null;
+    early?.rows.catch(() => undefined);
+    const prepared = await prepareBase(deps, settledBase.user.id, query, fromJournal ? "journal" : "maintained", settledBase.version, head);
     // The months kept in the base, built or brought up to date first (once per version of the rows and rates).
     if (!fromJournal) keepBaseMonths(deps, settledBase.user.id, prepared, settledBase.version!);
-    const statement = inBase(settledBase.user, { userId: settledBase.user.id, base: prepared.base, journal: fromJournal, overrides: prepared.overrides, fxVersion: prepared.fxVersion });
-    const rows = fromJournal ? rowsOf<T>(await deps.db.execute(statement)) : await keptFigures<T>(deps.db, statement, `${settledBase.version}:${prepared.stamp}`);
+    const rows = early && early.stamp === prepared.stamp ? await early.rows : await figures(prepared);
     // A converted amount carries its rate's 14 decimals: answered to 10, as every amount.
     const rounded = rows.map((row) => Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? roundDecimal10(v) : v])) as T);
     return { currency: prepared.base, rows: rounded, missingRates: prepared.missing };
@@ -577,7 +600,7 @@ export function summarySql(user: StatsUser, query: StatsQuery, currency: string 
   // In the base currency the drawdown is measured on each trading day's close (docs/currencies.md): each
   // day's amounts converted at its rate, so no path within a day mixes two rates.
   const days = conv
-    ? sql`select day, net, net as high, net as low, 0::numeric as drop from dd_days`
+    ? sql`select day, net, high, low, drop from dd_days`
     : !several
     ? sql`select day, net, dd_high as high, dd_low as low, dd_drop as drop from src where one_r is null and dd_high is not null`
     : currency === null
