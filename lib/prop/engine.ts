@@ -1,0 +1,307 @@
+// A prop-firm evaluation run over an account's fills (DESIGN.md section 11, "Prop-firm accounts";
+// docs/prop-firms.md): the balance after every fill, the open equity at every fill and bar, the floor under the
+// firm's drawdown mode, the day's loss from the trading day's start, and the first breach where it happened,
+// with its rule. Pure: the fills and bars in, the status and the days out; the same function gives the live
+// status and the replay of a history under other rules.
+//
+// Amounts are bigint units (lib/money.ts, 10 decimals), exact. Positions are matched first in, first out, as
+// brokers and firms report realised P&L; the equity (balance + open P&L) does not depend on the matching.
+import { fromUnits, multiplyUnits, toUnits } from "../money.ts";
+import { wallClock } from "../time/zoned.ts";
+
+export const DRAWDOWN_MODES = ["static", "eod_trailing", "intraday_trailing", "trailing_lock"] as const;
+export type DrawdownMode = (typeof DRAWDOWN_MODES)[number];
+
+/** The rules of an evaluation or funded account, as DESIGN.md section 11 names them (amounts as decimal strings). */
+export type PropRules = {
+  startingBalance: string;
+  /** Profit to reach for a pass (null: a funded account, never "passed"). */
+  profitTarget: string | null;
+  maxDrawdown: string;
+  drawdownMode: DrawdownMode;
+  /** A day's loss that breaches (null: none), measured from the trading day's starting balance. */
+  dailyLossLimit: string | null;
+  /** Whether the day's loss counts open P&L (equity) or only what was realised (balance). */
+  dailyLossIncludesOpen: boolean;
+  /** "HH:MM": when the trading day starts, in dayZone (17:00 America/Chicago for most futures firms). */
+  dayStartsAt: string;
+  dayZone: string;
+  minTradingDays: number;
+  /** The best day's share of the total profit may be at most this percentage (null: no such rule). */
+  consistencyPct: number | null;
+  /** Open contracts at most (null: no limit). */
+  maxContracts: number | null;
+  /**
+   * Where a trailing floor stops: once it reaches the starting balance plus this, it stays there (Topstep and
+   * Alpha Futures at the start, Apex, Tradeify and Lucid at the start + 100). trailing_lock: 0 when not given;
+   * eod_trailing and intraday_trailing: never unless given. Not in DESIGN.md's list: an addition the firms need.
+   */
+  floorLocksAt?: string | null;
+};
+
+export type PropFill = {
+  id: string;
+  /** ISO time. */
+  at: string;
+  symbol: string;
+  side: "buy" | "sell";
+  quantity: string;
+  price: string;
+  fees: string;
+  multiplier: string;
+};
+
+/** A price bar of a symbol (its high and low): where bars cover an open position, the equity between fills. */
+export type PropBar = { at: string; symbol: string; high: string; low: string; close: string };
+
+export type BreachRule = "max_drawdown" | "daily_loss" | "max_contracts";
+
+export type PropDay = {
+  /** The trading day (YYYY-MM-DD), named by the date it ends on when it starts in the afternoon. */
+  day: string;
+  startBalance: string;
+  endBalance: string;
+  /** Realised on the day, fees included. */
+  pnl: string;
+  /** The floor at the day's end. */
+  floor: string;
+  /** The deepest the day's loss went (from its starting balance; with open P&L when the rules count it). */
+  worstLoss: string;
+  traded: boolean;
+  breached: BreachRule | null;
+};
+
+export type PropStatus = {
+  state: "active" | "passed" | "breached";
+  breachedAt: string | null;
+  breachRule: BreachRule | null;
+  breachFillId: string | null;
+  balance: string;
+  floor: string;
+  distanceToFloor: string;
+  dailyLossUsed: string;
+  profitToTarget: string | null;
+  tradingDays: number;
+  bestDayPct: string | null;
+  consistencyOk: boolean;
+};
+
+type Lot = { quantity: bigint; price: bigint };
+type Position = { long: boolean; lots: Lot[]; multiplier: bigint; mark: bigint };
+
+/**
+ * The trading day of an instant under the rules: a day starting at or after noon (17:00 Chicago) is named by
+ * the date it ends on, one starting before noon (00:00) by the date it starts on. The zone's own clock, so a
+ * daylight-saving change moves the boundary with it.
+ */
+export function tradingDay(at: number, dayStartsAt: string, zone: string): string {
+  const [h, m] = dayStartsAt.split(":").map(Number) as [number, number];
+  const start = h * 60 + m;
+  const t = wallClock(at, zone);
+  const minutes = t.hour * 60 + t.minute;
+  // The local date, then a day on when past an afternoon start, or a day back when before a morning start.
+  let shift = 0;
+  if (start >= 12 * 60 && minutes >= start) shift = 1;
+  if (start < 12 * 60 && minutes < start) shift = -1;
+  const d = new Date(Date.UTC(t.year, t.month - 1, t.day + shift));
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Runs the rules over the fills (and bars) from the evaluation's start, in time order: the status as of `now`
+ * and the days. After the first breach the account is breached for good; the figures still follow the fills.
+ */
+export function runEvaluation(rules: PropRules, fills: readonly PropFill[], bars: readonly PropBar[], now: Date): { status: PropStatus; days: PropDay[] } {
+  const start = toUnits(rules.startingBalance);
+  const maxDd = toUnits(rules.maxDrawdown);
+  const dailyLimit = rules.dailyLossLimit === null ? null : toUnits(rules.dailyLossLimit);
+  const intraday = rules.drawdownMode === "intraday_trailing" || rules.drawdownMode === "trailing_lock";
+  const lockOffset = rules.floorLocksAt ?? (rules.drawdownMode === "trailing_lock" ? "0" : null);
+  const lockAt = lockOffset === null || rules.drawdownMode === "static" ? null : start + toUnits(lockOffset);
+  const dayOf = (at: number) => tradingDay(at, rules.dayStartsAt, rules.dayZone);
+
+  let balance = start;
+  let floor = start - maxDd;
+  let peak = start;
+  let locked = false;
+  let eodHigh = start;
+  const positions = new Map<string, Position>();
+  let breach: { at: string; rule: BreachRule; fillId: string | null } | null = null;
+  const days: PropDay[] = [];
+  let today: { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null } | null = null;
+
+  /** A trailing floor that reached its lock stays there. */
+  const lockFloor = () => {
+    if (lockAt !== null && floor >= lockAt) {
+      floor = lockAt;
+      locked = true;
+    }
+  };
+  const openPnl = (mark: (p: Position) => bigint) => {
+    let sum = 0n;
+    for (const p of positions.values()) {
+      for (const lot of p.lots) sum += multiplyUnits(multiplyUnits(mark(p) - lot.price, lot.quantity), p.multiplier) * (p.long ? 1n : -1n);
+    }
+    return sum;
+  };
+  const contracts = () => {
+    let n = 0n;
+    for (const p of positions.values()) for (const lot of p.lots) n += lot.quantity;
+    return n;
+  };
+  const closeDay = () => {
+    if (!today) return;
+    if (rules.drawdownMode === "eod_trailing" && !locked) {
+      eodHigh = balance > eodHigh ? balance : eodHigh;
+      floor = eodHigh - maxDd;
+      lockFloor();
+    }
+    days.push({
+      day: today.day,
+      startBalance: fromUnits(today.startBalance),
+      endBalance: fromUnits(balance),
+      pnl: fromUnits(balance - today.startBalance),
+      floor: fromUnits(floor),
+      worstLoss: fromUnits(today.worst),
+      traded: today.traded,
+      breached: today.breached,
+    });
+    today = null;
+  };
+  const enterDay = (at: number) => {
+    const day = dayOf(at);
+    if (today?.day === day) return;
+    closeDay();
+    today = { day, startBalance: balance, worst: 0n, traded: false, breached: null };
+  };
+  /** After a fill or a bar: the peak and the floor, then each rule against the worst equity of the moment. */
+  const check = (at: string, fillId: string | null, best: bigint, worst: bigint) => {
+    if (intraday && !locked) {
+      const high = best > peak ? best : peak;
+      peak = high;
+      floor = high - maxDd;
+      lockFloor();
+    }
+    const measured = intraday ? worst : balance;
+    const dayLoss = today!.startBalance - (rules.dailyLossIncludesOpen ? worst : balance);
+    if (dayLoss > today!.worst) today!.worst = dayLoss;
+    let rule: BreachRule | null = null;
+    if (measured <= floor) rule = "max_drawdown";
+    else if (dailyLimit !== null && dayLoss >= dailyLimit) rule = "daily_loss";
+    else if (rules.maxContracts !== null && contracts() > BigInt(rules.maxContracts) * UNIT) rule = "max_contracts";
+    if (rule) {
+      today!.breached ??= rule;
+      breach ??= { at, rule, fillId };
+    }
+  };
+
+  // Fills and bars in time order; a bar at a fill's instant comes after it (the fill made the position).
+  type Step = { at: number; fill?: PropFill; bar?: PropBar };
+  const steps: Step[] = [...fills.map((fill) => ({ at: Date.parse(fill.at), fill })), ...bars.map((bar) => ({ at: Date.parse(bar.at), bar }))];
+  steps.sort((a, b) => a.at - b.at || (a.fill ? 0 : 1) - (b.fill ? 0 : 1));
+  for (const step of steps) {
+    enterDay(step.at);
+    if (step.fill) {
+      const f = step.fill;
+      balance += realise(positions, f);
+      today!.traded = true;
+      const equity = balance + openPnl((p) => p.mark);
+      check(f.at, f.id, equity, equity);
+    } else {
+      const b = step.bar!;
+      const p = positions.get(b.symbol);
+      if (!p || p.lots.length === 0) continue;
+      // The bar's best and worst for the open position: its high and low (the other way round when short).
+      const [high, low] = [toUnits(b.high), toUnits(b.low)];
+      const markAt = (price: bigint) => balance + openPnl((q) => (q === p ? price : q.mark));
+      const [up, down] = [markAt(high), markAt(low)];
+      p.mark = toUnits(b.close);
+      check(b.at, null, up > down ? up : down, up > down ? down : up);
+    }
+  }
+  // The day under way ends once the next trading day has begun; until then it is today's, and its loss is used.
+  const open = today as { day: string; startBalance: bigint } | null;
+  const equityNow = balance + openPnl((p) => p.mark);
+  let dailyLossUsed = 0n;
+  if (open && open.day === dayOf(now.getTime())) {
+    dailyLossUsed = open.startBalance - (rules.dailyLossIncludesOpen ? equityNow : balance);
+    days.push(dayView(today!, balance, floor));
+  } else closeDay();
+
+  const profit = balance - start;
+  const tradingDays = days.filter((d) => d.traded).length;
+  const best = days.reduce((m, d) => (toUnits(d.pnl) > m ? toUnits(d.pnl) : m), 0n);
+  // The best day's share of the profit, in hundredths of a percent rounded half up.
+  const bestDayPct = profit > 0n ? fromUnits((((best * 20_000n) / profit + 1n) / 2n) * (UNIT / 100n)) : null;
+  // At the threshold is within it; a cent past it is not (exact: best / profit <= pct / 100).
+  const consistencyOk = rules.consistencyPct === null || profit <= 0n || best * 10_000n <= BigInt(Math.round(rules.consistencyPct * 100)) * profit;
+  const target = rules.profitTarget === null ? null : toUnits(rules.profitTarget);
+  const passed = !breach && target !== null && profit >= target && tradingDays >= rules.minTradingDays && consistencyOk;
+  const measuredNow = intraday ? equityNow : balance;
+  const b = breach as { at: string; rule: BreachRule; fillId: string | null } | null;
+  return {
+    days,
+    status: {
+      state: b ? "breached" : passed ? "passed" : "active",
+      breachedAt: b?.at ?? null,
+      breachRule: b?.rule ?? null,
+      breachFillId: b?.fillId ?? null,
+      balance: fromUnits(balance),
+      floor: fromUnits(floor),
+      distanceToFloor: fromUnits(measuredNow - floor),
+      dailyLossUsed: fromUnits(dailyLossUsed > 0n ? dailyLossUsed : 0n),
+      profitToTarget: target === null ? null : fromUnits(target - profit > 0n ? target - profit : 0n),
+      tradingDays,
+      bestDayPct,
+      consistencyOk,
+    },
+  };
+}
+
+const UNIT = 10n ** 10n;
+
+function dayView(d: { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null }, balance: bigint, floor: bigint): PropDay {
+  return {
+    day: d.day,
+    startBalance: fromUnits(d.startBalance),
+    endBalance: fromUnits(balance),
+    pnl: fromUnits(balance - d.startBalance),
+    floor: fromUnits(floor),
+    worstLoss: fromUnits(d.worst),
+    traded: d.traded,
+    breached: d.breached,
+  };
+}
+
+/** A fill against the symbol's open lots, first in first out: what it realised, its fees taken. */
+function realise(positions: Map<string, Position>, f: PropFill): bigint {
+  const qty = toUnits(f.quantity);
+  const price = toUnits(f.price);
+  const multiplier = toUnits(f.multiplier);
+  const buy = f.side === "buy";
+  let p = positions.get(f.symbol);
+  if (!p || p.lots.length === 0) {
+    p = { long: buy, lots: [], multiplier, mark: price };
+    positions.set(f.symbol, p);
+  }
+  p.mark = price;
+  let realised = -toUnits(f.fees);
+  let left = qty;
+  if (p.long !== buy) {
+    while (left > 0n && p.lots.length > 0) {
+      const lot = p.lots[0]!;
+      const take = lot.quantity < left ? lot.quantity : left;
+      realised += multiplyUnits(multiplyUnits(price - lot.price, take), p.multiplier) * (p.long ? 1n : -1n);
+      lot.quantity -= take;
+      left -= take;
+      if (lot.quantity === 0n) p.lots.shift();
+    }
+    // A fill past flat opens the other way.
+    if (left > 0n) {
+      p.long = buy;
+      p.lots = [];
+    }
+  }
+  if (left > 0n) p.lots.push({ quantity: left, price });
+  return realised;
+}
