@@ -4,11 +4,13 @@ import * as z from "zod/mini";
 import { exportAccountCsv } from "../lib/accounts/export.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema } from "../lib/http/responses.ts";
+import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema, PropEvaluationSchema, PropEvaluationStatusSchema } from "../lib/http/responses.ts";
 import { BrokerConnectionPatchSchema, BrokerConnectionSchema, SchwabCallbackQuerySchema, SchwabStartQuerySchema } from "../lib/sync/schema.ts";
 import { finishSchwab, startSchwab } from "../lib/sync/schwab-oauth.ts";
 import { deleteConnection, getConnection, listRuns, pauseConnection, saveConnection, startSync, testConnection } from "../lib/sync/sync.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
+import { deleteEvaluation, getEvaluation, putEvaluation } from "../lib/prop/evaluations.ts";
+import { EvaluationSchema } from "../lib/prop/schema.ts";
 
 export const accounts = createRouter()
   .get("/", describeRoute({ tag: "accounts", summary: "Your accounts, with their cash balance", responses: { 200: { description: "Every account of yours.", schema: AccountListSchema } } }), requireUser, async (c) => c.json({ accounts: await listAccounts(c.var.deps, currentUser(c)) }))
@@ -53,6 +55,26 @@ export const accounts = createRouter()
     validate("param", IdParamSchema),
     validate("query", DeleteAccountQuerySchema), async (c) => {
     await deleteAccount(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("query"));
+    return c.body(null, 204);
+  })
+  // An account's prop-firm evaluation (lib/prop; DESIGN.md section 11, "Prop-firm accounts").
+  .put(
+    "/:id/evaluation",
+    describeRoute({ tag: "accounts", summary: "Set the account's prop-firm evaluation or funded account: the firm's rules from a trading day on", responses: { 200: { description: "The evaluation.", schema: PropEvaluationSchema } }, errors: ["NOT_FOUND"] }),
+    requireUser, validate("param", IdParamSchema), validate("json", EvaluationSchema), async (c) =>
+    c.json(await putEvaluation(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .get(
+    "/:id/evaluation",
+    describeRoute({ tag: "accounts", summary: "The account's evaluation and its status now: balance, floor, daily loss, target, trading days, consistency, the first breach and its fill", responses: { 200: { description: "The evaluation and its status.", schema: PropEvaluationStatusSchema } }, errors: ["NOT_FOUND"] }),
+    requireUser, validate("param", IdParamSchema), async (c) =>
+    c.json(await getEvaluation(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .delete(
+    "/:id/evaluation",
+    describeRoute({ tag: "accounts", summary: "Remove the account's evaluation (its trades stay)", responses: { 204: { description: "Removed." } }, errors: ["NOT_FOUND"] }),
+    requireUser, validate("param", IdParamSchema), async (c) => {
+    await deleteEvaluation(c.var.deps, currentUser(c), c.req.valid("param").id);
     return c.body(null, 204);
   })
   // An account's broker connection (lib/sync; DESIGN.md section 10, "Broker sync").

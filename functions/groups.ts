@@ -27,6 +27,7 @@ import { tagsGroup } from "./tags.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { settingsGroup } from "./settings.ts";
+import { propFirmsGroup } from "./prop-firms.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -54,6 +55,7 @@ export const groups = {
   bars: barsGroup,
   stats: statsGroup,
   settings: settingsGroup,
+  propFirms: propFirmsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
@@ -96,6 +98,7 @@ export function typedRoutes() {
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(settingsGroup.prefix, settingsGroup.app)
+    .route(propFirmsGroup.prefix, propFirmsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)

@@ -1380,6 +1380,25 @@ export const fxOverrides = pgTable(
 );
 
 /**
+ * An account's prop-firm evaluation or funded account (docs/prop-firms.md): the firm's rules it runs under from
+ * the trading day `start_date` on (lib/prop/engine.ts, PropRules, as JSON). One per account.
+ */
+export const propEvaluations = pgTable("prop_evaluations", {
+  accountId: uuid("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  firm: text("firm").notNull(),
+  phase: text("phase", { enum: ["evaluation", "funded"] }).notNull(),
+  startDate: date("start_date", { mode: "string" }).notNull(),
+  rules: jsonb("rules").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index("prop_evaluations_user_idx").on(t.userId)]);
+
+/**
  * A broker's own rate for an account's date (IBKR Flex's fxRateToBase): what 1 of the account's `currency` is
  * in the broker account's `base`, as the broker booked that day's trades of the account. Used for the account's
  * figures on that date when the user's base is `base`, before their overrides and the reference rate

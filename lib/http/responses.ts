@@ -882,3 +882,54 @@ export const FxRatesSchema = z.object({
   missingRates: z.array(z.object({ currency: z.string(), date: day() })),
   overrides: z.array(z.object({ date: day(), currency: z.string(), rate: decimal() })),
 });
+
+/** Prop-firm accounts (docs/prop-firms.md). */
+const PropRulesFields = {
+  startingBalance: decimal(),
+  profitTarget: z.nullable(decimal()),
+  maxDrawdown: decimal(),
+  drawdownMode: z.enum(["static", "eod_trailing", "intraday_trailing", "trailing_lock"]),
+  dailyLossLimit: z.nullable(decimal()),
+  dailyLossIncludesOpen: z.boolean(),
+  dayStartsAt: z.string(),
+  dayZone: z.string(),
+  minTradingDays: z.number(),
+  consistencyPct: z.nullable(z.number()),
+  maxContracts: z.nullable(z.number()),
+  floorLocksAt: z.optional(z.nullable(decimal()).check(z.describe("Where a trailing floor stops, over the starting balance"))),
+};
+export const PropEvaluationSchema = z.object({
+  evaluation: z.object({ accountId: id(), firm: z.string(), phase: z.enum(["evaluation", "funded"]), startDate: day(), ...PropRulesFields }),
+});
+export const PropStatusSchema = z.object({
+  state: z.enum(["active", "passed", "breached"]),
+  breachedAt: z.nullable(iso()),
+  breachRule: z.nullable(z.enum(["max_drawdown", "daily_loss", "max_contracts"])),
+  breachFillId: z.nullable(id()),
+  balance: decimal(),
+  floor: decimal(),
+  distanceToFloor: decimal(),
+  dailyLossUsed: decimal(),
+  profitToTarget: z.nullable(decimal()),
+  tradingDays: z.number(),
+  bestDayPct: z.nullable(decimal()),
+  consistencyOk: z.boolean(),
+});
+export const PropEvaluationStatusSchema = z.extend(PropEvaluationSchema, { status: PropStatusSchema });
+export const PropFirmListSchema = z.object({
+  firms: z.array(
+    z.object({
+      id: z.string(),
+      firm: z.string(),
+      name: z.string(),
+      phase: z.enum(["evaluation", "funded"]),
+      currency: z.string(),
+      rules: z.object(PropRulesFields),
+      fees: z.object({ evaluation: z.nullable(z.string()), evaluationPer: z.nullable(z.enum(["month", "once"])), reset: z.nullable(z.string()), activation: z.nullable(z.string()), profitSplitPct: z.nullable(z.number()) }),
+      checkedOn: day(),
+      sources: z.array(z.string()),
+      unverified: z.array(z.string()).check(z.describe("The figures only review sites gave, or none")),
+      notes: z.array(z.string()),
+    }),
+  ),
+});

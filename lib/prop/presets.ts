@@ -2,6 +2,7 @@
 // account, as data, with the date they were checked and where from. A trader picks one and edits it: firms
 // change their rules, and a preset is a starting point, never a promise. Figures a firm's own pages did not
 // give (a review site's, or none) are named in `unverified`.
+import { formatDecimal } from "../money.ts";
 import type { PropRules } from "./engine.ts";
 
 export type PropPreset = {
@@ -10,6 +11,8 @@ export type PropPreset = {
   /** The firm's product and size ("Trading Combine 50K"). */
   name: string;
   phase: "evaluation" | "funded";
+  /** The currency of the amounts (an evaluation under them must be on an account in it). */
+  currency: string;
   /** The rules as the evaluation takes them; startDate is the trader's. */
   rules: PropRules;
   fees: { evaluation: string | null; evaluationPer: "month" | "once" | null; reset: string | null; activation: string | null; profitSplitPct: number | null };
@@ -47,6 +50,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Topstep",
     name: "Trading Combine 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "0", dailyLossLimit: "1000", dayStartsAt: "17:00", dayZone: CHICAGO, minTradingDays: 2, consistencyPct: 50, maxContracts: 5 }),
     fees: { evaluation: "49", evaluationPer: "month", reset: null, activation: "129", profitSplitPct: 90 },
     checkedOn: CHECKED,
@@ -65,6 +69,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Apex Trader Funding",
     name: "Full evaluation 50K (before March 2026)",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ maxDrawdown: "2500", drawdownMode: "intraday_trailing", minTradingDays: 7, maxContracts: 10 }),
     fees: { evaluation: "167", evaluationPer: "month", reset: null, activation: "85", profitSplitPct: 90 },
     checkedOn: CHECKED,
@@ -81,6 +86,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "My Funded Futures",
     name: "Core 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ minTradingDays: 2, consistencyPct: 50, maxContracts: 3 }),
     fees: { evaluation: "77", evaluationPer: "month", reset: null, activation: "0", profitSplitPct: 80 },
     checkedOn: CHECKED,
@@ -96,6 +102,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Take Profit Trader",
     name: "Test 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "0", minTradingDays: 5, consistencyPct: 50, maxContracts: 6 }),
     fees: { evaluation: "170", evaluationPer: "month", reset: "100", activation: "130", profitSplitPct: 80 },
     checkedOn: CHECKED,
@@ -112,6 +119,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "TradeDay",
     name: "Evaluation 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "0", dayStartsAt: "17:00", dayZone: CHICAGO, minTradingDays: 5, consistencyPct: 30 }),
     fees: { evaluation: null, evaluationPer: null, reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
@@ -128,6 +136,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Earn2Trade",
     name: "Gauntlet Mini 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "0", dayStartsAt: "17:00", dayZone: CHICAGO, dailyLossLimit: "1100", minTradingDays: 10, consistencyPct: 30 }),
     fees: { evaluation: null, evaluationPer: null, reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
@@ -144,6 +153,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Tradeify",
     name: "Growth 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1250", minTradingDays: 1 }),
     fees: { evaluation: "97", evaluationPer: "month", reset: null, activation: "0", profitSplitPct: 90 },
     checkedOn: CHECKED,
@@ -160,6 +170,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Lucid Trading",
     name: "LucidTest 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1200" }),
     fees: { evaluation: null, evaluationPer: "once", reset: null, activation: "0", profitSplitPct: 90 },
     checkedOn: CHECKED,
@@ -175,6 +186,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Alpha Futures",
     name: "Standard 50K",
     phase: "evaluation",
+    currency: "USD",
     rules: futures50k({ floorLocksAt: "0", consistencyPct: 50, maxContracts: 5 }),
     fees: { evaluation: "79", evaluationPer: "month", reset: "59", activation: "149", profitSplitPct: 70 },
     checkedOn: CHECKED,
@@ -191,6 +203,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "FTMO",
     name: "FTMO Challenge 100K (step 1)",
     phase: "evaluation",
+    currency: "USD",
     rules: {
       startingBalance: "100000",
       profitTarget: "10000",
@@ -223,6 +236,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "FundedNext",
     name: "Stellar 2-Step 100K (phase 1)",
     phase: "evaluation",
+    currency: "USD",
     rules: {
       startingBalance: "100000",
       profitTarget: "8000",
@@ -254,6 +268,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     firm: "Alpha Capital Group",
     name: "Alpha Swing 100K (phase 1)",
     phase: "evaluation",
+    currency: "USD",
     rules: {
       startingBalance: "100000",
       profitTarget: "10000",
@@ -277,6 +292,18 @@ export const PROP_PRESETS: readonly PropPreset[] = [
   },
 ];
 
-export function findPropPreset(id: string): PropPreset | undefined {
-  return PROP_PRESETS.find((p) => p.id === id);
+/** The presets as the API answers them: amounts in its decimal form ("50000.00"). */
+export function presetsView(): PropPreset[] {
+  const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : formatDecimal(v));
+  return PROP_PRESETS.map((p) => ({
+    ...p,
+    rules: {
+      ...p.rules,
+      startingBalance: formatDecimal(p.rules.startingBalance),
+      profitTarget: dec(p.rules.profitTarget),
+      maxDrawdown: formatDecimal(p.rules.maxDrawdown),
+      dailyLossLimit: dec(p.rules.dailyLossLimit),
+      floorLocksAt: dec(p.rules.floorLocksAt),
+    },
+  }));
 }

@@ -32,7 +32,7 @@ const TABLES = [
   "advisor_messages", "advisor_settings", "payment_events", "billing_customers", "trade_images", "trade_journals", "journal_fills",
   "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules", "tag_kinds",
   "user_totp", "backup_codes", "sign_in_challenges", "access_tokens", "known_devices", "passkeys", "webauthn_flows",
-  "strategies", "strategy_legs", "strategy_pending", "fill_tombstones", "user_settings", "fx_overrides", "fx_broker_rates",
+  "strategies", "strategy_legs", "strategy_pending", "fill_tombstones", "user_settings", "fx_overrides", "fx_broker_rates", "prop_evaluations",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;

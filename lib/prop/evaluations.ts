@@ -1,0 +1,100 @@
+// An account's prop-firm evaluation (DESIGN.md section 11, docs/prop-firms.md): its rules kept per account,
+// and its status run over the account's fills from the evaluation's first trading day (lib/prop/engine.ts).
+import { sql } from "drizzle-orm";
+import type { AuthUser } from "../auth/session.ts";
+import { requireOwnAccount } from "../accounts/accounts.ts";
+import { isoUtc, rowsOf } from "../db/rows.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { formatDecimal } from "../money.ts";
+import { zonedTimeToUtc } from "../time/zoned.ts";
+import { runEvaluation, type PropFill, type PropRules } from "./engine.ts";
+import type { EvaluationBody } from "./schema.ts";
+
+export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
+
+type Row = { account_id: string; firm: string; phase: "evaluation" | "funded"; start_date: string; rules: PropRules | string };
+
+const toEvaluation = (r: Row): Evaluation => {
+  const rules = typeof r.rules === "string" ? (JSON.parse(r.rules) as PropRules) : r.rules;
+  return { accountId: r.account_id, firm: r.firm, phase: r.phase, startDate: r.start_date, ...rules };
+};
+
+/** The rules as kept: amounts in output form, floorLocksAt null when not given. */
+function rulesOf(body: EvaluationBody): PropRules {
+  const dec = (v: string | null) => (v === null ? null : formatDecimal(v));
+  return {
+    startingBalance: formatDecimal(body.startingBalance),
+    profitTarget: dec(body.profitTarget),
+    maxDrawdown: formatDecimal(body.maxDrawdown),
+    drawdownMode: body.drawdownMode,
+    dailyLossLimit: dec(body.dailyLossLimit),
+    dailyLossIncludesOpen: body.dailyLossIncludesOpen,
+    dayStartsAt: body.dayStartsAt,
+    dayZone: body.dayZone,
+    minTradingDays: body.minTradingDays,
+    consistencyPct: body.consistencyPct,
+    maxContracts: body.maxContracts,
+    floorLocksAt: dec(body.floorLocksAt ?? null),
+  };
+}
+
+/** PUT /api/accounts/:id/evaluation: sets (or replaces) the account's evaluation. */
+export async function putEvaluation(deps: Pick<Deps, "db">, user: AuthUser, accountId: string, body: EvaluationBody): Promise<{ evaluation: Evaluation }> {
+  const account = await requireOwnAccount(deps, user, accountId);
+  if (body.currency && body.currency.toUpperCase() !== account.currency) {
+    throw new AppError("VALIDATION_ERROR", `These rules are in ${body.currency.toUpperCase()}; the account is in ${account.currency}.`, {
+      fields: [{ path: "currency", message: `must be the account's currency (${account.currency})` }],
+    });
+  }
+  const [row] = rowsOf<Row>(
+    await deps.db.execute(sql`insert into prop_evaluations (account_id, user_id, firm, phase, start_date, rules)
+      values (${accountId}::uuid, ${user.id}::uuid, ${body.firm}, ${body.phase}, ${body.startDate}::date, ${JSON.stringify(rulesOf(body))}::jsonb)
+      on conflict (account_id) do update set firm = excluded.firm, phase = excluded.phase, start_date = excluded.start_date, rules = excluded.rules, updated_at = now()
+      returning account_id::text as account_id, firm, phase, to_char(start_date, 'YYYY-MM-DD') as start_date, rules`),
+  );
+  return { evaluation: toEvaluation(row!) };
+}
+
+async function evaluationOf(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<Evaluation> {
+  await requireOwnAccount(deps, user, accountId);
+  const [row] = rowsOf<Row>(
+    await deps.db.execute(sql`select account_id::text as account_id, firm, phase, to_char(start_date, 'YYYY-MM-DD') as start_date, rules
+      from prop_evaluations where account_id = ${accountId}::uuid`),
+  );
+  if (!row) throw new AppError("NOT_FOUND", "This account has no evaluation.");
+  return toEvaluation(row);
+}
+
+/**
+ * The first instant of the trading day `day` under the rules: the day before at the start time when the day
+ * starts in the afternoon (named by the date it ends on), the day itself otherwise (engine.ts, tradingDay).
+ */
+export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt" | "dayZone">): Date {
+  const [h, m] = rules.dayStartsAt.split(":").map(Number) as [number, number];
+  const [y, mo, d] = day.split("-").map(Number) as [number, number, number];
+  const back = h >= 12 ? 1 : 0;
+  const date = new Date(Date.UTC(y, mo - 1, d - back));
+  return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
+}
+
+/** GET /api/accounts/:id/evaluation: the rules and the status now, over the account's fills since the start. */
+export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUser, accountId: string) {
+  const evaluation = await evaluationOf(deps, user, accountId);
+  const from = tradingDayStart(evaluation.startDate, evaluation);
+  const fills = rowsOf<PropFill>(
+    await deps.db.execute(sql`select id::text as id, ${sql.raw(isoUtc("executed_at"))} as at, symbol, side, quantity::text as quantity,
+        price::text as price, fees::text as fees, multiplier::text as multiplier
+      from fills where account_id = ${accountId}::uuid and executed_at >= ${from.toISOString()}::timestamptz
+      order by executed_at, id`),
+  );
+  const { status } = runEvaluation(evaluation, fills, [], deps.now());
+  return { evaluation, status };
+}
+
+/** DELETE /api/accounts/:id/evaluation. */
+export async function deleteEvaluation(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {
+  await requireOwnAccount(deps, user, accountId);
+  const gone = rowsOf(await deps.db.execute(sql`delete from prop_evaluations where account_id = ${accountId}::uuid returning 1`));
+  if (gone.length === 0) throw new AppError("NOT_FOUND", "This account has no evaluation.");
+}

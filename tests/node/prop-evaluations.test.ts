@@ -1,0 +1,130 @@
+// Prop-firm evaluations through the API (issue 56, docs/prop-firms.md): the presets, an account's evaluation
+// set from one and its status after the trader's fills, the breach on its fill, and rules that cannot hold
+// together refused with nothing written. Real Postgres, the real migrations.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { testApp, signUp, type TestApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
+import { rowsOf } from "../../lib/db/rows.ts";
+
+let db: { name: string; url: string };
+let t: TestApp;
+
+beforeAll(async () => {
+  db = await createMigratedDatabase("journal_prop");
+  t = await testApp(db.url, {}, { now: () => new Date("2026-03-20T12:00:00Z"), peer: "per-request" });
+});
+afterAll(async () => {
+  if (db) await dropDatabase(db.name);
+});
+
+async function json(res: Response, status = 200) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : null;
+}
+
+async function account(client: TestClient, currency = "USD") {
+  return (await json(await client.post("/api/accounts", { name: `Eval ${crypto.randomUUID()}`, currency, timezone: "America/Chicago" }), 201)).id as string;
+}
+
+const put = (client: TestClient, accountId: string, body: unknown) => client.request(`/api/accounts/${accountId}/evaluation`, { method: "PUT", json: body });
+
+/** The preset's rules as a PUT body, with the trader's start and changes. */
+async function fromPreset(client: TestClient, id: string, changes: Record<string, unknown> = {}) {
+  const { firms } = await json(await client.get("/api/prop-firms"));
+  const preset = firms.find((f: { id: string }) => f.id === id);
+  return { firm: preset.firm, phase: preset.phase, startDate: "2026-03-03", currency: preset.currency, ...preset.rules, ...changes };
+}
+
+describe("prop-firm evaluations", () => {
+  it("lists the presets, each with its date checked and sources", async () => {
+    const { client } = await signUp(t, "prop");
+    const { firms } = await json(await client.get("/api/prop-firms"));
+    expect(new Set(firms.map((f: { firm: string }) => f.firm)).size).toBeGreaterThanOrEqual(10);
+    expect(firms.find((f: { id: string }) => f.id === "topstep-combine-50k")).toMatchObject({
+      firm: "Topstep", currency: "USD", checkedOn: "2026-11-29",
+      rules: { startingBalance: "50000.00", maxDrawdown: "2000.00", drawdownMode: "eod_trailing", floorLocksAt: "0.00", dayStartsAt: "17:00", dayZone: "America/Chicago" },
+    });
+  });
+
+  it("runs the account's fills under the rules: the intraday peak's floor, the breach on its fill, the status after each fill", async () => {
+    const { client } = await signUp(t, "prop");
+    const id = await account(client);
+    const body = await fromPreset(client, "apex-full-50k");
+    const set = await json(await put(client, id, body));
+    expect(set.evaluation).toMatchObject({ accountId: id, firm: "Apex Trader Funding", phase: "evaluation", startDate: "2026-03-03", drawdownMode: "intraday_trailing", maxDrawdown: "2500.00" });
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", balance: "50000.00", floor: "47500.00", tradingDays: 0 });
+
+    const fill = async (side: "buy" | "sell", price: string, executedAt: string) =>
+      (await json(await client.post("/api/fills", { accountId: id, symbol: "ESM6", side, quantity: "1", price, executedAt }), 201)).id as string;
+    // A fill before the start does not count.
+    await fill("buy", "5000", "2026-03-02T15:00:00Z");
+    await fill("sell", "4900", "2026-03-02T16:00:00Z");
+    // +3,000 (peak 53,000: floor 50,500), then -2,750: 50,250 is under the floor.
+    await fill("buy", "5000", "2026-03-03T15:00:00Z");
+    await fill("sell", "5060", "2026-03-03T16:00:00Z");
+    let status = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(status).toMatchObject({ state: "active", balance: "53000.00", floor: "50500.00", distanceToFloor: "2500.00", profitToTarget: "0.00", tradingDays: 1 });
+    await fill("buy", "5060", "2026-03-04T15:00:00Z");
+    const breaking = await fill("sell", "5005", "2026-03-04T16:00:00Z");
+    status = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(status).toMatchObject({ state: "breached", breachRule: "max_drawdown", breachFillId: breaking, breachedAt: "2026-03-04T16:00:00.000Z", balance: "50250.00", floor: "50500.00" });
+
+    // The same fills under an end-of-day trail: day 1 closed at 53,000, so the floor is 50,500 on day 2: breached
+    // on the same fill; under a static floor, active (7 days needed), then the profit is short of the target.
+    await json(await put(client, id, { ...body, drawdownMode: "eod_trailing" }));
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "breached", breachFillId: breaking, floor: "50500.00" });
+    await json(await put(client, id, { ...body, drawdownMode: "static" }));
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", floor: "47500.00", tradingDays: 2 });
+    await json(await put(client, id, { ...body, drawdownMode: "static", minTradingDays: 1 }));
+    // Profit is 250 now: below the target.
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", profitToTarget: "2750.00" });
+
+    expect(await json(await client.delete(`/api/accounts/${id}/evaluation`), 204)).toBeNull();
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
+    expect((await json(await client.delete(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
+    // The trades stay.
+    expect((await json(await client.get(`/api/trades?accountId=${id}`))).trades).toHaveLength(3);
+  });
+
+  it("refuses rules that cannot hold together, naming the field, and writes nothing; another user's account is 404", async () => {
+    const { client, userId } = await signUp(t, "prop");
+    const id = await account(client);
+    const body = await fromPreset(client, "topstep-combine-50k");
+    for (const [change, path] of [
+      [{ dailyLossLimit: "2500" }, "dailyLossLimit"],
+      [{ profitTarget: null }, "profitTarget"],
+      [{ profitTarget: "0" }, "profitTarget"],
+      [{ maxDrawdown: "60000" }, "maxDrawdown"],
+      [{ dayZone: "Mars/Olympus" }, "dayZone"],
+      [{ dayZone: "US/Central" }, "dayZone"],
+      [{ dayStartsAt: "25:00" }, "dayStartsAt"],
+      [{ drawdownMode: "trailing" }, "drawdownMode"],
+      [{ consistencyPct: 0 }, "consistencyPct"],
+      [{ maxContracts: 0 }, "maxContracts"],
+      [{ startDate: "2026-02-30" }, "startDate"],
+      [{ startingBalance: "abc" }, "startingBalance"],
+      [{ drawdownMode: "static", floorLocksAt: "0" }, "floorLocksAt"],
+      [{ currency: "EUR" }, "currency"],
+      [{ colour: "blue" }, "colour"],
+    ] as const) {
+      const error = (await json(await put(client, id, { ...body, ...change }), 400)).error;
+      expect(error.code, JSON.stringify(change)).toBe("VALIDATION_ERROR");
+      expect(error.fields.map((f: { path: string }) => f.path), JSON.stringify(change)).toContain(path);
+    }
+    // A funded account needs no target.
+    expect((await json(await put(client, id, { ...body, phase: "funded", profitTarget: null }))).evaluation.profitTarget).toBeNull();
+    await json(await client.delete(`/api/accounts/${id}/evaluation`), 204);
+    const [row] = rowsOf<{ n: number }>(await t.deps.db.execute(sql`select count(*)::int as n from prop_evaluations where user_id = ${userId}::uuid`));
+    expect(row!.n).toBe(0);
+    // A EUR account under USD rules.
+    const eur = await account(client, "EUR");
+    expect((await json(await put(client, eur, body), 400)).error.fields[0].path).toBe("currency");
+
+    const other = await signUp(t, "prop-other");
+    expect((await json(await put(other.client, id, body), 404)).error.code).toBe("NOT_FOUND");
+    expect((await json(await other.client.get(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
+  });
+});
