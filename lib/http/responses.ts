@@ -933,3 +933,25 @@ export const PropFirmListSchema = z.object({
     }),
   ),
 });
+export const PropReplaySchema = z.object({
+  accountId: id(),
+  from: day(),
+  to: day(),
+  rules: z.object(PropRulesFields),
+  passedOn: z.nullable(day()).check(z.describe("The first trading day at whose end every condition of a pass held, before any breach")),
+  breachedOn: z.nullable(day()),
+  breachRule: z.nullable(z.enum(["max_drawdown", "daily_loss", "max_contracts"])),
+  status: PropStatusSchema,
+  days: z.array(
+    z.object({
+      day: day(),
+      startBalance: decimal(),
+      endBalance: decimal(),
+      pnl: decimal(),
+      floor: decimal(),
+      worstLoss: decimal(),
+      traded: z.boolean(),
+      breached: z.nullable(z.enum(["max_drawdown", "daily_loss", "max_contracts"])),
+    }),
+  ),
+});

@@ -111,7 +111,12 @@ export function tradingDay(at: number, dayStartsAt: string, zone: string): strin
  * Runs the rules over the fills (and bars) from the evaluation's start, in time order: the status as of `now`
  * and the days. After the first breach the account is breached for good; the figures still follow the fills.
  */
-export function runEvaluation(rules: PropRules, fills: readonly PropFill[], bars: readonly PropBar[], now: Date): { status: PropStatus; days: PropDay[] } {
+export function runEvaluation(
+  rules: PropRules,
+  fills: readonly PropFill[],
+  bars: readonly PropBar[],
+  now: Date,
+): { status: PropStatus; days: PropDay[]; passedOn: string | null } {
   const start = toUnits(rules.startingBalance);
   const maxDd = toUnits(rules.maxDrawdown);
   const dailyLimit = rules.dailyLossLimit === null ? null : toUnits(rules.dailyLossLimit);
@@ -228,6 +233,25 @@ export function runEvaluation(rules: PropRules, fills: readonly PropFill[], bars
     days.push(dayView(today!, balance, floor));
   } else closeDay();
 
+  // The first day at whose end every condition of a pass held, nothing breached before (the replay's answer).
+  let passedOn: string | null = null;
+  if (rules.profitTarget !== null) {
+    const goal = toUnits(rules.profitTarget);
+    let traded = 0;
+    let bestSoFar = 0n;
+    for (const d of days) {
+      if (d.breached) break;
+      if (d.traded) traded += 1;
+      const made = toUnits(d.pnl);
+      if (made > bestSoFar) bestSoFar = made;
+      const total = toUnits(d.endBalance) - start;
+      const steady = rules.consistencyPct === null || total <= 0n || bestSoFar * 10_000n <= BigInt(Math.round(rules.consistencyPct * 100)) * total;
+      if (total >= goal && traded >= rules.minTradingDays && steady) {
+        passedOn = d.day;
+        break;
+      }
+    }
+  }
   const profit = balance - start;
   const tradingDays = days.filter((d) => d.traded).length;
   const best = days.reduce((m, d) => (toUnits(d.pnl) > m ? toUnits(d.pnl) : m), 0n);
@@ -236,13 +260,15 @@ export function runEvaluation(rules: PropRules, fills: readonly PropFill[], bars
   // At the threshold is within it; a cent past it is not (exact: best / profit <= pct / 100).
   const consistencyOk = rules.consistencyPct === null || profit <= 0n || best * 10_000n <= BigInt(Math.round(rules.consistencyPct * 100)) * profit;
   const target = rules.profitTarget === null ? null : toUnits(rules.profitTarget);
-  const passed = !breach && target !== null && profit >= target && tradingDays >= rules.minTradingDays && consistencyOk;
+
   const measuredNow = intraday ? equityNow : balance;
   const b = breach as { at: string; rule: BreachRule; fillId: string | null } | null;
   return {
     days,
+    passedOn,
     status: {
-      state: b ? "breached" : passed ? "passed" : "active",
+      // Passed on a day before any breach: the evaluation is over, whatever came after.
+      state: passedOn !== null ? "passed" : b ? "breached" : "active",
       breachedAt: b?.at ?? null,
       breachRule: b?.rule ?? null,
       breachFillId: b?.fillId ?? null,

@@ -9,7 +9,7 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { runEvaluation, type PropFill, type PropRules } from "./engine.ts";
-import type { EvaluationBody } from "./schema.ts";
+import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
 
@@ -21,7 +21,7 @@ const toEvaluation = (r: Row): Evaluation => {
 };
 
 /** The rules as kept: amounts in output form, floorLocksAt null when not given. */
-function rulesOf(body: EvaluationBody): PropRules {
+function rulesOf(body: ReplayBody["rules"]): PropRules {
   const dec = (v: string | null) => (v === null ? null : formatDecimal(v));
   return {
     startingBalance: formatDecimal(body.startingBalance),
@@ -78,19 +78,52 @@ export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt
   return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
 }
 
-/** GET /api/accounts/:id/evaluation: the rules and the status now, over the account's fills since the start. */
-export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUser, accountId: string) {
-  const evaluation = await evaluationOf(deps, user, accountId);
-  const from = tradingDayStart(evaluation.startDate, evaluation);
-  const fills = rowsOf<PropFill>(
+/** The account's fills in [from, to), in time order, as the engine takes them. */
+async function fillsBetween(deps: Pick<Deps, "db">, accountId: string, from: Date, to: Date | null): Promise<PropFill[]> {
+  return rowsOf<PropFill>(
     await deps.db.execute(sql`select id::text as id, ${sql.raw(isoUtc("executed_at"))} as at, symbol, side, quantity::text as quantity,
         price::text as price, fees::text as fees, multiplier::text as multiplier
       from fills where account_id = ${accountId}::uuid and executed_at >= ${from.toISOString()}::timestamptz
+        ${to ? sql`and executed_at < ${to.toISOString()}::timestamptz` : sql``}
       order by executed_at, id`),
   );
+}
+
+/** GET /api/accounts/:id/evaluation: the rules and the status now, over the account's fills since the start. */
+export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUser, accountId: string) {
+  const evaluation = await evaluationOf(deps, user, accountId);
+  const fills = await fillsBetween(deps, accountId, tradingDayStart(evaluation.startDate, evaluation), null);
   const { status } = runEvaluation(evaluation, fills, [], deps.now());
   return { evaluation, status };
 }
+
+/**
+ * POST /api/prop-firms/replay: the account's own fills of the trading days from `from` to `to` under these
+ * rules, as if an evaluation had started on `from`: day by day, the day it would have passed, the day and
+ * rule it would have breached, and the status at the end.
+ */
+export async function replayEvaluation(deps: Pick<Deps, "db">, user: AuthUser, body: ReplayBody) {
+  await requireOwnAccount(deps, user, body.accountId);
+  const rules = rulesOf(body.rules);
+  const end = tradingDayStart(addDay(body.to), rules);
+  const fills = await fillsBetween(deps, body.accountId, tradingDayStart(body.from, rules), end);
+  // At the window's end: its last day is over.
+  const { status, days, passedOn } = runEvaluation(rules, fills, [], end);
+  const breached = days.find((d) => d.breached !== null);
+  return {
+    accountId: body.accountId,
+    from: body.from,
+    to: body.to,
+    rules,
+    passedOn,
+    breachedOn: breached?.day ?? null,
+    breachRule: breached?.breached ?? null,
+    status,
+    days,
+  };
+}
+
+const addDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** DELETE /api/accounts/:id/evaluation. */
 export async function deleteEvaluation(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {

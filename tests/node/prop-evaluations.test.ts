@@ -72,15 +72,34 @@ describe("prop-firm evaluations", () => {
     status = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
     expect(status).toMatchObject({ state: "breached", breachRule: "max_drawdown", breachFillId: breaking, breachedAt: "2026-03-04T16:00:00.000Z", balance: "50250.00", floor: "50500.00" });
 
+    // The replay of the same trades under the same rules gives the live status, day by day.
+    const { firm: _f, phase: _p, startDate: _s, currency: _c, ...rules } = body;
+    const replay = await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }));
+    expect(replay).toMatchObject({ passedOn: null, breachedOn: "2026-03-04", breachRule: "max_drawdown" });
+    expect(replay.status).toEqual(status);
+    expect(replay.days.map((d: { day: string; endBalance: string; floor: string }) => [d.day, d.endBalance, d.floor])).toEqual([
+      ["2026-03-03", "53000.00", "50500.00"],
+      ["2026-03-04", "50250.00", "50500.00"],
+    ]);
+    // Under a static floor with one day needed: passed on the first day.
+    expect(await json(await client.post("/api/prop-firms/replay", { accountId: id, rules: { ...rules, drawdownMode: "static", minTradingDays: 1 }, from: "2026-03-03", to: "2026-03-19" }))).toMatchObject({
+      passedOn: "2026-03-03", breachedOn: null, status: { state: "passed" },
+    });
+    expect((await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-19", to: "2026-03-03" }), 400)).error.fields[0].path).toBe("to");
+    expect((await json(await client.post("/api/prop-firms/replay", { accountId: id, rules: { ...rules, dailyLossLimit: "9000" }, from: "2026-03-03", to: "2026-03-19" }), 400)).error.fields[0].path).toBe("rules.dailyLossLimit");
+    const stranger = await signUp(t, "prop-stranger");
+    expect((await json(await stranger.client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }), 404)).error.code).toBe("NOT_FOUND");
+
     // The same fills under an end-of-day trail: day 1 closed at 53,000, so the floor is 50,500 on day 2: breached
-    // on the same fill; under a static floor, active (7 days needed), then the profit is short of the target.
+    // on the same fill; under a static floor, active (7 days needed).
     await json(await put(client, id, { ...body, drawdownMode: "eod_trailing" }));
     expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "breached", breachFillId: breaking, floor: "50500.00" });
     await json(await put(client, id, { ...body, drawdownMode: "static" }));
     expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", floor: "47500.00", tradingDays: 2 });
     await json(await put(client, id, { ...body, drawdownMode: "static", minTradingDays: 1 }));
-    // Profit is 250 now: below the target.
-    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", profitToTarget: "2750.00" });
+    // With one day needed, the evaluation was passed at the end of day 1 (+3,000): passed it stays, though the
+    // profit is 250 now.
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "passed", profitToTarget: "2750.00" });
 
     expect(await json(await client.delete(`/api/accounts/${id}/evaluation`), 204)).toBeNull();
     expect((await json(await client.get(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
