@@ -15,6 +15,9 @@ import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
 import { findings } from "../insights/findings.ts";
 import { playbookReport } from "../playbooks/report.ts";
 import { complianceReport } from "../rules/compliance.ts";
+import { evaluationRules, replayEvaluation } from "../prop/evaluations.ts";
+import { PROP_PRESETS } from "../prop/presets.ts";
+import { ReplaySchema } from "../prop/schema.ts";
 import { tagReport } from "../tags/tags.ts";
 import { listDays } from "../days/days.ts";
 import { DayListQuerySchema } from "../days/schema.ts";
@@ -246,6 +249,28 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now" 
         return {
           summary: `Read the compliance with ${plural(r.rules.length, "rule")}${r.score === null ? "" : `: score ${r.score} / 100`}`,
           data: { ...rest, rules: r.rules.map(({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl }) => ({ id, label, weight, brokenTrades, brokenDays, brokenNetPnl })), brokenDays: days.filter((d) => d.broken.length).slice(-30) },
+        };
+      },
+    },
+    prop_replay: {
+      description:
+        "How an account's own trades of a period would have fared under a prop firm's rules: a built-in preset named by id, or the account's own evaluation's rules when no preset is named. Day by day (trading days YYYY-MM-DD, at most 1,100): the day it would have passed, the day and rule it would have breached, each day's balance and floor.",
+      inputSchema: z.object({
+        accountId: z.uuid().check(z.describe("The account's id")),
+        preset: z.optional(z.enum(PROP_PRESETS.map((p) => p.id) as [string, ...string[]]).check(z.describe("A built-in preset's id"))),
+        from: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("First trading day, YYYY-MM-DD")),
+        to: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe("Last trading day, YYYY-MM-DD")),
+      }),
+      async execute(q: { accountId: string; preset?: string; from: string; to: string }) {
+        const preset = PROP_PRESETS.find((p) => p.id === q.preset);
+        const rules = preset?.rules ?? (await evaluationRules(deps, user, q.accountId));
+        const parsed = ReplaySchema.safeParse({ accountId: q.accountId, rules: { ...rules, floorLocksAt: rules.floorLocksAt ?? null }, from: q.from, to: q.to });
+        if (!parsed.success) throw new AppError("VALIDATION_ERROR", "Give real trading days, from before to, at most 1,100 days apart.");
+        const r = await replayEvaluation(deps, user, parsed.data);
+        const under = preset ? `${preset.firm} ${preset.name}` : "the account's own evaluation rules";
+        return {
+          summary: `Replayed ${plural(r.days.length, "trading day")} under ${under}: ${r.passedOn ? `passed on ${r.passedOn}` : r.breachedOn ? `breached (${r.breachRule}) on ${r.breachedOn}` : "neither passed nor breached"}`,
+          data: { ...r, days: r.days.slice(-60) },
         };
       },
     },

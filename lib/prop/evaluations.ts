@@ -56,6 +56,12 @@ export async function putEvaluation(deps: Pick<Deps, "db">, user: AuthUser, acco
   return { evaluation: toEvaluation(row!) };
 }
 
+/** The rules of the account's evaluation (404 when it has none). */
+export async function evaluationRules(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<PropRules> {
+  const { accountId: _account, firm: _firm, phase: _phase, startDate: _start, ...rules } = await evaluationOf(deps, user, accountId);
+  return rules;
+}
+
 async function evaluationOf(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<Evaluation> {
   await requireOwnAccount(deps, user, accountId);
   const [row] = rowsOf<Row>(

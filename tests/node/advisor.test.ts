@@ -254,6 +254,10 @@ describe("a turn", () => {
     expect(toolResult().days).toEqual([{ accountId: account.id, day: "2026-03-02", plan: "One trade, then walk away.", review: null, mood: 2, tags: [] }]);
     await turn(client, conversation.id, `And my playbooks? #tool:playbook_report:{"accountId":"${account.id}"}`);
     expect(toolResult()).toMatchObject({ playbooks: [], none: { trades: 2, netPnl: "-70.00" } });
+    // A prop firm's rules over the same trades (docs/prop-firms.md): 10 and 30 shares are past its 5 contracts.
+    const replay = await turn(client, conversation.id, `Would I pass Topstep? #tool:prop_replay:{"accountId":"${account.id}","preset":"topstep-combine-50k","from":"2026-03-01","to":"2026-03-06"}`);
+    expect(replay.events[2]!.data).toMatchObject({ name: "prop_replay", ok: true, summary: "Replayed 1 trading day under Topstep Trading Combine 50K: breached (max_contracts) on 2026-03-02" });
+    expect(toolResult()).toMatchObject({ passedOn: null, breachedOn: "2026-03-02", status: { state: "breached", balance: "49930.00", floor: "48000.00" }, days: [{ day: "2026-03-02", pnl: "-70.00" }] });
   });
 
   it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
