@@ -7,7 +7,7 @@
 // Amounts are bigint units (lib/money.ts, 10 decimals), exact. Positions are matched first in, first out, as
 // brokers and firms report realised P&L; the equity (balance + open P&L) does not depend on the matching.
 import { fromUnits, multiplyUnits, toUnits } from "../money.ts";
-import { wallClock } from "../time/zoned.ts";
+import { wallClock, zonedTimeToUtc } from "../time/zoned.ts";
 
 export const DRAWDOWN_MODES = ["static", "eod_trailing", "intraday_trailing", "trailing_lock"] as const;
 export type DrawdownMode = (typeof DRAWDOWN_MODES)[number];
@@ -108,6 +108,19 @@ export function tradingDay(at: number, dayStartsAt: string, zone: string): strin
 }
 
 /**
+ * The first instant of the trading day `day` under the rules: the day before at the start time when the day
+ * starts in the afternoon (named by the date it ends on), the day itself otherwise (tradingDay).
+ */
+export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt" | "dayZone">): Date {
+  const [h, m] = rules.dayStartsAt.split(":").map(Number) as [number, number];
+  const [y, mo, d] = day.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d - (h >= 12 ? 1 : 0)));
+  return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
  * Runs the rules over the fills (and bars) from the evaluation's start, in time order: the status as of `now`
  * and the days. After the first breach the account is breached for good; the figures still follow the fills.
  */
@@ -173,11 +186,15 @@ export function runEvaluation(
     });
     today = null;
   };
+  // The next trading day's first instant: the zone's clock is asked once a day, not once a fill.
+  let dayEnds = Number.NEGATIVE_INFINITY;
   const enterDay = (at: number) => {
+    if (today && at < dayEnds) return;
     const day = dayOf(at);
     if (today?.day === day) return;
     closeDay();
     today = { day, startBalance: balance, worst: 0n, traded: false, breached: null };
+    dayEnds = tradingDayStart(nextDay(day), rules).getTime();
   };
   /** After a fill or a bar: the peak and the floor, then each rule against the worst equity of the moment. */
   const check = (at: string, fillId: string | null, best: bigint, worst: bigint) => {

@@ -7,8 +7,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { zonedTimeToUtc } from "../time/zoned.ts";
-import { runEvaluation, type PropFill, type PropRules } from "./engine.ts";
+import { runEvaluation, tradingDayStart, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
@@ -70,18 +69,6 @@ async function evaluationOf(deps: Pick<Deps, "db">, user: AuthUser, accountId: s
   );
   if (!row) throw new AppError("NOT_FOUND", "This account has no evaluation.");
   return toEvaluation(row);
-}
-
-/**
- * The first instant of the trading day `day` under the rules: the day before at the start time when the day
- * starts in the afternoon (named by the date it ends on), the day itself otherwise (engine.ts, tradingDay).
- */
-export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt" | "dayZone">): Date {
-  const [h, m] = rules.dayStartsAt.split(":").map(Number) as [number, number];
-  const [y, mo, d] = day.split("-").map(Number) as [number, number, number];
-  const back = h >= 12 ? 1 : 0;
-  const date = new Date(Date.UTC(y, mo - 1, d - back));
-  return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
 }
 
 /** The account's fills in [from, to), in time order, as the engine takes them. */

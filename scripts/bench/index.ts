@@ -21,12 +21,13 @@ import { CHART_TRADES, measureCharts } from "./charts.ts";
 import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
 import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } from "./strategies.ts";
 import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
+import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -231,6 +232,15 @@ if (runs("strategies")) {
   console.log(
     `strategies list page (50) at ${SINGLES.toLocaleString("en")} strategies ${f(s.strategiesPageMs)} | the trades list page (50) of the same account ${f(s.tradesPageMs)} | ratio ${(s.strategiesPageMs / s.tradesPageMs).toFixed(2)}x (goal <= 2x; median of ${LIST_ROUNDS}, in turns; their first read, settling them, ${f(s.singlesSettleMs)})`,
   );
+}
+
+if (runs("prop")) {
+  console.log("\n== Prop-firm evaluations (Node entrypoint) ==");
+  const p = await withDatabase((url) => measureProp(env, url));
+  console.log(
+    `status after one more fill on an evaluation of ${EVALUATION_FILLS.toLocaleString("en")} fills ${f(p.statusMs)} | GET /api/accounts/:id ${f(p.accountMs)} | ratio ${(p.statusMs / p.accountMs).toFixed(1)}x (goal <= 3x; median of ${PROP_ROUNDS}, in turns)`,
+  );
+  console.log(`replay of ${REPLAY_TRADES.toLocaleString("en")} trades (${p.replayDays} trading days) under one rule set, the engine alone: ${f(p.replayMs)} (goal < 2 s)`);
 }
 
 if (runs("sync")) {
