@@ -1,4 +1,4 @@
--- Prop-firm evaluations and funded accounts (issue 56, docs/prop-firms.md): the rules an account runs under from a trading day on.
+-- Prop-firm evaluations and funded accounts (issue 56, docs/prop-firms.md): the rules an account runs under from a trading day on, and the engine's state kept after its fills.
 CREATE TABLE "prop_evaluations" (
 	"account_id" uuid PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -6,6 +6,10 @@ CREATE TABLE "prop_evaluations" (
 	"phase" text NOT NULL,
 	"start_date" date NOT NULL,
 	"rules" jsonb NOT NULL,
+	"state" jsonb,
+	"through_at" timestamp with time zone,
+	"through_id" uuid,
+	"state_v" bigint DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -1394,6 +1394,16 @@ export const propEvaluations = pgTable("prop_evaluations", {
   phase: text("phase", { enum: ["evaluation", "funded"] }).notNull(),
   startDate: date("start_date", { mode: "string" }).notNull(),
   rules: jsonb("rules").notNull(),
+  /**
+   * The engine's state after the fills up to (through_at, through_id) (lib/prop/engine.ts, EngineState): the
+   * status after one more fill runs that fill only. Dropped when the rules change, and by prop_state_follow
+   * when a fill at or before it is written, changed or deleted.
+   */
+  state: jsonb("state"),
+  throughAt: timestamp("through_at", { withTimezone: true }),
+  throughId: uuid("through_id"),
+  /** Raised by every fill written, changed or deleted in the account: a state is kept only at the count it was run at. */
+  stateV: bigint("state_v", { mode: "number" }).notNull().default(0),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index("prop_evaluations_user_idx").on(t.userId)]);

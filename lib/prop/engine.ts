@@ -86,6 +86,26 @@ export type PropStatus = {
   consistencyOk: boolean;
 };
 
+/** The trading day under way in a run. */
+type OpenDay = { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null };
+
+/**
+ * A run's state after its last fill or bar, as JSON (bigint units as strings): kept per evaluation so the
+ * status after one more fill runs that fill only (lib/prop/evaluations.ts).
+ */
+export type EngineState = {
+  balance: string;
+  floor: string;
+  peak: string;
+  locked: boolean;
+  eodHigh: string;
+  positions: Array<[string, { long: boolean; multiplier: string; mark: string; lots: Array<[string, string]> }]>;
+  today: { day: string; startBalance: string; worst: string; traded: boolean; breached: BreachRule | null } | null;
+  dayEnds: number;
+  breach: { at: string; rule: BreachRule; fillId: string | null } | null;
+  days: PropDay[];
+};
+
 type Lot = { quantity: bigint; price: bigint };
 type Position = { long: boolean; lots: Lot[]; multiplier: bigint; mark: bigint };
 
@@ -129,7 +149,9 @@ export function runEvaluation(
   fills: readonly PropFill[],
   bars: readonly PropBar[],
   now: Date,
-): { status: PropStatus; days: PropDay[]; passedOn: string | null } {
+  /** Where an earlier run stopped (its `state`): `fills` and `bars` are then only what came after it. */
+  resume?: EngineState | null,
+): { status: PropStatus; days: PropDay[]; passedOn: string | null; state: EngineState } {
   const start = toUnits(rules.startingBalance);
   const maxDd = toUnits(rules.maxDrawdown);
   const dailyLimit = rules.dailyLossLimit === null ? null : toUnits(rules.dailyLossLimit);
@@ -138,15 +160,19 @@ export function runEvaluation(
   const lockAt = lockOffset === null || rules.drawdownMode === "static" ? null : start + toUnits(lockOffset);
   const dayOf = (at: number) => tradingDay(at, rules.dayStartsAt, rules.dayZone);
 
-  let balance = start;
-  let floor = start - maxDd;
-  let peak = start;
-  let locked = false;
-  let eodHigh = start;
-  const positions = new Map<string, Position>();
-  let breach: { at: string; rule: BreachRule; fillId: string | null } | null = null;
-  const days: PropDay[] = [];
-  let today: { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null } | null = null;
+  let balance = resume ? BigInt(resume.balance) : start;
+  let floor = resume ? BigInt(resume.floor) : start - maxDd;
+  let peak = resume ? BigInt(resume.peak) : start;
+  let locked = resume?.locked ?? false;
+  let eodHigh = resume ? BigInt(resume.eodHigh) : start;
+  const positions = new Map<string, Position>(
+    (resume?.positions ?? []).map(([symbol, p]) => [symbol, { long: p.long, multiplier: BigInt(p.multiplier), mark: BigInt(p.mark), lots: p.lots.map(([q, pr]) => ({ quantity: BigInt(q), price: BigInt(pr) })) }]),
+  );
+  let breach: { at: string; rule: BreachRule; fillId: string | null } | null = resume?.breach ?? null;
+  const days: PropDay[] = [...(resume?.days ?? [])];
+  let today: OpenDay | null = resume?.today
+    ? { ...resume.today, startBalance: BigInt(resume.today.startBalance), worst: BigInt(resume.today.worst) }
+    : null;
 
   /** A trailing floor that reached its lock stays there. */
   const lockFloor = () => {
@@ -187,7 +213,7 @@ export function runEvaluation(
     today = null;
   };
   // The next trading day's first instant: the zone's clock is asked once a day, not once a fill.
-  let dayEnds = Number.NEGATIVE_INFINITY;
+  let dayEnds = resume?.dayEnds ?? Number.NEGATIVE_INFINITY;
   const enterDay = (at: number) => {
     if (today && at < dayEnds) return;
     const day = dayOf(at);
@@ -242,6 +268,20 @@ export function runEvaluation(
     }
   }
   // The day under way ends once the next trading day has begun; until then it is today's, and its loss is used.
+  // Where the next run may take up (before the day under way is closed: later fills may still be of it).
+  const t = today as OpenDay | null;
+  const state: EngineState = {
+    balance: String(balance),
+    floor: String(floor),
+    peak: String(peak),
+    locked,
+    eodHigh: String(eodHigh),
+    positions: [...positions].filter(([, p]) => p.lots.length > 0).map(([symbol, p]) => [symbol, { long: p.long, multiplier: String(p.multiplier), mark: String(p.mark), lots: p.lots.map((l) => [String(l.quantity), String(l.price)] as [string, string]) }]),
+    today: t ? { ...t, startBalance: String(t.startBalance), worst: String(t.worst) } : null,
+    dayEnds,
+    breach,
+    days: [...days],
+  };
   const open = today as { day: string; startBalance: bigint } | null;
   const equityNow = balance + openPnl((p) => p.mark);
   let dailyLossUsed = 0n;
@@ -283,6 +323,7 @@ export function runEvaluation(
   return {
     days,
     passedOn,
+    state,
     status: {
       // Passed on a day before any breach: the evaluation is over, whatever came after.
       state: passedOn !== null ? "passed" : b ? "breached" : "active",

@@ -7,7 +7,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { runEvaluation, tradingDayStart, type PropFill, type PropRules } from "./engine.ts";
+import { runEvaluation, tradingDayStart, type EngineState, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
@@ -49,7 +49,8 @@ export async function putEvaluation(deps: Pick<Deps, "db">, user: AuthUser, acco
   const [row] = rowsOf<Row>(
     await deps.db.execute(sql`insert into prop_evaluations (account_id, user_id, firm, phase, start_date, rules)
       values (${accountId}::uuid, ${user.id}::uuid, ${body.firm}, ${body.phase}, ${body.startDate}::date, ${JSON.stringify(rulesOf(body))}::jsonb)
-      on conflict (account_id) do update set firm = excluded.firm, phase = excluded.phase, start_date = excluded.start_date, rules = excluded.rules, updated_at = now()
+      on conflict (account_id) do update set firm = excluded.firm, phase = excluded.phase, start_date = excluded.start_date, rules = excluded.rules,
+        state = null, through_at = null, through_id = null, state_v = prop_evaluations.state_v + 1, updated_at = now()
       returning account_id::text as account_id, firm, phase, to_char(start_date, 'YYYY-MM-DD') as start_date, rules`),
   );
   return { evaluation: toEvaluation(row!) };
@@ -57,36 +58,57 @@ export async function putEvaluation(deps: Pick<Deps, "db">, user: AuthUser, acco
 
 /** The rules of the account's evaluation (404 when it has none). */
 export async function evaluationRules(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<PropRules> {
-  const { accountId: _account, firm: _firm, phase: _phase, startDate: _start, ...rules } = await evaluationOf(deps, user, accountId);
+  const { accountId: _account, firm: _firm, phase: _phase, startDate: _start, ...rules } = (await evaluationOf(deps, user, accountId)).evaluation;
   return rules;
 }
 
-async function evaluationOf(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<Evaluation> {
-  await requireOwnAccount(deps, user, accountId);
-  const [row] = rowsOf<Row>(
-    await deps.db.execute(sql`select account_id::text as account_id, firm, phase, to_char(start_date, 'YYYY-MM-DD') as start_date, rules
-      from prop_evaluations where account_id = ${accountId}::uuid`),
+async function evaluationOf(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<{ evaluation: Evaluation; kept: Kept }> {
+  const [row] = rowsOf<Row & Kept & { mine: boolean }>(
+    await deps.db.execute(sql`select a.user_id = ${user.id}::uuid as mine, e.account_id::text as account_id, e.firm, e.phase,
+        to_char(e.start_date, 'YYYY-MM-DD') as start_date, e.rules, e.state, e.through_at::text as through_at, e.through_id::text as through_id,
+        e.state_v::text as state_v
+      from accounts a left join prop_evaluations e on e.account_id = a.id where a.id = ${accountId}::uuid`),
   );
-  if (!row) throw new AppError("NOT_FOUND", "This account has no evaluation.");
-  return toEvaluation(row);
+  if (!row?.mine) throw new AppError("NOT_FOUND", "No such account.");
+  if (!row.account_id) throw new AppError("NOT_FOUND", "This account has no evaluation.");
+  return { evaluation: toEvaluation(row), kept: row };
 }
 
-/** The account's fills in [from, to), in time order, as the engine takes them. */
-async function fillsBetween(deps: Pick<Deps, "db">, accountId: string, from: Date, to: Date | null): Promise<PropFill[]> {
-  return rowsOf<PropFill>(
-    await deps.db.execute(sql`select id::text as id, ${sql.raw(isoUtc("executed_at"))} as at, symbol, side, quantity::text as quantity,
-        price::text as price, fees::text as fees, multiplier::text as multiplier
+type FillRow = PropFill & { at_exact: string };
+
+/** The account's fills in [from, to), after (at, id) when given, in time order, as the engine takes them. */
+async function fillsBetween(deps: Pick<Deps, "db">, accountId: string, from: Date, to: Date | null, after?: { at: string; id: string }): Promise<FillRow[]> {
+  return rowsOf<FillRow>(
+    await deps.db.execute(sql`select id::text as id, ${sql.raw(isoUtc("executed_at"))} as at, executed_at::text as at_exact, symbol, side,
+        quantity::text as quantity, price::text as price, fees::text as fees, multiplier::text as multiplier
       from fills where account_id = ${accountId}::uuid and executed_at >= ${from.toISOString()}::timestamptz
         ${to ? sql`and executed_at < ${to.toISOString()}::timestamptz` : sql``}
+        ${after ? sql`and (executed_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
       order by executed_at, id`),
   );
 }
 
-/** GET /api/accounts/:id/evaluation: the rules and the status now, over the account's fills since the start. */
+type Kept = { state: EngineState | string | null; through_at: string | null; through_id: string | null; state_v: string };
+
+/**
+ * GET /api/accounts/:id/evaluation: the rules and the status now, over the account's fills since the start:
+ * from the state kept after the fills already run (prop_evaluations.state), the fills after it only; the
+ * state is kept again when fills were run.
+ */
 export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUser, accountId: string) {
-  const evaluation = await evaluationOf(deps, user, accountId);
-  const fills = await fillsBetween(deps, accountId, tradingDayStart(evaluation.startDate, evaluation), null);
-  const { status } = runEvaluation(evaluation, fills, [], deps.now());
+  const { evaluation, kept } = await evaluationOf(deps, user, accountId);
+  const resume = kept.state && kept.through_at && kept.through_id
+    ? { state: typeof kept.state === "string" ? (JSON.parse(kept.state) as EngineState) : kept.state, at: kept.through_at, id: kept.through_id }
+    : null;
+  const fills = await fillsBetween(deps, accountId, tradingDayStart(evaluation.startDate, evaluation), null, resume ?? undefined);
+  const { status, state } = runEvaluation(evaluation, fills, [], deps.now(), resume?.state);
+  const last = fills.at(-1);
+  if (last) {
+    // Kept only if no fill of the account was written meanwhile (prop_state_follow raises state_v): one
+    // written before the last fill read would be missing from the state.
+    await deps.db.execute(sql`update prop_evaluations set state = ${JSON.stringify(state)}::jsonb, through_at = ${last.at_exact}::timestamptz, through_id = ${last.id}::uuid
+      where account_id = ${accountId}::uuid and state_v = ${kept.state_v}::bigint`);
+  }
   return { evaluation, status };
 }
 

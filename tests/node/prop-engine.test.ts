@@ -2,6 +2,7 @@
 // fills: every drawdown mode and daily-loss variant, the trading day from 17:00 Chicago across a daylight-saving
 // change, a breach that recovers, consistency at its threshold and a cent past it.
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { runEvaluation, tradingDay, type PropBar, type PropFill, type PropRules } from "../../lib/prop/engine.ts";
 import { PROP_PRESETS } from "../../lib/prop/presets.ts";
 import { CANONICAL_TIME_ZONES } from "../../lib/time/zones.ts";
@@ -188,5 +189,43 @@ describe("the presets", () => {
       expect(status, p.id).toMatchObject({ state: "active", tradingDays: 0, breachRule: null });
       expect(Number(status.floor), p.id).toBe(Number(p.rules.startingBalance) - Number(p.rules.maxDrawdown));
     }
+  });
+});
+
+describe("a run taken up where an earlier one stopped", () => {
+  it("gives the same status and days as one run over every fill, whatever the split (property, every mode)", () => {
+    const fillArb = fc.record({
+      minutes: fc.integer({ min: 1, max: 900 }),
+      side: fc.constantFrom("buy" as const, "sell" as const),
+      quantity: fc.integer({ min: 1, max: 3 }),
+      price: fc.integer({ min: 4900, max: 5100 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fillArb, { minLength: 1, maxLength: 60 }),
+        fc.nat(),
+        fc.constantFrom(...(["static", "eod_trailing", "intraday_trailing", "trailing_lock"] as const)),
+        fc.boolean(),
+        (steps, cut, drawdownMode, includesOpen) => {
+          let at = Date.parse("2026-03-06T20:00:00Z");
+          const fills = steps.map((s, i) => {
+            at += s.minutes * 60_000;
+            return { id: `p${i}`, at: new Date(at).toISOString(), symbol: "ESM6", side: s.side, quantity: String(s.quantity), price: String(s.price), fees: "2.5", multiplier: "50" };
+          });
+          const rules = { drawdownMode, dailyLossLimit: "1500", dailyLossIncludesOpen: includesOpen, maxContracts: 4, minTradingDays: 2, consistencyPct: 50 };
+          const now = new Date(at + 3 * 86_400_000);
+          const whole = run(rules, fills, [], now);
+          const k = cut % (fills.length + 1);
+          const first = runEvaluation({ ...RULES, ...rules }, fills.slice(0, k), [], new Date(Date.parse(fills[Math.max(0, k - 1)]!.at)));
+          // Through JSON, as it is kept.
+          const kept = JSON.parse(JSON.stringify(first.state));
+          const resumed = runEvaluation({ ...RULES, ...rules }, fills.slice(k), [], now, kept);
+          expect(resumed.status).toEqual(whole.status);
+          expect(resumed.days).toEqual(whole.days);
+          expect(resumed.passedOn).toEqual(whole.passedOn);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

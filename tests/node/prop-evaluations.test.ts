@@ -90,22 +90,61 @@ describe("prop-firm evaluations", () => {
     const stranger = await signUp(t, "prop-stranger");
     expect((await json(await stranger.client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }), 404)).error.code).toBe("NOT_FOUND");
 
+    // The status is kept after its fills, and follows every change: a fill written before where it stops, one
+    // deleted, one after it; each time the same as a run over every fill (the replay).
+    const kept = async () => rowsOf<{ through: string | null }>(await t.deps.db.execute(sql`select through_id::text as through from prop_evaluations where account_id = ${id}::uuid`))[0]!.through;
+    expect(await kept()).toBe(breaking);
+    const fresh = async () => (await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }))).status;
+    const backdated = await fill("buy", "5000", "2026-03-03T15:30:00Z");
+    expect(await kept()).toBeNull();
+    const afterBackdated = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(afterBackdated).toEqual(await fresh());
+    expect(afterBackdated.balance).not.toBe(status.balance);
+    expect(await kept()).not.toBeNull();
+    expect((await client.request(`/api/fills/${backdated}`, { method: "DELETE" })).status).toBe(204);
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toEqual(status);
+    await fill("buy", "5000", "2026-03-05T15:00:00Z");
+    await client.get(`/api/accounts/${id}/evaluation`);
+    await fill("sell", "5010", "2026-03-05T15:05:00Z");
+    const afterMore = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(afterMore).toEqual(await fresh());
+    expect(afterMore.balance).toBe("50750.00");
+
     // The same fills under an end-of-day trail: day 1 closed at 53,000, so the floor is 50,500 on day 2: breached
     // on the same fill; under a static floor, active (7 days needed).
     await json(await put(client, id, { ...body, drawdownMode: "eod_trailing" }));
     expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "breached", breachFillId: breaking, floor: "50500.00" });
     await json(await put(client, id, { ...body, drawdownMode: "static" }));
-    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", floor: "47500.00", tradingDays: 2 });
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active", floor: "47500.00", tradingDays: 3 });
     await json(await put(client, id, { ...body, drawdownMode: "static", minTradingDays: 1 }));
     // With one day needed, the evaluation was passed at the end of day 1 (+3,000): passed it stays, though the
-    // profit is 250 now.
-    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "passed", profitToTarget: "2750.00" });
+    // profit is 750 now.
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "passed", profitToTarget: "2250.00" });
 
     expect(await json(await client.delete(`/api/accounts/${id}/evaluation`), 204)).toBeNull();
     expect((await json(await client.get(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
     expect((await json(await client.delete(`/api/accounts/${id}/evaluation`), 404)).error.code).toBe("NOT_FOUND");
     // The trades stay.
-    expect((await json(await client.get(`/api/trades?accountId=${id}`))).trades).toHaveLength(3);
+    expect((await json(await client.get(`/api/trades?accountId=${id}`))).trades).toHaveLength(4);
+  });
+
+  it("never keeps a state that misses a fill written while the status ran (real concurrency)", async () => {
+    const { client } = await signUp(t, "prop");
+    const id = await account(client);
+    const body = await fromPreset(client, "apex-full-50k");
+    await json(await put(client, id, body));
+    const { firm: _f, phase: _p, startDate: _s, currency: _c, ...rules } = body;
+    const fill = (side: "buy" | "sell", price: string, executedAt: string) => client.post("/api/fills", { accountId: id, symbol: "ESM6", side, quantity: "1", price, executedAt });
+    await fill("buy", "5000", "2026-03-04T15:00:00Z");
+    await fill("sell", "5020", "2026-03-04T16:00:00Z");
+    for (let i = 0; i < 10; i++) {
+      // Each round a round trip earlier than the fills already run, written beside two reads of the status.
+      const at = (m: number) => `2026-03-03T${String(14 + Math.floor(i / 2)).padStart(2, "0")}:${String((i % 2) * 30 + m).padStart(2, "0")}:00Z`;
+      await Promise.all([client.get(`/api/accounts/${id}/evaluation`), fill("buy", "5000", at(0)), client.get(`/api/accounts/${id}/evaluation`), fill("sell", String(5001 + i), at(5))]);
+      const status = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+      const replayed = (await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }))).status;
+      expect(status, `round ${i}`).toEqual(replayed);
+    }
   });
 
   it("refuses rules that cannot hold together, naming the field, and writes nothing; another user's account is 404", async () => {
