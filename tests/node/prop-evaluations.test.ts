@@ -3,6 +3,7 @@
 // together refused with nothing written. Real Postgres, the real migrations.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { testApp, signUp, type TestApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
@@ -137,6 +138,26 @@ describe("prop-firm evaluations", () => {
     const fill = (side: "buy" | "sell", price: string, executedAt: string) => client.post("/api/fills", { accountId: id, symbol: "ESM6", side, quantity: "1", price, executedAt });
     await fill("buy", "5000", "2026-03-04T15:00:00Z");
     await fill("sell", "5020", "2026-03-04T16:00:00Z");
+    // Deterministically: a backdated fill's transaction still open while a status runs past the kept state;
+    // the status's keeping waits on it, and must not keep a state without it once it commits.
+    await client.get(`/api/accounts/${id}/evaluation`);
+    await fill("buy", "5000", "2026-03-05T15:00:00Z");
+    const writer = new pg.Client({ connectionString: db.url });
+    await writer.connect();
+    try {
+      await writer.query("begin");
+      await writer.query(`insert into fills (account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at)
+        values ($1, 'ESM6', 'future', 50, 'sell', 1, 5100, 0, '2026-03-03T20:00:00Z')`, [id]);
+      const reading = client.get(`/api/accounts/${id}/evaluation`);
+      await new Promise((r) => setTimeout(r, 300));
+      await writer.query("commit");
+      expect((await reading).status).toBe(200);
+    } finally {
+      await writer.end();
+    }
+    const after = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(after).toEqual((await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }))).status);
+
     for (let i = 0; i < 10; i++) {
       // Each round a round trip earlier than the fills already run, written beside two reads of the status.
       const at = (m: number) => `2026-03-03T${String(14 + Math.floor(i / 2)).padStart(2, "0")}:${String((i % 2) * 30 + m).padStart(2, "0")}:00Z`;
