@@ -28,6 +28,7 @@ import { textProblems } from "../text.ts";
 import { cleanImage, ImageRejected } from "../trades/image-bytes.ts";
 import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE } from "../trades/images.ts";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from "./archive.ts";
+import { RulesSchema } from "../prop/schema.ts";
 
 /** Largest JSON part read (journal.json and the others), uncompressed. */
 export const ARCHIVE_PART_MAX_BYTES = 64 * 1024 * 1024;
@@ -136,6 +137,18 @@ const SettingsPartSchema = z.looseObject({
   fxOverrides: z.optional(rateList(10)),
   /** The brokers' own rates (fx_broker_rates), of the account named: what 1 of the currency is in the base. */
   brokerRates: z.optional(rateList(14, { account: z.string().check(z.maxLength(200)) })),
+  /** The accounts' prop-firm evaluations (docs/prop-firms.md), each on the account named, its rules as the API takes them. */
+  evaluations: z.optional(
+    z.array(
+      z.looseObject({
+        account: z.string().check(z.maxLength(200)),
+        firm: z.string().check(z.minLength(1), z.maxLength(100)),
+        phase: z.enum(["evaluation", "funded"]),
+        startDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
+        rules: RulesSchema,
+      }),
+    ).check(z.maxLength(10_000)),
+  ),
 });
 
 /** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */

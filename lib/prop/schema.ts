@@ -53,11 +53,14 @@ export type EvaluationBody = z.infer<typeof EvaluationSchema>;
 /** Up to 3 years at once. */
 export const MAX_REPLAY_DAYS = 1100;
 
+/** The rules alone (a replay's, an archive's evaluation). */
+export const RulesSchema = z.strictObject(RULES).check(...together());
+
 /** POST /api/prop-firms/replay: an account's own history over [from, to] (its days) under these rules. */
 export const ReplaySchema = z
   .strictObject({
     accountId: z.uuid("must be a uuid"),
-    rules: z.strictObject(RULES).check(...together()),
+    rules: RulesSchema,
     from: daySchema(),
     to: daySchema(),
   })

@@ -153,6 +153,10 @@ async function fillJournal(t: TestApp, client: TestClient) {
   await t.deps.db.execute(sql`insert into user_settings (user_id, base_currency, privacy_mode, digest) values (${me}::uuid, 'EUR', true, '{"weekly":true,"weekday":1,"hour":8,"zone":"Europe/Berlin"}')`);
   await t.deps.db.execute(sql`insert into fx_overrides (user_id, day, currency, base, rate) values (${me}::uuid, '2026-03-04', 'USD', 'EUR', 1.0825)`);
   await t.deps.db.execute(sql`insert into fx_broker_rates (user_id, account_id, day, currency, base, k) values (${me}::uuid, ${accountId}::uuid, '2026-03-05', 'USD', 'EUR', 0.92345678901234)`);
+  // A prop-firm evaluation on the account (docs/prop-firms.md).
+  const evaluation = { firm: "Topstep", phase: "evaluation", startDate: "2024-01-02", startingBalance: "50000", profitTarget: "3000", maxDrawdown: "2000", drawdownMode: "eod_trailing",
+    dailyLossLimit: "1000", dailyLossIncludesOpen: true, dayStartsAt: "17:00", dayZone: "America/Chicago", minTradingDays: 2, consistencyPct: 50, maxContracts: 5, floorLocksAt: "0" };
+  expect((await client.request(`/api/accounts/${accountId}/evaluation`, { method: "PUT", json: evaluation })).status).toBe(200);
   return accountId;
 }
 
@@ -189,6 +193,14 @@ describe("POST /api/archive", () => {
         where b.user_id = ${(await (await c.get("/api/auth/me")).json()).user.id}::uuid`));
     expect(await brokers(b, bob)).toEqual([{ name: expect.any(String), day: "2026-03-05", currency: "USD", base: "EUR", k: "0.92345678901234" }]);
     expect(await brokers(b, bob)).toEqual(await brokers(a, alice));
+    // And the evaluation, with its status over the restored fills.
+    const evaluationOf = async (c: TestClient) => {
+      const { accounts: list } = await (await c.get("/api/accounts")).json();
+      const body = await (await c.get(`/api/accounts/${list[0].id}/evaluation`)).json();
+      return { ...body, evaluation: { ...body.evaluation, accountId: undefined } };
+    };
+    expect((await evaluationOf(bob)).evaluation).toMatchObject({ firm: "Topstep", drawdownMode: "eod_trailing", floorLocksAt: "0.00", dayZone: "America/Chicago" });
+    expect(await evaluationOf(bob)).toEqual(await evaluationOf(alice));
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
       ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id

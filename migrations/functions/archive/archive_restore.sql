@@ -146,6 +146,12 @@ BEGIN
     FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'brokerRates', '[]'::jsonb)) AS b(account text, date date, currency text, base text, rate numeric)
     WHERE by_name ? b.account
     ON CONFLICT DO NOTHING;
+    -- The accounts' prop-firm evaluations, each on the account named (docs/prop-firms.md).
+    INSERT INTO prop_evaluations (account_id, user_id, firm, phase, start_date, rules)
+    SELECT (ids->'accounts'->>((by_name->>v.account)::integer))::uuid, p_user, v.firm, v.phase, v."startDate", v.rules
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'evaluations', '[]'::jsonb)) AS v(account text, firm text, phase text, "startDate" date, rules jsonb)
+    WHERE by_name ? v.account
+    ON CONFLICT DO NOTHING;
   END IF;
 
   RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars);
