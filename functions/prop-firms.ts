@@ -1,7 +1,7 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { PropFirmListSchema, PropReplaySchema } from "../lib/http/responses.ts";
-import { replayEvaluation } from "../lib/prop/evaluations.ts";
+import { PropFirmListSchema, PropReplaySchema, PropSummarySchema } from "../lib/http/responses.ts";
+import { propSummary, replayEvaluation } from "../lib/prop/evaluations.ts";
 import { ReplaySchema } from "../lib/prop/schema.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { presetsView } from "../lib/prop/presets.ts";
@@ -14,6 +14,12 @@ export const propFirms = createRouter()
     describeRoute({ tag: "prop-firms", summary: "The built-in presets of the firms' rules, each with the date it was checked and its sources (a starting point to edit)", responses: { 200: { description: "The presets.", schema: PropFirmListSchema } } }),
     requireUser,
     (c) => c.json({ firms: presetsView() }),
+  )
+  .get(
+    "/summary",
+    describeRoute({ tag: "prop-firms", summary: "What the prop firms cost and paid: per account and in total per currency, fees paid, payouts received, net cash, its return on the fees", responses: { 200: { description: "The summary.", schema: PropSummarySchema } } }),
+    requireUser,
+    async (c) => c.json(await propSummary(c.var.deps, currentUser(c))),
   )
   .post(
     "/replay",

@@ -28,6 +28,7 @@ import { RuleParamsSchema } from "../rules/schema.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { TagListSchema, TagSchema } from "../tags/tag.ts";
 import { tagSpellings } from "../tags/tags.ts";
+import { MANUAL_TYPES, OUTGOING_TYPES } from "../ledger/schema.ts";
 
 export const EXPORT_FORMAT = "trading-journal-export";
 export const EXPORT_VERSION = 1;
@@ -60,7 +61,7 @@ const FillSchema = z.strictObject({
 });
 
 const EntrySchema = z.strictObject({
-  type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
+  type: z.enum(MANUAL_TYPES, { error: `must be one of ${MANUAL_TYPES.join(", ")}` }),
   amount: decimal(),
   occurredAt: dateTimeSchema(),
   note: note(),
@@ -182,7 +183,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
             'startingBalanceAt', (select ${iso("o.occurred_at")} from ledger_entries o where o.account_id = a.id and o.type = 'opening' limit 1),
             'ledger', coalesce((select json_agg(json_build_object('type', l.type, 'amount', format_decimal(l.amount),
                 'occurredAt', ${iso("l.occurred_at")}, 'note', l.note) order by l.occurred_at, l.id)
-              from ledger_entries l where l.account_id = a.id and l.type in ('deposit', 'withdrawal', 'adjustment')), '[]'::json),
+              from ledger_entries l where l.account_id = a.id and l.type in ('deposit', 'withdrawal', 'adjustment', 'prop_fee', 'payout')), '[]'::json),
             'fills', coalesce((select json_agg(json_build_object('ref', f.id, 'symbol', f.symbol, 'assetClass', f.asset_class,
                 'multiplier', format_decimal(f.multiplier), 'side', f.side, 'quantity', format_decimal(f.quantity),
                 'price', format_decimal(f.price), 'fees', format_decimal(f.fees), 'executedAt', ${iso("f.executed_at")},
@@ -294,8 +295,8 @@ function ruleProblems(data: DataExport): Array<{ path: PropertyKey[]; message: s
           ? "must not be zero"
           : e.type === "deposit" && units < 0n
             ? "of a deposit must be positive"
-            : e.type === "withdrawal" && units > 0n
-              ? "of a withdrawal must be negative (what it took out)"
+            : OUTGOING_TYPES.has(e.type) && units > 0n
+              ? `of a ${e.type === "withdrawal" ? "withdrawal" : e.type === "payout" ? "payout" : "prop firm's fee"} must be negative (what it took out)`
               : null;
       if (wrong) problems.push({ path: ["accounts", i, "ledger", k, "amount"], message: `${row}: amount ${wrong}` });
       if (e.note !== null && e.note.length > 500) problems.push({ path: ["accounts", i, "ledger", k, "note"], message: `${row}: note must be at most 500 characters` });

@@ -279,7 +279,8 @@ export const ledgerEntries = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Its account: checked and cascaded once per statement (account_rows.sql), not by a foreign key. */
     accountId: uuid("account_id").notNull(),
-    type: text("type", { enum: ["opening", "deposit", "withdrawal", "fill", "adjustment"] }).notNull(),
+    /** prop_fee and payout: a prop firm's fees paid and payouts received (docs/prop-firms.md), stored negative. */
+    type: text("type", { enum: ["opening", "deposit", "withdrawal", "fill", "adjustment", "prop_fee", "payout"] }).notNull(),
     /** Signed: money in is positive, money out negative. */
     amount: money("amount").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
@@ -303,7 +304,7 @@ export const ledgerEntries = pgTable(
     // fill and settling futures cash join entries to fills, and without it a join the planner misjudges (a
     // table just written, its statistics not yet taken) read the whole ledger once per fill.
     index("ledger_entries_fill_idx").on(t.fillId).where(sql`${t.fillId} is not null`),
-    check("ledger_entries_type_known", sql`${t.type} in ('opening', 'deposit', 'withdrawal', 'fill', 'adjustment')`),
+    check("ledger_entries_type_known", sql`${t.type} in ('opening', 'deposit', 'withdrawal', 'fill', 'adjustment', 'prop_fee', 'payout')`),
   ],
 );
 

@@ -91,7 +91,7 @@ export const BrokerageListSchema = z.object({ brokerages: z.array(BrokerageSchem
 
 export const LedgerEntrySchema = z.object({
   id: id(),
-  type: z.enum(["opening", "deposit", "withdrawal", "fill", "adjustment"]),
+  type: z.enum(["opening", "deposit", "withdrawal", "fill", "adjustment", "prop_fee", "payout"]),
   amount: decimal(),
   occurredAt: iso(),
   note: z.nullable(z.string()),
@@ -954,4 +954,24 @@ export const PropReplaySchema = z.object({
       breached: z.nullable(z.enum(["max_drawdown", "daily_loss", "max_contracts"])),
     }),
   ),
+});
+const PropCash = {
+  feesPaid: decimal(),
+  payoutsReceived: decimal(),
+  netCash: decimal(),
+  roi: z.nullable(z.string().check(z.regex(/^-?\d+\.\d{4}$/))).check(z.describe("Net cash over the fees paid, 4 decimals (0.5000 = +50%); null without fees")),
+};
+export const PropSummarySchema = z.object({
+  accounts: z.array(
+    z.object({
+      accountId: id(),
+      name: z.string(),
+      currency: z.string(),
+      firm: z.nullable(z.string()),
+      phase: z.nullable(z.enum(["evaluation", "funded"])),
+      state: z.nullable(z.enum(["active", "passed", "breached"])),
+      ...PropCash,
+    }),
+  ),
+  totals: z.array(z.object({ currency: z.string(), accounts: z.number(), ...PropCash })).check(z.describe("Per currency: amounts are never added across currencies")),
 });

@@ -18,11 +18,11 @@ import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, multiplyDecimals, roundDecimal10, toUnits } from "../money.ts";
 import { ratesOnDays } from "../fx/base.ts";
 import { dayIn } from "../time/zoned.ts";
-import type { LedgerPageQuery, NewLedgerEntry } from "./schema.ts";
+import { OUTGOING_TYPES, type LedgerPageQuery, type NewLedgerEntry } from "./schema.ts";
 
 export type LedgerEntry = {
   id: string;
-  type: "opening" | "deposit" | "withdrawal" | "fill" | "adjustment";
+  type: "opening" | "deposit" | "withdrawal" | "fill" | "adjustment" | "prop_fee" | "payout";
   amount: string;
   occurredAt: string;
   note: string | null;
@@ -217,14 +217,14 @@ export function ledgerPageSql(userId: string, accountId: string, query: LedgerPa
   return pageSql(sql`${userId}::uuid`, accountId, page, pageSize, skip, skipTo);
 }
 
-/** Records a deposit, withdrawal (stored negative) or signed adjustment. */
+/** Records a deposit, a withdrawal, a prop firm's fee or payout (those three stored negative) or a signed adjustment. */
 export async function addLedgerEntry(
   deps: Pick<Deps, "db" | "now">,
   user: AuthUser,
   accountId: string,
   input: NewLedgerEntry,
 ): Promise<LedgerEntry> {
-  const amount = input.type === "withdrawal" ? fromUnits(-toUnits(input.amount)) : input.amount;
+  const amount = OUTGOING_TYPES.has(input.type) ? fromUnits(-toUnits(input.amount)) : input.amount;
   const occurredAt = input.occurredAt ? new Date(input.occurredAt) : deps.now();
   let rows: EntryRow[];
   try {

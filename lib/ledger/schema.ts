@@ -27,10 +27,18 @@ export type LedgerPageQuery = z.infer<typeof LedgerPageQuerySchema>;
 
 const isDecimal = (v: string) => DecimalStringSchema.safeParse(v).success;
 
+/** The entries a trader writes by hand (docs/accounts.md; prop_fee and payout: docs/prop-firms.md). */
+export const MANUAL_TYPES = ["deposit", "withdrawal", "adjustment", "prop_fee", "payout"] as const;
+/** Money out of the account, stored negative. */
+export const OUTGOING_TYPES: ReadonlySet<string> = new Set(["withdrawal", "prop_fee", "payout"]);
+
 export const NewLedgerEntrySchema = z
   .object({
-    type: z.enum(["deposit", "withdrawal", "adjustment"], { error: "must be deposit, withdrawal or adjustment" }),
-    /** Deposits and withdrawals: a positive amount. Adjustments: a signed, non-zero amount. */
+    type: z.enum(MANUAL_TYPES, { error: `must be one of ${MANUAL_TYPES.join(", ")}` }),
+    /**
+     * Deposits, withdrawals, a prop firm's fees (prop_fee: an evaluation, a reset, an activation) and payouts:
+     * a positive amount (the type gives the direction). Adjustments: a signed, non-zero amount.
+     */
     amount: DecimalStringSchema,
     occurredAt: z.optional(dateTimeSchema()),
     note: z.optional(z.string().check(z.maxLength(500, "must be at most 500 characters"))),

@@ -6,7 +6,7 @@ import { requireOwnAccount } from "../accounts/accounts.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formatDecimal } from "../money.ts";
+import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { runEvaluation, tradingDayStart, type EngineState, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
@@ -145,4 +145,72 @@ export async function deleteEvaluation(deps: Pick<Deps, "db">, user: AuthUser, a
   await requireOwnAccount(deps, user, accountId);
   const gone = rowsOf(await deps.db.execute(sql`delete from prop_evaluations where account_id = ${accountId}::uuid returning 1`));
   if (gone.length === 0) throw new AppError("NOT_FOUND", "This account has no evaluation.");
+}
+
+type SummaryRow = { account_id: string; name: string; currency: string; firm: string | null; phase: "evaluation" | "funded" | null; fees: string; payouts: string };
+
+/** The net cash over the fees as a ratio, 4 decimals (null without fees). */
+function roiOf(fees: bigint, payouts: bigint): string | null {
+  if (fees === 0n) return null;
+  const net = payouts - fees;
+  // Rounded half away from zero to 4 decimals.
+  const scaled = (net * 20_000n) / fees;
+  const rounded = (scaled + (scaled >= 0n ? 1n : -1n)) / 2n;
+  const sign = rounded < 0n ? "-" : "";
+  const abs = rounded < 0n ? -rounded : rounded;
+  return `${sign}${abs / 10_000n}.${String(abs % 10_000n).padStart(4, "0")}`;
+}
+
+/**
+ * GET /api/prop-firms/summary: per account with an evaluation or a prop firm's fee or payout, and in total per
+ * currency: the fees paid, the payouts received, the net cash and its return on the fees. Only cash counts: an
+ * account's trading P&L is the firm's money, so a breached account counts its fees (and any payout it had paid
+ * before), never its balance.
+ */
+export async function propSummary(deps: Pick<Deps, "db" | "now">, user: AuthUser) {
+  const rows = rowsOf<SummaryRow>(
+    await deps.db.execute(sql`select a.id::text as account_id, a.name, a.currency, e.firm, e.phase,
+        coalesce(-sum(l.amount) filter (where l.type = 'prop_fee'), 0)::text as fees, coalesce(-sum(l.amount) filter (where l.type = 'payout'), 0)::text as payouts
+      from accounts a left join prop_evaluations e on e.account_id = a.id
+        left join ledger_entries l on l.account_id = a.id and l.type in ('prop_fee', 'payout')
+      where a.user_id = ${user.id}::uuid
+      group by a.id, e.account_id
+      having e.account_id is not null or count(l.id) > 0
+      order by a.name, a.id`),
+  );
+  const accounts = [];
+  const totals = new Map<string, { fees: bigint; payouts: bigint; accounts: number }>();
+  for (const r of rows) {
+    const [fees, payouts] = [toUnits(r.fees), toUnits(r.payouts)];
+    const state = r.firm === null ? null : (await getEvaluation(deps, user, r.account_id)).status.state;
+    accounts.push({
+      accountId: r.account_id,
+      name: r.name,
+      currency: r.currency,
+      firm: r.firm,
+      phase: r.phase,
+      state,
+      feesPaid: fromUnits(fees),
+      payoutsReceived: fromUnits(payouts),
+      netCash: fromUnits(payouts - fees),
+      roi: roiOf(fees, payouts),
+    });
+    const t = totals.get(r.currency) ?? { fees: 0n, payouts: 0n, accounts: 0 };
+    t.fees += fees;
+    t.payouts += payouts;
+    t.accounts += 1;
+    totals.set(r.currency, t);
+  }
+  return {
+    accounts,
+    // Per currency: amounts are never added across currencies.
+    totals: [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, t]) => ({
+      currency,
+      accounts: t.accounts,
+      feesPaid: fromUnits(t.fees),
+      payoutsReceived: fromUnits(t.payouts),
+      netCash: fromUnits(t.payouts - t.fees),
+      roi: roiOf(t.fees, t.payouts),
+    })),
+  };
 }

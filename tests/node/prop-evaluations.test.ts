@@ -168,6 +168,40 @@ describe("prop-firm evaluations", () => {
     }
   });
 
+  it("keeps a firm's fees and payouts as ledger entries and sums them per account and currency; only cash counts, never a breached balance", async () => {
+    const { client } = await signUp(t, "prop");
+    const breached = await account(client);
+    const funded = await account(client);
+    await account(client); // no evaluation, no fee: not in the summary
+    const body = await fromPreset(client, "apex-full-50k");
+    await json(await put(client, breached, body));
+    await json(await put(client, funded, { ...body, phase: "funded", profitTarget: null }));
+    // The breached one lost past its floor: 50,000 - 2,750.
+    await client.post("/api/fills", { accountId: breached, symbol: "ESM6", side: "buy", quantity: "1", price: "5000", executedAt: "2026-03-03T15:00:00Z" });
+    await client.post("/api/fills", { accountId: breached, symbol: "ESM6", side: "sell", quantity: "1", price: "4945", executedAt: "2026-03-03T16:00:00Z" });
+    const entry = (accountId: string, type: string, amount: string, note: string) =>
+      client.post(`/api/ledger/${accountId}/entries`, { type, amount, occurredAt: "2026-03-02T12:00:00Z", note });
+    expect((await json(await entry(breached, "prop_fee", "150", "Evaluation"), 201))).toMatchObject({ type: "prop_fee", amount: "-150.00", note: "Evaluation" });
+    const reset = await json(await entry(breached, "prop_fee", "100", "Reset"), 201);
+    await json(await entry(funded, "prop_fee", "130", "Activation"), 201);
+    await json(await entry(funded, "payout", "1000", "First payout"), 201);
+    // A fee is a positive amount; its sign is the type's.
+    expect((await json(await entry(funded, "payout", "-5", "wrong"), 400)).error.fields[0].path).toBe("amount");
+    // The evaluation's balance is its fills' only.
+    expect((await json(await client.get(`/api/accounts/${breached}/evaluation`))).status).toMatchObject({ state: "breached", balance: "47250.00" });
+
+    const summary = await json(await client.get("/api/prop-firms/summary"));
+    expect(summary.accounts.map((a: { accountId: string }) => a.accountId).sort()).toEqual([breached, funded].sort());
+    expect(summary.accounts.find((a: { accountId: string }) => a.accountId === breached)).toMatchObject({ state: "breached", phase: "evaluation", feesPaid: "250.00", payoutsReceived: "0.00", netCash: "-250.00", roi: "-1.0000" });
+    expect(summary.accounts.find((a: { accountId: string }) => a.accountId === funded)).toMatchObject({ state: "active", phase: "funded", feesPaid: "130.00", payoutsReceived: "1000.00", netCash: "870.00", roi: "6.6923" });
+    // 620 / 380 = 1.63157...
+    expect(summary.totals).toEqual([{ currency: "USD", accounts: 2, feesPaid: "380.00", payoutsReceived: "1000.00", netCash: "620.00", roi: "1.6316" }]);
+
+    // A fee written by mistake is deleted like any entry of the trader's.
+    expect((await client.request(`/api/ledger/${breached}/entries/${reset.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await json(await client.get("/api/prop-firms/summary"))).totals[0]).toMatchObject({ feesPaid: "280.00" });
+  });
+
   it("refuses rules that cannot hold together, naming the field, and writes nothing; another user's account is 404", async () => {
     const { client, userId } = await signUp(t, "prop");
     const id = await account(client);

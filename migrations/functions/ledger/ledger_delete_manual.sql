@@ -1,4 +1,4 @@
--- ledger_delete_manual(user, account, entry): deletes a manual entry (deposit, withdrawal, adjustment) of
+-- ledger_delete_manual(user, account, entry): deletes a manual entry (deposit, withdrawal, adjustment, a prop firm's fee or payout) of
 -- an account of the user and renumbers the ledger after it. Returns the deleted id, or no row when there is
 -- no such manual entry for them (opening and fill entries are never deleted here).
 -- Atomic: one statement for the caller. Locks the account row first.
@@ -13,7 +13,7 @@ BEGIN
     RETURN;
   END IF;
   DELETE FROM ledger_entries
-  WHERE id = p_entry AND account_id = p_account AND type IN ('deposit', 'withdrawal', 'adjustment')
+  WHERE id = p_entry AND account_id = p_account AND type IN ('deposit', 'withdrawal', 'adjustment', 'prop_fee', 'payout')
   RETURNING * INTO gone;
   IF gone.id IS NULL THEN
     RETURN;

@@ -18,8 +18,13 @@ const TYPE_LABELS: Record<string, string> = {
   withdrawal: "Withdrawal",
   adjustment: "Adjustment",
   fill: "Fill",
+  prop_fee: "Prop-firm fee",
+  payout: "Payout",
 };
-const MANUAL = new Set(["deposit", "withdrawal", "adjustment"]);
+const MANUAL = new Set(["deposit", "withdrawal", "adjustment", "prop_fee", "payout"]);
+/** What the form records: cash in and out, and a prop firm's fees (evaluation, reset, activation) and payouts. */
+const CASH_TYPES = ["deposit", "withdrawal", "prop_fee", "payout"] as const;
+type CashType = (typeof CASH_TYPES)[number];
 
 function useInvalidateLedger(accountId: string) {
   const queryClient = useQueryClient();
@@ -30,17 +35,17 @@ function useInvalidateLedger(accountId: string) {
     ]);
 }
 
-/** Deposit or withdrawal: a positive amount, the type gives the direction. */
+/** Deposit, withdrawal, a prop firm's fee or a payout: a positive amount, the type gives the direction. */
 export function CashEntryForm({ account }: { account: Account }) {
   const invalidate = useInvalidateLedger(account.id);
-  const [type, setType] = useState<"deposit" | "withdrawal">("deposit");
+  const [type, setType] = useState<CashType>("deposit");
   const [amount, setAmount] = useState("");
   const [when, setWhen] = useState("");
   const [note, setNote] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState("");
   const add = useMutation({
-    mutationFn: (json: { type: "deposit" | "withdrawal"; amount: string; occurredAt?: string; note?: string }) =>
+    mutationFn: (json: { type: CashType; amount: string; occurredAt?: string; note?: string }) =>
       unwrap(api.api.ledger[":accountId"].entries.$post({ param: { accountId: account.id }, json })),
     onSuccess: async (_entry, vars) => {
       await invalidate();
@@ -65,13 +70,13 @@ export function CashEntryForm({ account }: { account: Account }) {
     else focusFirstInvalid(e.currentTarget as HTMLFormElement);
   }
 
-  const verb = type === "deposit" ? "deposit" : "withdrawal";
+  const verb = TYPE_LABELS[type]!.toLowerCase();
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Cash movement">
       <ErrorAlert error={add.error} title={`Could not record the ${verb}.`} />
       <fieldset className="rating">
         <legend>Type</legend>
-        {(["deposit", "withdrawal"] as const).map((t) => (
+        {CASH_TYPES.map((t) => (
           <label key={t}>
             <input type="radio" name="cash-type" value={t} checked={type === t} onChange={() => setType(t)} />
             {TYPE_LABELS[t]}
