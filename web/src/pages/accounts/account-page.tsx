@@ -14,6 +14,7 @@ import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { ACCOUNT_FIELD_OF_CODE } from "./account-form.tsx";
 import { BrokerSync } from "./broker-sync.tsx";
 import { CashEntryForm, LedgerTable } from "./ledger.tsx";
+import { PropPanel } from "./prop-panel.tsx";
 
 function EditAccountForm({ account, onDone }: { account: Account; onDone(): void }) {
   const queryClient = useQueryClient();
@@ -216,6 +217,10 @@ export function AccountPage() {
                 <CashEntryForm account={a} />
               </section>
             </div>
+            <section className="panel" aria-labelledby="prop-title">
+              <h2 id="prop-title">Path to funding</h2>
+              <PropPanel account={a} />
+            </section>
             <section className="panel" aria-labelledby="sync-title">
               <h2 id="sync-title">Broker sync</h2>
               <BrokerSync account={a} />
