@@ -970,6 +970,8 @@ export const PropSummarySchema = z.object({
       firm: z.nullable(z.string()),
       phase: z.nullable(z.enum(["evaluation", "funded"])),
       state: z.nullable(z.enum(["active", "passed", "breached"])),
+      distanceToFloor: z.nullable(decimal()),
+      profitToTarget: z.nullable(decimal()),
       ...PropCash,
     }),
   ),

@@ -182,14 +182,16 @@ export async function propSummary(deps: Pick<Deps, "db" | "now">, user: AuthUser
   const totals = new Map<string, { fees: bigint; payouts: bigint; accounts: number }>();
   for (const r of rows) {
     const [fees, payouts] = [toUnits(r.fees), toUnits(r.payouts)];
-    const state = r.firm === null ? null : (await getEvaluation(deps, user, r.account_id)).status.state;
+    const status = r.firm === null ? null : (await getEvaluation(deps, user, r.account_id)).status;
     accounts.push({
       accountId: r.account_id,
       name: r.name,
       currency: r.currency,
       firm: r.firm,
       phase: r.phase,
-      state,
+      state: status?.state ?? null,
+      distanceToFloor: status?.distanceToFloor ?? null,
+      profitToTarget: status?.profitToTarget ?? null,
       feesPaid: fromUnits(fees),
       payoutsReceived: fromUnits(payouts),
       netCash: fromUnits(payouts - fees),

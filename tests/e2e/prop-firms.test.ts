@@ -42,6 +42,13 @@ describe("prop-firm accounts: the path to funding", () => {
     await panel.getByText(/Breached the daily loss limit at .*, on a fill\./).waitFor();
     expect(await panel.textContent()).toMatch(/Trading days2 of 2 at least/);
     await t.page.screenshot({ path: `${SCREENSHOTS}prop-firms-panel.png`, fullPage: true });
+    // A fee in the ledger, and the dashboard's Path to funding: the account's state and the firms' cost.
+    const fee = await t.context.request.post(`${base()}/api/ledger/${accountId}/entries`, { data: { type: "prop_fee", amount: "49", note: "Combine, March" } });
+    expect(fee.status(), await fee.text()).toBe(201);
+    await t.page.goto(`${base()}/dashboard`);
+    const dashboard = t.page.locator("section", { has: t.page.getByRole("heading", { name: "Path to funding" }) });
+    await dashboard.getByText("Breached", { exact: true }).waitFor();
+    await dashboard.getByText(/In USD, over 1 account: \$49\.00 in fees, \$0\.00 in payouts, net -\$49\.00 \(-100\.0% on the fees\)\./).waitFor();
     expect(t.errors).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../..
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
 import { keys, useAccounts, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
 import { MissingRates } from "../../components/missing-rates.tsx";
+import { PropSummary } from "./prop-summary.tsx";
 import { kindOfLabel } from "../../../../lib/options/kinds.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
@@ -190,6 +191,7 @@ function Dashboard({ accounts, baseCurrency }: { accounts: readonly Account[]; b
         </p>
       </section>
 
+      <PropSummary />
       <QueryView query={summary} label="statistics">
         {(s) =>
           s.trades === 0 && period === "all" ? (
