@@ -7,7 +7,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
-import { runEvaluation, tradingDayStart, type EngineState, type PropFill, type PropRules } from "./engine.ts";
+import { runEvaluation, tradingDayStart, type EngineState, type PropBar, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
@@ -88,6 +88,28 @@ async function fillsBetween(deps: Pick<Deps, "db">, accountId: string, from: Dat
   );
 }
 
+/**
+ * The user's 1-minute bars of the symbols of `fills` from `from` on (after `after` when given), for the
+ * intraday drawdown modes: each as the engine takes it, at its start, leaving out every bar whose minute holds
+ * a fill of its symbol (within the minute, the fill's place among the prices is unknown). Futures and stocks
+ * only: an option has no bars (lib/market/bars.ts).
+ */
+async function barsFor(deps: Pick<Deps, "db">, userId: string, fills: readonly PropFill[], from: Date, to: Date | null, after?: string): Promise<PropBar[]> {
+  const symbols = [...new Set(fills.map((f) => f.symbol))].filter((s) => !/\d{6}[CP]\d{8}$/.test(s));
+  if (symbols.length === 0) return [];
+  const minutesWithFills = new Set(fills.map((f) => `${f.symbol} ${Math.floor(Date.parse(f.at) / 60_000)}`));
+  const rows = rowsOf<PropBar>(
+    await deps.db.execute(sql`select ${sql.raw(isoUtc("t"))} as at, symbol, high::text as high, low::text as low, close::text as close
+      from bars where user_id = ${userId}::uuid and resolution = '1m' and symbol = any(${`{${symbols.join(",")}}`}::text[])
+        and t >= ${from.toISOString()}::timestamptz ${to ? sql`and t < ${to.toISOString()}::timestamptz` : sql``}
+        ${after ? sql`and t > ${after}::timestamptz` : sql``}
+      order by t`),
+  );
+  return rows.filter((b) => !minutesWithFills.has(`${b.symbol} ${Math.floor(Date.parse(b.at) / 60_000)}`));
+}
+
+const intraday = (rules: PropRules) => rules.drawdownMode === "intraday_trailing" || rules.drawdownMode === "trailing_lock";
+
 type Kept = { state: EngineState | string | null; through_at: string | null; through_id: string | null; state_v: string };
 
 /**
@@ -100,9 +122,17 @@ export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUs
   const resume = kept.state && kept.through_at && kept.through_id
     ? { state: typeof kept.state === "string" ? (JSON.parse(kept.state) as EngineState) : kept.state, at: kept.through_at, id: kept.through_id }
     : null;
-  const fills = await fillsBetween(deps, accountId, tradingDayStart(evaluation.startDate, evaluation), null, resume ?? undefined);
-  const { status, state } = runEvaluation(evaluation, fills, [], deps.now(), resume?.state);
+  const from = tradingDayStart(evaluation.startDate, evaluation);
+  const fills = await fillsBetween(deps, accountId, from, null, resume ?? undefined);
   const last = fills.at(-1);
+  // The intraday modes read the bars too: up to the last fill with the fills (the state kept there), and after
+  // it on top of that state, not kept (a fill imported later into that stretch would come before them).
+  const bars = intraday(evaluation) ? await barsFor(deps, user.id, fills, from, null, resume?.at) : [];
+  const cut = last ? Date.parse(last.at) : Number.NEGATIVE_INFINITY;
+  const run = runEvaluation(evaluation, fills, bars.filter((b) => Date.parse(b.at) < cut), deps.now(), resume?.state);
+  const state = run.state;
+  const after = bars.filter((b) => Date.parse(b.at) >= cut);
+  const { status } = after.length ? runEvaluation(evaluation, [], after, deps.now(), state) : run;
   if (last) {
     // Kept only if no fill of the account was written meanwhile (prop_state_follow raises state_v): one
     // written before the last fill read would be missing from the state.
@@ -121,9 +151,11 @@ export async function replayEvaluation(deps: Pick<Deps, "db">, user: AuthUser, b
   await requireOwnAccount(deps, user, body.accountId);
   const rules = rulesOf(body.rules);
   const end = tradingDayStart(addDay(body.to), rules);
-  const fills = await fillsBetween(deps, body.accountId, tradingDayStart(body.from, rules), end);
+  const start = tradingDayStart(body.from, rules);
+  const fills = await fillsBetween(deps, body.accountId, start, end);
+  const bars = intraday(rules) ? await barsFor(deps, user.id, fills, start, end) : [];
   // At the window's end: its last day is over.
-  const { status, days, passedOn } = runEvaluation(rules, fills, [], end);
+  const { status, days, passedOn } = runEvaluation(rules, fills, bars, end);
   const breached = days.find((d) => d.breached !== null);
   return {
     accountId: body.accountId,

@@ -129,6 +129,37 @@ describe("prop-firm evaluations", () => {
     expect((await json(await client.get(`/api/trades?accountId=${id}`))).trades).toHaveLength(4);
   });
 
+  it("reads the trader's 1-minute bars between fills for the intraday modes: a dip under the floor breaches at its bar, and bars uploaded later drop the kept state", async () => {
+    const { client } = await signUp(t, "prop");
+    const id = await account(client);
+    const body = await fromPreset(client, "apex-full-50k"); // intraday trailing, 2,500
+    await json(await put(client, id, body));
+    const fill = async (side: "buy" | "sell", price: string, executedAt: string) =>
+      (await json(await client.post("/api/fills", { accountId: id, symbol: "ESM6", side, quantity: "1", price, executedAt }), 201)).id as string;
+    // Long 1 from 15:00:30 to 15:10:30; the minute bars between say it fell to 4,948 (-2,600) at 15:05.
+    await fill("buy", "5000", "2026-03-03T15:00:30Z");
+    await fill("sell", "5010", "2026-03-03T15:10:30Z");
+    const before = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(before).toMatchObject({ state: "active", balance: "50500.00" });
+    const minute = (m: number) => `2026-03-03T15:${String(m).padStart(2, "0")}:00Z`;
+    const rows = ["time,open,high,low,close,volume"];
+    for (let m = 0; m <= 11; m++) rows.push(`${minute(m)},5000,${m === 5 ? "5001" : "5002"},${m === 5 ? "4948" : m === 0 ? "4900" : "4999"},5000,10`);
+    const form = new FormData();
+    form.set("file", new Blob([rows.join("\n")]), "es.csv");
+    form.set("symbol", "ESM6");
+    form.set("resolution", "1m");
+    expect((await client.request("/api/bars/upload", { method: "POST", body: form })).status).toBe(201);
+    // The bar of 15:00 holds the opening fill (left out: its 4,900 may have come before it); 15:05's does not.
+    const after = (await json(await client.get(`/api/accounts/${id}/evaluation`))).status;
+    expect(after).toMatchObject({ state: "breached", breachRule: "max_drawdown", breachFillId: null, breachedAt: "2026-03-03T15:05:00.000Z", balance: "50500.00" });
+    // The end-of-day mode does not read them.
+    await json(await put(client, id, { ...body, drawdownMode: "eod_trailing" }));
+    expect((await json(await client.get(`/api/accounts/${id}/evaluation`))).status).toMatchObject({ state: "active" });
+    // The replay reads them as the status does.
+    const { firm: _f, phase: _p, startDate: _s, currency: _c, ...rules } = body;
+    expect((await json(await client.post("/api/prop-firms/replay", { accountId: id, rules, from: "2026-03-03", to: "2026-03-19" }))).status).toEqual(after);
+  });
+
   it("never keeps a state that misses a fill written while the status ran (real concurrency)", async () => {
     const { client } = await signUp(t, "prop");
     const id = await account(client);

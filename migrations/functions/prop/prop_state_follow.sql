@@ -44,3 +44,26 @@ $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER prop_state_follow_update AFTER UPDATE ON fills
   REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION prop_state_follow_update();
+--> statement-breakpoint
+-- Bars written (uploaded or fetched) for a time at or before where a kept state stops: the intraday modes read
+-- them, so that state is dropped too (and state_v raised, as for a fill).
+CREATE OR REPLACE FUNCTION prop_state_follow_bars() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM prop_evaluations) THEN
+    UPDATE prop_evaluations e SET state_v = e.state_v + 1,
+      state = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.state END,
+      through_id = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.through_id END,
+      through_at = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.through_at END
+    FROM (SELECT user_id, min(t) AS at FROM changed WHERE resolution = '1m' GROUP BY user_id) c
+    WHERE e.user_id = c.user_id;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER prop_state_follow_bars_insert AFTER INSERT ON bars
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION prop_state_follow_bars();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER prop_state_follow_bars_update AFTER UPDATE ON bars
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION prop_state_follow_bars();
