@@ -25,8 +25,13 @@ const MODES: Record<string, string> = {
   trailing_lock: "Trailing intraday, then locked at the start",
 };
 
-/** The account's evaluation and status, or null when it has none. */
+/**
+ * The account's evaluation and status, or null when it has none: asked only for an account the summary lists
+ * with one (an account without is a 404, which the browser would log as an error).
+ */
 async function fetchEvaluation(accountId: string) {
+  const summary = await unwrap(api.api["prop-firms"].summary.$get());
+  if (!summary.accounts.some((a) => a.accountId === accountId && a.firm !== null)) return null;
   try {
     return await unwrap(api.api.accounts[":id"].evaluation.$get({ param: { id: accountId } }));
   } catch (err) {
