@@ -138,7 +138,8 @@ export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt
   return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The date after a YYYY-MM-DD date. */
+export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Runs the rules over the fills (and bars) from the evaluation's start, in time order: the status as of `now`

@@ -7,7 +7,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
-import { runEvaluation, tradingDayStart, type EngineState, type PropBar, type PropFill, type PropRules } from "./engine.ts";
+import { nextDay, runEvaluation, tradingDayStart, type EngineState, type PropBar, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
@@ -150,7 +150,7 @@ export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUs
 export async function replayEvaluation(deps: Pick<Deps, "db">, user: AuthUser, body: ReplayBody) {
   await requireOwnAccount(deps, user, body.accountId);
   const rules = rulesOf(body.rules);
-  const end = tradingDayStart(addDay(body.to), rules);
+  const end = tradingDayStart(nextDay(body.to), rules);
   const start = tradingDayStart(body.from, rules);
   const fills = await fillsBetween(deps, body.accountId, start, end);
   const bars = intraday(rules) ? await barsFor(deps, user.id, fills, start, end) : [];
@@ -170,7 +170,7 @@ export async function replayEvaluation(deps: Pick<Deps, "db">, user: AuthUser, b
   };
 }
 
-const addDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
 
 /** DELETE /api/accounts/:id/evaluation. */
 export async function deleteEvaluation(deps: Pick<Deps, "db">, user: AuthUser, accountId: string): Promise<void> {

@@ -44,6 +44,23 @@ const futures50k = (rules: Partial<PropRules>): PropRules => ({
   ...rules,
 });
 
+/** A forex/CFD firm's 100K account: a static drawdown and a daily loss on equity from the day's start. */
+const cfd100k = (rules: Partial<PropRules>): PropRules => ({
+  startingBalance: "100000",
+  profitTarget: "10000",
+  maxDrawdown: "10000",
+  drawdownMode: "static",
+  dailyLossLimit: "5000",
+  dailyLossIncludesOpen: true,
+  dayStartsAt: "00:00",
+  dayZone: "Europe/Prague",
+  minTradingDays: 0,
+  consistencyPct: null,
+  maxContracts: null,
+  floorLocksAt: null,
+  ...rules,
+});
+
 export const PROP_PRESETS: readonly PropPreset[] = [
   {
     id: "topstep-combine-50k",
@@ -204,20 +221,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "FTMO Challenge 100K (step 1)",
     phase: "evaluation",
     currency: "USD",
-    rules: {
-      startingBalance: "100000",
-      profitTarget: "10000",
-      maxDrawdown: "10000",
-      drawdownMode: "static",
-      dailyLossLimit: "5000",
-      dailyLossIncludesOpen: true,
-      dayStartsAt: "00:00",
-      dayZone: "Europe/Prague",
-      minTradingDays: 4,
-      consistencyPct: null,
-      maxContracts: null,
-      floorLocksAt: null,
-    },
+    rules: cfd100k({ minTradingDays: 4 }),
     fees: { evaluation: "540", evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: [
@@ -237,21 +241,8 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "Stellar 2-Step 100K (phase 1)",
     phase: "evaluation",
     currency: "USD",
-    rules: {
-      startingBalance: "100000",
-      profitTarget: "8000",
-      maxDrawdown: "10000",
-      drawdownMode: "static",
-      dailyLossLimit: "5000",
-      dailyLossIncludesOpen: true,
-      // Server time: GMT+3 in summer, GMT+2 otherwise (Eastern European time).
-      dayStartsAt: "00:00",
-      dayZone: "Europe/Athens",
-      minTradingDays: 5,
-      consistencyPct: null,
-      maxContracts: null,
-      floorLocksAt: null,
-    },
+    // Server time: GMT+3 in summer, GMT+2 otherwise (Eastern European time).
+    rules: cfd100k({ profitTarget: "8000", dayZone: "Europe/Athens", minTradingDays: 5 }),
     fees: { evaluation: "549", evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: [
@@ -269,21 +260,8 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "Alpha Swing 100K (phase 1)",
     phase: "evaluation",
     currency: "USD",
-    rules: {
-      startingBalance: "100000",
-      profitTarget: "10000",
-      maxDrawdown: "10000",
-      drawdownMode: "static",
-      dailyLossLimit: "5000",
-      dailyLossIncludesOpen: true,
-      // "00:00 GMT+2 broker time".
-      dayStartsAt: "00:00",
-      dayZone: "Etc/GMT-2",
-      minTradingDays: 3,
-      consistencyPct: null,
-      maxContracts: null,
-      floorLocksAt: null,
-    },
+    // "00:00 GMT+2 broker time".
+    rules: cfd100k({ dayZone: "Etc/GMT-2", minTradingDays: 3 }),
     fees: { evaluation: null, evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: ["https://help.alphacapitalgroup.uk/en/articles/9789907", "https://help.alphacapitalgroup.uk/en/articles/6934210"],

@@ -51,12 +51,8 @@ CREATE OR REPLACE FUNCTION prop_state_follow_bars() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM prop_evaluations) THEN
-    UPDATE prop_evaluations e SET state_v = e.state_v + 1,
-      state = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.state END,
-      through_id = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.through_id END,
-      through_at = CASE WHEN e.through_at IS NOT NULL AND c.at <= e.through_at THEN NULL ELSE e.through_at END
-    FROM (SELECT user_id, min(t) AS at FROM changed WHERE resolution = '1m' GROUP BY user_id) c
-    WHERE e.user_id = c.user_id;
+    PERFORM prop_state_drop((SELECT jsonb_agg(jsonb_build_object('account_id', e.account_id, 'at', c.at))
+      FROM prop_evaluations e JOIN (SELECT user_id, min(t) AS at FROM changed WHERE resolution = '1m' GROUP BY user_id) c ON c.user_id = e.user_id));
   END IF;
   RETURN NULL;
 END;
