@@ -897,6 +897,7 @@ const PropRulesFields = {
   consistencyPct: z.nullable(z.number()),
   maxContracts: z.nullable(z.number()),
   floorLocksAt: z.optional(z.nullable(decimal()).check(z.describe("Where a trailing floor stops, over the starting balance"))),
+  dailyLossFrom: z.optional(z.enum(["balance", "higher_of_balance_and_equity"]).check(z.describe("What the day's loss is measured from"))),
 };
 export const PropEvaluationSchema = z.object({
   evaluation: z.object({ accountId: id(), firm: z.string(), phase: z.enum(["evaluation", "funded"]), startDate: day(), ...PropRulesFields }),

@@ -37,6 +37,12 @@ export type PropRules = {
    * eod_trailing and intraday_trailing: never unless given. Not in DESIGN.md's list: an addition the firms need.
    */
   floorLocksAt?: string | null;
+  /**
+   * What the day's loss is measured from: the trading day's starting balance (the default: FTMO, FundedNext,
+   * Topstep), or the higher of it and the equity at the day's start (The5ers, FundingPips), so an open profit
+   * carried into the day is room the day may lose. Not in DESIGN.md's list: an addition the firms need.
+   */
+  dailyLossFrom?: "balance" | "higher_of_balance_and_equity";
 };
 
 export type PropFill = {
@@ -87,7 +93,7 @@ export type PropStatus = {
 };
 
 /** The trading day under way in a run. */
-type OpenDay = { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null };
+type OpenDay = { day: string; startBalance: bigint; lossFrom: bigint; worst: bigint; traded: boolean; breached: BreachRule | null };
 
 /**
  * A run's state after its last fill or bar, as JSON (bigint units as strings): kept per evaluation so the
@@ -100,7 +106,7 @@ export type EngineState = {
   locked: boolean;
   eodHigh: string;
   positions: Array<[string, { long: boolean; multiplier: string; mark: string; lots: Array<[string, string]> }]>;
-  today: { day: string; startBalance: string; worst: string; traded: boolean; breached: BreachRule | null } | null;
+  today: { day: string; startBalance: string; lossFrom: string; worst: string; traded: boolean; breached: BreachRule | null } | null;
   dayEnds: number;
   breach: { at: string; rule: BreachRule; fillId: string | null } | null;
   days: PropDay[];
@@ -172,7 +178,7 @@ export function runEvaluation(
   let breach: { at: string; rule: BreachRule; fillId: string | null } | null = resume?.breach ?? null;
   const days: PropDay[] = [...(resume?.days ?? [])];
   let today: OpenDay | null = resume?.today
-    ? { ...resume.today, startBalance: BigInt(resume.today.startBalance), worst: BigInt(resume.today.worst) }
+    ? { ...resume.today, startBalance: BigInt(resume.today.startBalance), lossFrom: BigInt(resume.today.lossFrom ?? resume.today.startBalance), worst: BigInt(resume.today.worst) }
     : null;
 
   /** A trailing floor that reached its lock stays there. */
@@ -220,7 +226,10 @@ export function runEvaluation(
     const day = dayOf(at);
     if (today?.day === day) return;
     closeDay();
-    today = { day, startBalance: balance, worst: 0n, traded: false, breached: null };
+    // The day's loss is measured from its starting balance, or the higher of it and the equity then.
+    const equity = balance + openPnl((p) => p.mark);
+    const lossFrom = rules.dailyLossFrom === "higher_of_balance_and_equity" && equity > balance ? equity : balance;
+    today = { day, startBalance: balance, lossFrom, worst: 0n, traded: false, breached: null };
     dayEnds = tradingDayStart(nextDay(day), rules).getTime();
   };
   /** After a fill or a bar: the peak and the floor, then each rule against the worst equity of the moment. */
@@ -232,7 +241,7 @@ export function runEvaluation(
       lockFloor();
     }
     const measured = intraday ? worst : balance;
-    const dayLoss = today!.startBalance - (rules.dailyLossIncludesOpen ? worst : balance);
+    const dayLoss = today!.lossFrom - (rules.dailyLossIncludesOpen ? worst : balance);
     if (dayLoss > today!.worst) today!.worst = dayLoss;
     let rule: BreachRule | null = null;
     if (measured <= floor) rule = "max_drawdown";
@@ -278,16 +287,16 @@ export function runEvaluation(
     locked,
     eodHigh: String(eodHigh),
     positions: [...positions].filter(([, p]) => p.lots.length > 0).map(([symbol, p]) => [symbol, { long: p.long, multiplier: String(p.multiplier), mark: String(p.mark), lots: p.lots.map((l) => [String(l.quantity), String(l.price)] as [string, string]) }]),
-    today: t ? { ...t, startBalance: String(t.startBalance), worst: String(t.worst) } : null,
+    today: t ? { ...t, startBalance: String(t.startBalance), lossFrom: String(t.lossFrom), worst: String(t.worst) } : null,
     dayEnds,
     breach,
     days: [...days],
   };
-  const open = today as { day: string; startBalance: bigint } | null;
+  const open = today as { day: string; lossFrom: bigint } | null;
   const equityNow = balance + openPnl((p) => p.mark);
   let dailyLossUsed = 0n;
   if (open && open.day === dayOf(now.getTime())) {
-    dailyLossUsed = open.startBalance - (rules.dailyLossIncludesOpen ? equityNow : balance);
+    dailyLossUsed = open.lossFrom - (rules.dailyLossIncludesOpen ? equityNow : balance);
     days.push(dayView(today!, balance, floor));
   } else closeDay();
 
@@ -345,7 +354,7 @@ export function runEvaluation(
 
 const UNIT = 10n ** 10n;
 
-function dayView(d: { day: string; startBalance: bigint; worst: bigint; traded: boolean; breached: BreachRule | null }, balance: bigint, floor: bigint): PropDay {
+function dayView(d: OpenDay, balance: bigint, floor: bigint): PropDay {
   return {
     day: d.day,
     startBalance: fromUnits(d.startBalance),

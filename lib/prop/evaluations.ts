@@ -35,6 +35,7 @@ function rulesOf(body: ReplayBody["rules"]): PropRules {
     consistencyPct: body.consistencyPct,
     maxContracts: body.maxContracts,
     floorLocksAt: dec(body.floorLocksAt ?? null),
+    dailyLossFrom: body.dailyLossFrom ?? "balance",
   };
 }
 

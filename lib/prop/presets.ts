@@ -255,6 +255,20 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     notes: ["The daily loss is measured from the previous day's closing balance, as the engine does."],
   },
   {
+    id: "the5ers-high-stakes-100k",
+    firm: "The5ers",
+    name: "High Stakes 100K (step 1)",
+    phase: "evaluation",
+    currency: "USD",
+    // 5 PM New York (00:00 server time, UTC+3); the day's loss from the higher of its starting balance and equity.
+    rules: cfd100k({ profitTarget: "8000", dayStartsAt: "17:00", dayZone: "America/New_York", minTradingDays: 3, dailyLossFrom: "higher_of_balance_and_equity" }),
+    fees: { evaluation: null, evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
+    checkedOn: CHECKED,
+    sources: ["https://help.the5ers.com/what-is-the-maximum-loss-and-the-maximum-daily-loss-in-the-high-stakes-program"],
+    unverified: ["profitTarget", "minTradingDays", "fees", "profitSplitPct"],
+    notes: ["The minimum is 3 profitable days (each at least 0.5% of the start), not 3 trading days: the engine counts days traded."],
+  },
+  {
     id: "alpha-capital-swing-100k",
     firm: "Alpha Capital Group",
     name: "Alpha Swing 100K (phase 1)",

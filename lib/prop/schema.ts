@@ -24,6 +24,8 @@ const RULES = {
   maxContracts: z.nullable(count(100_000).check(z.gte(1, "must be at least 1"))),
   /** Where a trailing floor stops, over the starting balance (docs/prop-firms.md); not in DESIGN.md's list. */
   floorLocksAt: z.optional(z.nullable(DecimalStringSchema.check(z.refine((v) => !v.startsWith("-"), "must be 0 or more")))),
+  /** What the day's loss is measured from (docs/prop-firms.md); not in DESIGN.md's list. */
+  dailyLossFrom: z.optional(z.enum(["balance", "higher_of_balance_and_equity"], { error: "must be balance or higher_of_balance_and_equity" })),
 };
 
 type RulesInput = { startingBalance: string; maxDrawdown: string; dailyLossLimit: string | null; drawdownMode: string; floorLocksAt?: string | null | undefined };

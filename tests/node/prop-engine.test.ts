@@ -141,6 +141,16 @@ describe("daily loss", () => {
     expect(status.state).toBe("active");
   });
 
+  it("measures from the higher of the day's starting balance and equity when the firm does (The5ers): an open profit carried in is room to lose", () => {
+    // Day 1: long 2 at 5,000, one sold at 5,040 (+2,000; the other +2,000 open at 5,040). Day 2 starts at a
+    // balance of 52,000 and an equity of 54,000; the other is sold at 5,015 (+750): balance 52,750.
+    const fills = [fill("2026-03-03T15:00:00Z", "buy", "5000", "2"), fill("2026-03-03T16:00:00Z", "sell", "5040"), fill("2026-03-04T15:00:00Z", "sell", "5015")];
+    expect(run({ dailyLossLimit: "1000", dailyLossIncludesOpen: true }, fills).status).toMatchObject({ state: "active", balance: "52750.00" });
+    const higher = run({ dailyLossLimit: "1000", dailyLossIncludesOpen: true, dailyLossFrom: "higher_of_balance_and_equity" }, fills);
+    expect(higher.status).toMatchObject({ state: "breached", breachRule: "daily_loss", breachFillId: fills[2]!.id });
+    expect(higher.days[1]).toMatchObject({ startBalance: "52000.00", worstLoss: "1250.00" });
+  });
+
   it("uses today's loss for dailyLossUsed until the next trading day begins", () => {
     const fills = trip("2026-03-09T15:00:00Z", "-300");
     expect(run({ dailyLossLimit: "1000" }, fills, [], new Date("2026-03-09T20:00:00Z")).status.dailyLossUsed).toBe("300.00");
@@ -206,13 +216,14 @@ describe("a run taken up where an earlier one stopped", () => {
         fc.nat(),
         fc.constantFrom(...(["static", "eod_trailing", "intraday_trailing", "trailing_lock"] as const)),
         fc.boolean(),
-        (steps, cut, drawdownMode, includesOpen) => {
+        fc.constantFrom("balance" as const, "higher_of_balance_and_equity" as const),
+        (steps, cut, drawdownMode, includesOpen, dailyLossFrom) => {
           let at = Date.parse("2026-03-06T20:00:00Z");
           const fills = steps.map((s, i) => {
             at += s.minutes * 60_000;
             return { id: `p${i}`, at: new Date(at).toISOString(), symbol: "ESM6", side: s.side, quantity: String(s.quantity), price: String(s.price), fees: "2.5", multiplier: "50" };
           });
-          const rules = { drawdownMode, dailyLossLimit: "1500", dailyLossIncludesOpen: includesOpen, maxContracts: 4, minTradingDays: 2, consistencyPct: 50 };
+          const rules = { drawdownMode, dailyLossLimit: "1500", dailyLossIncludesOpen: includesOpen, dailyLossFrom, maxContracts: 4, minTradingDays: 2, consistencyPct: 50 };
           const now = new Date(at + 3 * 86_400_000);
           const whole = run(rules, fills, [], now);
           const k = cut % (fills.length + 1);
