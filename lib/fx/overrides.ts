@@ -10,7 +10,8 @@ import { DecimalStringSchema, formatDecimal } from "../money.ts";
 import { daySchema } from "../days/schema.ts";
 import { baseOf } from "../settings/settings.ts";
 import { settleForRead } from "../stats/settle.ts";
-import { addDays, ratesBaseUrl, recordedSql } from "./rates.ts";
+import { ratesBaseUrl, recordedSql } from "./rates.ts";
+import { addDays } from "../time/zoned.ts";
 import { readAfterAsking } from "./base.ts";
 import { ratesSql } from "./convert.ts";
 

@@ -9,6 +9,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.ts";
+import { addDays } from "../time/zoned.ts";
 import { rowsOf } from "../db/rows.ts";
 
 export const FX_RATES_DEFAULT_BASE_URL = "https://api.frankfurter.app";
@@ -39,10 +40,6 @@ export function recordedSql(day: SQL, today: string): SQL {
 /** A Postgres array literal of dates (drizzle sends a JS array as a row). */
 const pgArray = (days: string[]) => `{${days.join(",")}}`;
 
-/** YYYY-MM-DD plus `n` days. */
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** Asks the rate service for the rates of [from, to] (per 1 EUR): the dates it has rates for. */
 export async function fetchRates(deps: Pick<Deps, "config" | "fetch">, from: string, to: string): Promise<FxFetch> {

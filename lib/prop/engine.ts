@@ -7,7 +7,7 @@
 // Amounts are bigint units (lib/money.ts, 10 decimals), exact. Positions are matched first in, first out, as
 // brokers and firms report realised P&L; the equity (balance + open P&L) does not depend on the matching.
 import { fromUnits, multiplyUnits, toUnits } from "../money.ts";
-import { wallClock, zonedTimeToUtc } from "../time/zoned.ts";
+import { addDays, wallClock, zonedTimeToUtc } from "../time/zoned.ts";
 
 export const DRAWDOWN_MODES = ["static", "eod_trailing", "intraday_trailing", "trailing_lock"] as const;
 export type DrawdownMode = (typeof DRAWDOWN_MODES)[number];
@@ -133,6 +133,9 @@ export function tradingDay(at: number, dayStartsAt: string, zone: string): strin
   return d.toISOString().slice(0, 10);
 }
 
+/** The modes that measure the equity at every moment (the bars between fills too), not the balance. */
+export const isIntraday = (rules: Pick<PropRules, "drawdownMode">) => rules.drawdownMode === "intraday_trailing" || rules.drawdownMode === "trailing_lock";
+
 /**
  * The first instant of the trading day `day` under the rules: the day before at the start time when the day
  * starts in the afternoon (named by the date it ends on), the day itself otherwise (tradingDay).
@@ -144,8 +147,6 @@ export function tradingDayStart(day: string, rules: Pick<PropRules, "dayStartsAt
   return zonedTimeToUtc({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: h, minute: m, second: 0, millisecond: 0 }, rules.dayZone);
 }
 
-/** The date after a YYYY-MM-DD date. */
-export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Runs the rules over the fills (and bars) from the evaluation's start, in time order: the status as of `now`
@@ -162,7 +163,7 @@ export function runEvaluation(
   const start = toUnits(rules.startingBalance);
   const maxDd = toUnits(rules.maxDrawdown);
   const dailyLimit = rules.dailyLossLimit === null ? null : toUnits(rules.dailyLossLimit);
-  const intraday = rules.drawdownMode === "intraday_trailing" || rules.drawdownMode === "trailing_lock";
+  const intraday = isIntraday(rules);
   const lockOffset = rules.floorLocksAt ?? (rules.drawdownMode === "trailing_lock" ? "0" : null);
   const lockAt = lockOffset === null || rules.drawdownMode === "static" ? null : start + toUnits(lockOffset);
   const dayOf = (at: number) => tradingDay(at, rules.dayStartsAt, rules.dayZone);
@@ -230,7 +231,7 @@ export function runEvaluation(
     const equity = balance + openPnl((p) => p.mark);
     const lossFrom = rules.dailyLossFrom === "higher_of_balance_and_equity" && equity > balance ? equity : balance;
     today = { day, startBalance: balance, lossFrom, worst: 0n, traded: false, breached: null };
-    dayEnds = tradingDayStart(nextDay(day), rules).getTime();
+    dayEnds = tradingDayStart(addDays(day, 1), rules).getTime();
   };
   /** After a fill or a bar: the peak and the floor, then each rule against the worst equity of the moment. */
   const check = (at: string, fillId: string | null, best: bigint, worst: bigint) => {

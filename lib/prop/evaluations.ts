@@ -2,12 +2,13 @@
 // and its status run over the account's fills from the evaluation's first trading day (lib/prop/engine.ts).
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
+import { addDays } from "../time/zoned.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
-import { nextDay, runEvaluation, tradingDayStart, type EngineState, type PropBar, type PropFill, type PropRules } from "./engine.ts";
+import { isIntraday, runEvaluation, tradingDayStart, type EngineState, type PropBar, type PropFill, type PropRules } from "./engine.ts";
 import type { EvaluationBody, ReplayBody } from "./schema.ts";
 
 export type Evaluation = { accountId: string; firm: string; phase: "evaluation" | "funded"; startDate: string } & PropRules;
@@ -109,7 +110,6 @@ async function barsFor(deps: Pick<Deps, "db">, userId: string, fills: readonly P
   return rows.filter((b) => !minutesWithFills.has(`${b.symbol} ${Math.floor(Date.parse(b.at) / 60_000)}`));
 }
 
-const intraday = (rules: PropRules) => rules.drawdownMode === "intraday_trailing" || rules.drawdownMode === "trailing_lock";
 
 type Kept = { state: EngineState | string | null; through_at: string | null; through_id: string | null; state_v: string };
 
@@ -128,7 +128,7 @@ export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUs
   const last = fills.at(-1);
   // The intraday modes read the bars too: up to the last fill with the fills (the state kept there), and after
   // it on top of that state, not kept (a fill imported later into that stretch would come before them).
-  const bars = intraday(evaluation) ? await barsFor(deps, user.id, fills, from, null, resume?.at) : [];
+  const bars = isIntraday(evaluation) ? await barsFor(deps, user.id, fills, from, null, resume?.at) : [];
   const cut = last ? Date.parse(last.at) : Number.NEGATIVE_INFINITY;
   const run = runEvaluation(evaluation, fills, bars.filter((b) => Date.parse(b.at) < cut), deps.now(), resume?.state);
   const state = run.state;
@@ -151,10 +151,10 @@ export async function getEvaluation(deps: Pick<Deps, "db" | "now">, user: AuthUs
 export async function replayEvaluation(deps: Pick<Deps, "db">, user: AuthUser, body: ReplayBody) {
   await requireOwnAccount(deps, user, body.accountId);
   const rules = rulesOf(body.rules);
-  const end = tradingDayStart(nextDay(body.to), rules);
+  const end = tradingDayStart(addDays(body.to, 1), rules);
   const start = tradingDayStart(body.from, rules);
   const fills = await fillsBetween(deps, body.accountId, start, end);
-  const bars = intraday(rules) ? await barsFor(deps, user.id, fills, start, end) : [];
+  const bars = isIntraday(rules) ? await barsFor(deps, user.id, fills, start, end) : [];
   // At the window's end: its last day is over.
   const { status, days, passedOn } = runEvaluation(rules, fills, bars, end);
   const breached = days.find((d) => d.breached !== null);

@@ -30,6 +30,11 @@ function offsetMinutes(instant: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
+/** YYYY-MM-DD plus `n` days. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** An instant's date in an IANA zone, YYYY-MM-DD. */
 export function dayIn(instant: number, timeZone: string): string {
   const t = wallClock(instant, timeZone);
