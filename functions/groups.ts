@@ -28,6 +28,7 @@ import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { settingsGroup } from "./settings.ts";
 import { propFirmsGroup } from "./prop-firms.ts";
+import { simulationsGroup } from "./simulations.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -56,6 +57,7 @@ export const groups = {
   stats: statsGroup,
   settings: settingsGroup,
   propFirms: propFirmsGroup,
+  simulations: simulationsGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
@@ -99,6 +101,7 @@ export function typedRoutes() {
     .route(statsGroup.prefix, statsGroup.app)
     .route(settingsGroup.prefix, settingsGroup.app)
     .route(propFirmsGroup.prefix, propFirmsGroup.app)
+    .route(simulationsGroup.prefix, simulationsGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)
