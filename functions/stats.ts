@@ -1,5 +1,6 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema, WhatIfSchema } from "../lib/http/responses.ts";
+import { whatIf, WhatIfQuerySchema } from "../lib/stats/what-if.ts";
 import { playbookReport } from "../lib/playbooks/report.ts";
 import { TagReportQuerySchema } from "../lib/tags/schema.ts";
 import { tagReport } from "../lib/tags/tags.ts";
@@ -80,6 +81,18 @@ export const stats = createRouter()
     requireUser,
     validate("query", TagReportQuerySchema),
     async (c) => c.json(await tagReport(c.var.deps, currentUser(c), c.req.valid("query"))),
+  )
+  .get(
+    "/what-if",
+    describeRoute({
+      tag: "stats",
+      summary: "The period's closed trades as they were and without the trades named in `exclude` (broke-rules, revenge, overtrading, weekday:N, hour:H, tag:NAME, setup:NAME), with `exit` replacing their exits (stop, target, best where the bars reached them): both summaries, the equity of each, the trades removed or changed",
+      responses: { 200: { description: "Actual and what-if side by side.", schema: WhatIfSchema } },
+      errors: ["NOT_FOUND"],
+    }),
+    requireUser,
+    validate("query", WhatIfQuerySchema),
+    async (c) => c.json(await whatIf(c.var.deps, currentUser(c), c.req.valid("query"))),
   );
 
 export const statsGroup = { prefix: "/api/stats", app: stats } as const satisfies Group;

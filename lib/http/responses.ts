@@ -1025,3 +1025,47 @@ export const MonteCarloResultSchema = z.object({
   ),
   assumptions: z.array(z.string()),
 });
+
+const whatIfSummary = () =>
+  z.object({
+    trades: z.number(),
+    wins: z.number(),
+    losses: z.number(),
+    netPnl: decimal(),
+    grossPnl: decimal(),
+    fees: decimal(),
+    winRate: ratio(),
+    profitFactor: ratio(),
+    expectancy: z.nullable(decimal()),
+    averageWin: z.nullable(decimal()),
+    averageLoss: z.nullable(decimal()),
+    largestWin: z.nullable(decimal()),
+    largestLoss: z.nullable(decimal()),
+    maxDrawdown: decimal(),
+    r: z.object({
+      trades: z.number(),
+      withRisk: z.number(),
+      total: z.nullable(decimal()),
+      expectancy: z.nullable(decimal()),
+      averageWin: z.nullable(decimal()),
+      averageLoss: z.nullable(decimal()),
+      best: z.nullable(decimal()),
+      worst: z.nullable(decimal()),
+    }),
+  });
+
+/** GET /api/stats/what-if (docs/simulations.md). */
+export const WhatIfSchema = z.object({
+  currency: statsCurrency(),
+  missingRates: missingRates(),
+  exclude: z.array(z.string()),
+  exit: z.enum(["actual", "stop", "target", "best"]),
+  actual: whatIfSummary().check(z.describe("The period's closed trades as they were, each whole at its close")),
+  whatIf: whatIfSummary().check(z.describe("The same without the trades excluded and with the exits replaced")),
+  removed: z.number(),
+  changed: z.number(),
+  curves: z.array(z.object({ date: day(), actual: decimal(), whatIf: decimal() })).check(z.describe("Cumulative net at the end of each day a trade closed")),
+  trades: z
+    .array(z.object({ id: id(), symbol: z.string(), closedAt: z.string(), netPnl: decimal(), whatIfPnl: z.nullable(decimal()), removedFor: z.array(z.string()) }))
+    .check(z.describe("The trades removed or changed, newest first, at most 200")),
+});

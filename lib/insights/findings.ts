@@ -64,12 +64,14 @@ function biggerSql(op: ">" | ">=", factor: number | string): SQL {
 const sum = (rows: Cited[]) => fromUnits(rows.reduce((s, r) => s + toUnits(r.net_pnl), 0n));
 
 /** GET /api/insights: the four detectors over the scope, each with `found` and the trades it cites. */
-export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: InsightsQuery) {
-  const from = await scope(deps, user, query);
-  const minutes = query.revengeMinutes ?? REVENGE_MINUTES;
-  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${from.currency}` : sql``;
-  const inRange = (col: SQL) =>
-    sql`${query.from ? sql`and ${col} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``} ${query.to ? sql`and ${col} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
+/**
+ * The detectors' SQL over the trades of the user's accounts `only` selects (history before the period sets the
+ * context), for a window of `minutes` and the period `inRange` (a filter on a time column; empty for all):
+ * `base` (CTE `t`: every trade with its size three ways), `afterLoss` (CTEs after it ending in `found`: the
+ * revenge and size-up trades, by `kind`), `overtrading` (a select of the trades of the days over the account's
+ * 90th percentile, with `p90` and `day_trades`). The what-if (lib/stats/what-if.ts) removes the same trades.
+ */
+export function behaviourSql(userId: string, only: SQL, minutes: number, inRange: (col: SQL) => SQL = () => sql``) {
   // Every trade of the scope's accounts (history before the period sets the context), with its size three ways
   // (biggerSql picks the one two trades share): its 1R (-1 without one), its exposure (a future's contracts x
   // multiplier: money a point, never the contract's notional; anything else the money it put to work), and
@@ -81,9 +83,8 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
           else p.max_quantity * coalesce(p.entry_value / nullif(p.entry_quantity, 0), 0) * p.multiplier end as size,
         (p.asset_class = 'future')::int as future
       from positions p join accounts a on a.id = p.account_id left join trade_journals j on j.position_id = p.id
-      where a.user_id = ${user.id} ${only}
+      where a.user_id = ${userId} ${only}
     )`;
-  const cols = sql.raw(`x.id::text as id, x.symbol, to_char(x.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at, x.net_pnl::text as net_pnl`);
   // After a loss, in one sort of the account's events (closes before opens at the same instant): for each
   // trade, the last losing close before it opened ([epoch, size]: the larger loss when two close together)
   // and the last opening before it.
@@ -110,18 +111,31 @@ export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: In
         and ${biggerSql(">=", SIZE_UP_FACTOR)} ${inRange(sql`k.opened_at`)}
     ),
     losses as (select l.account_id, extract(epoch from l.closed_at) as e, l.size, l.id from t l where l.net_pnl < 0)`;
+  const overtrading = sql`with ${base},
+      daily as (select account_id, day, count(*) as n from t group by 1, 2),
+      p90 as (select account_id, percentile_cont(0.9) within group (order by n) as p90, count(*) as days from daily group by 1)
+      select x.*, p90.p90, d.n as day_trades
+      from t x join daily d on d.account_id = x.account_id and d.day = x.day join p90 on p90.account_id = x.account_id
+      where p90.days >= ${OVERTRADING_MIN_DAYS} and d.n > p90.p90 ${inRange(sql`x.opened_at`)}`;
+  return { base, afterLoss, overtrading };
+}
+
+/** GET /api/insights: the four detectors over the scope, each with `found` and the trades it cites. */
+export async function findings(deps: Pick<Deps, "db">, user: AuthUser, query: InsightsQuery) {
+  const from = await scope(deps, user, query);
+  const minutes = query.revengeMinutes ?? REVENGE_MINUTES;
+  const only = query.accountId ? sql`and p.account_id = ${query.accountId}` : query.currency ? sql`and a.currency = ${from.currency}` : sql``;
+  const inRange = (col: SQL) =>
+    sql`${query.from ? sql`and ${col} >= ${new Date(query.from).toISOString()}::timestamptz` : sql``} ${query.to ? sql`and ${col} < ${new Date(query.to).toISOString()}::timestamptz` : sql``}`;
+  const { base, afterLoss, overtrading: overSql } = behaviourSql(user.id, only, minutes, inRange);
+  const cols = sql.raw(`x.id::text as id, x.symbol, to_char(x.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at, x.net_pnl::text as net_pnl`);
   const [both, overtrading, hold] = await Promise.all([
     deps.db.execute(sql`with ${afterLoss}
       select distinct on (x.kind, x.opened_at, x.id) x.kind, ${cols}, l.id::text as after, null as day
       from found x left join losses l on l.account_id = x.account_id and l.e = x.loss_epoch and l.size = x.loss_size
       order by x.kind, x.opened_at desc, x.id`),
-    deps.db.execute(sql`with ${base},
-      daily as (select account_id, day, count(*) as n from t group by 1, 2),
-      p90 as (select account_id, percentile_cont(0.9) within group (order by n) as p90, count(*) as days from daily group by 1)
-      select ${cols}, null as after, to_char(x.day, 'YYYY-MM-DD') as day, p90.p90::text as p90, d.n::int as day_trades
-      from t x join daily d on d.account_id = x.account_id and d.day = x.day join p90 on p90.account_id = x.account_id
-      where p90.days >= ${OVERTRADING_MIN_DAYS} and d.n > p90.p90 ${inRange(sql`x.opened_at`)}
-      order by x.opened_at desc, x.id`),
+    deps.db.execute(sql`select ${cols}, null as after, to_char(x.day, 'YYYY-MM-DD') as day, x.p90::text as p90, x.day_trades::int as day_trades
+      from (${overSql}) x order by x.opened_at desc, x.id`),
     deps.db.execute(sql`with ${base},
       c as (select x.*, extract(epoch from x.closed_at - x.opened_at) / 60 as held from t x where x.closed_at is not null ${inRange(sql`x.opened_at`)}),
       s as (select avg(held) filter (where net_pnl > 0) as win_avg, avg(held) filter (where net_pnl < 0) as loss_avg,
