@@ -19,6 +19,8 @@ import { evaluationRules, replayEvaluation } from "../prop/evaluations.ts";
 import { PROP_PRESETS } from "../prop/presets.ts";
 import { ReplaySchema } from "../prop/schema.ts";
 import { tagReport } from "../tags/tags.ts";
+import { MonteCarloSchema, runMonteCarlo } from "../simulations/simulations.ts";
+import { whatIf, WhatIfQuerySchema } from "../stats/what-if.ts";
 import { listDays } from "../days/days.ts";
 import { DayListQuerySchema } from "../days/schema.ts";
 import { listStrategies } from "../options/strategies.ts";
@@ -37,6 +39,9 @@ export type AdvisorTool = {
 
 /** A tool result larger than this (as JSON) is cut down: lists lose their tail, with a note saying so. */
 export const MAX_RESULT_CHARS = 8000;
+
+/** Paths of the advisor's Monte Carlo: 20,000 put a 1 % probability within about 0.15 % of the simulation's own limit. */
+export const ADVISOR_PATHS = 20_000;
 
 const date = () => z.optional(z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 date-time with Z or an offset")));
 const accountId = () => z.optional(z.uuid().check(z.describe("One account's id; omit for all accounts")));
@@ -271,6 +276,46 @@ export function journalTools(deps: Pick<Deps, "db" | "config" | "fetch" | "now" 
         return {
           summary: `Replayed ${plural(r.days.length, "trading day")} under ${under}: ${r.passedOn ? `passed on ${r.passedOn}` : r.breachedOn ? `breached (${r.breachRule}) on ${r.breachedOn}` : "neither passed nor breached"}`,
           data: { ...r, days: r.days.slice(-60) },
+        };
+      },
+    },
+    monte_carlo: {
+      description:
+        "A Monte Carlo of the trader's own R multiples (closed trades with a 1R in the period), resampled in blocks of consecutive trades: percentiles of final equity and max drawdown after `trades` trades risking `riskPerTrade` each, the probability of ruin (equity at or below ruinAt) and of reaching targetAt with Wilson 95% intervals, and the sweep of risk per trade (the risk that maximises the median, the largest that keeps ruin within 1%). Seeded: cite the seed with the figures.",
+      inputSchema: z.object({
+        ...statsRange,
+        trades: z.int().check(z.gte(1), z.lte(5000), z.describe("Trades per path")),
+        riskPerTrade: z.string().check(z.describe("Money risked on each trade, a decimal string")),
+        startingBalance: z.string().check(z.describe("The equity each path starts from, a decimal string")),
+        ruinAt: z.optional(z.string().check(z.describe("Ruin at or below this equity (default 0)"))),
+        targetAt: z.optional(z.string().check(z.describe("A target equity"))),
+        seed: z.optional(z.int().check(z.describe("A seed, to repeat an earlier run"))),
+      }),
+      async execute(q: Record<string, unknown>) {
+        const parsed = MonteCarloSchema.safeParse({ ...q, paths: ADVISOR_PATHS });
+        if (!parsed.success) throw new AppError("VALIDATION_ERROR", `Check the simulation's figures: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}.`);
+        const { fan: _fan, samplePaths: _paths, histograms: _h, assumptions: _a, ...r } = await runMonteCarlo(deps, user, parsed.data);
+        return {
+          summary: `Simulated ${plural(r.paths, "path")} of ${plural(r.trades, "trade")} from ${plural(r.sampled, "trade")} with a 1R (seed ${r.seed}): median final ${r.final.p50}, ruin ${(Number(r.ruinProbability) * 100).toFixed(2)}%`,
+          data: r,
+        };
+      },
+    },
+    what_if: {
+      description:
+        "The period's closed trades as they were and as they would have been: without the trades named in `exclude` (broke-rules with an accountId, revenge, overtrading, weekday:N with 1 = Monday, hour:H on the account's clock, tag:NAME, setup:NAME; several with commas) and with `exit` replacing their exits (stop or target where the bars reached them, best = the best exit the bars allowed). Both summaries side by side, with how many trades were removed or changed and up to 20 of them.",
+      inputSchema: z.object({
+        ...statsRange,
+        exclude: z.optional(z.string().check(z.describe("What to leave out, comma-separated"))),
+        exit: z.optional(z.enum(["actual", "stop", "target", "best"]).check(z.describe("How exits are replaced (default actual)"))),
+      }),
+      async execute(q: Record<string, unknown>) {
+        const parsed = WhatIfQuerySchema.safeParse(q);
+        if (!parsed.success) throw new AppError("VALIDATION_ERROR", `Check the what-if: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}.`);
+        const { curves: _c, trades, ...r } = await whatIf(deps, user, parsed.data);
+        return {
+          summary: `What-if${r.exclude.length ? ` without ${r.exclude.join(", ")}` : ""}${r.exit === "actual" ? "" : `, exits at ${r.exit}`}: ${r.actual.netPnl} became ${r.whatIf.netPnl} (${plural(r.removed, "trade")} removed, ${r.changed} changed)`,
+          data: { ...r, trades: trades.slice(0, 20) },
         };
       },
     },

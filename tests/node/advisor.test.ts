@@ -258,6 +258,22 @@ describe("a turn", () => {
     const replay = await turn(client, conversation.id, `Would I pass Topstep? #tool:prop_replay:{"accountId":"${account.id}","preset":"topstep-combine-50k","from":"2026-03-01","to":"2026-03-06"}`);
     expect(replay.events[2]!.data).toMatchObject({ name: "prop_replay", ok: true, summary: "Replayed 1 trading day under Topstep Trading Combine 50K: breached (max_contracts) on 2026-03-02" });
     expect(toolResult()).toMatchObject({ passedOn: null, breachedOn: "2026-03-02", status: { state: "breached", balance: "49930.00", floor: "48000.00" }, days: [{ day: "2026-03-02", pnl: "-70.00" }] });
+    // What-if and Monte Carlo (docs/simulations.md): without the revenge trade; and too few trades with a 1R to simulate.
+    const what = await turn(client, conversation.id, `Without revenge? #tool:what_if:{"accountId":"${account.id}","exclude":"revenge"}`);
+    expect(what.events[2]!.data).toMatchObject({ name: "what_if", ok: true, summary: "What-if without revenge: -70.00 became -10.00 (1 trade removed, 0 changed)" });
+    expect(toolResult()).toMatchObject({ removed: 1, whatIf: { trades: 1, netPnl: "-10.00" }, trades: [{ id: revenge, removedFor: ["revenge"] }] });
+    expect((await client.request(`/api/accounts/${account.id}`, { method: "PATCH", json: { defaultRisk: "20" } })).status).toBe(200);
+    const few = await turn(client, conversation.id, `Simulate #tool:monte_carlo:{"accountId":"${account.id}","trades":100,"riskPerTrade":"50","startingBalance":"5000"}`);
+    expect(few.events[2]!.data).toMatchObject({ name: "monte_carlo", ok: false });
+    for (let i = 0; i < 20; i++) {
+      const at = (m: number) => `2026-03-${String(3 + (i % 5)).padStart(2, "0")}T${String(10 + Math.floor(i / 5)).padStart(2, "0")}:${String(m).padStart(2, "0")}:00-05:00`;
+      await fill("CCC", "buy", "10", "50", at(0));
+      await fill("CCC", "sell", "10", i % 3 ? "52" : "49", at(30));
+    }
+    const sim = await turn(client, conversation.id, `Simulate #tool:monte_carlo:{"accountId":"${account.id}","trades":100,"riskPerTrade":"50","startingBalance":"5000","seed":5}`);
+    expect(sim.events[2]!.data).toMatchObject({ name: "monte_carlo", ok: true, summary: expect.stringMatching(/^Simulated 20,?000 paths of 100 trades from 22 trades with a 1R \(seed 5\): median final \d+\.\d\d, ruin \d+\.\d\d%$/) });
+    expect(toolResult()).toMatchObject({ sampled: 22, seed: 5, paths: 20000, trades: 100 });
+    expect(toolResult().fan).toBeUndefined();
   });
 
   it("without data sharing, sends no tools and no journal, and tells the model why", async () => {
