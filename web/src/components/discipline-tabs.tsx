@@ -1,4 +1,4 @@
-// The Journal area's sections: the daily journal, playbooks, trading rules and insights (one item in the main menu).
+// The Journal area's sections: the daily journal, playbooks, trading rules, insights and simulations (one item in the main menu).
 import { SectionTabs } from "./section-tabs.tsx";
 
 const JOURNAL = [
@@ -6,6 +6,7 @@ const JOURNAL = [
   { to: "/playbooks", label: "Playbooks" },
   { to: "/rules", label: "Rules" },
   { to: "/insights", label: "Insights" },
+  { to: "/simulations", label: "Simulations" },
 ] as const;
 
 export function DisciplineTabs() {
