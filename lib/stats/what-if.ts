@@ -66,16 +66,16 @@ export type WhatIfQuery = StatsQuery & { exclude?: string | undefined; exit: Exi
 /** Trades listed as removed or changed, at most (the counts say how many there are). */
 export const MAX_LISTED = 200;
 
+/** A closed trade: id, symbol and closed_at only when it is left out or its exit replaced. */
 type Row = {
-  id: string;
-  symbol: string;
-  closed_at: string;
+  id: string | null;
+  symbol: string | null;
+  closed_at: string | null;
   day: string;
   net: string;
-  gross: string;
   fees: string;
   one_r: string | null;
-  reasons: string[];
+  reasons: string[] | null;
   exit_net: string | null;
 };
 
@@ -131,16 +131,25 @@ export async function whatIf(deps: Pick<Deps, "db" | "config" | "fetch" | "now" 
         : query.exit === "best"
           ? sql`x.best_exit_pnl`
           : sql`null::numeric`;
+  // Every closed trade of the scope, in order of close, as little as the summaries need (100,000 of them
+  // travel); what the list shows only for the trades left out or changed.
   const rows = rowsOf<Row>(
     await deps.db.execute(sql`${ctes.length ? sql`with ${sql.join(ctes, sql`, `)}` : sql``}
-      select p.id::text as id, p.symbol, to_char(p.closed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as closed_at,
-        to_char((p.closed_at at time zone a.timezone)::date, 'YYYY-MM-DD') as day,
-        (${from.net})::text as net, round(p.gross_pnl * ${k}, 10)::text as gross, round(p.fees * ${k}, 10)::text as fees,
-        (${ONE_R_SQL})::text as one_r,
-        ${exclusions.length ? sql`array_remove(array[${sql.join(exclusions.map(reason), sql`, `)}], null)` : sql`'{}'::text[]`} as reasons,
-        round((${exitNet}) * ${k}, 10)::text as exit_net
-      from ${from.closed}
-      order by p.closed_at, p.id`),
+      select x.net, x.fees, x.one_r, x.day, x.exit_net,
+        case when x.reasons <> '{}' or x.exit_net is not null then x.id::text end as id,
+        case when x.reasons <> '{}' or x.exit_net is not null then x.symbol end as symbol,
+        case when x.reasons <> '{}' or x.exit_net is not null then to_char(x.closed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end as closed_at,
+        nullif(x.reasons, '{}') as reasons
+      from (
+        select p.id, p.symbol, p.closed_at, (p.closed_at at time zone a.timezone)::date::text as day,
+          (${from.net})::text as net, round(p.fees * ${k}, 10)::text as fees, (${ONE_R_SQL})::text as one_r,
+          ${exclusions.length ? sql`array_remove(array[${sql.join(exclusions.map(reason), sql`, `)}], null)` : sql`'{}'::text[]`} as reasons,
+          round((${exitNet}) * ${k}, 10)::text as exit_net
+        from ${from.closed}
+        -- A fence: the outer select reads reasons four times, and must not compute it four times.
+        offset 0
+      ) x
+      order by x.closed_at, x.id`),
   );
 
   const actual: Trade[] = [];
@@ -149,18 +158,20 @@ export async function whatIf(deps: Pick<Deps, "db" | "config" | "fetch" | "now" 
   let removed = 0;
   let changed = 0;
   for (const r of rows) {
-    const trade: Trade = { net: toUnits(r.net), gross: toUnits(r.gross), fees: toUnits(r.fees), oneR: r.one_r, day: r.day };
+    const net = toUnits(r.net);
+    const fees = toUnits(r.fees);
+    const trade: Trade = { net, gross: net + fees, fees, oneR: r.one_r, day: r.day };
     actual.push(trade);
-    if (r.reasons.length) {
+    if (r.reasons) {
       removed++;
-      listed.push({ id: r.id, symbol: r.symbol, closedAt: r.closed_at, netPnl: fromUnits(trade.net), whatIfPnl: null, removedFor: r.reasons });
+      listed.push({ id: r.id!, symbol: r.symbol!, closedAt: r.closed_at!, netPnl: fromUnits(trade.net), whatIfPnl: null, removedFor: r.reasons });
       continue;
     }
-    if (r.exit_net !== null && toUnits(r.exit_net) !== trade.net) {
+    const moved = r.exit_net === null ? net : toUnits(r.exit_net);
+    if (moved !== net) {
       changed++;
-      const net = toUnits(r.exit_net);
-      kept.push({ ...trade, net, gross: net + trade.fees });
-      listed.push({ id: r.id, symbol: r.symbol, closedAt: r.closed_at, netPnl: fromUnits(trade.net), whatIfPnl: fromUnits(net), removedFor: [] });
+      kept.push({ ...trade, net: moved, gross: moved + fees });
+      listed.push({ id: r.id!, symbol: r.symbol!, closedAt: r.closed_at!, netPnl: fromUnits(net), whatIfPnl: fromUnits(moved), removedFor: [] });
     } else kept.push(trade);
   }
   return {

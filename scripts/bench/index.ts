@@ -22,12 +22,13 @@ import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
 import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } from "./strategies.ts";
 import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
+import { MC_PATHS, MC_TRADES, measureMonteCarloNode, measureMonteCarloWorkerd, measureWhatIf, WHAT_IF_TRADES } from "./simulations.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -241,6 +242,23 @@ if (runs("prop")) {
     `status after one more fill on an evaluation of ${EVALUATION_FILLS.toLocaleString("en")} fills ${f(p.statusMs)} | GET /api/accounts/:id ${f(p.accountMs)} | ratio ${(p.statusMs / p.accountMs).toFixed(1)}x (goal <= 3x; median of ${PROP_ROUNDS}, in turns)`,
   );
   console.log(`replay of ${REPLAY_TRADES.toLocaleString("en")} trades (${p.replayDays} trading days) under one rule set, the engine alone: ${f(p.replayMs)} (goal < 2 s)`);
+}
+
+if (runs("simulations")) {
+  console.log("\n== Simulations: the Monte Carlo (Node and workerd) and the what-if (Node entrypoint) ==");
+  const node = measureMonteCarloNode();
+  const shape = `${MC_PATHS.toLocaleString("en")} paths of ${MC_TRADES.toLocaleString("en")} trades`;
+  console.log(
+    `Node: ${shape} at the default block (8) ${f(node.defaultBlockMs)}, at block 1 ${f(node.blockOneMs)} | the same trades summed with nothing else ${f(node.baselineMs)} | ratios ${(node.defaultBlockMs / node.baselineMs).toFixed(2)}x, ${(node.blockOneMs / node.baselineMs).toFixed(2)}x (goal < 1 s)`,
+  );
+  const edge = await measureMonteCarloWorkerd(PATH ?? "");
+  console.log(
+    `workerd (wrangler dev): ${shape} at the default block ${f(edge.defaultBlockMs)}, at block 1 ${f(edge.blockOneMs)} | an empty request ${f(edge.noopMs)} | ${(edge.defaultBlockMs / node.defaultBlockMs).toFixed(2)}x of Node (goal: within the Workers Standard default of 30,000 ms CPU a request)`,
+  );
+  const w = await withDatabase((url) => measureWhatIf(env, url));
+  console.log(
+    `what-if over ${WHAT_IF_TRADES.toLocaleString("en")} trades without revenge, overtrading and Fridays ${f(w.whatIfMs)} | with nothing left out ${f(w.plainMs)} | GET /api/stats/summary ${f(w.summaryMs)} | ratio ${(w.whatIfMs / w.summaryMs).toFixed(1)}x (goal < 1.5 s)`,
+  );
 }
 
 if (runs("sync")) {

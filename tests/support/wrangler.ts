@@ -11,8 +11,11 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export type WranglerDev = { url: string; output: () => string; stop: () => void };
 
-/** Starts it; `ready` is not awaited here (callers poll /api/health, each with its own deadline). */
-export async function startWranglerDev(vars: Record<string, string>, path: string): Promise<WranglerDev> {
+/**
+ * Starts it; `ready` is not awaited here (callers poll /api/health, each with its own deadline). `extra`:
+ * more arguments (a benchmark's own `--config`).
+ */
+export async function startWranglerDev(vars: Record<string, string>, path: string, extra: string[] = []): Promise<WranglerDev> {
   // A port the system just handed out, not a random guess (one taken by another test's server failed a run).
   const port = await freePort();
   const child = spawn(
@@ -25,6 +28,7 @@ export async function startWranglerDev(vars: Record<string, string>, path: strin
       "--persist-to", mkdtempSync(join(tmpdir(), "journal-wrangler-")),
       "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+      ...extra,
     ],
     {
       cwd: ROOT,
