@@ -78,6 +78,11 @@ describe("the Monte Carlo through the API", () => {
     expect(Number(prop.passProbability)).toBeGreaterThan(0.5);
     expect(Number(prop.expectedFeesUntilFunded)).toBeCloseTo(100 / Number(prop.passProbability), 1);
 
+    // Without rules, the account's own evaluation's.
+    await json(await t.client.request(`/api/accounts/${t.accountId}/evaluation`, { method: "PUT", json: { firm: "Own", phase: "evaluation", startDate: "2026-10-05", ...rules } }));
+    const own = (await json(await mc(t.client, { ...body, startingBalance: "50000", ruinAt: undefined, targetAt: undefined, prop: {} }))).prop;
+    expect(own).toMatchObject({ passProbability: prop.passProbability, breachProbability: prop.breachProbability, expectedFeesUntilFunded: null });
+
     const other = await trader("mc-other");
     expect((await mc(other.client, body)).status).toBe(404);
   });
