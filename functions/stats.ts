@@ -1,5 +1,6 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema, WhatIfSchema } from "../lib/http/responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
+import { WhatIfSchema } from "../lib/http/simulation-responses.ts";
 import { whatIf, WhatIfQuerySchema } from "../lib/stats/what-if.ts";
 import { playbookReport } from "../lib/playbooks/report.ts";
 import { TagReportQuerySchema } from "../lib/tags/schema.ts";
