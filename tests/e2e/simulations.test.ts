@@ -26,6 +26,10 @@ describe("simulations: the Monte Carlo and the what-if", () => {
         expect(fill.status(), await fill.text()).toBe(201);
       }
     }
+    // Prop-firm rules on the account: the simulation's paths as attempts at them.
+    const rules = { startingBalance: "50000", profitTarget: "3000", maxDrawdown: "2000", drawdownMode: "static", dailyLossLimit: null, dailyLossIncludesOpen: false, dayStartsAt: "17:00", dayZone: "America/Chicago", minTradingDays: 5, consistencyPct: null, maxContracts: null };
+    const put = await t.context.request.put(`${base()}/api/accounts/${accountId}/evaluation`, { data: { firm: "Own", phase: "evaluation", startDate: "2026-10-05", ...rules } });
+    expect(put.status(), await put.text()).toBe(200);
   }, 120_000);
   afterAll(() => t?.browser.close());
 
@@ -35,6 +39,8 @@ describe("simulations: the Monte Carlo and the what-if", () => {
     await mc.getByLabel("Paths").fill("5000");
     await mc.getByLabel("Trades per path").fill("200");
     await mc.getByLabel("Seed").fill("42");
+    await mc.getByLabel("Also as attempts at this account's evaluation").check();
+    await mc.getByLabel("Evaluation fee").fill("150");
     await mc.getByRole("button", { name: "Run the simulation" }).click();
     await mc.getByText(/5,000 paths of 200 trades, drawn from your 30 trades with a 1R in blocks of 3 \(seed 42\)\./).waitFor();
     expect(await mc.textContent()).toMatch(/Median final equity\$\d{1,3}(,\d{3})*\.\d\d/);
@@ -42,9 +48,16 @@ describe("simulations: the Monte Carlo and the what-if", () => {
     await mc.getByRole("img", { name: /How the paths' final equity spreads/ }).waitFor();
     await mc.getByRole("row", { name: /\$100\.00 \(yours\)/ }).waitFor();
     await mc.getByRole("complementary", { name: "Assumptions" }).waitFor();
+    await mc.getByRole("heading", { name: "As attempts at the evaluation" }).waitFor();
+    expect(await mc.textContent()).toMatch(/Passes\d+\.\d% \(\d+\.\d% to \d+\.\d%\)/);
+    expect(await mc.textContent()).toMatch(/Fees expected until funded\$\d+\.\d\d \(\d+\.\d\d attempts\)/);
 
     const whatIf = t.page.locator("section", { has: t.page.getByRole("heading", { name: "What if…" }) });
     await whatIf.getByLabel("Weekday").selectOption({ label: "Monday" });
+    await whatIf.getByText(/6 trades left out, 0 changed/).waitFor();
+    // A typed setup applies with Apply (not on every key): no trade has one.
+    await whatIf.getByLabel("Setup").fill("Breakout");
+    await whatIf.getByRole("button", { name: "Apply" }).click();
     await whatIf.getByText(/6 trades left out, 0 changed/).waitFor();
     await whatIf.getByRole("img", { name: /as it was \(solid line\) ends at/ }).waitFor();
     expect(await whatIf.getByRole("list", { name: "The trades left out or changed" }).getByRole("listitem").count()).toBe(6);

@@ -25,7 +25,8 @@ function runSimulation(json: Record<string, unknown>) {
 }
 
 function MonteCarloPanel({ filter, currency }: { filter: Filter; currency: string | null }) {
-  const [form, setForm] = useState({ trades: "500", paths: "10000", riskPerTrade: "100", startingBalance: "10000", ruinAt: "5000", targetAt: "", blockSize: "", seed: "" });
+  const [form, setForm] = useState({ trades: "500", paths: "10000", riskPerTrade: "100", startingBalance: "10000", ruinAt: "5000", targetAt: "", blockSize: "", seed: "", evaluationFee: "" });
+  const [prop, setProp] = useState(false);
   const run = useMutation({ mutationFn: runSimulation });
   const errors = serverFieldErrors(run.error);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -43,6 +44,7 @@ function MonteCarloPanel({ filter, currency }: { filter: Filter; currency: strin
       targetAt: text(form.targetAt),
       blockSize: num(form.blockSize),
       seed: num(form.seed),
+      ...(prop && filter.accountId ? { prop: { evaluationFee: text(form.evaluationFee) } } : {}),
     });
   }
   return (
@@ -58,6 +60,16 @@ function MonteCarloPanel({ filter, currency }: { filter: Filter; currency: strin
         <TextField label="Target" inputMode="decimal" value={form.targetAt} onChange={set("targetAt")} error={errors.targetAt} hint="Optional." />
         <TextField label="Block size" inputMode="numeric" value={form.blockSize} onChange={set("blockSize")} error={errors.blockSize} hint="Blank: the cube root of your trades." />
         <TextField label="Seed" inputMode="numeric" value={form.seed} onChange={set("seed")} error={errors.seed} hint="Blank: a new one (shown with the result)." />
+        <fieldset className="sim-checks">
+          <legend>Prop firm</legend>
+          <label>
+            <input type="checkbox" checked={prop && !!filter.accountId} disabled={!filter.accountId} onChange={(e) => setProp(e.target.checked)} /> Also as attempts at this account's evaluation
+            {!filter.accountId && <span className="muted"> (choose an account with prop-firm rules)</span>}
+          </label>
+          {prop && filter.accountId && (
+            <TextField label="Evaluation fee" inputMode="decimal" value={form.evaluationFee} onChange={set("evaluationFee")} error={errors["prop.evaluationFee"]} hint="What one attempt costs: for the fees expected until funded." />
+          )}
+        </fieldset>
         <button type="submit" className="button" disabled={run.isPending}>
           {run.isPending ? "Simulating…" : "Run the simulation"}
         </button>
@@ -153,6 +165,41 @@ function MonteCarloResult({ r, currency }: { r: MonteCarlo; currency: string | n
           </tbody>
         </table>
       </div>
+      {r.prop && (
+        <>
+          <h3>As attempts at the evaluation</h3>
+          <dl className="stats">
+            <div>
+              <dt>Passes</dt>
+              <dd>
+                {pct(r.prop.passProbability)} <span className="muted">({ci(r.prop.passCi)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Breaches</dt>
+              <dd>
+                {pct(r.prop.breachProbability)} <span className="muted">({ci(r.prop.breachCi)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Neither within {r.trades} trades</dt>
+              <dd>{pct(r.prop.undecidedProbability)}</dd>
+            </div>
+            <div>
+              <dt>Trading days to a pass</dt>
+              <dd>{r.prop.daysToPass ? `${r.prop.daysToPass.p50} (95%: ${r.prop.daysToPass.p95})` : "No pass"}</dd>
+            </div>
+            <div>
+              <dt>Fees expected until funded</dt>
+              <dd>
+                {r.prop.expectedFeesUntilFunded === null ? "—" : money(r.prop.expectedFeesUntilFunded)}
+                {r.prop.expectedAttempts && <span className="muted"> ({r.prop.expectedAttempts} attempts)</span>}
+              </dd>
+            </div>
+          </dl>
+          <p className="muted">{r.prop.tradesPerDay} trades a trading day; each trade's result lands at once, so a breach at a trade's worst moment is not seen (for intraday rules the pass figure is an upper bound).</p>
+        </>
+      )}
       <aside className="notice sim-assumptions" aria-label="Assumptions">
         <h3>What this assumes</h3>
         <ul>
@@ -177,7 +224,9 @@ function WhatIfPanel({ filter, currency, zone }: { filter: Filter; currency: str
   const [checks, setChecks] = useState({ "broke-rules": false, revenge: false, overtrading: false });
   const [weekday, setWeekday] = useState("");
   const [hour, setHour] = useState("");
-  const [tag, setTag] = useState("");
+  // Typed names apply on leaving the field or pressing Enter, not on every key (each is a read of the period).
+  const [draft, setDraft] = useState({ tag: "", setup: "" });
+  const [{ tag, setup }, apply] = useState({ tag: "", setup: "" });
   const [exit, setExit] = useState<(typeof EXITS)[number][0]>("actual");
   const exclude = [
     ...Object.entries(checks)
@@ -186,6 +235,7 @@ function WhatIfPanel({ filter, currency, zone }: { filter: Filter; currency: str
     ...(weekday ? [`weekday:${weekday}`] : []),
     ...(hour ? [`hour:${hour}`] : []),
     ...(tag.trim() ? [`tag:${tag.trim()}`] : []),
+    ...(setup.trim() ? [`setup:${setup.trim()}`] : []),
   ].join(",");
   const query = { ...filter, exit, ...(exclude ? { exclude } : {}) };
   const result = useQuery({ queryKey: ["what-if", query], queryFn: () => unwrap(api.api.stats["what-if"].$get({ query })) });
@@ -194,7 +244,14 @@ function WhatIfPanel({ filter, currency, zone }: { filter: Filter; currency: str
     <section className="panel" aria-labelledby="what-if-title">
       <h2 id="what-if-title">What if…</h2>
       <p className="muted">Your real trades of the period, without the ones you name, or with their exits moved.</p>
-      <form className="form sim-form" onSubmit={(e) => e.preventDefault()} aria-label="What-if">
+      <form
+        className="form sim-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply(draft);
+        }}
+        aria-label="What-if"
+      >
         <fieldset className="sim-checks">
           <legend>Leave out</legend>
           {(
@@ -226,7 +283,8 @@ function WhatIfPanel({ filter, currency, zone }: { filter: Filter; currency: str
             </option>
           ))}
         </SelectField>
-        <TextField label="Tag" value={tag} onChange={(e) => setTag(e.target.value)} hint="Trades carrying it." />
+        <TextField label="Tag" value={draft.tag} onChange={(e) => setDraft((d) => ({ ...d, tag: e.target.value }))} onBlur={() => apply(draft)} hint="Trades carrying it." />
+        <TextField label="Setup" value={draft.setup} onChange={(e) => setDraft((d) => ({ ...d, setup: e.target.value }))} onBlur={() => apply(draft)} hint="Trades of it." />
         <SelectField label="Exits" value={exit} onChange={(e) => setExit(e.target.value as typeof exit)}>
           {EXITS.map(([v, label]) => (
             <option key={v} value={v}>
@@ -234,6 +292,9 @@ function WhatIfPanel({ filter, currency, zone }: { filter: Filter; currency: str
             </option>
           ))}
         </SelectField>
+        <button type="submit" className="button button--secondary">
+          Apply
+        </button>
       </form>
       <QueryView query={result} label="the what-if">
         {(w) => (
