@@ -61,7 +61,12 @@ export async function readAfterAsking<T extends { day: string; recorded: boolean
 ): Promise<T[]> {
   const rows = await read();
   const unasked = [...new Set(rows.filter((r) => lacks(r) && !r.recorded).map((r) => r.day))];
-  return unasked.length > 0 && (await ensureRates(deps, unasked)).fetched ? read() : rows;
+  if (unasked.length === 0) return rows;
+  // Read again even when this call fetched nothing: a request beside it may have recorded those dates between
+  // the read and ensureRates (the Settings page asks twice as its two dates are typed), and the rows read
+  // before would list rates that are there as missing.
+  await ensureRates(deps, unasked);
+  return read();
 }
 
 /**
