@@ -29,6 +29,7 @@ import { statsGroup } from "./stats.ts";
 import { settingsGroup } from "./settings.ts";
 import { propFirmsGroup } from "./prop-firms.ts";
 import { simulationsGroup } from "./simulations.ts";
+import { taxGroup } from "./tax.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -58,6 +59,7 @@ export const groups = {
   settings: settingsGroup,
   propFirms: propFirmsGroup,
   simulations: simulationsGroup,
+  tax: taxGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
@@ -102,6 +104,7 @@ export function typedRoutes() {
     .route(settingsGroup.prefix, settingsGroup.app)
     .route(propFirmsGroup.prefix, propFirmsGroup.app)
     .route(simulationsGroup.prefix, simulationsGroup.app)
+    .route(taxGroup.prefix, taxGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)

@@ -35,6 +35,8 @@ export type Account = {
   defaultRisk: string | null;
   /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null: none. */
   feeSchedule: FeeSchedule | null;
+  /** For tax (docs/tax.md): taxable, ira or exempt. */
+  taxStatus: "taxable" | "ira" | "exempt";
 };
 
 type AccountRow = {
@@ -47,6 +49,7 @@ type AccountRow = {
   brokerage_id: string | null;
   default_risk: string | null;
   fee_schedule: FeeSchedule | string | null;
+  tax_status: Account["taxStatus"];
   created_at: string;
   balance: string | null;
 };
@@ -63,7 +66,7 @@ const foreignBrokerage = () =>
 /** Columns every driver returns as text, so the result is the same over pg, PGlite and HTTP. */
 function accountColumns(alias: string, balance: SQL, startingBalanceAt: SQL): SQL {
   return sql`${sql.raw(`${alias}.id::text as id, ${alias}.name, ${alias}.currency, ${alias}.starting_balance::text as starting_balance,
-    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id, ${alias}.default_risk::text as default_risk, ${alias}.fee_schedule,
+    ${alias}.timezone, ${alias}.brokerage_id::text as brokerage_id, ${alias}.default_risk::text as default_risk, ${alias}.fee_schedule, ${alias}.tax_status,
     ${isoUtc(`${alias}.created_at`)} as created_at`)}, ${startingBalanceAt} as starting_balance_at, ${balance} as balance`;
 }
 
@@ -89,6 +92,7 @@ function toAccount(row: AccountRow): Account {
     balance: formatDecimal(row.balance ?? "0"),
     defaultRisk: row.default_risk === null ? null : formatDecimal(row.default_risk),
     feeSchedule: typeof row.fee_schedule === "string" ? (JSON.parse(row.fee_schedule) as FeeSchedule) : row.fee_schedule,
+    taxStatus: row.tax_status,
   };
 }
 
@@ -212,6 +216,7 @@ export async function updateAccount(deps: Pick<Deps, "db">, user: AuthUser, id: 
   if (patch.timezone !== undefined) sets.push(sql`timezone = ${checkTimezone(patch.timezone)}`);
   if (patch.brokerageId !== undefined) sets.push(sql`brokerage_id = ${patch.brokerageId}::uuid`);
   if (patch.defaultRisk !== undefined) sets.push(sql`default_risk = ${patch.defaultRisk}::numeric`);
+  if (patch.taxStatus !== undefined) sets.push(sql`tax_status = ${patch.taxStatus}`);
   if (patch.feeSchedule !== undefined) sets.push(sql`fee_schedule = ${patch.feeSchedule === null ? null : JSON.stringify(patch.feeSchedule)}::jsonb`);
   const dated = patch.startingBalanceAt !== undefined;
   if (sets.length === 0 && !dated) return getAccount(deps, user, id);

@@ -128,6 +128,8 @@ const AccountSchema = z.strictObject({
   journal: z.array(JournalSchema),
   defaultRisk: z.optional(z.nullable(positive("defaultRisk"))),
   feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
+  /** For tax (docs/tax.md); taxable when absent (a file from before it). */
+  taxStatus: z.optional(z.enum(["taxable", "ira", "exempt"])),
   /** Options the trader keeps open past their expiry (they deleted the journal's closing fill). */
   expiryKept: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40, "is too long"))).check(z.maxLength(100_000))),
   /** The daily journal: one entry per trading day. */
@@ -207,7 +209,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "now">, user: AuthU
                 'mood', d.mood, 'tags', d.tags) order by d.day) from day_journals d where d.account_id = a.id), '[]'::json),
             'rules', coalesce((select json_agg(json_build_object('rule', r.params, 'weight', case r.weight when 3 then 'critical' when 2 then 'important' else 'nice' end,
                 'enabled', r.enabled) order by r.created_at, r.id) from trading_rules r where r.account_id = a.id), '[]'::json),
-            'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule,
+            'defaultRisk', format_decimal(a.default_risk), 'feeSchedule', a.fee_schedule, 'taxStatus', a.tax_status,
             'expiryKept', coalesce((select json_agg(k.symbol order by k.symbol) from option_expiry_kept k where k.account_id = a.id), '[]'::json)
           ) order by a.created_at, a.id) from accounts a where a.user_id = ${user.id}::uuid), '[]'::json),
         'splits', coalesce((select json_agg(json_build_object('symbol', s.symbol, 'effectiveAt', ${iso("s.effective_at")},

@@ -69,13 +69,15 @@ export const AccountPatchSchema = z.strictObject(
     ),
     /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null clears it. */
     feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
+    /** For tax (docs/tax.md). */
+    taxStatus: z.optional(z.enum(["taxable", "ira", "exempt"], { error: "must be taxable, ira or exempt" })),
     startingBalance: z.optional(z.never(IMMUTABLE)),
     currency: z.optional(z.never(IMMUTABLE)),
   },
   {
     error: (iss) =>
       iss.code === "unrecognized_keys"
-        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId, startingBalanceAt, defaultRisk and feeSchedule can be changed`
+        ? `unknown field ${iss.keys.join(", ")}: only name, timezone, brokerageId, startingBalanceAt, defaultRisk, feeSchedule and taxStatus can be changed`
         : iss.code === "invalid_type"
           ? "must be a JSON object"
           : undefined,

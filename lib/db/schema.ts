@@ -255,11 +255,14 @@ export const accounts = pgTable(
      * fee, each such fee marked estimated on its fill. Null: none.
      */
     feeSchedule: jsonb("fee_schedule"),
+    /** For tax (docs/tax.md): a taxable account's sales make lots; an IRA's purchases wash for good; an exempt one counts for nothing. */
+    taxStatus: text("tax_status", { enum: ["taxable", "ira", "exempt"] }).notNull().default("taxable"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("accounts_user_name_idx").on(t.userId, sql`lower(${t.name})`),
+    check("accounts_tax_status_known", sql`${t.taxStatus} in ('taxable', 'ira', 'exempt')`),
     index("accounts_user_id_idx").on(t.userId, t.createdAt),
     check("accounts_default_risk_positive", sql`${t.defaultRisk} is null or ${t.defaultRisk} > 0`),
   ],

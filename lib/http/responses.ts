@@ -82,6 +82,7 @@ export const AccountSchema = z.object({
   createdAt: iso(),
   balance: decimal(),
   defaultRisk: z.nullable(decimal()).check(z.describe("1R in money for trades without a plan of their own; null: none")),
+  taxStatus: z.enum(["taxable", "ira", "exempt"]).check(z.describe("For tax lots and wash sales (docs/tax.md)")),
   feeSchedule: z.nullable(FeeScheduleSchema).check(z.describe("What the broker charges per asset class, for imported rows that carry no fee; null: none")),
 });
 export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });

@@ -22,13 +22,14 @@ import { DISCIPLINE_TRADES, measureDiscipline } from "./discipline.ts";
 import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } from "./strategies.ts";
 import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
+import { measureTax, TAX_TRADES } from "./tax.ts";
 import { MC_PATHS, MC_TRADES, measureMonteCarloNode, measureMonteCarloWorkerd, measureWhatIf, WHAT_IF_TRADES } from "./simulations.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -259,6 +260,16 @@ if (runs("simulations")) {
   console.log(
     `what-if over ${WHAT_IF_TRADES.toLocaleString("en")} trades without revenge, overtrading and Fridays ${f(w.whatIfMs)} | with nothing left out ${f(w.plainMs)} | GET /api/stats/summary ${f(w.summaryMs)} | ratio ${(w.whatIfMs / w.summaryMs).toFixed(1)}x (goal < 1.5 s)`,
   );
+}
+
+if (runs("tax")) {
+  console.log("\n== Tax lots and wash sales (Node entrypoint) ==");
+  const x = await withDatabase((url) => measureTax(env, url));
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `lots of a year of ${TAX_TRADES.toLocaleString("en")} trades across 3 accounts (${x.rows.toLocaleString("en")} rows, ${x.washed.toLocaleString("en")} washed) ${f(x.lotsMs)} | GET /api/accounts/:id ${f(x.accountMs)} (goal < 2 s)`,
+  );
+  console.log(`  Form 8949 CSV ${(x.csvBytes / 1024 / 1024).toFixed(1)} MB in ${f(x.csvMs)} | the server's peak RSS growth ${mb(x.peakGrowth)} over ${mb(x.rssBefore)} (goal < 150 MB)`);
 }
 
 if (runs("sync")) {

@@ -82,7 +82,7 @@ export async function measureSync(env: Record<string, string>, databaseUrl: stri
   }
 }
 
-function writeClearRefs(pid: number) {
+export function writeClearRefs(pid: number) {
   // Resets VmHWM to the current RSS (Linux: "5" to clear_refs), so the peak read after is the sync's own.
   return import("node:fs").then(({ writeFileSync }) => writeFileSync(`/proc/${pid}/clear_refs`, "5"));
 }

@@ -35,6 +35,7 @@ const AdminStatsPage = lazy(() => admin().then((m) => ({ default: m.AdminStatsPa
 const AdminAuditPage = lazy(() => admin().then((m) => ({ default: m.AdminAuditPage })));
 const PlaybooksPage = lazy(() => import("./pages/playbooks/playbooks-page.tsx").then((m) => ({ default: m.PlaybooksPage })));
 const RulesPage = lazy(() => import("./pages/rules/rules-page.tsx").then((m) => ({ default: m.RulesPage })));
+const TaxPage = lazy(() => import("./pages/tax/tax-page.tsx").then((m) => ({ default: m.TaxPage })));
 const SimulationsPage = lazy(() => import("./pages/simulations/simulations-page.tsx").then((m) => ({ default: m.SimulationsPage })));
 const InsightsPage = lazy(() => import("./pages/insights/insights-page.tsx").then((m) => ({ default: m.InsightsPage })));
 const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").then((m) => ({ default: m.DayJournalPage })));
@@ -83,6 +84,7 @@ export const routes: RouteObject[] = [
           { path: "/rules", element: <Lazy><RulesPage /></Lazy> },
           { path: "/insights", element: <Lazy><InsightsPage /></Lazy> },
           { path: "/simulations", element: <Lazy><SimulationsPage /></Lazy> },
+          { path: "/tax", element: <Lazy><TaxPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/account", element: <AccountSettingsPage /> },
           { path: "/settings/sessions", element: <SessionsPage /> },

@@ -96,9 +96,10 @@ BEGIN
   FOR a IN SELECT * FROM jsonb_array_elements(p_data->'accounts') LOOP
     starting := (a->>'startingBalance')::numeric;
     -- clock_timestamp(): the accounts keep the file's order (lists are ordered by creation).
-    INSERT INTO accounts (user_id, name, currency, starting_balance, timezone, brokerage_id, created_at, default_risk, fee_schedule)
+    INSERT INTO accounts (user_id, name, currency, starting_balance, timezone, brokerage_id, created_at, default_risk, fee_schedule, tax_status)
     VALUES (p_user, a->>'name', a->>'currency', starting, a->>'timezone', (brokerage_ids->>(a->>'brokerage'))::uuid, clock_timestamp(),
-      (a->>'defaultRisk')::numeric, CASE WHEN jsonb_typeof(a->'feeSchedule') = 'object' THEN a->'feeSchedule' END)
+      (a->>'defaultRisk')::numeric, CASE WHEN jsonb_typeof(a->'feeSchedule') = 'object' THEN a->'feeSchedule' END,
+      coalesce(a->>'taxStatus', 'taxable'))
     RETURNING id INTO acct_id;
     n_accounts := n_accounts + 1;
     IF starting <> 0 THEN

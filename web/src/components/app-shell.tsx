@@ -10,7 +10,7 @@ import { ErrorAlert } from "./ui.tsx";
 const NAV = [
   { to: "/accounts", label: "Accounts" },
   // Trades and the option strategies made of them: one item, the pages' tabs lead between them.
-  { to: "/trades", label: "Trades", also: ["/strategies"] },
+  { to: "/trades", label: "Trades", also: ["/strategies", "/tax"] },
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
   // The daily journal, playbooks, rules and insights: one item, the pages' tabs lead between them.

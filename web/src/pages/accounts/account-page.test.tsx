@@ -14,6 +14,7 @@ const ACCOUNT = {
   createdAt: "2026-01-02T00:00:00.000Z",
   balance: "0.30",
   defaultRisk: null,
+  taxStatus: "taxable",
   feeSchedule: null,
 };
 const signedIn = { "GET /api/auth/session": { user: USER }, "GET /api/brokerages": { brokerages: [] } };
@@ -182,9 +183,10 @@ describe("editing an account's risk and fees", () => {
     await user.type(screen.getByLabelText("Stocks: Fee per share"), "0.005");
     await user.type(screen.getByLabelText("Stocks: Minimum"), "1");
     await user.type(screen.getByLabelText("Options: Fee per contract"), "0.65");
+    await user.selectOptions(screen.getByLabelText("Tax status"), "ira");
     await user.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patches).toHaveLength(1));
-    expect(patches[0]).toMatchObject({ defaultRisk: "250", feeSchedule: { stock: { perUnit: "0.005", minimum: "1" }, option: { perUnit: "0.65" } } });
+    expect(patches[0]).toMatchObject({ defaultRisk: "250", feeSchedule: { stock: { perUnit: "0.005", minimum: "1" }, option: { perUnit: "0.65" } }, taxStatus: "ira" });
   });
 });
 

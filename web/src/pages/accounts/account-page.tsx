@@ -8,7 +8,7 @@ import { ApiError } from "../../api/errors.ts";
 import { keys, useAccount, useBrokerages, type Account } from "../../api/queries.ts";
 import { BrokerageSelect } from "../../components/brokerage-select.tsx";
 import { TimeZonePicker } from "../../components/time-zone-picker.tsx";
-import { ErrorAlert, PageHeader, QueryView, StatusMessage, TextField } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { ACCOUNT_FIELD_OF_CODE } from "./account-form.tsx";
@@ -22,10 +22,11 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
   const [timezone, setTimezone] = useState(account.timezone);
   const [brokerageId, setBrokerageId] = useState(account.brokerageId ?? "");
   const [defaultRisk, setDefaultRisk] = useState(account.defaultRisk ?? "");
+  const [taxStatus, setTaxStatus] = useState(account.taxStatus);
   const [fees, setFees] = useState(() => draftOf(account.feeSchedule));
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
-    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null; defaultRisk: string | null; feeSchedule: ReturnType<typeof scheduleOf> }) =>
+    mutationFn: (json: { name: string; timezone: string; brokerageId: string | null; defaultRisk: string | null; feeSchedule: ReturnType<typeof scheduleOf>; taxStatus: Account["taxStatus"] }) =>
       unwrap(api.api.accounts[":id"].$patch({ param: { id: account.id }, json })),
     onSuccess: async (updated) => {
       queryClient.setQueryData(keys.account(account.id), updated);
@@ -41,7 +42,7 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
     if (!name.trim()) found.name = "must not be empty";
     setErrors(found);
     if (Object.keys(found).length === 0) {
-      save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null, defaultRisk: defaultRisk.trim() || null, feeSchedule: scheduleOf(fees) });
+      save.mutate({ name: name.trim(), timezone, brokerageId: brokerageId || null, defaultRisk: defaultRisk.trim() || null, feeSchedule: scheduleOf(fees), taxStatus });
     }
   }
 
@@ -63,6 +64,17 @@ function EditAccountForm({ account, onDone }: { account: Account; onDone(): void
         hint={`In ${account.currency}: 1R of the trades without a stop or planned risk of their own, so they count in R too. Leave empty for none.`}
       />
       <FeeScheduleFields draft={fees} onChange={setFees} currency={account.currency} error={shown.feeSchedule} />
+      <SelectField
+        label="Tax status"
+        value={taxStatus}
+        onChange={(e) => setTaxStatus(e.target.value as Account["taxStatus"])}
+        error={shown.taxStatus}
+        hint="For the tax year's lots: a taxable account's sales count; an IRA's purchases disallow a loss for good (a wash sale); an exempt account counts for nothing."
+      >
+        <option value="taxable">Taxable</option>
+        <option value="ira">IRA (tax-advantaged)</option>
+        <option value="exempt">Exempt</option>
+      </SelectField>
       <p className="field__hint">
         Currency and starting balance cannot be changed; record an adjustment in the ledger to correct a balance.
       </p>

@@ -1,0 +1,384 @@
+// Tax lots and US wash sales (DESIGN.md section 11, "Tax"; docs/tax.md): pure arithmetic over a user's fills,
+// in integers of 10^-10 (lib/money.ts). What the rules are and where they come from is in docs/tax.md.
+//
+// 1. Each fill is cut into what it closes and what it opens, per account and symbol (a sell with no shares
+//    held opens a short; a buy while short covers first). Every opening becomes a lot.
+// 2. Events in time order (fills, splits, year ends): a closing consumes its account's lots of the symbol
+//    first in, first out; each lot consumed is one disposition (a Form 8949 row).
+// 3. A loss in a taxable account (not a Section 1256 contract) is washed by lots of the same symbol and the same
+//    side opened within 30 days before or after the sale, in any account of the user, in the order they were
+//    opened, each unit replacing once: the loss is disallowed for the replaced quantity; the disallowed loss
+//    is added to the replacement lot's basis (a short lot's proceeds are reduced by it) and its holding period
+//    starts earlier by the days the sold lot was held. A replacement in an IRA disallows the loss for good.
+// 4. Section 1256 contracts are marked to market at each year end (the mark becomes the lot's basis) and split
+//    60 % long / 40 % short whatever the holding time.
+// 5. An option closed at 0 beside a stock fill of its underlying at its strike (same account, within 60 s,
+//    quantity x multiplier shares) was assigned or exercised: its premium folds into the stock's basis or
+//    proceeds, and the option leaves no row of its own.
+import { fromUnits, multiplyUnits } from "../money.ts";
+
+export type TaxStatus = "taxable" | "ira" | "exempt";
+
+export type TaxFill = {
+  id: string;
+  accountId: string;
+  status: Exclude<TaxStatus, "exempt">;
+  symbol: string;
+  /** The stock an option is on (its root); the symbol itself otherwise. */
+  underlying: string;
+  assetClass: "stock" | "option" | "future";
+  /** An option's right and strike (units), for assignment. */
+  option?: { right: "call" | "put"; strike: bigint };
+  section1256: boolean;
+  side: "buy" | "sell";
+  /** Units (10^-10). */
+  quantity: bigint;
+  price: bigint;
+  fees: bigint;
+  multiplier: bigint;
+  /** Epoch ms. */
+  at: number;
+  /** The trade date on the account's clock, YYYY-MM-DD. */
+  day: string;
+  /** The journal closed an expired option at 0 (not an assignment). */
+  expiry: boolean;
+};
+
+export type TaxSplit = { symbol: string; at: number; newShares: bigint; oldShares: bigint };
+
+/** A Section 1256 symbol's price at a year end, and where it came from. */
+export type YearEndMark = { symbol: string; year: number; price: bigint; source: "bars" | "last fill" };
+
+export type WashSale = { code: "W"; disallowed: bigint; replacementLotOpenedAt: string; permanent: boolean };
+
+export type Disposition = {
+  symbol: string;
+  accountId: string;
+  quantity: bigint;
+  acquiredAt: string;
+  soldAt: string;
+  proceeds: bigint;
+  costBasis: bigint;
+  /** Form 8949 column (g): the loss disallowed, as a positive amount. */
+  adjustment: bigint;
+  /** Column (h): proceeds - cost basis + adjustment. */
+  gain: bigint;
+  term: "short" | "long";
+  washSale: WashSale | null;
+  section1256: boolean;
+  /** A Section 1256 position still open at a year end, marked to market. */
+  markedToMarket: boolean;
+  markSource: "bars" | "last fill" | null;
+  short: boolean;
+};
+
+export type PossibleWashSale = { symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; loss: bigint };
+
+/** A loss disallowed into a lot still open at the end of `year`: it counts when that lot is sold. */
+export type DeferredLoss = { symbol: string; lossSoldAt: string; disallowed: bigint; replacementLotOpenedAt: string; accountId: string };
+
+type Slice = { qty: bigint; basis: bigint; holdingFrom: string; replaced: boolean };
+type Lot = {
+  id: string;
+  accountId: string;
+  status: TaxFill["status"];
+  symbol: string;
+  long: boolean;
+  openedAt: number;
+  openedDay: string;
+  section1256: boolean;
+  multiplier: bigint;
+  /** For a long lot the cost of each slice, for a short lot its proceeds. */
+  slices: Slice[];
+};
+
+const DAY = 86_400_000;
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
+
+/**
+ * Long-term when held more than one year (IRS Publication 550, "Holding Period"): the count starts the day after
+ * acquisition and includes the day of sale, so a lot acquired 2024-01-02 is long-term when sold on 2025-01-03 or
+ * later, and one acquired 2015-02-28 from 2016-03-01 (the leap day 2016-02-29 is still the first year).
+ */
+export function isLongTerm(acquired: string, sold: string): boolean {
+  const [y, m, d] = addDays(acquired, 1).split("-").map(Number) as [number, number, number];
+  // A year after the count's first day (Date rolls Feb 29 of a year without one over to Mar 1).
+  return sold >= new Date(Date.UTC(y + 1, m - 1, d)).toISOString().slice(0, 10);
+}
+
+/** `total` x part / whole, exact to the unit (the last part of a lot takes what is left). */
+const share = (total: bigint, part: bigint, whole: bigint) => (part === whole ? total : (total * part) / whole);
+
+export type TaxInput = {
+  fills: TaxFill[];
+  splits: TaxSplit[];
+  marks: YearEndMark[];
+  /** The last year to run through (its year-end marks included). */
+  through: number;
+  /** Each trade date's year-end instant, to place marks between fills: the first instant of Jan 1 of year + 1. */
+  yearEnd: (year: number) => number;
+};
+
+export type TaxResult = { dispositions: Disposition[]; possibleWashSales: PossibleWashSale[]; deferred: (year: number) => DeferredLoss[] };
+
+export function computeLots(input: TaxInput): TaxResult {
+  const fills = [...input.fills].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  const assignments = foldAssignments(fills);
+
+  // 1. What each fill closes and opens, per account and symbol (quantities only; splits scale what is held).
+  const held = new Map<string, bigint>();
+  const splitEvents = [...input.splits].sort((a, b) => a.at - b.at);
+  type Cut = { fill: TaxFill; closes: bigint; opens: bigint };
+  const cuts: Cut[] = [];
+  {
+    let s = 0;
+    for (const f of fills) {
+      while (s < splitEvents.length && splitEvents[s]!.at <= f.at) {
+        const sp = splitEvents[s++]!;
+        for (const [key, q] of held) if (key.endsWith(`\u0000${sp.symbol}`)) held.set(key, (q * sp.newShares) / sp.oldShares);
+      }
+      const key = `${f.accountId}\u0000${f.symbol}`;
+      const q = held.get(key) ?? 0n;
+      const signed = f.side === "buy" ? f.quantity : -f.quantity;
+      const against = (q > 0n && signed < 0n) || (q < 0n && signed > 0n);
+      const closes = against ? (f.quantity < (q < 0n ? -q : q) ? f.quantity : q < 0n ? -q : q) : 0n;
+      cuts.push({ fill: f, closes, opens: f.quantity - closes });
+      held.set(key, q + signed);
+    }
+  }
+
+  // Every lot, opened by its fill's opening part (known up front: a loss looks ahead 30 days for replacements).
+  const lots: Lot[] = [];
+  const lotOf = new Map<string, Lot>();
+  for (const { fill: f, opens } of cuts) {
+    if (opens === 0n) continue;
+    const money = multiplyUnits(multiplyUnits(opens, f.price), f.multiplier);
+    const fees = share(f.fees, opens, f.quantity);
+    const fold = assignments.get(f.id);
+    const long = f.side === "buy";
+    // A long lot's basis is what it cost; a short lot's, what the short sale brought in.
+    let value = long ? money + fees : money - fees;
+    if (fold !== undefined) value += long ? -fold : fold;
+    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }] };
+    lots.push(lot);
+    lotOf.set(f.id, lot);
+  }
+  const bySymbol = new Map<string, Lot[]>();
+  for (const lot of lots) bySymbol.set(lot.symbol, [...(bySymbol.get(lot.symbol) ?? []), lot]);
+  const openLots = new Map<string, Lot[]>();
+
+  const dispositions: Disposition[] = [];
+  const possible: PossibleWashSale[] = [];
+  const washed: Array<{ lot: Lot; slice: Slice; amount: bigint; lossSoldAt: string }> = [];
+  const deferredBy = new Map<number, DeferredLoss[]>();
+  const optionBuys = fills.filter((f) => f.assetClass === "option" && f.side === "buy" && f.status === "taxable");
+
+  // 2. In time order: splits, year ends, fills.
+  type Event = { at: number; order: number; run: () => void };
+  const events: Event[] = [];
+  for (const sp of splitEvents) {
+    events.push({
+      at: sp.at,
+      order: 0,
+      run: () => {
+        for (const [key, list] of openLots) {
+          if (!key.endsWith(`\u0000${sp.symbol}`)) continue;
+          for (const lot of list) for (const slice of lot.slices) slice.qty = (slice.qty * sp.newShares) / sp.oldShares;
+        }
+      },
+    });
+  }
+  const firstYear = fills.length ? new Date(fills[0]!.at).getUTCFullYear() : input.through;
+  for (let year = firstYear; year <= input.through; year++) {
+    const at = input.yearEnd(year);
+    events.push({ at, order: 1, run: () => markYearEnd(year) });
+  }
+  cuts.forEach((cut, i) => events.push({ at: cut.fill.at, order: 2 + i, run: () => fillEvent(cut) }));
+  events.sort((a, b) => a.at - b.at || a.order - b.order);
+
+  function markYearEnd(year: number) {
+    const day = `${year}-12-31`;
+    // Losses of the year disallowed into replacements still held (or not yet bought): they count when those are sold.
+    deferredBy.set(
+      year,
+      washed
+        .filter((w) => w.lossSoldAt.startsWith(`${year}-`) && w.slice.qty > 0n)
+        .map((w) => ({ symbol: w.lot.symbol, lossSoldAt: w.lossSoldAt, disallowed: w.amount, replacementLotOpenedAt: w.lot.openedDay, accountId: w.lot.accountId })),
+    );
+    for (const [, list] of openLots) {
+      for (const lot of list) {
+        if (!lot.section1256 || lot.status !== "taxable") continue;
+        const mark = input.marks.find((m) => m.symbol === lot.symbol && m.year === year);
+        if (!mark) continue;
+        for (const slice of lot.slices) {
+          if (slice.qty === 0n) continue;
+          const value = multiplyUnits(multiplyUnits(slice.qty, mark.price), lot.multiplier);
+          const [proceeds, cost] = lot.long ? [value, slice.basis] : [slice.basis, value];
+          dispositions.push(row(lot, slice.qty, slice.holdingFrom, day, proceeds, cost, { markedToMarket: true, markSource: mark.source }));
+          slice.basis = value;
+          slice.holdingFrom = day;
+        }
+      }
+    }
+  }
+
+  function row(lot: Lot, qty: bigint, holdingFrom: string, soldAt: string, proceeds: bigint, costBasis: bigint, extra: Partial<Disposition> = {}): Disposition {
+    return {
+      symbol: lot.symbol,
+      accountId: lot.accountId,
+      quantity: qty,
+      acquiredAt: holdingFrom,
+      soldAt,
+      proceeds,
+      costBasis,
+      adjustment: 0n,
+      gain: proceeds - costBasis,
+      term: !lot.long ? "short" : isLongTerm(holdingFrom, soldAt) ? "long" : "short",
+      washSale: null,
+      section1256: lot.section1256,
+      markedToMarket: false,
+      markSource: null,
+      short: !lot.long,
+      ...extra,
+    };
+  }
+
+  function fillEvent({ fill: f, closes }: Cut) {
+    const key = `${f.accountId}\u0000${f.symbol}`;
+    // Close what the fill closes, first in, first out.
+    if (closes > 0n) {
+      const list = openLots.get(key) ?? [];
+      const money = multiplyUnits(multiplyUnits(closes, f.price), f.multiplier);
+      const fees = share(f.fees, closes, f.quantity);
+      const fold = assignments.get(f.id) ?? 0n;
+      // A sale's proceeds less its fees; a cover's cost with them.
+      let value = f.side === "sell" ? money - fees + fold : money + fees - fold;
+      let left = closes;
+      const rows: Array<{ lot: Lot; d: Disposition }> = [];
+      while (left > 0n && list.length) {
+        const lot = list[0]!;
+        const slice = lot.slices.find((s) => s.qty > 0n)!;
+        const take = slice.qty < left ? slice.qty : left;
+        const part = share(value, take, left);
+        value -= part;
+        const basis = share(slice.basis, take, slice.qty);
+        slice.basis -= basis;
+        slice.qty -= take;
+        left -= take;
+        if (lot.slices.every((s) => s.qty === 0n)) list.shift();
+        if (f.status === "taxable" && !assignments.has(`option:${f.id}`)) {
+          const d = lot.long ? row(lot, take, slice.holdingFrom, f.day, part, basis) : row(lot, take, f.day, f.day, basis, part);
+          rows.push({ lot, d });
+        }
+      }
+      for (const { lot, d } of rows) {
+        dispositions.push(d);
+        if (d.gain < 0n && !d.section1256) {
+          washSale(d, lot);
+          d.gain += d.adjustment;
+        }
+      }
+    }
+    const lot = lotOf.get(f.id);
+    if (lot) openLots.set(key, [...(openLots.get(key) ?? []), lot]);
+  }
+
+  /** The wash-sale rule on one losing disposition `d` of `sold` (IRS Publication 550, "Wash Sales"). */
+  function washSale(d: Disposition, sold: Lot) {
+    const from = addDays(d.soldAt, -30);
+    const to = addDays(d.soldAt, 30);
+    let need = d.quantity;
+    const loss = -d.gain;
+    for (const lot of bySymbol.get(sold.symbol) ?? []) {
+      if (need === 0n) break;
+      if (lot === sold || lot.long !== sold.long || lot.openedDay < from || lot.openedDay > to) continue;
+      // Opened before the sale: only the part still held can carry the loss; each unit replaces once.
+      for (let i = 0; i < lot.slices.length && need > 0n; i++) {
+        const slice = lot.slices[i]!;
+        if (slice.replaced || slice.qty === 0n) continue;
+        const take = slice.qty < need ? slice.qty : need;
+        if (take < slice.qty) {
+          const kept = share(slice.basis, take, slice.qty);
+          lot.slices.splice(i + 1, 0, { qty: slice.qty - take, basis: slice.basis - kept, holdingFrom: slice.holdingFrom, replaced: false });
+          slice.qty = take;
+          slice.basis = kept;
+        }
+        slice.replaced = true;
+        const disallowed = share(loss, take, d.quantity);
+        const permanent = lot.status === "ira";
+        if (!permanent) {
+          // The loss goes into the replacement (a long lot's cost rises, a short lot's proceeds fall) and its
+          // holding period takes in the days the sold shares were held.
+          slice.basis += lot.long ? disallowed : -disallowed;
+          slice.holdingFrom = addDays(slice.holdingFrom, -daysBetween(d.acquiredAt, d.soldAt));
+          washed.push({ lot, slice, amount: disallowed, lossSoldAt: d.soldAt });
+        }
+        d.adjustment += disallowed;
+        d.washSale = {
+          code: "W",
+          disallowed: d.adjustment,
+          replacementLotOpenedAt: d.washSale?.replacementLotOpenedAt ?? lot.openedDay,
+          permanent: (d.washSale?.permanent ?? false) || permanent,
+        };
+        need -= take;
+      }
+    }
+    // Options on the stock bought in the window: listed for the trader to decide (Pub. 550: options to acquire
+    // substantially identical stock may wash; the journal does not adjust for them).
+    if (sold.long && !sold.section1256) {
+      for (const o of optionBuys) {
+        if (o.underlying !== sold.symbol || o.day < from || o.day > to) continue;
+        possible.push({ symbol: sold.symbol, lossSoldAt: d.soldAt, replacementSymbol: o.symbol, replacementAt: o.day, loss });
+      }
+    }
+  }
+
+  for (const e of events) e.run();
+  return { dispositions, possibleWashSales: possible, deferred: (year) => deferredBy.get(year) ?? [] };
+}
+
+/**
+ * Assignments and exercises: an option fill closing at 0 (not the journal's expiry) with a stock fill of its
+ * underlying in the same account within 60 s, at the strike, for quantity x multiplier shares. Returns the stock
+ * fill's premium (`id` -> the option's net premium: received positive, paid negative) and marks the option
+ * fill (`option:id`) so it leaves no row.
+ */
+function foldAssignments(fills: TaxFill[]): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  // The option's premium is the cash of its opening fills; with FIFO lots of one contract, its average.
+  const opened = new Map<string, { qty: bigint; cash: bigint }>();
+  for (const f of fills) {
+    if (f.assetClass !== "option") continue;
+    const key = `${f.accountId}\u0000${f.symbol}`;
+    const o = opened.get(key) ?? { qty: 0n, cash: 0n };
+    const cash = multiplyUnits(multiplyUnits(f.quantity, f.price), f.multiplier);
+    if (f.price === 0n && !f.expiry && f.option) {
+      const shares = multiplyUnits(f.quantity, f.multiplier);
+      const stock = fills.find(
+        (s) => s.assetClass === "stock" && s.accountId === f.accountId && s.symbol === f.underlying && Math.abs(s.at - f.at) <= 60_000 && s.quantity === shares && s.price === f.option!.strike && !out.has(s.id),
+      );
+      if (stock && o.qty !== 0n) {
+        // The premium of the contracts closed, at the average of what opened them (signed: received > 0).
+        const premium = (o.cash * f.quantity) / (o.qty < 0n ? -o.qty : o.qty);
+        out.set(stock.id, premium);
+        out.set(`option:${f.id}`, 0n);
+      }
+    }
+    // Open cash: a sell to open brings premium in (+), a buy to open pays it (-).
+    if ((f.side === "sell" && o.qty <= 0n) || (f.side === "buy" && o.qty >= 0n)) {
+      o.cash += f.side === "sell" ? cash - f.fees : -(cash + f.fees);
+      o.qty += f.side === "sell" ? -f.quantity : f.quantity;
+    } else {
+      const closing = f.quantity;
+      const whole = o.qty < 0n ? -o.qty : o.qty;
+      o.cash -= share(o.cash, closing < whole ? closing : whole, whole);
+      o.qty += f.side === "buy" ? closing : -closing;
+    }
+    opened.set(key, o);
+  }
+  return out;
+}
+
+/** For a response: units as decimal strings. */
+export const money = (v: bigint) => fromUnits(v);

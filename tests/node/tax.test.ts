@@ -1,0 +1,166 @@
+// Tax through the API (issue 58, docs/tax.md): an account's tax status, a wash sale across two accounts and an
+// IRA's, Form 8949 rows and Schedule D totals against hand-computed ones, the TXF file parsed back, a future
+// marked to market at the year end from the trader's bars, the wash watch, and bad input. Real Postgres, the
+// real migrations.
+import { describe, expect, inject, it } from "vitest";
+import Papa from "papaparse";
+import { signUp, testApp } from "../support/app.ts";
+import type { TestClient } from "../support/client.ts";
+
+const url = () => inject("databaseUrl");
+
+async function json(res: Response, status = 200) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : null;
+}
+
+async function trader(tag: string, now = "2027-02-15T12:00:00Z") {
+  const t = await testApp(url(), {}, { now: () => new Date(now), peer: "per-request" });
+  const { client } = await signUp(t, tag);
+  const account = async (name: string, taxStatus?: string) => {
+    const id = (await json(await client.post("/api/accounts", { name: `${name} ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" }), 201)).id as string;
+    if (taxStatus) expect((await json(await client.request(`/api/accounts/${id}`, { method: "PATCH", json: { taxStatus } }))).taxStatus).toBe(taxStatus);
+    return id;
+  };
+  const fill = async (accountId: string, symbol: string, side: "buy" | "sell", quantity: string, price: string, day: string, fees = "0") =>
+    json(await client.post("/api/fills", { accountId, symbol, side, quantity, price, fees, executedAt: `${day}T15:00:00Z` }), 201);
+  return { t, client, account, fill };
+}
+
+const get = (client: TestClient, path: string) => client.get(path);
+
+describe("tax lots through the API", () => {
+  it("an account's tax status: taxable by default, changed by PATCH, a wrong one refused naming it", async () => {
+    const { client, account } = await trader("tax-status");
+    const id = await account("Brokerage");
+    expect((await json(await client.get(`/api/accounts/${id}`))).taxStatus).toBe("taxable");
+    const bad = await json(await client.request(`/api/accounts/${id}`, { method: "PATCH", json: { taxStatus: "roth" } }), 400);
+    expect(bad.error.fields).toEqual([expect.objectContaining({ path: "taxStatus" })]);
+    expect((await json(await client.get(`/api/accounts/${id}`))).taxStatus).toBe("taxable");
+  });
+
+  it("washes a loss with a purchase in another account; the 8949 rows, Schedule D and the TXF file agree by hand", async () => {
+    const { client, account, fill } = await trader("tax-wash");
+    const a = await account("Broker A");
+    const b = await account("Broker B");
+    // A: 100 X bought at 10 (fees 1), sold at 7.50 (fees 1) on 2026-06-01: a loss of 252.
+    await fill(a, "XYZ", "buy", "100", "10", "2026-03-02", "1");
+    await fill(a, "XYZ", "sell", "100", "7.5", "2026-06-01", "1");
+    // B: 100 bought back 2026-06-15 at 8 (basis 800 + 252 = 1,052), sold 2026-09-01 at 11: a gain of 48.
+    await fill(b, "XYZ", "buy", "100", "8", "2026-06-15");
+    await fill(b, "XYZ", "sell", "100", "11", "2026-09-01");
+    // A long-term gain: 10 ABC bought 2025-01-02 at 100, sold 2026-01-05 at 130.
+    await fill(a, "ABC", "buy", "10", "100", "2025-01-02");
+    await fill(a, "ABC", "sell", "10", "130", "2026-01-05");
+
+    const { lots, currency } = await json(await get(client, "/api/tax/lots?year=2026"));
+    expect(currency).toBe("USD");
+    expect(lots).toEqual([
+      expect.objectContaining({ symbol: "ABC", quantity: "10.00", acquiredAt: "2025-01-02", soldAt: "2026-01-05", proceeds: "1300.00", costBasis: "1000.00", gain: "300.00", term: "long", washSale: null }),
+      expect.objectContaining({
+        symbol: "XYZ",
+        accountId: a,
+        proceeds: "749.00",
+        costBasis: "1001.00",
+        adjustment: "252.00",
+        gain: "0.00",
+        term: "short",
+        washSale: { code: "W", disallowed: "252.00", replacementLotOpenedAt: "2026-06-15", permanent: false },
+      }),
+      expect.objectContaining({ symbol: "XYZ", accountId: b, acquiredAt: "2026-03-16", proceeds: "1100.00", costBasis: "1052.00", gain: "48.00", term: "short" }),
+    ]);
+    // One account's lots: the wash across accounts still holds.
+    expect((await json(await get(client, `/api/tax/lots?year=2026&accountId=${b}`))).lots).toEqual([expect.objectContaining({ costBasis: "1052.00" })]);
+
+    const csv = await get(client, "/api/tax/8949.csv?year=2026");
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const parsed = Papa.parse<Record<string, string>>(await csv.text(), { header: true, skipEmptyLines: true }).data;
+    expect(parsed).toEqual([
+      { part: "I", box: "C", description: "100 sh XYZ", dateAcquired: "03/02/2026", dateSold: "06/01/2026", proceeds: "749.00", costBasis: "1001.00", code: "W", adjustment: "252.00", gainOrLoss: "0.00" },
+      { part: "I", box: "C", description: "100 sh XYZ", dateAcquired: "03/16/2026", dateSold: "09/01/2026", proceeds: "1100.00", costBasis: "1052.00", code: "", adjustment: "", gainOrLoss: "48.00" },
+      { part: "II", box: "F", description: "10 sh ABC", dateAcquired: "01/02/2025", dateSold: "01/05/2026", proceeds: "1300.00", costBasis: "1000.00", code: "", adjustment: "", gainOrLoss: "300.00" },
+    ]);
+    expect(await json(await get(client, "/api/tax/schedule-d?year=2026"))).toEqual({
+      year: 2026,
+      currency: "USD",
+      line3: { proceeds: "1849.00", costBasis: "2053.00", adjustment: "252.00", gain: "48.00" },
+      line4: "0.00",
+      line7: "48.00",
+      line10: { proceeds: "1300.00", costBasis: "1000.00", adjustment: "0.00", gain: "300.00" },
+      line11: "0.00",
+      line15: "300.00",
+      line16: "348.00",
+    });
+
+    // The TXF file parsed back: the same rows, cost before proceeds, the wash amount as the sixth line.
+    const file = await (await get(client, "/api/tax/txf?year=2026")).text();
+    const records = file.split(/\r?\n\^\r?\n/).map((r) => r.split(/\r?\n/).filter(Boolean));
+    expect(records[0]).toEqual(["V042", "ATrading Journal", "D02/15/2027"]);
+    expect(records.slice(1).filter((r) => r.length)).toEqual([
+      ["TD", "N712", "C1", "L1", "P100 sh XYZ", "D03/02/2026", "D06/01/2026", "$1001.00", "$749.00", "$252.00"],
+      ["TD", "N712", "C1", "L1", "P100 sh XYZ", "D03/16/2026", "D09/01/2026", "$1052.00", "$1100.00"],
+      ["TD", "N714", "C1", "L1", "P10 sh ABC", "D01/02/2025", "D01/05/2026", "$1000.00", "$1300.00"],
+    ]);
+    expect(file.endsWith("^\r\n")).toBe(true);
+  });
+
+  it("an IRA's purchase disallows the loss for good; an exempt account counts for nothing", async () => {
+    const { client, account, fill } = await trader("tax-ira");
+    const a = await account("Taxable");
+    const ira = await account("IRA", "ira");
+    const exempt = await account("Trust", "exempt");
+    await fill(a, "QQQ", "buy", "10", "100", "2026-06-01");
+    await fill(a, "QQQ", "sell", "10", "60", "2026-12-20");
+    await fill(ira, "QQQ", "buy", "10", "61", "2026-12-21");
+    await fill(exempt, "QQQ", "sell", "5", "10", "2026-07-01");
+    const { lots, deferredLosses } = await json(await get(client, "/api/tax/lots?year=2026"));
+    expect(lots).toEqual([expect.objectContaining({ accountId: a, adjustment: "400.00", washSale: expect.objectContaining({ permanent: true }) })]);
+    expect(deferredLosses).toEqual([]);
+  });
+
+  it("marks a future held over the year end to market at the bars' last close, 60/40 on Form 6781", async () => {
+    const { client, account, fill } = await trader("tax-1256");
+    const a = await account("Futures");
+    await fill(a, "ESZ6", "buy", "1", "6000", "2026-06-22");
+    const bars = new FormData();
+    bars.set("file", new Blob([["time,open,high,low,close", "2026-12-30T00:00:00Z,6090,6110,6080,6100", "2026-12-31T00:00:00Z,6100,6120,6095,6110"].join("\n")]), "es.csv");
+    bars.set("symbol", "ESZ6");
+    bars.set("resolution", "1d");
+    expect((await client.request("/api/bars/upload", { method: "POST", body: bars })).status).toBe(201);
+    const { lots } = await json(await get(client, "/api/tax/lots?year=2026"));
+    // One ES contract (50 a point): 110 points = 5,500 of gain at the year end.
+    expect(lots).toEqual([expect.objectContaining({ symbol: "ESZ26", soldAt: "2026-12-31", proceeds: "305500.00", costBasis: "300000.00", gain: "5500.00", section1256: true, markedToMarket: true, markSource: "bars" })]);
+    expect(await json(await get(client, "/api/tax/6781?year=2026"))).toMatchObject({ line3: "5500.00", line8: "2200.00", line9: "3300.00", line1: [{ loss: "0.00", gain: "5500.00" }] });
+    expect(await json(await get(client, "/api/tax/schedule-d?year=2026"))).toMatchObject({ line4: "2200.00", line11: "3300.00", line16: "5500.00" });
+    // Sold in January at 6,090: a 20-point loss from the mark (1,000), not a 90-point gain.
+    await fill(a, "ESZ6", "sell", "1", "6090", "2027-01-05");
+    expect((await json(await get(client, "/api/tax/lots?year=2027"))).lots).toEqual([expect.objectContaining({ costBasis: "305500.00", proceeds: "304500.00", gain: "-1000.00", markedToMarket: false })]);
+  });
+
+  it("the wash watch lists the losses of the last 30 days a purchase would still wash", async () => {
+    const { client, account, fill } = await trader("tax-watch", "2026-11-20T12:00:00Z");
+    const a = await account("Brokerage");
+    await fill(a, "TSLA", "buy", "10", "300", "2026-10-01");
+    await fill(a, "TSLA", "sell", "10", "250", "2026-11-02");
+    await fill(a, "NVDA", "buy", "10", "100", "2026-09-01");
+    await fill(a, "NVDA", "sell", "10", "90", "2026-10-05"); // its window closed 2026-11-04
+    const watch = await json(await get(client, "/api/tax/wash-watch"));
+    expect(watch).toEqual({ currency: "USD", today: "2026-11-20", losses: [expect.objectContaining({ symbol: "TSLA", soldAt: "2026-11-02", loss: "500.00", washableUntil: "2026-12-02" })] });
+  });
+
+  it("refuses bad input with a 400 naming the field; a year without trades is empty; another user's account is 404", async () => {
+    const { client, account } = await trader("tax-bad");
+    const a = await account("Brokerage");
+    const field = async (path: string) => (await json(await get(client, path), 400)).error.fields.map((f: { path: string }) => f.path);
+    expect(await field("/api/tax/lots")).toEqual(["year"]);
+    expect(await field("/api/tax/lots?year=20x6")).toEqual(["year"]);
+    expect(await field("/api/tax/lots?year=2026&method=lifo")).toEqual(["method"]);
+    expect(await field("/api/tax/8949.csv?year=1800")).toEqual(["year"]);
+    expect(await field(`/api/tax/lots?year=2026&accountId=nope`)).toEqual(["accountId"]);
+    expect(await json(await get(client, `/api/tax/lots?year=2026&accountId=${a}`))).toEqual({ year: 2026, method: "fifo", currency: "USD", lots: [], possibleWashSales: [], deferredLosses: [] });
+    const other = await trader("tax-other");
+    expect((await get(other.client, `/api/tax/lots?year=2026&accountId=${a}`)).status).toBe(404);
+    expect((await (await get(client, "/api/tax/8949.csv?year=2026")).text()).trim()).toBe("part,box,description,dateAcquired,dateSold,proceeds,costBasis,code,adjustment,gainOrLoss");
+  });
+});
