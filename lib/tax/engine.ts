@@ -90,10 +90,23 @@ type Lot = {
   multiplier: bigint;
   /** For a long lot the cost of each slice, for a short lot its proceeds. */
   slices: Slice[];
+  /** Units still held (or not yet bought) that have not replaced a loss: 0 skips the lot in a wash-sale search. */
+  free: bigint;
 };
 
 const DAY = 86_400_000;
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
+const shifted = new Map<string, string>();
+/** `day` moved by `n` days (memoised: a year of trades asks for the same few hundred days again and again). */
+const addDays = (day: string, n: number) => {
+  const key = `${day}${n}`;
+  let out = shifted.get(key);
+  if (out === undefined) {
+    out = new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
+    if (shifted.size > 100_000) shifted.clear();
+    shifted.set(key, out);
+  }
+  return out;
+};
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
 
 /**
@@ -102,9 +115,21 @@ const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00
  * later, and one acquired 2015-02-28 from 2016-03-01 (the leap day 2016-02-29 is still the first year).
  */
 export function isLongTerm(acquired: string, sold: string): boolean {
-  const [y, m, d] = addDays(acquired, 1).split("-").map(Number) as [number, number, number];
-  // A year after the count's first day (Date rolls Feb 29 of a year without one over to Mar 1).
-  return sold >= new Date(Date.UTC(y + 1, m - 1, d)).toISOString().slice(0, 10);
+  return sold >= longFrom(acquired);
+}
+
+const longFroms = new Map<string, string>();
+/** The first day a lot acquired on `acquired` is long-term: a year after the count's first day. */
+function longFrom(acquired: string): string {
+  let out = longFroms.get(acquired);
+  if (out === undefined) {
+    const [y, m, d] = addDays(acquired, 1).split("-").map(Number) as [number, number, number];
+    // Date rolls Feb 29 of a year without one over to Mar 1.
+    out = new Date(Date.UTC(y + 1, m - 1, d)).toISOString().slice(0, 10);
+    if (longFroms.size > 100_000) longFroms.clear();
+    longFroms.set(acquired, out);
+  }
+  return out;
 }
 
 /** `total` x part / whole, exact to the unit (the last part of a lot takes what is left). */
@@ -160,12 +185,17 @@ export function computeLots(input: TaxInput): TaxResult {
     // A long lot's basis is what it cost; a short lot's, what the short sale brought in.
     let value = long ? money + fees : money - fees;
     if (fold !== undefined) value += long ? -fold : fold;
-    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }] };
+    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }], free: opens };
     lots.push(lot);
     lotOf.set(f.id, lot);
   }
+  // Each symbol's lots in the order they open (the fills' order): a wash sale's window is a run of them.
   const bySymbol = new Map<string, Lot[]>();
-  for (const lot of lots) bySymbol.set(lot.symbol, [...(bySymbol.get(lot.symbol) ?? []), lot]);
+  for (const lot of lots) {
+    const list = bySymbol.get(lot.symbol);
+    if (list) list.push(lot);
+    else bySymbol.set(lot.symbol, [lot]);
+  }
   const openLots = new Map<string, Lot[]>();
 
   const dispositions: Disposition[] = [];
@@ -265,6 +295,7 @@ export function computeLots(input: TaxInput): TaxResult {
         const basis = share(slice.basis, take, slice.qty);
         slice.basis -= basis;
         slice.qty -= take;
+        if (!slice.replaced) lot.free -= take;
         left -= take;
         if (lot.slices.every((s) => s.qty === 0n)) list.shift();
         if (f.status === "taxable" && !assignments.has(`option:${f.id}`)) {
@@ -281,7 +312,11 @@ export function computeLots(input: TaxInput): TaxResult {
       }
     }
     const lot = lotOf.get(f.id);
-    if (lot) openLots.set(key, [...(openLots.get(key) ?? []), lot]);
+    if (lot) {
+      const list = openLots.get(key);
+      if (list) list.push(lot);
+      else openLots.set(key, [lot]);
+    }
   }
 
   /** The wash-sale rule on one losing disposition `d` of `sold` (IRS Publication 550, "Wash Sales"). */
@@ -290,9 +325,22 @@ export function computeLots(input: TaxInput): TaxResult {
     const to = addDays(d.soldAt, 30);
     let need = d.quantity;
     const loss = -d.gain;
-    for (const lot of bySymbol.get(sold.symbol) ?? []) {
-      if (need === 0n) break;
-      if (lot === sold || lot.long !== sold.long || lot.openedDay < from || lot.openedDay > to) continue;
+    const candidates = bySymbol.get(sold.symbol) ?? [];
+    // Lots are in the order they opened; their days are each account's, so the run is found by instant with a
+    // margin of two days either side (no zone is further from UTC), then checked by day.
+    const first = Date.parse(`${from}T00:00:00Z`) - 2 * DAY;
+    const last = Date.parse(`${to}T00:00:00Z`) + 3 * DAY;
+    let lo = 0;
+    let hi = candidates.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (candidates[mid]!.openedAt < first) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let c = lo; c < candidates.length && need > 0n; c++) {
+      const lot = candidates[c]!;
+      if (lot.openedAt > last) break;
+      if (lot.free === 0n || lot === sold || lot.long !== sold.long || lot.openedDay < from || lot.openedDay > to) continue;
       // Opened before the sale: only the part still held can carry the loss; each unit replaces once.
       for (let i = 0; i < lot.slices.length && need > 0n; i++) {
         const slice = lot.slices[i]!;
@@ -305,6 +353,7 @@ export function computeLots(input: TaxInput): TaxResult {
           slice.basis = kept;
         }
         slice.replaced = true;
+        lot.free -= take;
         const disallowed = share(loss, take, d.quantity);
         const permanent = lot.status === "ira";
         if (!permanent) {
