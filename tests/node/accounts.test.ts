@@ -56,6 +56,7 @@ describe("POST /api/accounts", () => {
       balance: "0.00",
       defaultRisk: null,
       feeSchedule: null,
+      taxStatus: "taxable",
     });
     const rows = await accountsOf(t.db, userId);
     expect(rows).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { useInstanceConfig, type Account } from "../../api/queries.ts";
@@ -224,7 +224,13 @@ export function BrokerSync({ account }: { account: Account }) {
     // While a run goes on, its end is looked for every two seconds.
     refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === "running") ? 2000 : false),
   });
-  const anyRunning = running || (runs.data?.runs.some((r) => r.status === "running") ?? false);
+  // The runs are looked at every two seconds while one goes on; the connection's own last run is read once, so
+  // once the runs are known they decide (a connection read while the first sync ran said "running" for good).
+  const runsRunning = runs.data?.runs.some((r) => r.status === "running");
+  const anyRunning = runsRunning ?? running;
+  useEffect(() => {
+    if (runsRunning === false && running) void queryClient.invalidateQueries({ queryKey: connectionKey(account.id) });
+  }, [runsRunning, running, queryClient, account.id]);
   const [replacing, setReplacing] = useState(false);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: connectionKey(account.id) });
