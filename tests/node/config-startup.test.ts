@@ -26,7 +26,9 @@ function start(env: Record<string, string | undefined>): Promise<{ code: number 
     // Generous: dozens of entrypoints start at once here, and CI machines have two cores.
     const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close", not "exit": the process may exit before its stderr is read to the end (seen under load: exit 78
+    // with an empty message).
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stderr });
     });
