@@ -103,7 +103,7 @@ describe("rotate-encryption-key", () => {
         child.stdout.on("data", (d: Buffer) => (out += d.toString()));
         child.stderr.on("data", (d: Buffer) => (out += d.toString()));
         child.on("error", reject);
-        child.on("exit", (code) => resolve({ code, out }));
+        child.on("close", (code) => resolve({ code, out }));
       });
 
     // Started with the new key while the stored keys are still under the old one: the canary stops it.

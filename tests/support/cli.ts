@@ -19,7 +19,7 @@ export function runCliProcess(databaseUrl: string, args: string[], stdin = "", e
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, out }));
+    child.on("close", (code) => resolve({ code, out }));
     child.stdin.end(stdin);
   });
 }
