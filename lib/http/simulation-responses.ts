@@ -2,7 +2,7 @@
 // responses.ts: only the simulations and statistics Workers bundle them (zod schemas are built when loaded, so a
 // schema in the shared module weighs on every Worker).
 import * as z from "zod/mini";
-import { day, decimal, id, missingRates, ratio, statsCurrency } from "./responses.ts";
+import { day, decimal, id, missingRates, statsCurrency, StatsSummarySchema } from "./responses.ts";
 
 const probability = () => z.string().check(z.regex(/^\d\.\d{4}$/), z.describe("A probability, 4 decimals"));
 const quantiles = () => z.object({ p5: decimal(), p25: decimal(), p50: decimal(), p75: decimal(), p95: decimal() });
@@ -51,33 +51,8 @@ export const MonteCarloResultSchema = z.object({
   assumptions: z.array(z.string()),
 });
 
-const whatIfSummary = () =>
-  z.object({
-    trades: z.number(),
-    wins: z.number(),
-    losses: z.number(),
-    netPnl: decimal(),
-    grossPnl: decimal(),
-    fees: decimal(),
-    winRate: ratio(),
-    profitFactor: ratio(),
-    expectancy: z.nullable(decimal()),
-    averageWin: z.nullable(decimal()),
-    averageLoss: z.nullable(decimal()),
-    largestWin: z.nullable(decimal()),
-    largestLoss: z.nullable(decimal()),
-    maxDrawdown: decimal(),
-    r: z.object({
-      trades: z.number(),
-      withRisk: z.number(),
-      total: z.nullable(decimal()),
-      expectancy: z.nullable(decimal()),
-      averageWin: z.nullable(decimal()),
-      averageLoss: z.nullable(decimal()),
-      best: z.nullable(decimal()),
-      worst: z.nullable(decimal()),
-    }),
-  });
+/** A what-if side: the statistics summary's figures (lib/stats/what-if.ts computes them with the same arithmetic). */
+const whatIfSummary = () => z.omit(StatsSummarySchema, { currency: true, missingRates: true });
 
 /** GET /api/stats/what-if (docs/simulations.md). */
 export const WhatIfSchema = z.object({

@@ -15,7 +15,7 @@
 // 5. An option closed at 0 beside a stock fill of its underlying at its strike (same account, within 60 s,
 //    quantity x multiplier shares) was assigned or exercised: its premium folds into the stock's basis or
 //    proceeds, and the option leaves no row of its own.
-import { fromUnits, multiplyUnits } from "../money.ts";
+import { multiplyUnits } from "../money.ts";
 
 export type TaxStatus = "taxable" | "ira" | "exempt";
 
@@ -428,6 +428,3 @@ function foldAssignments(fills: TaxFill[]): Map<string, bigint> {
   }
   return out;
 }
-
-/** For a response: units as decimal strings. */
-export const money = (v: bigint) => fromUnits(v);

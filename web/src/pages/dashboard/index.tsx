@@ -3,8 +3,9 @@ import { useId, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
-import { keys, useAccounts, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
+import { keys, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
 import { MissingRates } from "../../components/missing-rates.tsx";
 import { PropSummary } from "./prop-summary.tsx";
 import { kindOfLabel } from "../../../../lib/options/kinds.ts";
@@ -58,23 +59,12 @@ type Summary = Awaited<ReturnType<typeof fetchSummary>>;
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 export function DashboardPage() {
-  const accounts = useAccounts();
   // The base currency decides the default scope: wait for it (an error reads as none).
   const settings = useSettings();
   return (
     <>
       <PageHeader title="Dashboard" />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>Statistics are computed from the trades in your accounts.</p>
-            </EmptyState>
-          ) : (
-            !settings.isPending && <Dashboard accounts={list} baseCurrency={settings.data?.baseCurrency ?? null} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="Statistics are computed from the trades in your accounts.">{(list) => !settings.isPending && <Dashboard accounts={list} baseCurrency={settings.data?.baseCurrency ?? null} />}</WithAccounts>
     </>
   );
 }

@@ -7,10 +7,11 @@ import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { DayEntrySchema } from "../../../../lib/days/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
-import { useAccounts, useInstanceConfig, type Account } from "../../api/queries.ts";
+import { useInstanceConfig, type Account } from "../../api/queries.ts";
 import { TagEditor } from "../../components/tag-editor.tsx";
 import { ImageGallery } from "../../components/image-gallery.tsx";
-import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextAreaField } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, SelectField, StatusMessage, TextAreaField } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import { addDecimals } from "../../lib/decimal.ts";
 import { formatPnl, toneOf } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
@@ -235,22 +236,11 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
 }
 
 export function DayJournalPage() {
-  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Journal" />
       <DisciplineTabs />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>The daily journal is kept per account and trading day.</p>
-            </EmptyState>
-          ) : (
-            <Week accounts={list} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="The daily journal is kept per account and trading day.">{(list) => <Week accounts={list} />}</WithAccounts>
     </>
   );
 }

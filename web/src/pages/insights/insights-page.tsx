@@ -4,10 +4,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { useAccounts, type Account } from "../../api/queries.ts";
+import { type Account } from "../../api/queries.ts";
 import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
 import { ScopeSelect, useStatsScope } from "../../components/stats-scope.tsx";
-import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import type { Filter } from "../../components/stats-scope.tsx";
 import { useState } from "react";
 import { formatDate, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
@@ -171,22 +172,11 @@ function TagKinds() {
 }
 
 export function InsightsPage() {
-  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Insights" />
       <DisciplineTabs />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>Findings are read from your trades.</p>
-            </EmptyState>
-          ) : (
-            <Insights accounts={list} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="Findings are read from your trades.">{(list) => <Insights accounts={list} />}</WithAccounts>
     </>
   );
 }

@@ -8,8 +8,9 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { NewRuleSchema, type RuleParams } from "../../../../lib/rules/schema.ts";
 import { api, unwrap } from "../../api/client.ts";
-import { useAccounts, type Account } from "../../api/queries.ts";
+import { type Account } from "../../api/queries.ts";
 import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import { formatPnl, toneOf } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { formatWinRate } from "../dashboard/format.ts";
@@ -328,22 +329,11 @@ function DisabledRules({ accountId }: { accountId: string }) {
 }
 
 export function RulesPage() {
-  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Trading rules" />
       <DisciplineTabs />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>Rules are set per account.</p>
-            </EmptyState>
-          ) : (
-            <Rules accounts={list} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="Rules are set per account.">{(list) => <Rules accounts={list} />}</WithAccounts>
     </>
   );
 }

@@ -6,10 +6,11 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { useAccounts, type Account } from "../../api/queries.ts";
+import { type Account } from "../../api/queries.ts";
 import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
 import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-scope.tsx";
-import { EmptyState, ErrorAlert, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import { formatDate, formatMoney, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
 import { serverFieldErrors } from "../../lib/form-errors.ts";
 import { FanChart, Histogram, OverlayChart } from "./charts.tsx";
@@ -379,22 +380,11 @@ function Simulations({ accounts }: { accounts: readonly Account[] }) {
 }
 
 export function SimulationsPage() {
-  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Simulations" />
       <DisciplineTabs />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>Simulations are drawn from your trades.</p>
-            </EmptyState>
-          ) : (
-            <Simulations accounts={list} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="Simulations are drawn from your trades.">{(list) => <Simulations accounts={list} />}</WithAccounts>
     </>
   );
 }

@@ -2,11 +2,11 @@
 // purchase would still wash, and the files for the trader's tax software (Form 8949 CSV, TXF). Printable.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { useAccounts, type Account } from "../../api/queries.ts";
+import { type Account } from "../../api/queries.ts";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
-import { EmptyState, PageHeader, QueryView, SelectField } from "../../components/ui.tsx";
+import { PageHeader, QueryView, SelectField } from "../../components/ui.tsx";
+import { WithAccounts } from "../../components/with-accounts.tsx";
 import { formatMoney, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
 import "./tax.css";
 
@@ -187,22 +187,11 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
 }
 
 export function TaxPage() {
-  const accounts = useAccounts();
   return (
     <>
       <PageHeader title="Tax" />
       <TradesTabs />
-      <QueryView query={accounts} label="accounts">
-        {({ accounts: list }) =>
-          list.length === 0 ? (
-            <EmptyState title="Create an account first" action={<Link to="/accounts" className="button">Go to accounts</Link>}>
-              <p>Tax lots are read from your fills.</p>
-            </EmptyState>
-          ) : (
-            <TaxYear accounts={list} />
-          )
-        }
-      </QueryView>
+      <WithAccounts why="Tax lots are read from your fills.">{(list) => <TaxYear accounts={list} />}</WithAccounts>
     </>
   );
 }
