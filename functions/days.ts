@@ -3,6 +3,7 @@ import { DayEntryOutSchema, DayListSchema } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { deleteDay, getDay, listDays, writeDay } from "../lib/days/days.ts";
+import { commentRoutes } from "./comments.ts";
 import { ownerImages } from "./images.ts";
 import { DayEntrySchema, DayListQuerySchema, DayParamSchema } from "../lib/days/schema.ts";
 
@@ -59,6 +60,7 @@ export const days = createRouter()
     },
   );
 
+days.route("/", commentRoutes({ path: "/:accountId/:day", what: "an account's day", param: DayParamSchema, target: (p) => ({ accountId: p.accountId, day: p.day }) }));
 days.route("/", ownerImages({ tag: "days", what: "a day of the daily journal (its entry is made by the first)", path: "/:accountId/:day", param: DayParamSchema, ownerOf: (p) => ({ accountId: p.accountId, day: p.day }) }));
 
 export const daysGroup = { prefix: "/api/days", app: days } as const satisfies Group;

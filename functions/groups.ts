@@ -30,6 +30,7 @@ import { settingsGroup } from "./settings.ts";
 import { propFirmsGroup } from "./prop-firms.ts";
 import { simulationsGroup } from "./simulations.ts";
 import { taxGroup } from "./tax.ts";
+import { menteesGroup, mentorsGroup, publicGroup, sharesGroup } from "./sharing.ts";
 import { tradesGroup } from "./trades.ts";
 
 /**
@@ -60,6 +61,10 @@ export const groups = {
   propFirms: propFirmsGroup,
   simulations: simulationsGroup,
   tax: taxGroup,
+  shares: sharesGroup,
+  public: publicGroup,
+  mentors: mentorsGroup,
+  mentees: menteesGroup,
   csvImport: csvImportGroup,
   advisor: advisorGroup,
   billing: billingGroup,
@@ -105,6 +110,10 @@ export function typedRoutes() {
     .route(propFirmsGroup.prefix, propFirmsGroup.app)
     .route(simulationsGroup.prefix, simulationsGroup.app)
     .route(taxGroup.prefix, taxGroup.app)
+    .route(sharesGroup.prefix, sharesGroup.app)
+    .route(publicGroup.prefix, publicGroup.app)
+    .route(mentorsGroup.prefix, mentorsGroup.app)
+    .route(menteesGroup.prefix, menteesGroup.app)
     .route(csvImportGroup.prefix, csvImportGroup.app)
     .route(advisorGroup.prefix, advisorGroup.app)
     .route(billingGroup.prefix, billingGroup.app)

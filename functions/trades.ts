@@ -10,6 +10,7 @@ import { IdParamSchema, TradeJournalSchema, TradeListQuerySchema } from "../lib/
 import { valueOpenPositions } from "../lib/market/quotes.ts";
 import { getTrade, journalTrade, listTrades, tradeSuccessor } from "../lib/trades/trades.ts";
 import { AppError } from "../lib/errors.ts";
+import { commentRoutes } from "./comments.ts";
 
 const ImageParamSchema = z.object({ id: z.uuid("must be a uuid"), imageId: z.uuid("must be a uuid") });
 
@@ -125,7 +126,8 @@ export const trades = createRouter()
   .patch("/:id", describeRoute({ tag: "trades", summary: "Journal a trade: notes, tags, setup, rating", responses: { 200: { description: "The trade after the change.", schema: TradeDetailSchema } } }), requireUser, validate("param", IdParamSchema), validate("json", TradeJournalSchema), async (c) =>
     c.json(await journalTrade(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .route("/", tradeImages);
+  .route("/", tradeImages)
+  .route("/", commentRoutes({ path: "/:id", what: "a trade", param: IdParamSchema, target: (p) => ({ tradeId: p.id }) }));
 
 
 

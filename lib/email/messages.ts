@@ -101,3 +101,15 @@ function render(subject: string, paragraphs: string[], link: string): MailConten
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** An invitation to read a trader's journal as their mentor (lib/sharing/mentors.ts): who, what, until when. */
+export function mentorInvitationEmail(config: Config, ownerEmail: string, scopes: readonly string[], expiresAt: string | null): MailContent {
+  if (!config.WEB_BASE_URL) throw new Error("Email links need WEB_BASE_URL; email is not configured.");
+  const link = `${config.WEB_BASE_URL}/mentees`;
+  const paragraphs = [
+    `${ownerEmail} invited you to read their ${PRODUCT} journal as their mentor (${scopes.join(", ")})${expiresAt ? ` until ${expiresAt.slice(0, 10)}` : ""}.`,
+    "Sign in (or register) with this email address and accept the invitation here:",
+    link,
+  ];
+  return render(`An invitation to mentor on ${PRODUCT}`, paragraphs, link);
+}

@@ -14,7 +14,7 @@ import { AppError } from "../errors.ts";
 import { limitKey } from "../net/client-ip.ts";
 import { LIMITS, type LimitRule } from "../ratelimit/index.ts";
 import type { AppEnv } from "./index.ts";
-import { mark } from "./route-docs.ts";
+import { mark } from "./marks.ts";
 
 const SESSION_COOKIE_BASE = "journal_session";
 
@@ -256,7 +256,7 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<Ap
 export const requireUserInStatement: MiddlewareHandler<AppEnv> = mark<MiddlewareHandler<AppEnv>>(
   async (c, next) => {
     assertTokenChecked(c);
-    if (c.var.accessToken) return next(); // the user is known already: the handler passes statementCaller(c)
+    if (c.var.accessToken || c.var.mentor) return next(); // the user is known already: the handler passes statementCaller(c)
     if (!c.var.sessionClaim) throw unauthorized();
     await next();
     // Hono has already turned anything thrown downstream into its error response; c.error keeps the error.
@@ -274,7 +274,7 @@ export const requireUserInStatement: MiddlewareHandler<AppEnv> = mark<Middleware
  * or the user a personal access token already named.
  */
 export function statementCaller(c: Context<AppEnv>): SessionClaim | { userId: string } {
-  if (c.var.accessToken && c.var.user) return { userId: c.var.user.id };
+  if ((c.var.accessToken || c.var.mentor) && c.var.user) return { userId: c.var.user.id };
   const claim = c.var.sessionClaim;
   if (!claim) throw unauthorized();
   return claim;

@@ -1,4 +1,5 @@
 import type { TokenAuth } from "../auth/tokens.ts";
+import type { MentorScope } from "../sharing/access.ts";
 import { API_CONTENT_POLICY, webContentPolicy } from "./csp.ts";
 import { getMultipartBoundary, parseMultipartStream } from "@remix-run/multipart-parser";
 import { Hono, type Context, type MiddlewareHandler, type TypedResponse } from "hono";
@@ -18,7 +19,7 @@ import { textProblems } from "../text.ts";
 import { databaseErrorForLog, isDatabaseUnavailable } from "../db/errors.ts";
 import { clientIp, fromTrustedProxy } from "../net/client-ip.ts";
 import { corsMiddleware, sessionMiddleware } from "./auth.ts";
-import { mark } from "./route-docs.ts";
+import { mark } from "./marks.ts";
 
 export { AppError } from "../errors.ts";
 
@@ -40,6 +41,8 @@ export type AppEnv = {
     accessToken?: TokenAuth;
     /** Set once the route's describeRoute found the token's scopes enough for it (route-docs.ts). */
     tokenScopeChecked?: boolean;
+    /** Set when a mentor reads with `?mentee=` (lib/http/mentor.ts): `user` is then the owner they read. */
+    mentor?: { grantId: string; mentorId: string; scopes: readonly MentorScope[] };
   };
 };
 

@@ -66,6 +66,9 @@ export function errorCodesOf(route: RouteInfo): ErrorCode[] {
   if (route.method !== "GET") codes.add("CSRF_FAILED");
   if (route.rateLimit) codes.add("RATE_LIMITED");
   if (route.path.includes(":")) codes.add("NOT_FOUND");
+  // A mentor's request (`?mentee=`, lib/http/mentor.ts) for anything not shared with them: 404 on any route
+  // that reads the caller (a read that must name its account, 400, has a query validator anyway).
+  if (route.auth && !route.doc?.public) codes.add("NOT_FOUND");
   codes.add("INTERNAL");
   codes.add("SERVICE_UNAVAILABLE");
   return [...codes].sort();

@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { FeeScheduleSchema } from "../trades/fees.ts";
 
-const iso = () => z.string().check(z.describe("An instant, ISO 8601 in UTC"));
+export const iso = () => z.string().check(z.describe("An instant, ISO 8601 in UTC"));
 export const decimal = () => z.string().check(z.regex(/^-?\d+\.\d{2,10}$/), z.describe("A decimal as a string, at least two decimals"));
 export const id = () => z.uuid();
 

@@ -4,9 +4,14 @@
 // needs. The marks are entries in a WeakMap keyed by the handler function; the one thing here that runs at
 // request time is describeRoute's check of a personal access token's scope against what the document says.
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./index.ts";
 import type * as zc from "zod/v4/core";
 import type { TokenScope } from "../auth/tokens.ts";
 import { AppError, type ErrorCode } from "../errors.ts";
+import { mark } from "./marks.ts";
+import { asMentor } from "./mentor.ts";
+
+export { mark, markOf, type HandlerMark } from "./marks.ts";
 
 export type SuccessResponse = {
   description: string;
@@ -44,29 +49,12 @@ export function routeScope(method: string, doc: RouteDescription): TokenScope | 
   return method === "GET" || method === "HEAD" ? "read" : null;
 }
 
-export type HandlerMark =
-  | { kind: "validate"; target: "json" | "query" | "param"; schema: zc.$ZodType }
-  | { kind: "auth"; level: "user" | "admin" | "optional" | "statement" }
-  | { kind: "rateLimit"; name: string; limit: number; windowSeconds: number }
-  | { kind: "describe"; doc: RouteDescription };
-
-const marks = new WeakMap<object, HandlerMark>();
-
-export function mark<H extends object>(handler: H, m: HandlerMark): H {
-  marks.set(handler, m);
-  return handler;
-}
-
-export function markOf(handler: unknown): HandlerMark | undefined {
-  return typeof handler === "function" ? marks.get(handler) : undefined;
-}
-
 /**
  * A route's description for the OpenAPI document. At request time it holds a personal access token to the
  * scope the document lists for the route (routeScope): 403 FORBIDDEN outside it. Public routes take any caller.
  */
-export function describeRoute(doc: RouteDescription): MiddlewareHandler {
-  return mark<MiddlewareHandler>(
+export function describeRoute(doc: RouteDescription): MiddlewareHandler<AppEnv> {
+  return mark<MiddlewareHandler<AppEnv>>(
     async (c, next) => {
       const token = c.get("accessToken") as { scopes: readonly TokenScope[] } | undefined;
       if (token && !doc.public) {
@@ -75,6 +63,8 @@ export function describeRoute(doc: RouteDescription): MiddlewareHandler {
         if (!token.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This access token lacks the "${scope}" scope this route needs.`);
       }
       c.set("tokenScopeChecked", true);
+      const mentee = doc.public ? undefined : c.req.query("mentee");
+      if (mentee !== undefined) return asMentor(c, mentee, next);
       await next();
     },
     { kind: "describe", doc },
