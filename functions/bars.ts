@@ -8,7 +8,8 @@ import { BarsUploadBodySchema, BarsUploadSchema, MarketDataKeySchema } from "../
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { AppError, validationError } from "../lib/errors.ts";
-import { BAR_RESOLUTIONS, BARS_UPLOAD_MAX_BYTES, uploadBars } from "../lib/market/bars.ts";
+import { BAR_RESOLUTIONS, BARS_UPLOAD_MAX_BYTES } from "../lib/market/bars.ts";
+import { uploadBars } from "../lib/market/bars-upload.ts";
 
 const UploadFieldsSchema = z.object({
   symbol: z.string().check(z.minLength(1, "is required"), z.maxLength(40, "is too long")),

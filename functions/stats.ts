@@ -6,6 +6,7 @@ import { playbookReport } from "../lib/playbooks/report.ts";
 import { TagReportQuerySchema } from "../lib/tags/schema.ts";
 import { tagReport } from "../lib/tags/tags.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
+import "../lib/http/mentor.ts"; // mentors read these routes (lib/sharing/access.ts)
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import {
   BreakdownQuerySchema,

@@ -3,29 +3,30 @@
 // of the route runs. The route must be in the access table (lib/sharing/access.ts): a GET that is not is 404,
 // any other method 403; the grant must be live, accepted, hold the route's scope and the account the request
 // names (or the trade's). Then the request runs as the owner, read-only, with `c.var.mentor` set; without the
-// journal scope, what the trader wrote is blanked from the trades in the answer.
+// journal scope, what the trader wrote is blanked from the trades in the answer. Loaded by the groups holding
+// routes of the table (trades, days, stats), it registers itself with describeRoute (setMentorGate); the
+// Workers of other groups refuse every mentor's request without it.
 import type { Context } from "hono";
 import { routePath } from "hono/route";
 import { AppError } from "../errors.ts";
 import { MENTOR_ROUTES, withoutJournal } from "../sharing/access.ts";
-import { mentorAccess } from "../sharing/mentors.ts";
+import { mentorAccess } from "../sharing/grant-check.ts";
 import { currentUser, requireUser } from "./auth.ts";
 import type { AppEnv } from "./index.ts";
+import { mentorRefusal, setMentorGate } from "./route-docs.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The one answer for anything of another user's a mentor may not read: the same whether it exists or not. */
-export const notShared = () => new AppError("NOT_FOUND", "Not found, or not shared with you.");
+const notShared = () => mentorRefusal("GET");
 
 /** Runs the route for the mentor as the owner (or refuses); `next` is the rest of the route. */
 export async function asMentor(c: Context<AppEnv>, mentee: string, next: () => Promise<void>): Promise<void> {
-  if (c.var.accessToken) throw new AppError("FORBIDDEN", "Access tokens cannot read another user's journal: sign in to the web app instead.");
   await requireUser(c, async () => {});
   const mentorId = currentUser(c).id;
   const key = `${c.req.method} ${routePath(c)}`;
   const route = MENTOR_ROUTES[key];
-  const reading = c.req.method === "GET" || c.req.method === "HEAD";
-  if (!route) throw reading ? notShared() : new AppError("FORBIDDEN", "A mentor reads and comments; only the trader changes their journal.");
+  if (!route) throw mentorRefusal(c.req.method);
   if (!UUID.test(mentee)) throw notShared();
   let target: { accountId: string } | { tradeId: string };
   if (route.account === "trade") target = { tradeId: c.req.param("id") ?? "" };
@@ -52,3 +53,5 @@ export async function asMentor(c: Context<AppEnv>, mentee: string, next: () => P
     c.res = new Response(JSON.stringify(withoutJournal(await c.res.json())), { status: c.res.status, headers });
   }
 }
+
+setMentorGate(asMentor);

@@ -8,8 +8,8 @@ import type { AppEnv } from "./index.ts";
 import type * as zc from "zod/v4/core";
 import type { TokenScope } from "../auth/tokens.ts";
 import { AppError, type ErrorCode } from "../errors.ts";
+import type { Context } from "hono";
 import { mark } from "./marks.ts";
-import { asMentor } from "./mentor.ts";
 
 export { mark, markOf, type HandlerMark } from "./marks.ts";
 
@@ -49,6 +49,26 @@ export function routeScope(method: string, doc: RouteDescription): TokenScope | 
   return method === "GET" || method === "HEAD" ? "read" : null;
 }
 
+/** Runs a mentor's request (`?mentee=`) as the owner, or refuses it: lib/http/mentor.ts. */
+export type MentorGate = (c: Context<AppEnv>, mentee: string, next: () => Promise<void>) => Promise<void>;
+let mentorGate: MentorGate | undefined;
+
+/**
+ * lib/http/mentor.ts registers the gate when it is loaded, which the groups holding routes of the access table
+ * do (lib/sharing/access.ts); a Worker without one refuses every mentor's request, exactly as the gate refuses a
+ * route outside the table, and carries none of the gate's code.
+ */
+export function setMentorGate(gate: MentorGate): void {
+  mentorGate = gate;
+}
+
+/** The answer to a mentor's request outside what is shared: a read 404, anything else 403. */
+export function mentorRefusal(method: string): AppError {
+  return method === "GET" || method === "HEAD"
+    ? new AppError("NOT_FOUND", "Not found, or not shared with you.")
+    : new AppError("FORBIDDEN", "A mentor reads and comments; only the trader changes their journal.");
+}
+
 /**
  * A route's description for the OpenAPI document. At request time it holds a personal access token to the
  * scope the document lists for the route (routeScope): 403 FORBIDDEN outside it. Public routes take any caller.
@@ -64,7 +84,11 @@ export function describeRoute(doc: RouteDescription): MiddlewareHandler<AppEnv> 
       }
       c.set("tokenScopeChecked", true);
       const mentee = doc.public ? undefined : c.req.query("mentee");
-      if (mentee !== undefined) return asMentor(c, mentee, next);
+      if (mentee !== undefined) {
+        if (token) throw new AppError("FORBIDDEN", "Access tokens cannot read another user's journal: sign in to the web app instead.");
+        if (!mentorGate) throw mentorRefusal(c.req.method);
+        return mentorGate(c, mentee, next);
+      }
       await next();
     },
     { kind: "describe", doc },

@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { mentorInvitationEmail } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
 import { MENTOR_SCOPES, type MentorScope } from "./access.ts";
+import { live } from "./grant-check.ts";
 
 export const MAX_MENTORS = 20;
 export const MAX_GRANT_ACCOUNTS = 50;
@@ -126,7 +127,6 @@ const menteeColumns = sql.raw(`g.id::text, g.owner_id::text as "userId", u.email
   coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) order by a.name, a.id)
     from accounts a where a.user_id = g.owner_id and a.id = any(g.account_ids)), '[]') as accounts`);
 
-const live = (now: Date) => sql`(g.expires_at is null or g.expires_at > ${now.toISOString()}::timestamptz)`;
 
 /** GET /api/mentees: the journals the user reads (active) or is invited to read, unexpired. */
 export async function listMentees(deps: Pick<Deps, "db" | "now">, user: AuthUser): Promise<{ mentees: Mentee[] }> {
@@ -159,43 +159,3 @@ export async function acceptMentee(deps: Pick<Deps, "db" | "now" | "mailer">, us
 
 const noMentor = () => new AppError("NOT_FOUND", "No such mentor.");
 export { noMentor };
-
-/** A mentor's access to one of the owner's accounts for one scope, as lib/http/mentor.ts checks it. */
-export type MentorAccess = { grantId: string; mentorId: string; owner: AuthUser; scopes: MentorScope[] };
-
-type AccessRow = { grant_id: string; scopes: MentorScope[]; id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"] };
-
-/**
- * The mentor's live grant from `ownerId` holding `scope` and the account (named, or the trade's), with the read
- * recorded in the same statement; null when there is none (not invited, not accepted, expired, removed, another
- * scope or account, a trade that is not the owner's).
- */
-export async function mentorAccess(
-  deps: Pick<Deps, "db" | "now">,
-  mentorId: string,
-  ownerId: string,
-  scope: MentorScope,
-  target: { accountId: string } | { tradeId: string },
-  route: string,
-): Promise<MentorAccess | null> {
-  const account =
-    "tradeId" in target
-      ? sql`(select p.account_id from positions p join accounts a on a.id = p.account_id where p.id = ${target.tradeId}::uuid and a.user_id = g.owner_id)`
-      : sql`${target.accountId}::uuid`;
-  const [row] = rowsOf<AccessRow>(
-    await deps.db.execute(sql`with g as (
-        select g.id as grant_id, g.scopes, u.id, u.email, u.email_verified, u.is_admin, u.plan
-        from mentor_grants g join users u on u.id = g.owner_id
-        where g.owner_id = ${ownerId}::uuid and g.mentor_id = ${mentorId}::uuid and g.status = 'active' and ${live(deps.now())}
-          and ${scope} = any(g.scopes) and ${account} = any(g.account_ids)
-      ), seen as (insert into mentor_views (grant_id, route, at) select grant_id, ${route}, ${deps.now().toISOString()}::timestamptz from g)
-      select grant_id::text, to_json(scopes) as scopes, id::text, email, email_verified, is_admin, plan from g`),
-  );
-  if (!row) return null;
-  return {
-    grantId: row.grant_id,
-    mentorId,
-    owner: { id: row.id, email: row.email, emailVerified: row.email_verified, isAdmin: row.is_admin, plan: row.plan },
-    scopes: row.scopes,
-  };
-}

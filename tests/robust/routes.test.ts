@@ -33,6 +33,7 @@ const TABLES = [
   "splits", "option_expiry_kept", "bars", "bar_days", "trade_excursions", "playbooks", "day_journals", "trading_rules", "tag_kinds",
   "user_totp", "backup_codes", "sign_in_challenges", "access_tokens", "known_devices", "passkeys", "webauthn_flows",
   "strategies", "strategy_legs", "strategy_pending", "fill_tombstones", "user_settings", "fx_overrides", "fx_broker_rates", "prop_evaluations",
+  "shares", "mentor_grants", "mentor_views", "comments",
 ];
 
 const LEAKS = /\bat \w[\w.<>]* \(|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate \w+ set\b|Failed query|params:/i;
@@ -89,6 +90,9 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
   const passkey = await json(owner.post("/api/passkeys", { flowId: passkeyFlow.flowId, credential: await new SoftwareAuthenticator("http://localhost").create(passkeyFlow.options) }));
   await json(owner.post("/api/fills", { accountId: account.id, symbol: "SPY   270115C00500000", side: "buy", quantity: "1", price: "3", executedAt: "2024-01-04T15:00:00Z" }));
   const strategy = (await json(owner.get("/api/strategies"))).strategies[0];
+  const share = await json(owner.post("/api/shares", { kind: "trade", tradeId: trade.id, show: { notes: true } }));
+  const mentor = (await json(owner.post("/api/mentors", { email: `mentor-${crypto.randomUUID()}@example.com`, accountIds: [account.id], scopes: ["trades"] }))).mentor;
+  expect((await owner.post(`/api/trades/${trade.id}/comments`, { body: "mine" })).status).toBe(201);
   return {
     account: account.id,
     fill: fill.id ?? fill.fill?.id,
@@ -105,6 +109,8 @@ async function ownData(owner: TestClient): Promise<Record<string, string>> {
     rule: rule.id,
     token: token.id,
     passkey: passkey.id,
+    share: share.id,
+    mentor: mentor.id,
     day: OWNED_DAY,
   };
 }
@@ -120,9 +126,9 @@ function ownIdFor(template: string, param: string, owned: Record<string, string>
   if (param === "imageId") return owned.image;
   if (param === "tradeId") return owned.trade;
   if (param === "day") return owned.day;
-  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|strategies|advisor\/conversations|auth\/tokens|passkeys)\//.exec(template)?.[1];
+  const group = /^\/api\/(accounts|brokerages|fills|trades|journals|splits|playbooks|rules|strategies|advisor\/conversations|auth\/tokens|passkeys|shares|mentors|mentees)\//.exec(template)?.[1];
   return group
-    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", strategies: "strategy", "advisor/conversations": "conversation", "auth/tokens": "token", passkeys: "passkey" }[group]!]
+    ? owned[{ accounts: "account", brokerages: "brokerage", fills: "fill", trades: "trade", journals: "journal", splits: "split", playbooks: "playbook", rules: "rule", strategies: "strategy", "advisor/conversations": "conversation", "auth/tokens": "token", passkeys: "passkey", shares: "share", mentors: "mentor", mentees: "mentor" }[group]!]
     : undefined;
 }
 
