@@ -150,6 +150,11 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     return c.body(browserConfigScript(config));
   });
   if (existsSync(`${WEB_ROOT}/index.html`)) {
+    // A public link's page is never indexed (docs/sharing.md), as the web container's nginx says too.
+    app.use("/s/*", async (c, next) => {
+      await next();
+      c.header("X-Robots-Tag", "noindex, nofollow");
+    });
     app.use("/*", serveStatic({ root: WEB_ROOT }));
     // Client-side routes fall back to the app shell; /api/* keeps its JSON 404.
     app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: WEB_ROOT, path: "index.html" })(c, next)));

@@ -838,6 +838,15 @@ describe.skipIf(!NGINX)(NGINX_SUITE, () => {
       }
     });
 
+    it("serves a public link's page (/s/<token>) with the app shell, never indexed, and no other page so", async () => {
+      const shared = await request("/s/Q2hpY2tlbnMtYXJlLW5vdC1wYXNzd29yZHMtYnV0LXRoaXM");
+      expect(shared.status).toBe(200);
+      expect(shared.body).toContain("app-shell");
+      expect(shared.headers["x-robots-tag"]).toBe("noindex, nofollow");
+      expectSecurityHeaders(shared);
+      expect((await request("/trades")).headers["x-robots-tag"]).toBeUndefined();
+    });
+
     it("serves /config.js uncached", async () => {
       const r = await request("/config.js");
       expect(r.status).toBe(200);

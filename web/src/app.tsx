@@ -42,6 +42,7 @@ const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").th
 const strategies = () => import("./pages/strategies/index.ts");
 const StrategiesPage = lazy(() => strategies().then((m) => ({ default: m.StrategiesPage })));
 const StrategyPage = lazy(() => strategies().then((m) => ({ default: m.StrategyPage })));
+const SharedPage = lazy(() => import("./pages/share/shared-page.tsx").then((m) => ({ default: m.SharedPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -50,6 +51,8 @@ function Lazy({ children }: { children: ReactNode }) {
 
 /** Every route of the app (paths are listed in docs/web.md). */
 export const routes: RouteObject[] = [
+  // A public link: no session asked for, no shell of the signed-in app (docs/sharing.md).
+  { path: "/s/:token", element: <Lazy><SharedPage /></Lazy> },
   {
     element: <PublicShell />,
     children: [

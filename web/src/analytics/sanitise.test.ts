@@ -68,3 +68,15 @@ describe("sanitiseEvent", () => {
     expect(sanitiseEvent({ event: "journal feedback", properties: {} }, null)?.event).toBe("survey sent");
   });
 });
+
+describe("a public link's page", () => {
+  it("never sends the link's token: /s/<token> becomes /s/:token in every URL and path", () => {
+    const token = "Q2hpY2tlbnMtYXJlLW5vdC1wYXNzd29yZHMtYnV0LXRoaXM";
+    const out = sanitiseEvent(
+      { uuid: "u", event: "$pageview", properties: { $current_url: `https://j.example.com/s/${token}#x`, $pathname: `/s/${token}`, nested: { url: `https://j.example.com/s/${token}` } } },
+      "production",
+    )!;
+    expect(JSON.stringify(out)).not.toContain(token);
+    expect(out.properties).toMatchObject({ $current_url: "https://j.example.com/s/:token", $pathname: "/s/:token", nested: { url: "https://j.example.com/s/:token" } });
+  });
+});

@@ -33,10 +33,14 @@ export function referrerHostname(value: string): string {
 
 const REFERRER_KEY = /referr/i;
 
+/** A public link's page (/s/<token>): the token is the only key to the shared trade, so it never leaves the browser. */
+const SHARE_TOKEN = /\/s\/[A-Za-z0-9_-]+/g;
+export const withoutShareToken = (value: string) => value.replace(SHARE_TOKEN, "/s/:token");
+
 function sanitiseValue(key: string, value: unknown, depth: number): unknown {
   if (typeof value === "string") {
     if (REFERRER_KEY.test(key)) return referrerHostname(value);
-    return URL_LIKE.test(value) ? stripFragment(value) : value;
+    return withoutShareToken(URL_LIKE.test(value) ? stripFragment(value) : value);
   }
   if (depth > 4 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((v) => sanitiseValue(key, v, depth + 1));

@@ -3,7 +3,8 @@ import { useEffect, useId, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, setCsrfToken, unwrap } from "../api/client.ts";
 import { ME_KEY } from "../api/query-client.ts";
-import { useChangelog } from "../api/queries.ts";
+import { keys, useChangelog, useSettings } from "../api/queries.ts";
+import { setMoneyMasked } from "../lib/format.ts";
 import { useMe } from "../api/session.ts";
 import { ErrorAlert } from "./ui.tsx";
 
@@ -62,8 +63,26 @@ export function useSignOut() {
   });
 }
 
+/**
+ * Privacy mode: the setting, and a switch that turns it on or off at once (the page is drawn again with every
+ * amount masked, or shown). The flag is set before the page renders (lib/format.ts reads it).
+ */
+function usePrivacyMode() {
+  const settings = useSettings();
+  const queryClient = useQueryClient();
+  const on = settings.data?.privacyMode ?? false;
+  setMoneyMasked(on);
+  const toggle = useMutation({
+    mutationFn: (next: boolean) => unwrap(api.api.settings.$put({ json: { privacyMode: next } })),
+    onMutate: (next) => queryClient.setQueryData(keys.settings, (old: typeof settings.data) => (old ? { ...old, privacyMode: next } : old)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.settings }),
+  });
+  return { on, available: settings.isSuccess, toggle };
+}
+
 /** The signed-in layout: header with navigation (a menu button at phone width), then the page. */
 export function AppShell() {
+  const privacy = usePrivacyMode();
   const me = useMe();
   const changelog = useChangelog();
   const unread = changelog.data?.unread ?? 0;
@@ -120,6 +139,19 @@ export function AppShell() {
                   )}
                 </NavLink>
               </li>
+              {privacy.available && (
+                <li>
+                  <button
+                    type="button"
+                    className="nav__link nav__button"
+                    aria-pressed={privacy.on}
+                    title="Privacy mode: every amount of money masked, for sharing or streaming your screen"
+                    onClick={() => privacy.toggle.mutate(!privacy.on)}
+                  >
+                    {privacy.on ? "Show amounts" : "Hide amounts"}
+                  </button>
+                </li>
+              )}
               <li>
                 <NavLink to="/settings/account" className={() => `nav__link${location.pathname.startsWith("/settings/") ? " active" : ""}`}>
                   Settings
@@ -137,7 +169,11 @@ export function AppShell() {
       </header>
       <main id="main" className="main" tabIndex={-1}>
         <ErrorAlert error={signOut.error} title="Could not sign out." />
-        <Outlet />
+        <ErrorAlert error={privacy.toggle.error} title="Could not change privacy mode." />
+        {/* Drawn again when privacy mode changes, so every amount on the page follows it. */}
+        <div key={privacy.on ? "masked" : "shown"} className="contents">
+          <Outlet />
+        </div>
       </main>
       <footer className="footer">
         <a href="/api/docs">API reference</a>

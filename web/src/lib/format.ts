@@ -30,7 +30,30 @@ function moneyFormat(locale: string | undefined, options: Intl.NumberFormatOptio
   return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, ...options });
 }
 
+/**
+ * Privacy mode (Settings, or the header's "Hide amounts"; docs/sharing.md): every amount of money on screen is
+ * written as MASK, its sign kept where the figure is signed, so a screen can be shared or streamed; R and
+ * percentages still show. Set by the app shell from the settings, which remounts the page when it changes.
+ */
+export const MASK = "•••";
+let masked = false;
+
+export function setMoneyMasked(on: boolean): void {
+  masked = on;
+}
+
+export function moneyMasked(): boolean {
+  return masked;
+}
+
+function maskedMoney(value: string, signed: boolean): string {
+  if (!signed) return MASK;
+  const s = signOf(value);
+  return s > 0 ? `+${MASK}` : s < 0 ? `-${MASK}` : MASK;
+}
+
 function money(value: string, currency: string | null, options: Intl.NumberFormatOptions, locale: string | undefined): string {
+  if (masked) return maskedMoney(value, options.signDisplay === "exceptZero");
   const f = moneyFormat(locale, options, currency);
   const text = f.format(value as NumberInput);
   return currency && f.resolvedOptions().style !== "currency" ? `${text} ${currency}` : text;
@@ -51,6 +74,7 @@ export function formatPnl(value: string, currency: string | null, locale: string
  * "-345."), "+$4.6": at most 3 significant digits and 1 decimal, whichever keeps fewer.
  */
 export function formatPnlCompact(value: string, currency: string | null, locale: string | undefined = LOCALE): string {
+  if (masked) return maskedMoney(value, true);
   const f = moneyFormat(
     locale,
     { signDisplay: "exceptZero", notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1, maximumSignificantDigits: 3, roundingPriority: "lessPrecision" },
@@ -78,6 +102,7 @@ export function quantityDecimals(values: ReadonlyArray<string | null | undefined
 
 /** A quantity at a column's decimals (quantityDecimals): "100", "0.50", "2.25". */
 export function formatQuantity(value: string, decimals: number, locale: string | undefined = LOCALE): string {
+  if (masked) return MASK; // a position size tells the account's size as well as its P&L does
   return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value as NumberInput);
 }
 
