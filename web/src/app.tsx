@@ -42,6 +42,11 @@ const DayJournalPage = lazy(() => import("./pages/days/day-journal-page.tsx").th
 const strategies = () => import("./pages/strategies/index.ts");
 const StrategiesPage = lazy(() => strategies().then((m) => ({ default: m.StrategiesPage })));
 const StrategyPage = lazy(() => strategies().then((m) => ({ default: m.StrategyPage })));
+const sharing = () => import("./pages/mentor/mentee-pages.tsx");
+const MenteesPage = lazy(() => sharing().then((m) => ({ default: m.MenteesPage })));
+const MenteeJournalPage = lazy(() => sharing().then((m) => ({ default: m.MenteeJournalPage })));
+const MenteeTradePage = lazy(() => sharing().then((m) => ({ default: m.MenteeTradePage })));
+const SharingSettingsPage = lazy(() => import("./pages/settings/sharing-page.tsx").then((m) => ({ default: m.SharingSettingsPage })));
 const SharedPage = lazy(() => import("./pages/share/shared-page.tsx").then((m) => ({ default: m.SharedPage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
@@ -94,6 +99,10 @@ export const routes: RouteObject[] = [
           { path: "/settings/currency", element: <CurrencySettingsPage /> },
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },
+          { path: "/settings/sharing", element: <Lazy><SharingSettingsPage /></Lazy> },
+          { path: "/mentees", element: <Lazy><MenteesPage /></Lazy> },
+          { path: "/mentees/:userId", element: <Lazy><MenteeJournalPage /></Lazy> },
+          { path: "/mentees/:userId/trades/:tradeId", element: <Lazy><MenteeTradePage /></Lazy> },
           { path: "/whats-new", element: <Lazy><WhatsNewPage /></Lazy> },
           {
             element: <RequireAdmin />,

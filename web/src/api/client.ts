@@ -65,6 +65,20 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   return res;
 }
 
+/** A response's JSON body (undefined for 204), or a thrown ApiError built from the error envelope: for apiFetch calls. */
+export async function readJson<T>(res: Response): Promise<T> {
+  if (!res.ok) throw await errorFromResponse(res);
+  return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+/**
+ * The API path with `?mentee=<userId>` added when a mentor reads a trader's journal (docs/sharing.md); as it is
+ * otherwise.
+ */
+export function asMentee(path: string, mentee: string | undefined): string {
+  return mentee ? `${path}${path.includes("?") ? "&" : "?"}mentee=${encodeURIComponent(mentee)}` : path;
+}
+
 const origin = typeof window === "undefined" ? "http://localhost" : window.location.origin;
 
 /** `api.api.accounts.$get()` etc. */

@@ -4,7 +4,7 @@
 // keys move between images, Escape closes); delete after a confirmation.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type DragEvent } from "react";
-import { apiFetch } from "../api/client.ts";
+import { apiFetch, readJson } from "../api/client.ts";
 import { ApiError, errorFromResponse } from "../api/errors.ts";
 import { ErrorAlert, StatusMessage } from "./ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
@@ -22,11 +22,6 @@ export const SCREENSHOTS: GalleryWords = { title: "Screenshots", noun: "screensh
 
 const imageUrl = (base: string, imageId: string) => `${base}/images/${imageId}`;
 const imagesKey = (base: string) => ["images", base] as const;
-
-async function ok<T>(res: Response): Promise<T> {
-  if (!res.ok) throw await errorFromResponse(res);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
 
 function sizeLabel(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -64,7 +59,7 @@ export function ImageGallery({ base, zone, words = SCREENSHOTS, paste = false, i
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: imagesKey(base),
-    queryFn: async () => ok<{ images: Image[] }>(await apiFetch(`${base}/images`)),
+    queryFn: async () => readJson<{ images: Image[] }>(await apiFetch(`${base}/images`)),
   });
   const images = list.data?.images ?? [];
   const [problem, setProblem] = useState<string | null>(null);
@@ -82,7 +77,7 @@ export function ImageGallery({ base, zone, words = SCREENSHOTS, paste = false, i
     onSettled: () => queryClient.invalidateQueries({ queryKey: imagesKey(base) }),
   });
   const remove = useMutation({
-    mutationFn: async (imageId: string) => ok<void>(await apiFetch(imageUrl(base, imageId), { method: "DELETE" })),
+    mutationFn: async (imageId: string) => readJson<void>(await apiFetch(imageUrl(base, imageId), { method: "DELETE" })),
     onSuccess: () => setStatus("Image deleted."),
     onSettled: () => queryClient.invalidateQueries({ queryKey: imagesKey(base) }),
   });

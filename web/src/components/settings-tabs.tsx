@@ -7,6 +7,7 @@ const SETTINGS = [
   { to: "/settings/keys", label: "Advisor keys" },
   { to: "/settings/billing", label: "Billing" },
   { to: "/settings/sessions", label: "Sessions" },
+  { to: "/settings/sharing", label: "Sharing" },
 ] as const;
 
 export function SettingsTabs() {

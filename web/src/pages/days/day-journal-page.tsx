@@ -10,6 +10,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useInstanceConfig, type Account } from "../../api/queries.ts";
 import { TagEditor } from "../../components/tag-editor.tsx";
 import { ImageGallery } from "../../components/image-gallery.tsx";
+import { Comments } from "../../components/comments.tsx";
 import { ErrorAlert, PageHeader, SelectField, StatusMessage, TextAreaField } from "../../components/ui.tsx";
 import { WithAccounts } from "../../components/with-accounts.tsx";
 import { addDecimals } from "../../lib/decimal.ts";
@@ -24,6 +25,17 @@ type Figures = { netPnl: string; trades: number };
 
 function fetchDays(accountId: string, from: string, to: string) {
   return unwrap(api.api.days.$get({ query: { accountId, from, to } }));
+}
+
+/** The day's comments (yours and your mentors'), loaded when opened: a week holds seven days. */
+function DayComments({ path }: { path: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Comments</summary>
+      {open && <Comments path={path} />}
+    </details>
+  );
 }
 
 const MOODS = ["Awful", "Poor", "Even", "Good", "Great"];
@@ -228,6 +240,7 @@ function Week({ accounts }: { accounts: readonly Account[] }) {
                 <DayForm key={`${account!.id}-${day}`} account={account!} day={day} entry={entry} />
                 <ImageGallery base={`/api/days/${account!.id}/${day}`} id={`day-images-${day}`} words={{ title: "Images of the day", noun: "image", owner: dayLabel(day) }} />
               </details>
+              <DayComments path={`/api/days/${account!.id}/${day}`} />
             </section>
           );
         })}

@@ -98,7 +98,7 @@ function SharedTradeView({ token, data }: { token: string; data: TradeShare }) {
         </div>
         <div>
           <dt>Return</dt>
-          <dd className={trade.returnPercent ? toneOf(trade.returnPercent) : undefined}>{trade.returnPercent ? `${trade.returnPercent}%` : "–"}</dd>
+          <dd className={trade.returnPercent ? toneOf(trade.returnPercent) : undefined}>{trade.returnPercent ? `${Number(trade.returnPercent) > 0 ? "+" : ""}${trade.returnPercent}%` : "–"}</dd>
         </div>
         {trade.netPnl !== undefined && (
           <div>

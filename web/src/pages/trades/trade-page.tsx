@@ -9,6 +9,8 @@ import { ErrorAlert, Loading, PageHeader, QueryView, TextField, ZoneNote } from 
 import { signOf } from "../../lib/decimal.ts";
 import { averageDecimals, formatDateTime, formatMoney, formatNumber, formatPnl, formatPrice, formatR, priceDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import { ApiError } from "../../api/errors.ts";
+import { Comments } from "../../components/comments.tsx";
+import { ShareTrade } from "../share/share-trade.tsx";
 import { TradeImages } from "./trade-images.tsx";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions, type FollowFill } from "./fill-editor.tsx";
@@ -385,6 +387,8 @@ export function TradePage() {
             <PlaybookPanel key={`playbook-${t.id}`} trade={t} />
             <RulesPanel compliance={compliance ?? null} accountId={t.accountId} />
             <TradeImages key={`images-${t.id}`} tradeId={t.id} zone={zone} />
+            <Comments key={`comments-${t.id}`} path={`/api/trades/${t.id}`} intro="Your mentors' comments on this trade, and your answers." />
+            <ShareTrade key={`share-${t.id}`} tradeId={t.id} />
             {t.assetClass === "stock" && <SplitsPanel symbol={t.symbol} />}
           </>
         );
