@@ -23,13 +23,14 @@ import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } fro
 import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
 import { measureTax, TAX_TRADES } from "./tax.ts";
+import { measureSharing, SHARE_ROUNDS, VIEWS } from "./sharing.ts";
 import { MC_PATHS, MC_TRADES, measureMonteCarloNode, measureMonteCarloWorkerd, measureWhatIf, WHAT_IF_TRADES } from "./simulations.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sharing", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -270,6 +271,17 @@ if (runs("tax")) {
     `lots of a year of ${TAX_TRADES.toLocaleString("en")} trades across 3 accounts (${x.rows.toLocaleString("en")} rows, ${x.washed.toLocaleString("en")} washed) ${f(x.lotsMs)} | GET /api/accounts/:id ${f(x.accountMs)} (goal < 2 s)`,
   );
   console.log(`  Form 8949 CSV ${(x.csvBytes / 1024 / 1024).toFixed(1)} MB in ${f(x.csvMs)} | the server's peak RSS growth ${mb(x.peakGrowth)} over ${mb(x.rssBefore)} (goal < 150 MB)`);
+}
+
+if (runs("sharing")) {
+  console.log("\n== Public links (Node entrypoint) ==");
+  const x = await withDatabase((url) => measureSharing(env, url));
+  console.log(
+    `GET /api/public/shares/:token (no session, the trade, fills, notes, images) ${f(x.shareMs)} | GET /api/trades/:id for the owner ${f(x.tradeMs)} | ratio ${(x.shareMs / x.tradeMs).toFixed(2)}x (goal <= 1.5x; medians of ${SHARE_ROUNDS}, in turns)`,
+  );
+  const perMinute = Math.round((VIEWS / x.burstMs) * 60_000);
+  console.log(`  ${VIEWS.toLocaleString("en")} views, 50 at a time: counted ${x.counted.toLocaleString("en")} (goal: exactly ${VIEWS.toLocaleString("en")}) in ${(x.burstMs / 1000).toFixed(2)} s (${perMinute.toLocaleString("en")} a minute; goal >= 1,000)`);
+  if (x.counted !== VIEWS) failed = true;
 }
 
 if (runs("sync")) {

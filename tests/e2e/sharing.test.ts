@@ -52,6 +52,10 @@ describe("sharing and mentors", () => {
       await page.getByRole("heading", { name: "AAPL · Long · Closed" }).waitFor();
       await page.getByText("+1.98 R").waitFor();
       expect(await page.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex, nofollow");
+      // The Open Graph card a link preview shows.
+      const card = await page.locator('meta[property="og:image"]').getAttribute("content");
+      const image = await context.request.get(new URL(card!, url).href);
+      expect([image.status(), image.headers()["content-type"]]).toEqual([200, "image/png"]);
       const html = await page.content();
       for (const secret of [t.email, accountName, "A private note", "25,000", "$198", "198.00", tradeId]) expect(html, secret).not.toContain(secret);
       expect(await context.cookies()).toEqual([]);
