@@ -15,6 +15,9 @@
 //                            file's symbol, resolution and bar count (bars fetched on a key are fetched again)
 //   bars/<n>.csv             those bars in the candle CSV layout the upload takes, at most BARS_UPLOAD_MAX_ROWS
 //                            to a file
+//   comments.json            the comments on the trader's trades, detached notes and days (theirs and their
+//                            mentors'), each with its owner named as a screenshot's is, and its author: "you",
+//                            or the mentor's email
 //   settings.json            the trader's settings (base currency, digest, privacy mode) and their own exchange
 //                            rates (docs/currencies.md)
 // restore.ts reads it back.
@@ -68,6 +71,22 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
       from trade_images i left join trade_journals j on j.id = i.journal_id left join positions p on p.id = j.position_id
       where i.user_id = ${user.id}::uuid order by i.created_at, i.id`),
   );
+  const comments = rowsOf<{ account_id: string; journal_id: string | null; open_fill: string | null; day: string | null; author: string; body: string; created_at: string }>(
+    await deps.db.execute(sql`select c.account_id::text, c.journal_id::text, p.open_fill_id::text as open_fill, to_char(c.day, 'YYYY-MM-DD') as day,
+        case when c.author_id = ${user.id}::uuid then 'you' else coalesce(u.email, c.author_label, 'a deleted user') end as author, c.body,
+        ${sql.raw(isoUtc("c.created_at"))} as created_at
+      from comments c left join trade_journals j on j.id = c.journal_id left join positions p on p.id = j.position_id left join users u on u.id = c.author_id
+      where c.owner_id = ${user.id}::uuid order by c.created_at, c.id`),
+  ).map((c) => ({
+    owner: c.day
+      ? { day: { account: accountIndex.get(c.account_id) ?? null, date: c.day } }
+      : c.open_fill
+        ? { trade: { account: accountIndex.get(c.account_id) ?? null, openFill: c.open_fill } }
+        : { detachedNote: c.journal_id },
+    author: c.author,
+    body: c.body,
+    createdAt: c.created_at,
+  }));
   const file = (r: ImageRow) => `screenshots/${r.id}.${EXTENSIONS[r.content_type] ?? "bin"}`;
   const [detached] = rowsOf<{ json: string }>(
     await deps.db.execute(sql`select coalesce(json_agg(json_build_object('ref', j.id, 'account', a.name, 'symbol', j.symbol, 'direction', j.direction,
@@ -120,6 +139,7 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     conversations: (JSON.parse(conversations!.json) as unknown[]).length,
     imports: (JSON.parse(history!.json) as unknown[]).length,
     uploadedBars: barFiles.reduce((n, f) => n + f.bars, 0),
+    comments: comments.length,
   };
   const index = images.map((r) => ({ file: file(r), contentType: r.content_type, createdAt: r.created_at, owner: ownerOf(r, accountIndex) }));
   const texts: Array<[string, string]> = [
@@ -130,6 +150,7 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
     ["advisor/conversations.json", conversations!.json],
     ["imports/history.json", history!.json],
     ["bars.json", JSON.stringify(barFiles.map(({ file, symbol, resolution, bars }) => ({ file, symbol, resolution, bars })), null, 2)],
+    ["comments.json", JSON.stringify(comments, null, 2)],
     ["settings.json", settings!.json],
   ];
 

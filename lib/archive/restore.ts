@@ -29,12 +29,13 @@ import { textProblems } from "../text.ts";
 import { cleanImage, ImageRejected } from "../trades/image-bytes.ts";
 import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE } from "../trades/images.ts";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from "./archive.ts";
+import { COMMENT_MAX_CHARS } from "../sharing/comments.ts";
 import { RulesSchema } from "../prop/schema.ts";
 
 /** Largest JSON part read (journal.json and the others), uncompressed. */
 export const ARCHIVE_PART_MAX_BYTES = 64 * 1024 * 1024;
 
-export type ArchiveRestoreSummary = RestoreSummary & { screenshots: number; detachedNotes: number; conversations: number; imports: number; bars: number };
+export type ArchiveRestoreSummary = RestoreSummary & { screenshots: number; detachedNotes: number; conversations: number; imports: number; bars: number; comments: number };
 
 const iso = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/, "must be an ISO-8601 UTC time"));
 const ref = () => z.string().check(z.minLength(1), z.maxLength(64, "is too long"));
@@ -42,12 +43,10 @@ const decimal = () => z.nullable(z.string().check(z.regex(/^-?\d{1,18}(\.\d{1,8}
 
 const ManifestSchema = z.looseObject({ format: z.literal(ARCHIVE_FORMAT), version: z.literal(ARCHIVE_VERSION) });
 
-const OwnerSchema = z.union([
-  z.strictObject({ trade: z.strictObject({ account: z.int().check(z.nonnegative()), openFill: ref() }) }),
-  z.strictObject({ playbook: ref() }),
-  z.strictObject({ day: z.strictObject({ account: z.int().check(z.nonnegative()), date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")) }) }),
-  z.strictObject({ detachedNote: ref() }),
-]);
+const TradeOwner = z.strictObject({ trade: z.strictObject({ account: z.int().check(z.nonnegative()), openFill: ref() }) });
+const DayOwner = z.strictObject({ day: z.strictObject({ account: z.int().check(z.nonnegative()), date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")) }) });
+const NoteOwner = z.strictObject({ detachedNote: ref() });
+const OwnerSchema = z.union([TradeOwner, z.strictObject({ playbook: ref() }), DayOwner, NoteOwner]);
 const ScreenshotsSchema = z.array(
   z.looseObject({
     file: z.string().check(z.regex(/^screenshots\/[A-Za-z0-9-]{1,64}\.(png|jpg|webp|bin)$/, "must name an entry under screenshots/")),
@@ -56,6 +55,15 @@ const ScreenshotsSchema = z.array(
     owner: OwnerSchema,
   }),
 );
+/** comments.json (older archives have none): a playbook has no comments. */
+const CommentsSchema = z.array(
+  z.looseObject({
+    owner: z.union([TradeOwner, DayOwner, NoteOwner]),
+    author: z.string().check(z.minLength(1), z.maxLength(254)),
+    body: z.string().check(z.minLength(1), z.maxLength(COMMENT_MAX_CHARS)),
+    createdAt: iso(),
+  }),
+).check(z.maxLength(100_000));
 const DetachedNotesSchema = z.array(
   z.looseObject({
     ref: ref(),
@@ -161,6 +169,7 @@ type Extras = {
   detachedNotes: z.infer<typeof DetachedNotesSchema>;
   conversations: z.infer<typeof ConversationsSchema>;
   imports: z.infer<typeof ImportsSchema>;
+  comments: z.infer<typeof CommentsSchema>;
 };
 
 const notAnArchive = (detail: string) =>
@@ -233,6 +242,7 @@ export async function restoreArchive(
       detachedNotes: part("detached-notes.json", DetachedNotesSchema, json("detached-notes.json", await text("detached-notes.json", false))),
       conversations: part("advisor/conversations.json", ConversationsSchema, json("advisor/conversations.json", await text("advisor/conversations.json", false))),
       imports: part("imports/history.json", ImportsSchema, json("imports/history.json", await text("imports/history.json", false))),
+      comments: part("comments.json", CommentsSchema, json("comments.json", await text("comments.json", false))),
       settings: await (async () => {
         const raw = await text("settings.json", false);
         return part("settings.json", SettingsPartSchema, raw === null ? {} : json("settings.json", raw));
@@ -344,6 +354,13 @@ function referenceProblems(data: DataExport, extras: Extras, files: Map<string, 
     const o = s.owner;
     if ("trade" in o && !fillRefs[o.trade.account]?.has(o.trade.openFill)) at("its trade's opening fill is not in journal.json");
     if ("playbook" in o && !playbooks.has(o.playbook)) at("its playbook is not in journal.json");
+    if ("day" in o && !fillRefs[o.day.account]) at("its account is not in journal.json");
+    if ("detachedNote" in o && !notes.has(o.detachedNote)) at("its note is not in detached-notes.json");
+  });
+  extras.comments.forEach((c, k) => {
+    const at = (message: string) => problems.push({ path: ["comments.json", k, "owner"], message });
+    const o = c.owner;
+    if ("trade" in o && !fillRefs[o.trade.account]?.has(o.trade.openFill)) at("its trade's opening fill is not in journal.json");
     if ("day" in o && !fillRefs[o.day.account]) at("its account is not in journal.json");
     if ("detachedNote" in o && !notes.has(o.detachedNote)) at("its note is not in detached-notes.json");
   });

@@ -1879,6 +1879,8 @@ export const comments = pgTable(
     journalId: uuid("journal_id").references(() => tradeJournals.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }),
     authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    /** Who wrote it, for a comment restored from an archive whose author is not a user here (their email then). */
+    authorLabel: text("author_label"),
     body: text("body").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -249,6 +249,7 @@ export const ArchiveImportSummarySchema = z.object({
   conversations: z.number(),
   imports: z.number(),
   bars: z.number().check(z.describe("Uploaded price bars stored again")),
+  comments: z.number().check(z.describe("Comments on trades, notes and days stored again")),
 });
 
 const strategyKind = () => z.enum(["single", "vertical", "straddle", "strangle", "iron_condor", "iron_butterfly", "butterfly", "calendar", "diagonal", "covered_call", "protective_put", "collar", "custom"]);

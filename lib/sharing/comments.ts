@@ -23,7 +23,7 @@ export type Comment = { id: string; authorId: string | null; authorEmail: string
 export type CommentTarget = { tradeId: string } | { accountId: string; day: string };
 
 const columns = (readerId: string) =>
-  sql`c.id::text, c.author_id::text as "authorId", u.email as "authorEmail", coalesce(c.author_id = ${readerId}::uuid, false) as mine, c.body,
+  sql`c.id::text, c.author_id::text as "authorId", coalesce(u.email, c.author_label) as "authorEmail", coalesce(c.author_id = ${readerId}::uuid, false) as mine, c.body,
     ${sql.raw(isoUtc("c.created_at"))} as "createdAt"`;
 
 const notFound = (target: CommentTarget) => new AppError("NOT_FOUND", "tradeId" in target ? "No such trade." : "No such account.");

@@ -57,6 +57,12 @@ const restore = (client: TestClient, body: Uint8Array, type = "application/zip")
   client.request("/api/archive", { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: { "Content-Type": type } });
 
 /** What a trader sees of their journal, without this instance's ids and times of writing. */
+/** The comments on a trade or day as the trader reads them: who (their email, or "you"), what, when. */
+async function commentsOf(client: TestClient, path: string) {
+  const { comments } = (await (await client.get(`${path}/comments`)).json()) as { comments: Array<{ mine: boolean; authorEmail: string; body: string; createdAt: string }> };
+  return comments.map((c) => ({ by: c.mine ? "you" : c.authorEmail, body: c.body, createdAt: c.createdAt }));
+}
+
 async function journalView(client: TestClient) {
   const { accounts } = await (await client.get("/api/accounts")).json();
   const out = [];
@@ -74,6 +80,7 @@ async function journalView(client: TestClient) {
         tags: t.tags,
         stopPrice: (t.risk as { stopPrice: string | null }).stopPrice,
         images: await imagesOf(client, `/api/trades/${t.id}`),
+        comments: await commentsOf(client, `/api/trades/${t.id}`),
         chart: { bars: chart.bars, sources: chart.coverage.sources },
       });
     }
@@ -83,6 +90,7 @@ async function journalView(client: TestClient) {
       balance: a.balance,
       trades: list,
       day: await imagesOf(client, `/api/days/${a.id}/2026-03-04`),
+      dayComments: await commentsOf(client, `/api/days/${a.id}/2026-03-04`),
       imports: (imports as Array<Record<string, unknown>>).map((i) => ({ fileName: i.fileName, status: i.status, fillsCreated: i.fillsCreated })),
     });
   }
@@ -123,6 +131,17 @@ async function fillJournal(t: TestApp, client: TestClient) {
   await addImage(client, `/api/trades/${kept!.id}`, [30, 200, 30]);
   expect((await client.request(`/api/trades/${gone!.id}`, { method: "PATCH", json: { notes: "Chased it", tags: ["fomo"], stopPrice: stopFor(gone!.symbol) } })).status).toBe(200);
   await addImage(client, `/api/trades/${gone!.id}`, [10, 10, 200]);
+  // Comments (issue 59): the trader's and a mentor's on the kept trade, one on the trade whose fills go (its note
+  // keeps it), one on a day.
+  const mentor = await signUp(t, "archive-mentor");
+  const mentorEmail = (await (await mentor.client.get("/api/auth/me")).json()).user.email as string;
+  const grant = await (await client.post("/api/mentors", { email: mentorEmail, accountIds: [accountId], scopes: ["trades", "days"] })).json();
+  expect((await mentor.client.post(`/api/mentees/${grant.mentor.id}/accept`)).status).toBe(200);
+  const owner = (await (await client.get("/api/auth/me")).json()).user.id as string;
+  expect((await mentor.client.post(`/api/trades/${kept!.id}/comments?mentee=${owner}`, { body: "Good patience." })).status).toBe(201);
+  expect((await client.post(`/api/trades/${kept!.id}/comments`, { body: "Thanks!" })).status).toBe(201);
+  expect((await client.post(`/api/trades/${gone!.id}/comments`, { body: "Why did I chase?" })).status).toBe(201);
+  expect((await mentor.client.post(`/api/days/${accountId}/2026-03-04/comments?mentee=${owner}`, { body: "Plan kept?" })).status).toBe(201);
   const book = await (await client.post("/api/playbooks", { name: "Bull flag", entryCriteria: "Break of the flag" })).json();
   await addImage(client, `/api/playbooks/${book.id}`, [90, 90, 0]);
   await addImage(client, `/api/days/${accountId}/2026-03-04`, [0, 90, 90]);
@@ -178,8 +197,19 @@ describe("POST /api/archive", () => {
     const objectsBefore = s3b.objects.size;
     const res = await restore(bob, zip);
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1, bars: 56 });
+    expect(await res.json()).toEqual({ accounts: 1, fills: expect.any(Number), entries: 0, journaled: 1, screenshots: 5, detachedNotes: 1, conversations: 1, imports: 1, bars: 56, comments: 4 });
     expect(await journalView(bob)).toEqual(before);
+    expect(before.accounts[0]!.trades[0]!.comments).toEqual([
+      { by: expect.stringMatching(/^archive-mentor/), body: "Good patience.", createdAt: expect.any(String) },
+      { by: "you", body: "Thanks!", createdAt: expect.any(String) },
+    ]);
+    expect(before.accounts[0]!.dayComments).toEqual([{ by: expect.stringMatching(/^archive-mentor/), body: "Plan kept?", createdAt: expect.any(String) }]);
+    // The detached note's comment came along on the note.
+    const noteComments = async (app: TestApp, c: TestClient) =>
+      rowsOf<{ body: string }>(await app.deps.db.execute(sql`select c.body from comments c join trade_journals j on j.id = c.journal_id
+        where c.owner_id = ${(await (await c.get("/api/auth/me")).json()).user.id}::uuid and j.position_id is null`));
+    expect(await noteComments(b, bob)).toEqual([{ body: "Why did I chase?" }]);
+    expect(await noteComments(a, alice)).toEqual([{ body: "Why did I chase?" }]);
     // The settings and the trader's own rate came along.
     expect(await (await bob.get("/api/settings")).json()).toEqual(await (await alice.get("/api/settings")).json());
     expect(await (await bob.get("/api/settings")).json()).toMatchObject({ baseCurrency: "EUR", privacyMode: true, digest: { weekday: 1 } });

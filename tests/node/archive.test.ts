@@ -66,11 +66,11 @@ describe("GET /api/archive", () => {
     const files = await archiveOf(client);
     const json = (name: string) => JSON.parse(strFromU8(files[name]!));
     expect(Object.keys(files).sort()).toEqual(
-      ["advisor/conversations.json", "bars.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", "settings.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
+      ["advisor/conversations.json", "bars.json", "comments.json", "detached-notes.json", "imports/history.json", "journal.json", "manifest.json", "screenshots.json", "settings.json", ...shots.map((s) => `screenshots/${s.id}.png`)].sort(),
     );
     // No bars uploaded: none listed (tests/node/archive-restore.test.ts carries some over).
     expect(json("bars.json")).toEqual([]);
-    expect(json("manifest.json")).toMatchObject({ format: "trading-journal-archive", version: 1, accounts: 1, screenshots: 2, conversations: 1, imports: 1, uploadedBars: 0 });
+    expect(json("manifest.json")).toMatchObject({ format: "trading-journal-archive", version: 1, accounts: 1, screenshots: 2, conversations: 1, imports: 1, uploadedBars: 0, comments: 0 });
     // journal.json is the JSON export (the same a fresh instance imports), but for its time.
     const exported = await (await client.get("/api/auth/account/export")).json();
     expect({ ...json("journal.json"), exportedAt: "" }).toEqual({ ...exported, exportedAt: "" });
@@ -83,6 +83,7 @@ describe("GET /api/archive", () => {
     expect(json("settings.json")).toEqual({ baseCurrency: null, privacyMode: false, digest: null, fxOverrides: [], brokerRates: [], evaluations: [] });
     expect(json("imports/history.json")).toEqual([expect.objectContaining({ account: "Main", fileName: "sample.csv", format: "generic", status: "committed", fillsCreated: 4 })]);
     expect(json("detached-notes.json")).toEqual([]);
+    expect(json("comments.json")).toEqual([]); // tests/node/archive-restore.test.ts carries some over
     // Never a provider key, nothing of the stranger's.
     const all = Object.values(files).map((f) => Buffer.from(f).toString("latin1")).join("\n");
     expect(all).not.toContain(key);

@@ -5,8 +5,8 @@
 -- with their messages, the import history, each import holding again the fills it wrote (so it can still
 -- be undone), and the bars the trader uploaded (bars_store, as their upload). `extras` is {detachedNotes,
 -- screenshots, conversations, imports} as the archive holds them, and bars: [{symbol, resolution, bars, days}]
--- as bars_store takes them, and settings: {baseCurrency, privacyMode, digest, fxOverrides} (settings.json). Returns account_restore's counts (without its ids) and {screenshots, detachedNotes,
--- conversations, imports, bars}.
+-- as bars_store takes them, comments (comments.json), and settings: {baseCurrency, privacyMode, digest, fxOverrides} (settings.json). Returns account_restore's counts (without its ids) and {screenshots, detachedNotes,
+-- conversations, imports, bars, comments}.
 -- Guarantees: all or nothing; an image whose owner is not in the archive raises ARCHIVE_OWNER:<file>, one the
 -- archive's index does not name raises ARCHIVE_UNLISTED:<file>. The staged rows are taken (their object keys
 -- cleared first, so their objects are not queued for deletion).
@@ -34,6 +34,9 @@ DECLARE
   n_imports integer := 0;
   bar jsonb;
   n_bars integer := 0;
+  com jsonb;
+  cday date;
+  n_comments integer := 0;
 BEGIN
   summary := account_restore(p_user, p_data, p_cap);
   ids := summary->'ids';
@@ -97,6 +100,36 @@ BEGIN
   UPDATE archive_restore_images SET storage_key = NULL WHERE restore_id = p_restore AND storage_key IS NOT NULL;
   DELETE FROM archive_restore_images WHERE restore_id = p_restore;
 
+  -- The comments (comments.json): on a trade (by its opening fill), a detached note or a day. The trader's own
+  -- are theirs again; a mentor's keep the mentor's email as their author.
+  FOR com IN SELECT * FROM jsonb_array_elements(coalesce(p_extras->'comments', '[]'::jsonb)) LOOP
+    jid := NULL;
+    acct := NULL;
+    cday := NULL;
+    IF com->'owner' ? 'trade' THEN
+      k := (com->'owner'->'trade'->>'account')::integer;
+      acct := (ids->'accounts'->>k)::uuid;
+      SELECT p.id INTO pos FROM positions p
+      WHERE p.account_id = acct AND p.open_fill_id = (ids->'fills'->k->>(com->'owner'->'trade'->>'openFill'))::uuid;
+      IF pos IS NOT NULL THEN
+        jid := trade_journal_ensure(pos);
+      END IF;
+    ELSIF com->'owner' ? 'detachedNote' THEN
+      jid := (note_ids->>(com->'owner'->>'detachedNote'))::uuid;
+      SELECT account_id INTO acct FROM trade_journals WHERE id = jid;
+    ELSIF com->'owner' ? 'day' THEN
+      acct := (ids->'accounts'->>((com->'owner'->'day'->>'account')::integer))::uuid;
+      cday := (com->'owner'->'day'->>'date')::date;
+    END IF;
+    IF acct IS NULL OR (jid IS NULL AND cday IS NULL) THEN
+      RAISE EXCEPTION 'ARCHIVE_OWNER:comments.json' USING ERRCODE = 'P0001';
+    END IF;
+    INSERT INTO comments (owner_id, account_id, journal_id, day, author_id, author_label, body, created_at)
+    VALUES (p_user, acct, jid, cday, CASE WHEN com->>'author' = 'you' THEN p_user END, CASE WHEN com->>'author' <> 'you' THEN com->>'author' END,
+      com->>'body', (com->>'createdAt')::timestamptz);
+    n_comments := n_comments + 1;
+  END LOOP;
+
   FOR conv IN SELECT * FROM jsonb_array_elements(coalesce(p_extras->'conversations', '[]'::jsonb)) LOOP
     INSERT INTO advisor_conversations (user_id, title, provider, model, created_at, updated_at)
     VALUES (p_user, conv->>'title', conv->>'provider', conv->>'model', (conv->>'createdAt')::timestamptz,
@@ -154,6 +187,7 @@ BEGIN
     ON CONFLICT DO NOTHING;
   END IF;
 
-  RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars);
+  RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars,
+    'comments', n_comments);
 END;
 $$;
