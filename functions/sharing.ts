@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { currentUser, requireUser } from "../lib/http/auth.ts";
+import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
+import { LIMITS } from "../lib/ratelimit/index.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import {
@@ -49,12 +50,14 @@ export const shares = createRouter()
 // No session, no cookie, never indexed: the token is the only key. A malformed token is looked up like any
 // other (no 400), so nothing in the answer or its timing tells whether a link ever existed.
 const TokenParam = z.object({ token: z.string().check(z.maxLength(200)) });
+const publicLimit = rateLimit(LIMITS.publicShare, "client");
 const noIndex = { "X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const publicShares = createRouter()
   .get(
     "/shares/:token",
     describeRoute({ tag: "sharing", public: true, summary: "What a public link shows (no session); unknown, expired or revoked: 404", responses: { 200: { description: "The shared trade or report.", schema: PublicShareSchema } }, errors: ["NOT_FOUND"] }),
+    publicLimit,
     validate("param", TokenParam),
     async (c) => {
       for (const [k, v] of Object.entries(noIndex)) c.header(k, v);
@@ -64,6 +67,7 @@ export const publicShares = createRouter()
   .get(
     "/shares/:token/images/:imageId",
     describeRoute({ tag: "sharing", public: true, summary: "A screenshot of a shared trade whose link shows images", responses: { 200: { description: "The image.", contentType: "image/*", schema: z.string() } }, errors: ["NOT_FOUND"] }),
+    publicLimit,
     validate("param", z.object({ token: z.string().check(z.maxLength(200)), imageId: z.uuid("must be a uuid") })),
     async (c) => {
       const { token, imageId } = c.req.valid("param");

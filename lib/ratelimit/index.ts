@@ -78,6 +78,8 @@ export const LIMITS = {
   passwordResetRequest: { name: "passwordResetRequest", limit: 5, windowSeconds: 3600, fallbackLimit: 3 },
   /** Archive imports (POST /api/archive): each may keep up to ARCHIVE_IMPORT_MAX_BYTES of scratch while it is read. */
   archiveImport: { name: "archiveImport", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
+  /** A public link's page and its images (no session): per reader's address, ample for reading, not for scraping. */
+  publicShare: { name: "publicShare", limit: 120, windowSeconds: 60, fallbackLimit: 60 },
   /** Routes that check the current password again (change it, delete the account): guesses from one stolen session. */
   passwordCheckSession: { name: "passwordCheckSession", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
   /** The same, across all of a user's sessions. */

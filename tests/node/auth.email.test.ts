@@ -184,6 +184,30 @@ describe("password reset", () => {
     expect(smtp.messages.filter((m) => m.to.includes(email) && m.subject.startsWith("New access token"))).toHaveLength(1);
   });
 
+  it("inviting a mentor mails them who invited them, to what, and where to accept; only a verified address accepts", async () => {
+    const owner = many.client();
+    const ownerEmail = uniqueEmail("mentee");
+    expect((await owner.post("/api/auth/register", { email: ownerEmail, password: PASSWORD })).status).toBe(201);
+    const accountId = ((await (await owner.post("/api/accounts", { name: "Main", currency: "USD" })).json()) as { id: string }).id;
+    const mentorEmail = uniqueEmail("mentor");
+    const made = await owner.post("/api/mentors", { email: mentorEmail, accountIds: [accountId], scopes: ["trades", "stats"], expiresInDays: 30 });
+    expect(made.status).toBe(201);
+    const { mentor } = (await made.json()) as { mentor: { id: string; expiresAt: string } };
+    await many.settled();
+    const mail = await smtp.waitFor((m) => m.to.includes(mentorEmail) && m.subject === "An invitation to mentor on Trading Journal", 5000);
+    expect(mail.text).toContain(`${ownerEmail} invited you to read their Trading Journal journal as their mentor (trades, stats) until ${mentor.expiresAt.slice(0, 10)}.`);
+    expect(mail.text).toContain("http://localhost:3100/mentees");
+    // The mentor registers with that address: unverified, the invitation is theirs to see but not to accept.
+    const them = many.client();
+    expect((await them.post("/api/auth/register", { email: mentorEmail, password: PASSWORD })).status).toBe(201);
+    const refused = await them.post(`/api/mentees/${mentor.id}/accept`);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("Verify your email address first: the invitation is to that address.");
+    const verify = await smtp.waitFor((m) => m.to.includes(mentorEmail) && m.text.includes("/verify-email?"), 5000);
+    expect((await many.client().post("/api/auth/verify-email", { token: tokenFrom(verify.text, "verify-email") })).status).toBe(200);
+    expect((await them.post(`/api/mentees/${mentor.id}/accept`)).status).toBe(200);
+  });
+
   it("a reset link dies when the password changes, is reset, or every session is ended", async () => {
     // A link requested before the owner acted must not replace the password afterwards.
     const requestLink = async (email: string) => {

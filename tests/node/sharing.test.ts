@@ -13,7 +13,7 @@ import { apiRoutes } from "../../lib/http/openapi.ts";
 import { CalendarSchema, EquitySchema, StatsSummarySchema, TradeDetailSchema } from "../../lib/http/responses.ts";
 import { MENTOR_ROUTES, MENTOR_SCOPES } from "../../lib/sharing/access.ts";
 import { CALENDAR_DAY_FIELDS, EQUITY_POINT_FIELDS, FILL_FIELDS, SUMMARY_FIELDS, TRADE_FIELDS, type FieldClass } from "../../lib/sharing/shares.ts";
-import { journal } from "../support/app.ts";
+import { journal, testApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
@@ -328,5 +328,17 @@ describe("public links", () => {
     // The account deleted: the link is gone.
     expect((await w.owner.client.delete(`/api/accounts/${w.a}?confirm=${DELETE_HISTORY_CONFIRMATION}`)).status).toBe(204);
     expect((await w.j.anonymous().get(`/api/public/shares/${shown.token}`)).status).toBe(404);
+  });
+});
+
+describe("a public link's reader", () => {
+  it("reads at most 120 pages a minute from one address: the 121st is 429 with Retry-After", async () => {
+    const t = await testApp(url(), {}, { peer: `203.0.113.${Math.floor(Math.random() * 250) + 1}` });
+    const reader = t.client();
+    for (let i = 0; i < 120; i++) expect((await reader.get("/api/public/shares/unknown-token")).status).toBe(404);
+    const limited = await reader.get("/api/public/shares/unknown-token");
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
