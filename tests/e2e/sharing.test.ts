@@ -71,10 +71,11 @@ describe("sharing and mentors", () => {
 
   it("a mentor invited, accepting, reading the trade and commenting; a comment holding markup stays text", async () => {
     await t.page.goto(`${base()}/settings/sharing`);
-    await t.page.getByLabel("Their email").fill(m.email);
-    await t.page.getByLabel(accountName).check();
-    await t.page.getByRole("button", { name: "Invite" }).click();
-    await t.page.getByText("Invited.").waitFor();
+    const mentors = t.page.locator("section", { has: t.page.getByRole("heading", { name: "Mentors" }) });
+    await mentors.getByLabel("Their email").fill(m.email);
+    await mentors.getByLabel(accountName).check();
+    await mentors.getByRole("button", { name: "Invite" }).click();
+    await mentors.getByText("Invited.").waitFor();
 
     await m.page.goto(`${base()}/settings/sharing`);
     await m.page.getByRole("button", { name: "Accept the invitation" }).click();
@@ -100,6 +101,27 @@ describe("sharing and mentors", () => {
     await t.page.getByText("Thanks, I will keep it.").waitFor();
     expect(t.errors).toEqual([]);
     expect(m.errors).toEqual([]);
+  });
+
+  it("a report shared from Settings shows R, and no amounts, signed out", async () => {
+    await t.page.goto(`${base()}/settings/sharing`);
+    const form = t.page.locator("section", { has: t.page.getByRole("heading", { name: "Share a report" }) });
+    await form.getByLabel(accountName).check();
+    await form.getByRole("button", { name: "Make a report link" }).click();
+    const url = await form.getByLabel(/Anyone with this link can see the report/).inputValue();
+    const browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByRole("heading", { name: "Trading report" }).waitFor();
+    await page.getByText("+1.98 R").first().waitFor();
+    const html = await page.content();
+    for (const secret of [t.email, accountName, "$198", "198.00", "25,000"]) expect(html, secret).not.toContain(secret);
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SCREENSHOTS}shared-report-phone.png`, fullPage: true });
+    await browser.close();
+    expect(t.errors).toEqual([]);
   });
 
   it("privacy mode masks every amount and position size, and shows them again", async () => {

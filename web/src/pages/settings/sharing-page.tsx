@@ -26,6 +26,7 @@ export function SharingSettingsPage() {
       <PageHeader title="Sharing" />
       <SettingsTabs />
       <Links />
+      <ShareReport />
       <Mentors />
       <Mentees />
     </>
@@ -90,6 +91,58 @@ function Links() {
           )
         }
       </QueryView>
+    </section>
+  );
+}
+
+/** A report's link: accounts and a period (days, read as UTC), amounts shown or not. */
+function ShareReport() {
+  const queryClient = useQueryClient();
+  const accounts = useAccounts();
+  const [accountIds, setAccountIds] = useState<string[]>([]);
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [money, setMoney] = useState(false);
+  const make = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.api.shares.$post({
+          json: { kind: "report", accountIds, show: { money, notes: false, images: false, chart: false }, ...(from ? { from: `${from}T00:00:00Z` } : {}), ...(to ? { to: `${to}T00:00:00Z` } : {}) },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sharingKeys.shares }),
+  });
+  const errors = serverFieldErrors(make.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    make.mutate();
+  };
+  const url = make.data ? new URL(make.data.url || `/s/${make.data.token}`, window.location.origin).href : null;
+  return (
+    <section className="panel" aria-labelledby="report-title">
+      <h2 id="report-title">Share a report</h2>
+      <p>The accounts' summary, equity curve and days for a period, in R unless you show amounts. No account names.</p>
+      <form onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>Accounts</legend>
+          {accounts.data?.accounts.map((a) => (
+            <label key={a.id} className="checkbox">
+              <input type="checkbox" checked={accountIds.includes(a.id)} onChange={(e) => setAccountIds(e.target.checked ? [...accountIds, a.id] : accountIds.filter((x) => x !== a.id))} /> {a.name}
+            </label>
+          ))}
+          {errors.accountIds && <p className="field__error">Accounts: {errors.accountIds}</p>}
+        </fieldset>
+        <TextField label="From (first day)" type="date" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
+        <TextField label="To (the day after the last)" type="date" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
+        <label className="checkbox">
+          <input type="checkbox" checked={money} onChange={(e) => setMoney(e.target.checked)} /> Show amounts
+        </label>
+        <ErrorAlert error={errors.accountIds || errors.from || errors.to ? null : make.error} title="Could not make the link." />
+        <button type="submit" className="button" disabled={make.isPending}>
+          {make.isPending ? "Making the link…" : "Make a report link"}
+        </button>
+      </form>
+      {url && <TextField label="Anyone with this link can see the report (shown once)" readOnly value={url} onFocus={(e) => e.target.select()} />}
     </section>
   );
 }

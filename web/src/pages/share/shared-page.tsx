@@ -10,6 +10,7 @@ import { ErrorAlert, Loading } from "../../components/ui.tsx";
 import { baseChartOptions, chartPalette } from "../../lib/chart-theme.ts";
 import { formatDate, formatDateTime, formatPnl, formatPrice, formatR, formatSigned, priceDecimals, symbolLabel, toneOf, type Unit } from "../../lib/format.ts";
 import { EquityChart } from "../dashboard/equity-chart.tsx";
+import "../dashboard/dashboard.css";
 
 type Bar = { t: string; open: string; high: string; low: string; close: string };
 type SharedTrade = {
@@ -87,7 +88,7 @@ function SharedTradeView({ token, data }: { token: string; data: TradeShare }) {
   const decimals = priceDecimals([trade.averageEntryPrice, trade.averageExitPrice, ...fills.map((f) => f.price)]);
   const r = trade.risk.rMultiple;
   return (
-    <article className="stack">
+    <article className="share-page">
       <h1>
         {symbolLabel(trade.symbol)} · {trade.direction === "long" ? "Long" : "Short"} · {trade.status === "open" ? "Open" : "Closed"}
       </h1>
@@ -212,7 +213,7 @@ function SharedChart({ bars, fills, daily }: { bars: Bar[]; fills: SharedFill[];
 
 function SharedReportView({ data }: { data: ReportShare }) {
   return (
-    <article className="stack">
+    <article className="share-page">
       <h1>Trading report</h1>
       {(data.from || data.to) && (
         <p>
@@ -225,7 +226,7 @@ function SharedReportView({ data }: { data: ReportShare }) {
         const unit: Unit = money ? { kind: "money", currency: s.currency ?? null } : { kind: "r" };
         const points = report.equity.map((p) => (money ? { start: p.start, trades: p.trades, equity: p.equity!, netPnl: p.netPnl! } : { start: p.start, trades: p.trades, equity: p.rEquity, netPnl: p.rTotal ?? "0" }));
         return (
-          <section key={i} className="stack">
+          <section key={i} className="share-page">
             {data.reports.length > 1 && <h2>Account {i + 1}</h2>}
             <dl className="stats">
               <div>
