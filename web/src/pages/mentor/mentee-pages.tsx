@@ -7,7 +7,11 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, apiFetch, asMentee, readJson, unwrap } from "../../api/client.ts";
 import { Comments } from "../../components/comments.tsx";
 import { ErrorAlert, Loading, PageHeader, QueryView } from "../../components/ui.tsx";
-import { formatDate, formatDateTime, formatPnl, formatPrice, formatQuantity, formatR, priceDecimals, quantityDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
+import { formatDate, formatDateTime, formatPnl, formatR, symbolLabel, toneOf } from "../../lib/format.ts";
+import { BarsChart, SummaryOutline, TradeOutline, type OutlineBar } from "../share/trade-outline.tsx";
+import { EquityChart } from "../dashboard/equity-chart.tsx";
+import type { EquityPoint } from "../dashboard/equity.ts";
+import "../dashboard/dashboard.css";
 import { addDays, todayIn } from "../dashboard/range.ts";
 
 type Mentee = { id: string; userId: string; name: string; accounts: Array<{ id: string; name: string; currency: string }>; scopes: string[]; status: string };
@@ -158,35 +162,14 @@ type Summary = { trades: number; winRate: string | null; profitFactor: string | 
 
 function MenteeStats({ userId, accountId }: { userId: string; accountId: string }) {
   const summary = useQuery({ queryKey: ["mentee", userId, "summary", accountId], queryFn: () => get<Summary>(`/api/stats/summary?accountId=${accountId}`, userId) });
+  const equity = useQuery({ queryKey: ["mentee", userId, "equity", accountId], queryFn: () => get<{ points: EquityPoint[] }>(`/api/stats/equity?accountId=${accountId}&bucket=day`, userId) });
   return (
     <QueryView query={summary} label="the statistics">
       {(s) => (
-        <dl className="stats">
-          <div>
-            <dt>Closed trades</dt>
-            <dd>{s.trades}</dd>
-          </div>
-          <div>
-            <dt>Win rate</dt>
-            <dd>{s.winRate === null ? "–" : `${(Number(s.winRate) * 100).toFixed(1)}%`}</dd>
-          </div>
-          <div>
-            <dt>Profit factor</dt>
-            <dd>{s.profitFactor ?? "–"}</dd>
-          </div>
-          <div>
-            <dt>Net P&L</dt>
-            <dd className={toneOf(s.netPnl)}>{formatPnl(s.netPnl, s.currency)}</dd>
-          </div>
-          <div>
-            <dt>Total R</dt>
-            <dd>{s.r.total ? formatR(s.r.total) : "–"}</dd>
-          </div>
-          <div>
-            <dt>Expectancy</dt>
-            <dd>{s.r.expectancy ? formatR(s.r.expectancy) : "–"}</dd>
-          </div>
-        </dl>
+        <>
+          <SummaryOutline summary={s} />
+          {equity.data && equity.data.points.length > 0 && <EquityChart points={equity.data.points} bucket="day" unit={{ kind: "money", currency: s.currency }} />}
+        </>
       )}
     </QueryView>
   );
@@ -234,6 +217,7 @@ export function MenteeTradePage() {
   const { userId = "", tradeId = "" } = useParams();
   const { mentees, mentee } = useMentee(userId);
   const trade = useQuery({ queryKey: ["mentee", userId, "trade", tradeId], queryFn: () => get<Detail>(`/api/trades/${tradeId}`, userId) });
+  const chart = useQuery({ queryKey: ["mentee", userId, "chart", tradeId], queryFn: () => get<{ resolution: string; bars: OutlineBar[] }>(`/api/trades/${tradeId}/chart`, userId) });
   if (mentees.isPending) return <Loading />;
   return (
     <>
@@ -243,63 +227,11 @@ export function MenteeTradePage() {
       </p>
       <QueryView query={trade} label="the trade">
         {({ trade: t, fills }) => {
-          const decimals = priceDecimals(fills.map((f) => f.price));
-          const qty = quantityDecimals(fills.map((f) => f.quantityInTrade));
           return (
             <>
               <PageHeader title={`${symbolLabel(t.symbol)} · ${t.direction === "long" ? "Long" : "Short"}`} />
-              <dl className="stats">
-                <div>
-                  <dt>Net P&L</dt>
-                  <dd className={toneOf(t.netPnl)}>{formatPnl(t.netPnl, t.currency)}</dd>
-                </div>
-                <div>
-                  <dt>R multiple</dt>
-                  <dd>{t.risk.rMultiple ? formatR(t.risk.rMultiple) : "No 1R"}</dd>
-                </div>
-                <div>
-                  <dt>Entry → exit</dt>
-                  <dd>
-                    {t.averageEntryPrice ? formatPrice(t.averageEntryPrice, decimals) : "–"} → {t.averageExitPrice ? formatPrice(t.averageExitPrice, decimals) : "–"}
-                  </dd>
-                </div>
-                <div>
-                  <dt>Held</dt>
-                  <dd>
-                    {formatDateTime(t.openedAt)}
-                    {t.closedAt ? ` – ${formatDateTime(t.closedAt)}` : ""}
-                  </dd>
-                </div>
-              </dl>
-              <section>
-                <h2>Fills</h2>
-                <div className="table-wrap">
-                  <table className="stack-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Time</th>
-                        <th scope="col">Side</th>
-                        <th scope="col" className="num">
-                          Quantity
-                        </th>
-                        <th scope="col" className="num">
-                          Price
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {fills.map((f) => (
-                        <tr key={f.id}>
-                          <td>{formatDateTime(f.executedAt)}</td>
-                          <td>{f.side === "buy" ? "Buy" : "Sell"}</td>
-                          <td className="num">{formatQuantity(f.quantityInTrade, qty)}</td>
-                          <td className="num">{formatPrice(f.price, decimals)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              </section>
+              {chart.data && chart.data.bars.length > 0 && <BarsChart bars={chart.data.bars} fills={fills} daily={chart.data.resolution === "1d"} />}
+              <TradeOutline trade={t} fills={fills} />
               {mentee?.scopes.includes("journal") && (
                 <section className="panel">
                   <h2>What they wrote</h2>

@@ -95,6 +95,21 @@ function Links() {
   );
 }
 
+/** The trader's accounts as checkboxes: which a link or a mentor covers. */
+function AccountChecks({ accounts, chosen, onChange, error }: { accounts: ReadonlyArray<{ id: string; name: string }>; chosen: string[]; onChange(ids: string[]): void; error?: string }) {
+  return (
+    <fieldset>
+      <legend>Accounts</legend>
+      {accounts.map((a) => (
+        <label key={a.id} className="checkbox">
+          <input type="checkbox" checked={chosen.includes(a.id)} onChange={(e) => onChange(e.target.checked ? [...chosen, a.id] : chosen.filter((x) => x !== a.id))} /> {a.name}
+        </label>
+      ))}
+      {error && <p className="field__error">Accounts: {error}</p>}
+    </fieldset>
+  );
+}
+
 /** A report's link: accounts and a period (days, read as UTC), amounts shown or not. */
 function ShareReport() {
   const queryClient = useQueryClient();
@@ -123,15 +138,7 @@ function ShareReport() {
       <h2 id="report-title">Share a report</h2>
       <p>The accounts' summary, equity curve and days for a period, in R unless you show amounts. No account names.</p>
       <form onSubmit={submit} noValidate>
-        <fieldset>
-          <legend>Accounts</legend>
-          {accounts.data?.accounts.map((a) => (
-            <label key={a.id} className="checkbox">
-              <input type="checkbox" checked={accountIds.includes(a.id)} onChange={(e) => setAccountIds(e.target.checked ? [...accountIds, a.id] : accountIds.filter((x) => x !== a.id))} /> {a.name}
-            </label>
-          ))}
-          {errors.accountIds && <p className="field__error">Accounts: {errors.accountIds}</p>}
-        </fieldset>
+        <AccountChecks accounts={accounts.data?.accounts ?? []} chosen={accountIds} onChange={setAccountIds} error={errors.accountIds} />
         <TextField label="From (first day)" type="date" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
         <TextField label="To (the day after the last)" type="date" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
         <label className="checkbox">
@@ -184,15 +191,7 @@ function Mentors() {
       <p>A mentor signs in to this journal with the email you invite and reads the accounts and views you choose, read-only; they can comment on trades and days. Removing one ends their access at once.</p>
       <form onSubmit={submit} noValidate>
         <TextField label="Their email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} autoComplete="off" />
-        <fieldset>
-          <legend>Accounts</legend>
-          {accounts.data?.accounts.map((a) => (
-            <label key={a.id} className="checkbox">
-              <input type="checkbox" checked={accountIds.includes(a.id)} onChange={(e) => setAccountIds(e.target.checked ? [...accountIds, a.id] : accountIds.filter((x) => x !== a.id))} /> {a.name}
-            </label>
-          ))}
-          {errors.accountIds && <p className="field__error">Accounts: {errors.accountIds}</p>}
-        </fieldset>
+        <AccountChecks accounts={accounts.data?.accounts ?? []} chosen={accountIds} onChange={setAccountIds} error={errors.accountIds} />
         <fieldset>
           <legend>What they read</legend>
           {SCOPES.map(([scope, label]) => (

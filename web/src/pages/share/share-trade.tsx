@@ -20,6 +20,8 @@ export function ShareTrade({ tradeId }: { tradeId: string }) {
   const [show, setShow] = useState<Show>({ money: false, notes: false, images: false, chart: true });
   const [days, setDays] = useState("30");
   const [copied, setCopied] = useState(false);
+  // The form is drawn when the panel is opened: closed, none of its fields is on the page.
+  const [open, setOpen] = useState(false);
   const make = useMutation({
     mutationFn: () => unwrap(api.api.shares.$post({ json: { kind: "trade", tradeId, show, expiresInDays: Number(days) } })),
   });
@@ -31,25 +33,27 @@ export function ShareTrade({ tradeId }: { tradeId: string }) {
   const errors = serverFieldErrors(make.error);
   const url = make.data ? new URL(make.data.url || `/s/${make.data.token}`, window.location.origin).href : null;
   return (
-    <details className="panel share-trade">
+    <details className="panel share-trade" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Share this trade</summary>
-      <form onSubmit={submit} noValidate>
-        <fieldset>
-          <legend>Show</legend>
-          {CHOICES.map(([key, label]) => (
-            <label key={key} className="checkbox">
-              <input type="checkbox" checked={show[key]} onChange={(e) => setShow((s) => ({ ...s, [key]: e.target.checked }))} /> {label}
-            </label>
-          ))}
-          <p className="muted">Without amounts the page shows R and percentages only. Your account, balance and email are never shown.</p>
-        </fieldset>
-        <TextField label="Link works for (days)" type="number" min={1} max={365} value={days} onChange={(e) => setDays(e.target.value)} error={errors.expiresInDays} />
-        <ErrorAlert error={errors.expiresInDays ? null : make.error} title="Could not make the link." />
-        <button type="submit" className="button" disabled={make.isPending}>
-          {make.isPending ? "Making the link…" : "Make a link"}
-        </button>
-      </form>
-      {url && (
+      {open && (
+        <form onSubmit={submit} noValidate>
+          <fieldset>
+            <legend>Show</legend>
+            {CHOICES.map(([key, label]) => (
+              <label key={key} className="checkbox">
+                <input type="checkbox" checked={show[key]} onChange={(e) => setShow((s) => ({ ...s, [key]: e.target.checked }))} /> {label}
+              </label>
+            ))}
+            <p className="muted">Without amounts the page shows R and percentages only. Your account, balance and email are never shown.</p>
+          </fieldset>
+          <TextField label="Link works for (days)" type="number" min={1} max={365} value={days} onChange={(e) => setDays(e.target.value)} error={errors.expiresInDays} />
+          <ErrorAlert error={errors.expiresInDays ? null : make.error} title="Could not make the link." />
+          <button type="submit" className="button" disabled={make.isPending}>
+            {make.isPending ? "Making the link…" : "Make a link"}
+          </button>
+        </form>
+      )}
+      {open && url && (
         <div className="share-trade__link" role="status">
           <TextField label="Anyone with this link can see the page (shown once)" readOnly value={url} onFocus={(e) => e.target.select()} />
           <button
