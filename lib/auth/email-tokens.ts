@@ -1,7 +1,8 @@
 // Single-use tokens for email verification and password reset. The mailed token is random; only its
 // SHA-256 is stored, and using it is one conditional statement, so a token works once even when two
 // requests race.
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { emailTokens } from "../db/schema.ts";
 import { rowsOf } from "../db/rows.ts";
@@ -15,7 +16,6 @@ export const VERIFY_EMAIL_TTL_MS = 24 * 3600 * 1000;
 export const RESET_PASSWORD_TTL_MS = 3600 * 1000;
 
 type Purpose = "verify_email" | "reset_password";
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /** A fresh token for the user; earlier unused tokens of the same purpose stop working. */
 export async function issueEmailToken(deps: Pick<Deps, "db" | "now">, userId: string, purpose: Purpose): Promise<string> {
@@ -25,7 +25,7 @@ export async function issueEmailToken(deps: Pick<Deps, "db" | "now">, userId: st
     .delete(emailTokens)
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
   await deps.db.insert(emailTokens).values({
-    tokenHash: sha256(token),
+    tokenHash: sha256Hex(token),
     userId,
     purpose,
     createdAt: deps.now(),
@@ -45,7 +45,7 @@ export async function consumeVerifyEmailToken(deps: Pick<Deps, "db" | "now">, to
     await deps.db.execute(sql`
       with used as (
         update email_tokens set used_at = ${deps.now()}
-        where token_hash = ${sha256(token)} and purpose = 'verify_email' and used_at is null and expires_at > ${deps.now()}
+        where token_hash = ${sha256Hex(token)} and purpose = 'verify_email' and used_at is null and expires_at > ${deps.now()}
         returning user_id
       )
       update users set email_verified = true, updated_at = now()
@@ -67,7 +67,7 @@ export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, 
     await deps.db.execute(sql`
       with used as (
         update email_tokens set used_at = ${deps.now()}
-        where token_hash = ${sha256(token)} and purpose = 'reset_password' and used_at is null and expires_at > ${deps.now()}
+        where token_hash = ${sha256Hex(token)} and purpose = 'reset_password' and used_at is null and expires_at > ${deps.now()}
         returning user_id
       ),
       ended as (delete from sessions using used where sessions.user_id = used.user_id returning sessions.id),
@@ -75,7 +75,7 @@ export async function consumeResetPasswordToken(deps: Pick<Deps, "db" | "now">, 
       -- The user's other unused reset links die with this one (a password set is a password set).
       revoked as (
         delete from email_tokens e using used
-        where e.user_id = used.user_id and e.purpose = 'reset_password' and e.used_at is null and e.token_hash <> ${sha256(token)}
+        where e.user_id = used.user_id and e.purpose = 'reset_password' and e.used_at is null and e.token_hash <> ${sha256Hex(token)}
       ),
       changed as (
         update users set password_hash = ${passwordHash}, updated_at = now()

@@ -10,7 +10,8 @@
 // webauthn_flows (by the SHA-256 of the flow id the browser holds), the second factor on its sign-in challenge.
 // The relying party (rpID and the origins accepted) comes from the HTTP layer: WEB_BASE_URL when set, else the
 // host the request came to.
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { decodePKIXECDSASignature, decodeSEC1PublicKey, p256, verifyECDSASignature } from "@oslojs/crypto/ecdsa";
 import { RSAPublicKey, sha256ObjectIdentifier, verifyRSASSAPKCS1v15Signature } from "@oslojs/crypto/rsa";
 import { sha256 as sha256Bytes } from "@oslojs/crypto/sha2";
@@ -39,7 +40,6 @@ export type RelyingParty = { rpID: string; origins: string[] };
 export const MAX_PASSKEYS = 10;
 const FLOW_TTL_MS = 5 * 60 * 1000;
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const toBase64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
 const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, "base64url"));
 const TIMEOUT_MS = FLOW_TTL_MS;
@@ -156,7 +156,7 @@ async function startFlow(deps: Pick<Deps, "db" | "now">, userId: string | null, 
   const now = deps.now();
   await deps.db.execute(sql`with gone as (delete from webauthn_flows where expires_at <= ${now.toISOString()}::timestamptz)
     insert into webauthn_flows (id, user_id, purpose, challenge, expires_at)
-    values (${sha256(flowId)}, ${userId}::uuid, ${purpose}, ${challenge}, ${new Date(now.getTime() + FLOW_TTL_MS).toISOString()}::timestamptz)`);
+    values (${sha256Hex(flowId)}, ${userId}::uuid, ${purpose}, ${challenge}, ${new Date(now.getTime() + FLOW_TTL_MS).toISOString()}::timestamptz)`);
   return flowId;
 }
 
@@ -164,7 +164,7 @@ async function startFlow(deps: Pick<Deps, "db" | "now">, userId: string | null, 
 async function takeFlow(deps: Pick<Deps, "db" | "now">, flowId: string, purpose: "register" | "login", userId: string | null): Promise<string | null> {
   const [row] = rowsOf<{ challenge: string }>(
     await deps.db.execute(sql`delete from webauthn_flows
-      where id = ${sha256(flowId)} and purpose = ${purpose} and expires_at > ${deps.now().toISOString()}::timestamptz
+      where id = ${sha256Hex(flowId)} and purpose = ${purpose} and expires_at > ${deps.now().toISOString()}::timestamptz
         and ${userId === null ? sql`user_id is null` : sql`user_id = ${userId}::uuid`}
       returning challenge`),
   );

@@ -3,7 +3,8 @@
 // failure. The HTTP layer signs the token into a cookie and reads the claim (readSessionToken); the check
 // runs on its own (checkSession) or inside a domain statement (SESSION_CTE + confirmSessionOwner), one
 // round trip either way.
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
 import { sessions, users } from "../db/schema.ts";
@@ -26,7 +27,6 @@ export function publicUser(user: AuthUser) {
 
 export type SessionInfo = { id: string; userId: string; createdAt: Date; expiresAt: Date; absoluteExpiresAt: Date };
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 export const userColumns = {
   id: users.id,
@@ -49,7 +49,7 @@ export async function createSession(
   const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
   await deps.db.insert(sessions).values({
     id,
-    secretHash: sha256(secret),
+    secretHash: sha256Hex(secret),
     userId,
     createdAt: now,
     lastSeenAt: now,
@@ -77,7 +77,7 @@ export type SessionClaim = { id: string; secretHash: string };
 export function readSessionToken(token: string): SessionClaim | null {
   const [id, secret, extra] = token.split(".");
   if (!id || !secret || extra !== undefined || !/^[0-9a-f]{40}$/.test(id)) return null;
-  return { id, secretHash: sha256(secret) };
+  return { id, secretHash: sha256Hex(secret) };
 }
 
 /**

@@ -8,10 +8,11 @@
 // A stolen session must not turn into lasting access: making a token asks for the password (and a code when the
 // authenticator is on), mails the owner, and lives at most TOKEN_MAX_DAYS; a password change, a completed reset
 // and "sign out everywhere" revoke every token (session.ts endUserSessions, email-tokens.ts).
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import { isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
+import { arrayLiteral, isoUtc, preparedStatement, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { newTokenEmail } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
@@ -49,7 +50,6 @@ export type TokenInfo = { id: string; name: string; scopes: TokenScope[]; create
 /** A request's token: its id and scopes, and its user. */
 export type TokenAuth = { id: string; scopes: readonly TokenScope[] };
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 const tokenColumns = sql.raw(`id::text, name, to_json(scopes) as scopes, ${isoUtc("created_at")} as "createdAt", ${isoUtc("expires_at")} as "expiresAt",
   ${isoUtc("last_used_at")} as "lastUsedAt"`);
@@ -70,8 +70,8 @@ export async function createToken(
   const expiresAt = new Date(deps.now().getTime() + (input.expiresInDays ?? TOKEN_DEFAULT_DAYS) * 86_400_000).toISOString();
   // The cap is checked under a lock on the user's row (access_token_add), so racing requests cannot pass it.
   const [row] = rowsOf<TokenInfo>(
-    await deps.db.execute(sql`select ${tokenColumns} from access_token_add(${userId}::uuid, ${input.name}, ${sha256(token)},
-      ${`{${scopes.map((s) => `"${s}"`).join(",")}}`}::text[], ${deps.now().toISOString()}::timestamptz, ${expiresAt}::timestamptz, ${MAX_TOKENS_PER_USER})`),
+    await deps.db.execute(sql`select ${tokenColumns} from access_token_add(${userId}::uuid, ${input.name}, ${sha256Hex(token)},
+      ${arrayLiteral(scopes)}::text[], ${deps.now().toISOString()}::timestamptz, ${expiresAt}::timestamptz, ${MAX_TOKENS_PER_USER})`),
   );
   if (!row) throw new AppError("CONFLICT", `You have ${MAX_TOKENS_PER_USER} access tokens: delete one you no longer use first.`);
   const mailer = deps.mailer;
@@ -110,7 +110,7 @@ export async function checkToken(deps: Pick<Deps, "db" | "now">, token: string):
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
   const now = deps.now();
   const [row] = await tokenCheck(deps.db, {
-    hash: sha256(token),
+    hash: sha256Hex(token),
     now: now.toISOString(),
     touchBefore: new Date(now.getTime() - TOUCH_INTERVAL_SECONDS * 1000).toISOString(),
   });

@@ -10,7 +10,8 @@
 // (only its SHA-256 stored) that lives CHALLENGE_TTL_MS and takes CHALLENGE_TRIES codes. A wrong code counts as
 // a failed sign-in of the account (the lockout of lockout.ts), so a stolen password cannot buy unlimited guesses
 // by asking for new challenges; it answers exactly like a wrong password.
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { additionalData, keyRing, open, seal, TOTP_AAD } from "../crypto/envelope.ts";
@@ -35,7 +36,6 @@ export const INVALID_CREDENTIALS = "Invalid email or password.";
 
 type Sealing = Pick<Deps, "db"> & { config: Parameters<typeof keyRing>[0] };
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 function totpOf(secretBase32: string, label: string): TOTP {
   return new TOTP({ issuer: PRODUCT, label, algorithm: "SHA1", digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
@@ -73,7 +73,7 @@ function normalizeBackupCode(code: string): string | null {
   return plain.length === 10 && [...plain].every((ch) => BACKUP_ALPHABET.includes(ch)) ? plain : null;
 }
 
-const backupHash = (userId: string, plain: string) => sha256(`${userId}:${plain}`);
+const backupHash = (userId: string, plain: string) => sha256Hex(`${userId}:${plain}`);
 
 function newBackupCodes(userId: string): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
@@ -233,7 +233,7 @@ export async function createSignInChallenge(deps: Pick<Deps, "db" | "now">, user
   const now = deps.now();
   await deps.db.execute(sql`with gone as (delete from sign_in_challenges where user_id = ${userId}::uuid and expires_at <= ${now.toISOString()}::timestamptz)
     insert into sign_in_challenges (id, user_id, expires_at)
-    values (${sha256(token)}, ${userId}::uuid, ${new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString()}::timestamptz)`);
+    values (${sha256Hex(token)}, ${userId}::uuid, ${new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString()}::timestamptz)`);
   return token;
 }
 
@@ -266,7 +266,7 @@ export async function trySignInChallenge(deps: Pick<Deps, "db" | "now">, challen
   const [row] = rowsOf<{ user_id: string; email: string; email_verified: boolean; is_admin: boolean; plan: AuthUser["plan"]; webauthn_challenge: string | null; known: boolean }>(
     await deps.db.execute(sql`with tried as (
         update sign_in_challenges set attempts = attempts + 1
-        where id = ${sha256(challenge)} and expires_at > ${now}::timestamptz and attempts < ${CHALLENGE_TRIES}
+        where id = ${sha256Hex(challenge)} and expires_at > ${now}::timestamptz and attempts < ${CHALLENGE_TRIES}
         returning user_id, webauthn_challenge
       ) select u.id::text as user_id, u.email, u.email_verified, u.is_admin, u.plan, tried.webauthn_challenge,
         exists (select 1 from known_devices d where d.user_id = u.id and d.device_hash = ${device}) as known
@@ -290,7 +290,7 @@ export async function finishSignInChallenge(deps: Pick<Deps, "db" | "analytics">
     await recordFailure(deps, tried.user.email, tried.device);
     throw failedSignIn();
   }
-  await deps.db.execute(sql`delete from sign_in_challenges where id = ${sha256(challenge)}`);
+  await deps.db.execute(sql`delete from sign_in_challenges where id = ${sha256Hex(challenge)}`);
   await clearFailures(deps, tried.user.email);
   track(deps, "user signed in", tried.user.id, {});
   return tried.user;
@@ -300,10 +300,10 @@ export async function finishSignInChallenge(deps: Pick<Deps, "db" | "analytics">
 export async function signInChallengeUser(deps: Pick<Deps, "db" | "now">, challenge: string): Promise<{ userId: string; challengeHash: string }> {
   const [row] = rowsOf<{ user_id: string }>(
     await deps.db.execute(sql`select user_id::text from sign_in_challenges
-      where id = ${sha256(challenge)} and expires_at > ${deps.now().toISOString()}::timestamptz and attempts < ${CHALLENGE_TRIES}`),
+      where id = ${sha256Hex(challenge)} and expires_at > ${deps.now().toISOString()}::timestamptz and attempts < ${CHALLENGE_TRIES}`),
   );
   if (!row) throw failedSignIn();
-  return { userId: row.user_id, challengeHash: sha256(challenge) };
+  return { userId: row.user_id, challengeHash: sha256Hex(challenge) };
 }
 
 /**

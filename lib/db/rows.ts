@@ -17,6 +17,14 @@ export function isoUtc(column: string): string {
 }
 
 /**
+ * A Postgres array literal (`{"a","b"}`) for a parameter cast to `::uuid[]`, `::text[]` or `::date[]`. For values
+ * already validated as ids, dates or enum members: none holds a quote or a backslash.
+ */
+export function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v}"`).join(",")}}`;
+}
+
+/**
  * JSON text a statement built (json_build_object(...)::text), of a value of type T: sent as it is, never
  * parsed and serialised again by the server (lib/http/index.ts, jsonText).
  */

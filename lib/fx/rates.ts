@@ -10,7 +10,7 @@ import { sql, type SQL } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.ts";
 import { addDays } from "../time/zoned.ts";
-import { rowsOf } from "../db/rows.ts";
+import { arrayLiteral, rowsOf } from "../db/rows.ts";
 
 export const FX_RATES_DEFAULT_BASE_URL = "https://api.frankfurter.app";
 /** Days per time-series request: short enough that the service answers every business day, never a sample. */
@@ -38,7 +38,6 @@ export function recordedSql(day: SQL, today: string): SQL {
 }
 
 /** A Postgres array literal of dates (drizzle sends a JS array as a row). */
-const pgArray = (days: string[]) => `{${days.join(",")}}`;
 
 
 /** Asks the rate service for the rates of [from, to] (per 1 EUR): the dates it has rates for. */
@@ -89,7 +88,7 @@ export async function ensureRates(deps: Pick<Deps, "db" | "config" | "fetch" | "
   const list = [...wanted].sort();
   const known = new Set(
     rowsOf<{ day: string }>(
-      await deps.db.execute(sql`select to_char(w.day, 'YYYY-MM-DD') as day from unnest(${pgArray(list)}::date[]) w(day) where ${recordedSql(sql`w.day`, today)}`),
+      await deps.db.execute(sql`select to_char(w.day, 'YYYY-MM-DD') as day from unnest(${arrayLiteral(list)}::date[]) w(day) where ${recordedSql(sql`w.day`, today)}`),
     ).map((r) => r.day),
   );
   const todo = list.filter((d) => !known.has(d));
@@ -144,10 +143,10 @@ async function store(deps: Pick<Deps, "db">, from: string, to: string, days: Map
       returning 1
     )
     insert into fx_rate_days (day, has_rates, fetched_at)
-    select d::date, d::date = any(${pgArray(withRates)}::date[]), now()
+    select d::date, d::date = any(${arrayLiteral(withRates)}::date[]), now()
     from generate_series(${from}::date, ${to}::date, interval '1 day') d
     union
-    select d, true, now() from unnest(${pgArray(withRates)}::date[]) d
+    select d, true, now() from unnest(${arrayLiteral(withRates)}::date[]) d
     on conflict (day) do update set has_rates = excluded.has_rates, fetched_at = excluded.fetched_at`);
   // A separate statement: it reads the rates and dates the one above wrote.
   await walkBack(deps, [...days.keys(), from].sort()[0]!, addDays(to, 7));

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import { EmailSchema } from "../auth/schema.ts";
 import type { AuthUser } from "../auth/session.ts";
-import { isoUtc, rowsOf } from "../db/rows.ts";
+import { arrayLiteral, isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { mentorInvitationEmail } from "../email/messages.ts";
 import { AppError } from "../errors.ts";
@@ -15,6 +15,7 @@ import { MENTOR_SCOPES, type MentorScope } from "./access.ts";
 import { live } from "./grant-check.ts";
 
 export const MAX_MENTORS = 20;
+export const noMentor = () => new AppError("NOT_FOUND", "No such mentor.");
 export const MAX_GRANT_ACCOUNTS = 50;
 export const GRANT_MAX_DAYS = 730;
 
@@ -48,7 +49,6 @@ const mentorColumns = sql.raw(`g.id::text, g.email, to_json(g.account_ids) as "a
   ${isoUtc("g.expires_at")} as "expiresAt", ${isoUtc("g.created_at")} as "createdAt", ${isoUtc("g.accepted_at")} as "acceptedAt",
   (select ${isoUtc("max(v.at)")} from mentor_views v where v.grant_id = g.id) as "lastViewedAt"`);
 
-const pgArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(",")}}`;
 
 /**
  * POST /api/mentors: invites (or, for an email invited before, changes) a mentor. 400 naming `email` for the
@@ -64,12 +64,12 @@ export async function inviteMentor(deps: Pick<Deps, "db" | "now" | "config" | "m
   const expiresAt = input.expiresInDays ? new Date(deps.now().getTime() + input.expiresInDays * 86_400_000).toISOString() : null;
   const [row] = rowsOf<Mentor & { owned: number; count: number }>(
     await deps.db.execute(sql`with owned as (
-        select count(*)::int as n from accounts where user_id = ${owner.id}::uuid and id = any(${pgArray(accountIds)}::uuid[])
+        select count(*)::int as n from accounts where user_id = ${owner.id}::uuid and id = any(${arrayLiteral(accountIds)}::uuid[])
       ), existing as (
         select count(*)::int as n from mentor_grants where owner_id = ${owner.id}::uuid and email <> ${input.email}
       ), g as (
         insert into mentor_grants (owner_id, email, account_ids, scopes, expires_at)
-        select ${owner.id}::uuid, ${input.email}, ${pgArray(accountIds)}::uuid[], ${pgArray(scopes)}::text[], ${expiresAt}::timestamptz
+        select ${owner.id}::uuid, ${input.email}, ${arrayLiteral(accountIds)}::uuid[], ${arrayLiteral(scopes)}::text[], ${expiresAt}::timestamptz
         where (select n from owned) = ${accountIds.length} and (select n from existing) < ${MAX_MENTORS}
         on conflict (owner_id, email) do update set account_ids = excluded.account_ids, scopes = excluded.scopes, expires_at = excluded.expires_at
         returning *
@@ -157,5 +157,3 @@ export async function acceptMentee(deps: Pick<Deps, "db" | "now" | "mailer">, us
   return { mentee: row };
 }
 
-const noMentor = () => new AppError("NOT_FOUND", "No such mentor.");
-export { noMentor };

@@ -4,11 +4,12 @@
 // single lookup. What a shared trade or report may carry is the allowlist below: every field of the trade, fill
 // and statistics answers is classified, and a field not classified is never sent (the allowlist test fails
 // until a new one is).
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash.ts";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
-import { isoUtc, rowsOf } from "../db/rows.ts";
+import { arrayLiteral, isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { tradeChart } from "../market/chart.ts";
@@ -65,8 +66,6 @@ export type Share = {
   createdAt: string;
 };
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-const pgArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(",")}}`;
 
 const shareColumns = sql.raw(`s.id::text, s.kind, (select j.position_id::text from trade_journals j where j.id = s.journal_id) as "tradeId",
   to_json(s.account_ids) as "accountIds", ${isoUtc("s.from_at")} as "from", ${isoUtc("s.to_at")} as "to", s.show,
@@ -86,13 +85,13 @@ export async function createShare(deps: Pick<Deps, "db" | "now" | "config">, use
       ? sql`select a.id as account_id, trade_journal_ensure(p.id) as journal_id from positions p join accounts a on a.id = p.account_id
           where p.id = ${input.tradeId!}::uuid and a.user_id = ${user.id}::uuid for key share of a`
       : sql`select null::uuid as account_id, null::uuid as journal_id
-          where (select count(*) from accounts where user_id = ${user.id}::uuid and id = any(${pgArray(accountIds)}::uuid[])) = ${accountIds.length}`;
+          where (select count(*) from accounts where user_id = ${user.id}::uuid and id = any(${arrayLiteral(accountIds)}::uuid[])) = ${accountIds.length}`;
   const [row] = rowsOf<Share & { found: boolean }>(
     await deps.db.execute(sql`with target as (${target}), made as (
         insert into shares (user_id, kind, journal_id, account_ids, from_at, to_at, show, token_hash, expires_at)
         select ${user.id}::uuid, ${input.kind}, target.journal_id,
-          case when ${input.kind} = 'trade' then array[target.account_id] else ${pgArray(accountIds)}::uuid[] end,
-          ${input.from ?? null}::timestamptz, ${input.to ?? null}::timestamptz, ${JSON.stringify(input.show)}::jsonb, ${sha256(token)}, ${expiresAt}::timestamptz
+          case when ${input.kind} = 'trade' then array[target.account_id] else ${arrayLiteral(accountIds)}::uuid[] end,
+          ${input.from ?? null}::timestamptz, ${input.to ?? null}::timestamptz, ${JSON.stringify(input.show)}::jsonb, ${sha256Hex(token)}, ${expiresAt}::timestamptz
         from target where (select count(*) from shares where user_id = ${user.id}::uuid) < ${MAX_SHARES}
         returning *
       )
@@ -242,7 +241,7 @@ const gone = () => new AppError("NOT_FOUND", "This link does not exist, has expi
 /** The live share of a token, counted as a view when `count` (one atomic update: exact under any concurrency). */
 async function shareOf(deps: Pick<Deps, "db" | "now">, token: string, count: boolean): Promise<{ row: ShareRow; owner: AuthUser }> {
   const now = deps.now().toISOString();
-  const hash = sha256(token);
+  const hash = sha256Hex(token);
   const found = count
     ? sql`update shares s set views = views + 1, last_viewed_at = ${now}::timestamptz where s.token_hash = ${hash} and s.expires_at > ${now}::timestamptz returning s.*`
     : sql`select s.* from shares s where s.token_hash = ${hash} and s.expires_at > ${now}::timestamptz`;
