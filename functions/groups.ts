@@ -27,6 +27,7 @@ import { tagsGroup } from "./tags.ts";
 import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { settingsGroup } from "./settings.ts";
+import { digestGroup } from "./digest.ts";
 import { propFirmsGroup } from "./prop-firms.ts";
 import { simulationsGroup } from "./simulations.ts";
 import { taxGroup } from "./tax.ts";
@@ -58,6 +59,7 @@ export const groups = {
   bars: barsGroup,
   stats: statsGroup,
   settings: settingsGroup,
+  digest: digestGroup,
   propFirms: propFirmsGroup,
   simulations: simulationsGroup,
   tax: taxGroup,
@@ -107,6 +109,7 @@ export function typedRoutes() {
     .route(barsGroup.prefix, barsGroup.app)
     .route(statsGroup.prefix, statsGroup.app)
     .route(settingsGroup.prefix, settingsGroup.app)
+    .route(digestGroup.prefix, digestGroup.app)
     .route(propFirmsGroup.prefix, propFirmsGroup.app)
     .route(simulationsGroup.prefix, simulationsGroup.app)
     .route(taxGroup.prefix, taxGroup.app)

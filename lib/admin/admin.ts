@@ -135,7 +135,7 @@ export async function endSessions(deps: Pick<Deps, "db">, actor: AuthUser, id: s
  * committed imports) and the advisor in the period [from, to) (default: the last 30 days): turns answered
  * and credits charged.
  */
-export async function instanceStats(deps: Pick<Deps, "db" | "now">, query: StatsQuery) {
+export async function instanceStats(deps: Pick<Deps, "db" | "now" | "config">, query: StatsQuery) {
   const to = query.to ? new Date(query.to) : deps.now();
   const from = query.from ? new Date(query.from) : new Date(to.getTime() - 30 * 86_400_000);
   if (from >= to) throw new AppError("VALIDATION_ERROR", "The period is empty.", { fields: [{ path: "from", message: "must be before to" }] });
@@ -150,7 +150,11 @@ export async function instanceStats(deps: Pick<Deps, "db" | "now">, query: Stats
         (select count(*)::int from fills) as fills,
         (select count(*)::int from csv_imports where status = 'committed') as imports,
         (select count(*)::int from advisor_messages where role = 'assistant' and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz) as turns,
-        (select coalesce(-sum(amount), 0)::bigint::text from wallet_movements where kind = 'charge' and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz) as credits`),
+        (select coalesce(-sum(amount), 0)::bigint::text from wallet_movements where kind = 'charge' and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz) as credits,
+        (select count(*)::int from digest_sends where status = 'sent' and claimed_at >= ${from.toISOString()}::timestamptz and claimed_at < ${to.toISOString()}::timestamptz) as digests_sent,
+        (select count(*)::int from digest_sends where status = 'failed' and claimed_at >= ${from.toISOString()}::timestamptz and claimed_at < ${to.toISOString()}::timestamptz) as digests_failed,
+        (select count(*)::int from digest_sends where status in ('retry', 'sending') and claimed_at >= ${from.toISOString()}::timestamptz and claimed_at < ${to.toISOString()}::timestamptz) as digests_retrying,
+        (select error from digest_sends where status in ('failed', 'retry') and error is not null order by claimed_at desc limit 1) as digests_error`),
   );
   return {
     users: { total: Number(r!.users), admins: Number(r!.admins), pro: Number(r!.pro), active7Days: Number(r!.active7), active30Days: Number(r!.active30) },
@@ -158,6 +162,13 @@ export async function instanceStats(deps: Pick<Deps, "db" | "now">, query: Stats
     fills: Number(r!.fills),
     imports: Number(r!.imports),
     advisor: { from: from.toISOString(), to: to.toISOString(), turns: Number(r!.turns), creditsCharged: Number(r!.credits) },
+    digests: {
+      emailConfigured: deps.config.features.email,
+      sent: Number(r!.digests_sent),
+      failed: Number(r!.digests_failed),
+      retrying: Number(r!.digests_retrying),
+      lastError: (r!.digests_error as string | null) ?? null,
+    },
   };
 }
 

@@ -6,16 +6,13 @@
 // mapping in the form, and nothing is imported on a guess.
 import * as z from "zod/mini";
 import type { AuthUser } from "../auth/session.ts";
-import { placeHold, releaseHold, settleHold, type Hold } from "../billing/wallet.ts";
-import { EnvelopeError } from "../crypto/envelope.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { DATE_FORMATS, type ImportMapping, type ImportOptions } from "../imports/schema.ts";
 import type { Suggestion } from "../imports/suggest.ts";
-import { providerKeyWithModel } from "./keys.ts";
-import type { ModelCall, ProviderFailure } from "./model.ts";
-import { creditsFor, priceOf } from "./prices.ts";
-import { baseUrlOf, type ModelProvider } from "./providers.ts";
+import { askOnce } from "./ask-once.ts";
+import type { ProviderFailure } from "./model.ts";
+import type { ModelProvider } from "./providers.ts";
 import { PROVIDER_NAMES } from "./schema.ts";
 
 /** Rows of the file the model is shown (the header besides). */
@@ -87,61 +84,17 @@ export async function suggestMappingByModel(
   user: AuthUser,
   request: { provider: ModelProvider; model?: string | undefined; header: string[]; rows: string[][] },
 ): Promise<ModelSuggestion> {
-  if (!deps.model) throw new AppError("SERVICE_UNAVAILABLE", "The advisor is not available on this server.");
   const name = PROVIDER_NAMES[request.provider];
-  let key: { apiKey: string; defaultModel: string } | null;
-  try {
-    key = await providerKeyWithModel(deps, user.id, request.provider);
-  } catch (err) {
-    if (!(err instanceof EnvelopeError)) throw err;
-    deps.log.error("stored key does not decrypt", { provider: request.provider, reason: err.reason, keyId: err.keyId });
-    key = null;
-  }
-  if (!key) throw new AppError("PROVIDER_KEY_REQUIRED", `Save your ${name} key in Settings > Advisor keys to ask your model.`);
-  const model = request.model ?? key.defaultModel;
-  const price = priceOf(deps.config.modelPrices, request.provider, model);
-  if (deps.config.features.billing && !price) {
-    throw new AppError("MODEL_NOT_PRICED", `The model ${model} has no price on this instance, so it cannot be metered. Pick another model.`);
-  }
   const sample = request.rows.slice(0, MODEL_SAMPLE_ROWS);
   const text = `Header: ${JSON.stringify(request.header)}\nFirst rows:\n${sample.map((r) => JSON.stringify(r)).join("\n")}`;
-  const call: ModelCall = {
+  const { text: answer, model, finished, failure } = await askOnce(deps, user.id, {
     provider: request.provider,
-    model,
-    baseURL: baseUrlOf(deps.config, request.provider),
-    apiKey: key.apiKey,
+    model: request.model,
     instructions: INSTRUCTIONS,
-    messages: [{ role: "user", content: text }],
-    maxSteps: 1,
+    text,
     maxOutputTokens: MAX_OUTPUT_TOKENS,
-  };
-  const holdId = crypto.randomUUID();
-  let hold: Hold | null = null;
-  if (deps.config.features.billing && price) {
-    hold = await placeHold(deps, user.id, holdId, creditsFor(price, Math.ceil((INSTRUCTIONS.length + text.length) / 3), MAX_OUTPUT_TOKENS, deps.config.PRICING_MARKUP));
-  }
-  let answer = "";
-  let failure: ProviderFailure | null = null;
-  let finished = false;
-  const usage = { input: 0, output: 0 };
-  try {
-    const noTools = async () => ({ ok: false as const, message: "No tools in this call." });
-    for await (const part of deps.model(call, noTools, AbortSignal.timeout(CALL_TIMEOUT_MS))) {
-      if (part.type === "text") answer += part.text;
-      else if (part.type === "step") {
-        usage.input += part.inputTokens;
-        usage.output += part.outputTokens;
-      } else if (part.type === "finish") finished = true;
-      else if (part.type === "error") failure ??= part.failure;
-    }
-  } finally {
-    if (hold && price) {
-      const used = creditsFor(price, usage.input, usage.output, deps.config.PRICING_MARKUP);
-      await (used > 0 ? settleHold(deps, holdId, used) : releaseHold(deps, holdId)).catch((err: unknown) =>
-        deps.log.error("could not end the hold of a mapping suggestion", { error: err instanceof Error ? err.message : String(err) }),
-      );
-    }
-  }
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+  });
   if (!finished && failure) throw failureError(failure);
   const suggestion = suggestionFromAnswer(answer, request.header);
   if (!suggestion) {

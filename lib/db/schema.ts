@@ -1890,3 +1890,30 @@ export const comments = pgTable(
     check("comments_one_target", sql`(${t.journalId} is null) <> (${t.day} is null)`),
   ],
 );
+
+/**
+ * The weekly digest's deliveries (lib/digest/delivery.ts, docs/digest.md): one row per user and week (`week`:
+ * the local date of the send day), claimed by the one job run that inserts it, so overlapping runs send once.
+ * `sending` while a run holds it (a run that died leaves it to be taken again after DIGEST_CLAIM_MINUTES),
+ * `retry` after a passing failure, `sent`, or `failed` (refused for good, or tried DIGEST_ATTEMPTS times, or
+ * email not configured): never retried after that, and counted for the operator in GET /api/admin/stats.
+ */
+export const digestSends = pgTable(
+  "digest_sends",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: date("week", { mode: "string" }).notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.week] }),
+    index("digest_sends_status_idx").on(t.status, t.claimedAt),
+    check("digest_sends_status_known", sql`${t.status} in ('sending', 'retry', 'sent', 'failed')`),
+  ],
+);

@@ -35,7 +35,8 @@ export function createEdgeMailer(config: Config, fetchFn: typeof fetch): Mailer 
 
   return {
     async send(message) {
-      const body = JSON.stringify({ from, to: [message.to], subject: message.subject, text: message.text, html: message.html });
+      // Resend takes extra header lines as `headers` (https://resend.com/docs/api-reference/emails/send-email).
+      const body = JSON.stringify({ from, to: [message.to], subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       let res: Response;
       try {
         res = await fetchFn(`${base}/emails`, {

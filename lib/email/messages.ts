@@ -98,7 +98,7 @@ function render(subject: string, paragraphs: string[], link: string): MailConten
   return { subject, text, html };
 }
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

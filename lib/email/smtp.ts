@@ -56,7 +56,7 @@ export async function createNodeMailer(config: Config, options: NodeMailerOption
   return {
     async send(message) {
       try {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       } catch (err) {
         throw smtpError(err, secrets);
       }

@@ -703,6 +703,9 @@ export const AdminStatsSchema = z.object({
   fills: z.number(),
   imports: z.number(),
   advisor: z.object({ from: iso(), to: iso(), turns: z.number(), creditsCharged: z.number() }),
+  digests: z.object({ emailConfigured: z.boolean(), sent: z.number(), failed: z.number(), retrying: z.number(), lastError: z.nullable(z.string()) }).check(
+    z.describe("Weekly digests claimed in the period: sent, failed for good (a refused address, email not configured, tried 3 times), waiting to be tried again; the newest failure's reason"),
+  ),
 });
 export const AuditListSchema = z.object({
   entries: z.array(
@@ -868,7 +871,7 @@ export const TagReportSchema = z.object({
   ),
 });
 
-const DigestSettingsSchema = z.object({ weekly: z.boolean(), weekday: z.number(), hour: z.number(), zone: z.string() });
+const DigestSettingsSchema = z.object({ weekly: z.boolean(), weekday: z.number(), hour: z.number(), zone: z.string(), reading: z.optional(z.nullable(z.string())) });
 export const SettingsSchema = z.object({
   baseCurrency: z.nullable(z.string()).check(z.describe("ISO 4217 code every account's figures convert to (currency=base), null when off")),
   digest: z.nullable(DigestSettingsSchema),

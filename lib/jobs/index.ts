@@ -16,6 +16,7 @@ import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
 import { settlePending } from "../stats/settle.ts";
 import { fetchRecentRates } from "../fx/rates.ts";
+import { sendDueDigests } from "../digest/delivery.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -135,6 +136,17 @@ export const fetchRatesJob: Job = {
   run: async (deps) => ({ affected: await fetchRecentRates(deps) }),
 };
 
+/** The weekly digests due at this hour in their users' zones, each sent once (lib/digest/delivery.ts). */
+export const sendDigestsJob: Job = {
+  name: "send-digests",
+  cron: "*/15 * * * *",
+  everyMinutes: 15,
+  async run(deps) {
+    const { sent, failed, retry } = await sendDueDigests(deps);
+    return { affected: sent + failed + retry };
+  },
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -148,6 +160,7 @@ export const JOBS: readonly Job[] = [
   brokerSyncJob,
   settleStatisticsJob,
   fetchRatesJob,
+  sendDigestsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -80,6 +80,10 @@ export const LIMITS = {
   archiveImport: { name: "archiveImport", limit: 10, windowSeconds: 3600, fallbackLimit: 5 },
   /** A public link's page and its images (no session): per reader's address, ample for reading, not for scraping. */
   publicShare: { name: "publicShare", limit: 120, windowSeconds: 60, fallbackLimit: 60 },
+  /** The digest's one-click unsubscribe (no session): per address, ample for a mail client, not for guessing. */
+  digestUnsubscribe: { name: "digestUnsubscribe", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
+  /** The digest's preview: each reads the whole week's statistics (and may ask the trader's model). */
+  digestPreview: { name: "digestPreview", limit: 10, windowSeconds: 60, fallbackLimit: 5 },
   /** Routes that check the current password again (change it, delete the account): guesses from one stolen session. */
   passwordCheckSession: { name: "passwordCheckSession", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
   /** The same, across all of a user's sessions. */

@@ -8,12 +8,15 @@ import { AppError } from "../errors.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { ensureRates } from "../fx/rates.ts";
+import { MODEL_PROVIDERS } from "../advisor/providers.ts";
 
 const DigestSchema = z.strictObject({
   weekly: z.boolean("must be true or false"),
   weekday: z.int("must be a whole number from 0 (Sunday) to 6").check(z.gte(0, "must be from 0 (Sunday) to 6"), z.lte(6, "must be from 0 (Sunday) to 6")),
   hour: z.int("must be a whole number from 0 to 23").check(z.gte(0, "must be from 0 to 23"), z.lte(23, "must be from 0 to 23")),
   zone: z.string("must be an IANA time zone").check(z.refine((v) => CANONICAL_TIME_ZONES.has(v), "must be a canonical IANA time zone such as Europe/Berlin")),
+  /** The provider whose saved key writes the advisor's short reading of the week (metered like a turn); null or absent: none. */
+  reading: z.optional(z.nullable(z.enum(MODEL_PROVIDERS, { error: `must be null or one of ${MODEL_PROVIDERS.join(", ")}` }))),
 });
 
 export const SettingsUpdateSchema = z.strictObject({

@@ -54,6 +54,8 @@ export type SmtpServerOptions = {
   tls: SmtpTlsMode;
   /** When set, the server requires AUTH (PLAIN/LOGIN) with exactly these credentials. */
   auth?: { user: string; pass: string };
+  /** Recipients refused at RCPT TO with 550 (a mailbox that does not exist: a bounce at send). */
+  refuse?: (address: string) => boolean;
 };
 
 const run = promisify(execFile);
@@ -103,6 +105,10 @@ export async function startSmtpServer(options: SmtpServerOptions): Promise<SmtpT
       failedLogins.push(auth.username ?? "");
       const err = Object.assign(new Error("Invalid username or password"), { responseCode: 535 });
       callback(err);
+    },
+    onRcptTo(address, _session, callback) {
+      if (options.refuse?.(address.address)) return callback(Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 }));
+      callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
