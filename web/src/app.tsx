@@ -48,6 +48,8 @@ const MenteeJournalPage = lazy(() => sharing().then((m) => ({ default: m.MenteeJ
 const MenteeTradePage = lazy(() => sharing().then((m) => ({ default: m.MenteeTradePage })));
 const SharingSettingsPage = lazy(() => import("./pages/settings/sharing-page.tsx").then((m) => ({ default: m.SharingSettingsPage })));
 const SharedPage = lazy(() => import("./pages/share/shared-page.tsx").then((m) => ({ default: m.SharedPage })));
+const DigestSettingsPage = lazy(() => import("./pages/settings/digest-page.tsx").then((m) => ({ default: m.DigestSettingsPage })));
+const DigestUnsubscribePage = lazy(() => import("./pages/digest/unsubscribe-page.tsx").then((m) => ({ default: m.DigestUnsubscribePage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -67,6 +69,7 @@ export const routes: RouteObject[] = [
       { path: "/reset-password", element: <ResetPasswordPage /> },
       { path: "/verify-email", element: <VerifyEmailPage /> },
       { path: "/setup/admin", element: <SetupAdminPage /> },
+      { path: "/digest/unsubscribe", element: <Lazy><DigestUnsubscribePage /></Lazy> },
     ],
   },
   {
@@ -100,6 +103,7 @@ export const routes: RouteObject[] = [
           { path: "/settings/keys", element: <AdvisorKeysPage /> },
           { path: "/settings/billing", element: <BillingPage /> },
           { path: "/settings/sharing", element: <Lazy><SharingSettingsPage /></Lazy> },
+          { path: "/settings/digest", element: <Lazy><DigestSettingsPage /></Lazy> },
           { path: "/mentees", element: <Lazy><MenteesPage /></Lazy> },
           { path: "/mentees/:userId", element: <Lazy><MenteeJournalPage /></Lazy> },
           { path: "/mentees/:userId/trades/:tradeId", element: <Lazy><MenteeTradePage /></Lazy> },

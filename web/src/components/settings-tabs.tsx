@@ -8,6 +8,7 @@ const SETTINGS = [
   { to: "/settings/billing", label: "Billing" },
   { to: "/settings/sessions", label: "Sessions" },
   { to: "/settings/sharing", label: "Sharing" },
+  { to: "/settings/digest", label: "Digest" },
 ] as const;
 
 export function SettingsTabs() {
