@@ -102,66 +102,82 @@ export async function digestFigures(deps: DigestDeps, user: AuthUser, week: Dige
 
   // In the base currency when the trader set one (every account, one total); else one block per currency.
   const blockCurrencies = base && accounts.length ? [BASE] : currencies;
-  const blocks = await Promise.all(
-    blockCurrencies.map(async (currency) => {
-      const s = await summary(deps, { userId: user.id }, { currency, ...range });
-      const { best, worst } = await extremes(deps, user.id, week, currency === BASE ? null : currency);
-      return {
-        currency: s.currency ?? currency,
-        trades: s.trades,
-        wins: s.wins,
-        losses: s.losses,
-        netPnl: s.netPnl,
-        fees: s.fees,
-        winRate: s.winRate,
-        rTotal: s.r.total,
-        rTrades: s.r.withRisk,
-        best,
-        worst,
-        averageWeek: compare ? await averageWeek(deps, user, week, currency) : null,
-        ...(s.missingRates ? { missingRates: s.missingRates } : {}),
-      };
-    }),
-  );
+  const figuresOf = async (currency: string) => {
+    const [s, { best, worst }, averageWeekOf] = await Promise.all([
+      summary(deps, { userId: user.id }, { currency, ...range }),
+      extremes(deps, user.id, week, currency === BASE ? null : currency),
+      compare ? averageWeek(deps, user, week, currency) : null,
+    ]);
+    return {
+      currency: s.currency ?? currency,
+      trades: s.trades,
+      wins: s.wins,
+      losses: s.losses,
+      netPnl: s.netPnl,
+      fees: s.fees,
+      winRate: s.winRate,
+      rTotal: s.r.total,
+      rTrades: s.r.withRisk,
+      best,
+      worst,
+      averageWeek: averageWeekOf,
+      ...(s.missingRates ? { missingRates: s.missingRates } : {}),
+    };
+  };
 
-  const ruled = new Set(
-    rowsOf<{ id: string }>(await deps.db.execute(sql`select distinct r.account_id::text as id from trading_rules r join accounts a on a.id = r.account_id where a.user_id = ${user.id}::uuid`)).map((r) => r.id),
-  );
-  const rules = [];
-  for (const account of accounts.filter((a) => ruled.has(a.id))) {
-    const report = await complianceReport(deps, user, account.id, { from: week.firstDay, to: week.lastDay });
-    for (const r of report.rules) {
-      if (r.brokenTrades === 0 && r.brokenDays === 0) continue;
-      rules.push({ accountId: account.id, accountName: account.name, currency: account.currency, ruleId: r.id, label: r.label, trades: r.brokenTrades, days: r.brokenDays, netPnl: r.brokenNetPnl });
+  const rulesBroken = async () => {
+    const ruled = new Set(
+      rowsOf<{ id: string }>(await deps.db.execute(sql`select distinct r.account_id::text as id from trading_rules r join accounts a on a.id = r.account_id where a.user_id = ${user.id}::uuid`)).map((r) => r.id),
+    );
+    const out = [];
+    for (const account of accounts.filter((a) => ruled.has(a.id))) {
+      const report = await complianceReport(deps, user, account.id, { from: week.firstDay, to: week.lastDay });
+      for (const r of report.rules) {
+        if (r.brokenTrades === 0 && r.brokenDays === 0) continue;
+        out.push({ accountId: account.id, accountName: account.name, currency: account.currency, ruleId: r.id, label: r.label, trades: r.brokenTrades, days: r.brokenDays, netPnl: r.brokenNetPnl });
+      }
     }
-  }
+    return out;
+  };
 
-  const found = [];
-  for (const currency of currencies) {
-    const f = await findings(deps, user, { currency, ...range });
-    for (const x of f.findings) if (x.found) found.push({ kind: x.kind, title: x.title, detail: x.detail, count: x.count, netPnl: x.netPnl, currency });
-  }
+  const foundIn = async (currency: string) =>
+    (await findings(deps, user, { currency, ...range })).findings
+      .filter((x) => x.found)
+      .map((x) => ({ kind: x.kind, title: x.title, detail: x.detail, count: x.count, netPnl: x.netPnl, currency }));
 
   const names = new Map(accounts.map((a) => [a.id, a.name]));
-  const journaled = (await listDays(deps, user, { from: week.firstDay, to: week.lastDay })).days.map((d) => ({
-    day: d.day,
-    accountId: d.accountId,
-    accountName: names.get(d.accountId) ?? "",
-    mood: d.mood,
-    plan: d.plan,
-    review: d.review,
-  }));
+  const journaledDays = async () =>
+    (await listDays(deps, user, { from: week.firstDay, to: week.lastDay })).days.map((d) => ({
+      day: d.day,
+      accountId: d.accountId,
+      accountName: names.get(d.accountId) ?? "",
+      mood: d.mood,
+      plan: d.plan,
+      review: d.review,
+    }));
 
-  const open = rowsOf<{ id: string; symbol: string; name: string; direction: "long" | "short"; qty: string; opened_at: string; total: number }>(
-    await deps.db.execute(sql`select p.id::text as id, p.symbol, a.name, p.direction, p.open_quantity::text as qty, p.opened_at::text as opened_at, count(*) over ()::int as total
-      from positions p join accounts a on a.id = p.account_id
-      where a.user_id = ${user.id}::uuid and p.closed_at is null
-      order by p.opened_at, p.id limit ${OPEN_LISTED}`),
-  );
+  const openPositions = async () =>
+    rowsOf<{ id: string; symbol: string; name: string; direction: "long" | "short"; qty: string; opened_at: string; total: number }>(
+      await deps.db.execute(sql`select p.id::text as id, p.symbol, a.name, p.direction, p.open_quantity::text as qty, p.opened_at::text as opened_at, count(*) over ()::int as total
+        from positions p join accounts a on a.id = p.account_id
+        where a.user_id = ${user.id}::uuid and p.closed_at is null
+        order by p.opened_at, p.id limit ${OPEN_LISTED}`),
+    );
 
-  const evaluations = (await propSummary(deps, user)).accounts
-    .filter((a) => a.firm !== null)
-    .map((a) => ({ accountId: a.accountId, accountName: a.name, currency: a.currency, firm: a.firm!, phase: a.phase, state: a.state, distanceToFloor: a.distanceToFloor, profitToTarget: a.profitToTarget }));
+  const evaluationsOf = async () =>
+    (await propSummary(deps, user)).accounts
+      .filter((a) => a.firm !== null)
+      .map((a) => ({ accountId: a.accountId, accountName: a.name, currency: a.currency, firm: a.firm!, phase: a.phase, state: a.state, distanceToFloor: a.distanceToFloor, profitToTarget: a.profitToTarget }));
+
+  // The sections read side by side (each a few statements on the shared pool).
+  const [blocks, rules, found, journaled, open, evaluations] = await Promise.all([
+    Promise.all(blockCurrencies.map(figuresOf)),
+    rulesBroken(),
+    Promise.all(currencies.map(foundIn)).then((x) => x.flat()),
+    journaledDays(),
+    openPositions(),
+    evaluationsOf(),
+  ]);
 
   return {
     week: { firstDay: week.firstDay, lastDay: week.lastDay, zone: week.zone, from: week.from, to: week.to },

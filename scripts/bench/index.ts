@@ -24,13 +24,14 @@ import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
 import { measureTax, TAX_TRADES } from "./tax.ts";
 import { measureSharing, SHARE_ROUNDS, VIEWS } from "./sharing.ts";
+import { DIGEST_USERS, measureDigest } from "./digest.ts";
 import { MC_PATHS, MC_TRADES, measureMonteCarloNode, measureMonteCarloWorkerd, measureWhatIf, WHAT_IF_TRADES } from "./simulations.ts";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sharing", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sharing", "digest", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
@@ -282,6 +283,17 @@ if (runs("sharing")) {
   const perMinute = Math.round((VIEWS / x.burstMs) * 60_000);
   console.log(`  ${VIEWS.toLocaleString("en")} views, 50 at a time: counted ${x.counted.toLocaleString("en")} (goal: exactly ${VIEWS.toLocaleString("en")}) in ${(x.burstMs / 1000).toFixed(2)} s (${perMinute.toLocaleString("en")} a minute; goal >= 1,000)`);
   if (x.counted !== VIEWS) failed = true;
+}
+
+if (runs("digest")) {
+  console.log("\n== Weekly digests (one job run, in process, over SMTP) ==");
+  const x = await withDatabase((url) => measureDigest(env, url));
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `${DIGEST_USERS.toLocaleString("en")} digests due: sent ${x.outcome.sent.toLocaleString("en")} (received ${x.received.toLocaleString("en")}), failed ${x.outcome.failed}, in ${(x.runMs / 1000).toFixed(1)} s (goal < 300 s) | the week's summary alone for each ${(x.summaryMs / 1000).toFixed(1)} s | ratio ${(x.runMs / x.summaryMs).toFixed(1)}x`,
+  );
+  console.log(`  peak RSS growth ${mb(x.peakGrowth)} over ${mb(x.rssBefore)} (goal < 150 MB) | at most ${x.maxConnections} connections (the pool's ${x.pool}; never one per user)`);
+  if (x.outcome.sent !== DIGEST_USERS || x.received !== DIGEST_USERS) failed = true;
 }
 
 if (runs("sync")) {
