@@ -24,7 +24,8 @@ import { createRateLimiter } from "../lib/ratelimit/index.ts";
 import { createRedisTcpStore } from "../lib/ratelimit/redis-tcp.ts";
 import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { shippedChangelogReader } from "../lib/changelog/node.ts";
-import { startScheduler } from "../lib/jobs/index.ts";
+import { JOBS, startScheduler } from "../lib/jobs/index.ts";
+import { DIGEST_JOBS } from "../lib/digest/job.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
 import type { RunningMetrics } from "../lib/metrics/index.ts";
@@ -170,7 +171,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
   });
   const address = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
-  const scheduler = options.scheduler === false ? undefined : startScheduler(deps);
+  const scheduler = options.scheduler === false ? undefined : startScheduler(deps, [...JOBS, ...DIGEST_JOBS]);
   log.info("listening", { port: address.port, database: handle.kind });
 
   return {

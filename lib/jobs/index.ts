@@ -16,7 +16,6 @@ import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
 import { settlePending } from "../stats/settle.ts";
 import { fetchRecentRates } from "../fx/rates.ts";
-import { sendDueDigests } from "../digest/delivery.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -136,17 +135,6 @@ export const fetchRatesJob: Job = {
   run: async (deps) => ({ affected: await fetchRecentRates(deps) }),
 };
 
-/** The weekly digests due at this hour in their users' zones, each sent once (lib/digest/delivery.ts). */
-export const sendDigestsJob: Job = {
-  name: "send-digests",
-  cron: "*/15 * * * *",
-  everyMinutes: 15,
-  async run(deps) {
-    const { sent, failed, retry } = await sendDueDigests(deps);
-    return { affected: sent + failed + retry };
-  },
-};
-
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -160,7 +148,6 @@ export const JOBS: readonly Job[] = [
   brokerSyncJob,
   settleStatisticsJob,
   fetchRatesJob,
-  sendDigestsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */
@@ -180,8 +167,8 @@ export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<
   return outcome;
 }
 
-export function jobsForCron(cron: string): Job[] {
-  return JOBS.filter((j) => j.cron === cron);
+export function jobsForCron(cron: string, jobs: readonly Job[] = JOBS): Job[] {
+  return jobs.filter((j) => j.cron === cron);
 }
 
 /** Node: an in-process scheduler. Each job runs once shortly after start, then on its interval, never overlapping itself. */

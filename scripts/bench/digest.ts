@@ -17,7 +17,7 @@ import { testDeps } from "../../tests/support/deps.ts";
 import { memoryOf } from "./imports.ts";
 import { writeClearRefs } from "./sync.ts";
 
-export const DIGEST_USERS = Number(process.env.DIGEST_BENCH_USERS ?? 10_000);
+export const DIGEST_USERS = 10_000;
 const POOL = 8;
 /** Monday 2026-11-23 09:00 New York: every digest (Mondays 08:00 New York) is due. */
 const NOW = new Date("2026-11-23T14:00:00Z");

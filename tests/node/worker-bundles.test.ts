@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JOBS } from "../../lib/jobs/index.ts";
+import { DIGEST_JOBS } from "../../lib/digest/job.ts";
 import { groups } from "../../functions/groups.ts";
 import { BROKERS_WORKER, measureWorkerBundles, MODEL_WORKERS, readWranglerToml, WORKER_GZIP_LIMIT_BYTES } from "../../scripts/bench/worker-bundles.ts";
 
@@ -45,6 +46,8 @@ describe("wrangler.toml", () => {
   it("gives the jobs Worker a cron trigger for every job", () => {
     const crons = toml.env?.jobs?.triggers?.crons ?? [];
     for (const job of JOBS) expect(crons).toContain(job.cron);
+    // The digest's job runs in the digest Worker (lib/digest/job.ts), on its own trigger.
+    for (const job of DIGEST_JOBS) expect(toml.env?.digest?.triggers?.crons ?? []).toContain(job.cron);
   });
 
   it("keeps every Worker bundle at or under 250 KB gzip, the advisor and its model Workers included", { timeout: 180_000 }, async () => {
