@@ -28,6 +28,7 @@ import { barsGroup } from "./bars.ts";
 import { statsGroup } from "./stats.ts";
 import { settingsGroup } from "./settings.ts";
 import { digestGroup } from "./digest.ts";
+import { reportsGroup } from "./reports.ts";
 import { propFirmsGroup } from "./prop-firms.ts";
 import { simulationsGroup } from "./simulations.ts";
 import { taxGroup } from "./tax.ts";
@@ -60,6 +61,7 @@ export const groups = {
   stats: statsGroup,
   settings: settingsGroup,
   digest: digestGroup,
+  reports: reportsGroup,
   propFirms: propFirmsGroup,
   simulations: simulationsGroup,
   tax: taxGroup,
@@ -110,6 +112,7 @@ export function typedRoutes() {
     .route(statsGroup.prefix, statsGroup.app)
     .route(settingsGroup.prefix, settingsGroup.app)
     .route(digestGroup.prefix, digestGroup.app)
+    .route(reportsGroup.prefix, reportsGroup.app)
     .route(propFirmsGroup.prefix, propFirmsGroup.app)
     .route(simulationsGroup.prefix, simulationsGroup.app)
     .route(taxGroup.prefix, taxGroup.app)

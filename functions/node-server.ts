@@ -26,6 +26,7 @@ import { createNodeObjectStore } from "../lib/storage/node.ts";
 import { shippedChangelogReader } from "../lib/changelog/node.ts";
 import { JOBS, startScheduler } from "../lib/jobs/index.ts";
 import { DIGEST_JOBS } from "../lib/digest/job.ts";
+import { chromiumPrinter } from "../lib/report/chromium.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
 import type { RunningMetrics } from "../lib/metrics/index.ts";
@@ -117,6 +118,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     ...(analytics ? { analytics } : {}),
     shippedChangelog: shippedChangelogReader(config.APP_VERSION),
     setupLink,
+    printPdf: chromiumPrinter(),
   };
   // The canary: stored keys must open with the configured ENCRYPTION_KEY (or ENCRYPTION_KEY_PREVIOUS), or the
   // process stops here, naming the problem, instead of failing every advisor request later.

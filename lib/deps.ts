@@ -63,6 +63,11 @@ export type Deps = {
    * token, null once used. Absent on Workers and whenever the start printed no link.
    */
   readonly setupLink?: SetupLink;
+  /**
+   * Prints an HTML document to PDF (the printable report, lib/report/chromium.ts): a headless Chromium of this
+   * machine on Node, when one is installed. Absent on Workers, where GET /api/reports/report.pdf answers 503.
+   */
+  readonly printPdf?: (html: string) => Promise<Uint8Array>;
 };
 
 /** A `defer` that logs failures; `keepAlive` lets a Worker hold the isolate open until the task ends. */

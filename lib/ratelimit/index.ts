@@ -84,6 +84,8 @@ export const LIMITS = {
   digestUnsubscribe: { name: "digestUnsubscribe", limit: 30, windowSeconds: 60, fallbackLimit: 15 },
   /** The digest's preview: each reads the whole week's statistics (and may ask the trader's model). */
   digestPreview: { name: "digestPreview", limit: 10, windowSeconds: 60, fallbackLimit: 5 },
+  /** The printable report as a PDF: each starts a Chromium on the server. */
+  reportPdf: { name: "reportPdf", limit: 6, windowSeconds: 60, fallbackLimit: 3 },
   /** Routes that check the current password again (change it, delete the account): guesses from one stolen session. */
   passwordCheckSession: { name: "passwordCheckSession", limit: 5, windowSeconds: 900, fallbackLimit: 3 },
   /** The same, across all of a user's sessions. */

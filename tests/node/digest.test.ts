@@ -10,6 +10,8 @@ import { rowsOf } from "../../lib/db/rows.ts";
 import type { Deps } from "../../lib/deps.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { billingEnv, startPaymentServer } from "../support/payment-server.ts";
+import { getWallet } from "../../lib/billing/wallet.ts";
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from "../support/smtp-server.ts";
 
 let smtp: SmtpTestServer;
@@ -211,5 +213,45 @@ describe("delivery", () => {
     expect(await rows(v.userId)).toEqual([{ status: "failed", attempts: 1, error: "email is not configured" }]);
     await run(new Date(MONDAY.getTime() + 60 * 60_000));
     expect(mailsTo(v.email)).toHaveLength(0);
+  });
+});
+
+describe("the reading, metered", () => {
+  it("with billing on, charges the reading's tokens like a turn; without credits the digest goes without one and costs nothing", async () => {
+    const payments = await startPaymentServer();
+    try {
+      const env = { ...stand.env, ...billingEnv(payments), SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_TLS_MODE: "none", EMAIL_FROM: "journal@example.com", WEB_BASE_URL: "http://localhost:3100" };
+      const probe = await testApp(inject("databaseUrl"), env);
+      const metered = await testApp(inject("databaseUrl"), env, { mailer: await createNodeMailer(probe.config), peer: "per-request", now: () => MONDAY });
+      const mk = async (tag: string) => {
+        const { client, userId } = await signUp(metered, tag);
+        await metered.deps.db.execute(sql`update users set email_verified = true where id = ${userId}::uuid`);
+        const [{ email }] = rowsOf<{ email: string }>(await metered.deps.db.execute(sql`select email from users where id = ${userId}::uuid`)) as [{ email: string }];
+        const accountId = (await (await client.post("/api/accounts", { name: `Metered ${crypto.randomUUID()}`, currency: "USD", startingBalance: "10000", timezone: "America/New_York" })).json()).id as string;
+        expect((await client.request("/api/settings", { method: "PUT", json: { digest: { weekly: true, weekday: 1, hour: 8, zone: "America/New_York", reading: "openai" } } })).status).toBe(200);
+        expect((await client.request("/api/advisor/provider-keys/openai", { method: "PUT", json: { apiKey: `sk-good-${crypto.randomUUID().replaceAll("-", "")}` } })).status).toBe(200);
+        for (const [day, sell] of [["2026-11-17", "103"], ["2026-11-18", "99"]] as const) {
+          for (const [side, price, at] of [["buy", "100", "10:00"], ["sell", sell, "11:00"]] as const) {
+            expect((await client.post("/api/fills", { accountId, symbol: "AAPL", side, quantity: "10", price, fees: "1", executedAt: `${day}T${at}:00-05:00` })).status).toBe(201);
+          }
+        }
+        return { userId, email };
+      };
+      const rich = await mk("digest-metered-rich");
+      const poor = await mk("digest-metered-poor");
+      await metered.deps.db.execute(sql`select wallet_apply(${rich.userId}::uuid, 'admin_grant', 5000::bigint, 0, null, 'test', null)`);
+      await sendDueDigests({ ...metered.deps, now: () => MONDAY });
+      expect(mailsTo(rich.email)[0]!.text).toContain("(A reading by gpt-5.1 on your own key.)");
+      const wallet = await getWallet(metered.deps, rich.userId);
+      expect(wallet.reserved).toBe(0);
+      expect(wallet.balance).toBeLessThan(5000);
+      expect(wallet.balance).toBeGreaterThan(4000);
+      const [mail] = mailsTo(poor.email) as [ReceivedMail];
+      expect(mail.text).toContain("Net P&L +16.00 USD over 2 closed trades");
+      expect(mail.text).not.toContain("A reading by");
+      expect(await getWallet(metered.deps, poor.userId)).toMatchObject({ balance: 0, reserved: 0 });
+    } finally {
+      await payments.close();
+    }
   });
 });

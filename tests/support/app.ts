@@ -47,7 +47,7 @@ export async function testApp(
   /** `now`: the app's clock (the real one by default). */
   /** `shippedChangelog`: the release notes the instance ships, as the Node entrypoint reads them (none by default, as on Workers). */
   /** `scratch`: where an archive import keeps its upload (a temporary file, as the Node entrypoint, by default). */
-  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date; shippedChangelog?: Deps["shippedChangelog"]; scratch?: Deps["scratch"] } = {},
+  extra: { mailer?: Mailer; peer?: string; log?: Logger; now?: () => Date; shippedChangelog?: Deps["shippedChangelog"]; scratch?: Deps["scratch"]; printPdf?: Deps["printPdf"] } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const handle = await sharedDb(databaseUrl);
@@ -74,6 +74,7 @@ export async function testApp(
     brokers: inProcessBrokers(globalThis.fetch, extra.now),
     ...(analytics ? { analytics } : {}),
     ...(extra.shippedChangelog ? { shippedChangelog: extra.shippedChangelog } : {}),
+    ...(extra.printPdf ? { printPdf: extra.printPdf } : {}),
   };
   const randomPeer = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
   const peer = extra.peer ?? randomPeer();

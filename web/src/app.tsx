@@ -48,6 +48,7 @@ const MenteeJournalPage = lazy(() => sharing().then((m) => ({ default: m.MenteeJ
 const MenteeTradePage = lazy(() => sharing().then((m) => ({ default: m.MenteeTradePage })));
 const SharingSettingsPage = lazy(() => import("./pages/settings/sharing-page.tsx").then((m) => ({ default: m.SharingSettingsPage })));
 const SharedPage = lazy(() => import("./pages/share/shared-page.tsx").then((m) => ({ default: m.SharedPage })));
+const ReportPage = lazy(() => import("./pages/report/report-page.tsx").then((m) => ({ default: m.ReportPage })));
 const DigestSettingsPage = lazy(() => import("./pages/settings/digest-page.tsx").then((m) => ({ default: m.DigestSettingsPage })));
 const DigestUnsubscribePage = lazy(() => import("./pages/digest/unsubscribe-page.tsx").then((m) => ({ default: m.DigestUnsubscribePage })));
 const DashboardPage = lazy(() => import("./pages/dashboard/index.tsx").then((m) => ({ default: m.DashboardPage })));
@@ -95,6 +96,7 @@ export const routes: RouteObject[] = [
           { path: "/rules", element: <Lazy><RulesPage /></Lazy> },
           { path: "/insights", element: <Lazy><InsightsPage /></Lazy> },
           { path: "/simulations", element: <Lazy><SimulationsPage /></Lazy> },
+          { path: "/report", element: <Lazy><ReportPage /></Lazy> },
           { path: "/tax", element: <Lazy><TaxPage /></Lazy> },
           { path: "/advisor/:conversationId?", element: <Lazy><AdvisorPage /></Lazy> },
           { path: "/settings/account", element: <AccountSettingsPage /> },

@@ -15,7 +15,7 @@ const NAV = [
   { to: "/import", label: "Import" },
   { to: "/dashboard", label: "Dashboard" },
   // The daily journal, playbooks, rules and insights: one item, the pages' tabs lead between them.
-  { to: "/journal", label: "Journal", also: ["/playbooks", "/rules", "/insights", "/simulations"] },
+  { to: "/journal", label: "Journal", also: ["/playbooks", "/rules", "/insights", "/simulations", "/report"] },
   { to: "/advisor", label: "Advisor" },
 ] as const;
 

@@ -1,4 +1,4 @@
-// The Journal area's sections: the daily journal, playbooks, trading rules, insights and simulations (one item in the main menu).
+// The Journal area's sections: the daily journal, playbooks, trading rules, insights, simulations and the printable report (one item in the main menu).
 import { SectionTabs } from "./section-tabs.tsx";
 
 const JOURNAL = [
@@ -7,6 +7,7 @@ const JOURNAL = [
   { to: "/rules", label: "Rules" },
   { to: "/insights", label: "Insights" },
   { to: "/simulations", label: "Simulations" },
+  { to: "/report", label: "Report" },
 ] as const;
 
 export function DisciplineTabs() {

@@ -344,6 +344,12 @@ export function AdminStatsPage() {
               <dd>{s.advisor.turns}</dd>
               <dt>Credits charged (last 30 days)</dt>
               <dd>{s.advisor.creditsCharged}</dd>
+              <dt>Weekly digests (last 30 days)</dt>
+              <dd>
+                {s.digests.emailConfigured ? "" : "Email is not configured: digests cannot be sent. "}
+                {s.digests.sent} sent, {s.digests.failed} failed, {s.digests.retrying} to try again
+                {s.digests.lastError ? ` (last failure: ${s.digests.lastError})` : ""}
+              </dd>
             </dl>
           </section>
         )}
