@@ -162,6 +162,8 @@ describe("the content policy and the layout on every screen", () => {
       "/settings/sessions",
       "/settings/keys",
       "/settings/billing",
+      "/settings/digest",
+      "/report",
       "/whats-new",
       "/admin",
       "/admin/stats",
@@ -207,7 +209,7 @@ describe("the content policy and the layout on every screen", () => {
     const page = await anonymous.newPage();
     page.setDefaultTimeout(20_000);
     const found: string[] = [];
-    for (const path of ["/sign-in", "/register", "/forgot-password", "/reset-password?token=x", "/verify-email?token=x", "/api/docs"]) {
+    for (const path of ["/sign-in", "/register", "/forgot-password", "/reset-password?token=x", "/verify-email?token=x", "/digest/unsubscribe?token=x", "/api/docs"]) {
       await page.goto(`${base()}${path}`);
       await settle(page, path === "/api/docs" ? page.getByText("Trading Journal API").first() : page.locator("h1").first());
       const seen = (await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)) ?? [];
