@@ -87,8 +87,7 @@ const rangeLabel = (b: { from: string | null; to: string | null }) => (b.from ==
 export function reportHtml(r: Report, paper: Paper, generatedAt: Date): string {
   const c = r.currency ?? "";
   const s = r.summary;
-  const from = r.period.from.slice(0, 10);
-  const to = new Date(Date.parse(r.period.to) - 1).toISOString().slice(0, 10);
+  const [from, to] = [r.period.firstDay, r.period.lastDay];
   const sections: string[] = [];
   sections.push(`<section class="first"><h2>Summary</h2>${table(
     ["Figure", "Value"],

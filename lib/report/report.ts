@@ -69,7 +69,8 @@ export async function reportOf(deps: ReportDeps, user: AuthUser, query: ReportQu
   ]);
   const names = new Map(accounts.map((a) => [a.id, a.name]));
   return {
-    period: { from: query.from, to: query.to },
+    // The period's first and last day on the (first) account's clock, as the header says them.
+    period: { from: query.from, to: query.to, firstDay: dayIn(Date.parse(query.from), accounts[0]?.timezone ?? "Etc/UTC"), lastDay: dayIn(lastInstant, accounts[0]?.timezone ?? "Etc/UTC") },
     scope: query.accountId ? (accounts[0]?.name ?? "") : query.currency === BASE ? `Every account, in ${head.currency}` : `Every ${head.currency ?? ""} account`,
     currency: head.currency,
     summary: head,

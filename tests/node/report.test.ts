@@ -82,6 +82,12 @@ describe("the printable report", () => {
     expect(html).not.toContain("<script");
     const summary = await (await a.client.get(`/api/stats/summary?accountId=${a.accountId}&from=${FROM}&to=${TO}`)).json();
     expect(html).toContain(`<td>${summary.netPnl} USD</td>`);
+    // Every account of a currency: the same figures here (one account), the scope said in the header.
+    const all = await a.client.get(`/api/reports/report.html?currency=USD&from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`);
+    expect(all.status).toBe(200);
+    const allHtml = await all.text();
+    expect(allHtml).toContain("Every USD account, 2026-11-02 to 2026-11-27.");
+    expect(allHtml).toContain(`<td>${summary.netPnl} USD</td>`);
     // Where the instance cannot print (as on Workers): 503, saying to print the page instead.
     const pdf = await a.client.get(`/api/reports/report.pdf?${query(a.accountId)}`);
     expect(pdf.status).toBe(503);

@@ -2,7 +2,8 @@
 // the paper; the report opens as a page styled for paper, which the browser prints or saves as PDF, or comes as a
 // PDF file where the server can print it (the Node entrypoint with Chromium).
 import { useState } from "react";
-import { useAccounts } from "../../api/queries.ts";
+import { useAccounts, useSettings } from "../../api/queries.ts";
+import { guessTimeZone } from "../../lib/time-zones.ts";
 import { PageHeader, QueryView, SelectField, TextField } from "../../components/ui.tsx";
 import { DisciplineTabs } from "../../components/discipline-tabs.tsx";
 import { startOfDay } from "../accounts/account-form.tsx";
@@ -12,6 +13,8 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_40
 
 export function ReportPage() {
   const accounts = useAccounts();
+  const settings = useSettings();
+  const base = settings.data?.baseCurrency ?? null;
   const [from, setFrom] = useState(daysAgo(30));
   const [to, setTo] = useState(daysAgo(1));
   const [accountId, setAccountId] = useState("");
@@ -22,10 +25,15 @@ export function ReportPage() {
       <DisciplineTabs />
       <QueryView query={accounts} label="your accounts">
         {({ accounts: list }) => {
-          const account = list.find((a) => a.id === (accountId || list[0]?.id));
-          if (!account) return <p>Add an account first: the report is of an account's trades.</p>;
-          const zone = account.timezone;
-          const params = new URLSearchParams({ accountId: account.id, from: startOfDay(from, zone), to: startOfDay(nextDay(to), zone), paper });
+          // The scope: one account (on its clock), every account of a currency, or all of them in the base currency
+          // (on this browser's clock), as the statistics take them.
+          const currencies = [...new Set(list.map((a) => a.currency))].sort();
+          const chosen = accountId || list[0]?.id || "";
+          const account = list.find((a) => a.id === chosen);
+          if (list.length === 0) return <p>Add an account first: the report is of an account's trades.</p>;
+          const zone = account?.timezone ?? guessTimeZone();
+          const scope: Record<string, string> = account ? { accountId: account.id } : { currency: chosen.slice("currency:".length) };
+          const params = new URLSearchParams({ ...scope, from: startOfDay(from, zone), to: startOfDay(nextDay(to), zone), paper });
           const valid = from !== "" && to !== "" && from <= to;
           return (
             <section className="panel" aria-labelledby="report-heading">
@@ -35,12 +43,18 @@ export function ReportPage() {
                 journaled, each section on its own page: for a coach, an accountant or your own files.
               </p>
               <div className="form form--inline">
-                <SelectField label="Account" value={account.id} onChange={(e) => setAccountId(e.target.value)}>
+                <SelectField label="Accounts" value={chosen} onChange={(e) => setAccountId(e.target.value)}>
                   {list.map((a) => (
                     <option key={a.id} value={a.id}>
                       {a.name}
                     </option>
                   ))}
+                  {currencies.map((c) => (
+                    <option key={c} value={`currency:${c}`}>
+                      {`Every ${c} account`}
+                    </option>
+                  ))}
+                  {base && currencies.length > 1 && <option value="currency:base">{`Every account, in ${base}`}</option>}
                 </SelectField>
                 <TextField label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
                 <TextField label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} hint="The whole day included; at most 400 days." />
