@@ -4,13 +4,15 @@ import * as z from "zod/mini";
 import { exportAccountCsv } from "../lib/accounts/export.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema, PropEvaluationSchema, PropEvaluationStatusSchema } from "../lib/http/responses.ts";
+import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema } from "../lib/http/responses.ts";
+import { PropEvaluationSchema, PropEvaluationStatusSchema, PropWarningsSchema } from "../lib/http/prop-responses.ts";
 import { BrokerConnectionPatchSchema, BrokerConnectionSchema, SchwabCallbackQuerySchema, SchwabStartQuerySchema } from "../lib/sync/schema.ts";
 import { finishSchwab, startSchwab } from "../lib/sync/schwab-oauth.ts";
 import { deleteConnection, getConnection, listRuns, pauseConnection, saveConnection, startSync, testConnection } from "../lib/sync/sync.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { deleteEvaluation, getEvaluation, putEvaluation } from "../lib/prop/evaluations.ts";
 import { EvaluationSchema } from "../lib/prop/schema.ts";
+import { getWarnings, putWarnings, WarningsSchema } from "../lib/prop/warnings.ts";
 
 export const accounts = createRouter()
   .get("/", describeRoute({ tag: "accounts", summary: "Your accounts, with their cash balance", responses: { 200: { description: "Every account of yours.", schema: AccountListSchema } } }), requireUser, async (c) => c.json({ accounts: await listAccounts(c.var.deps, currentUser(c)) }))
@@ -69,6 +71,23 @@ export const accounts = createRouter()
     describeRoute({ tag: "accounts", summary: "The account's evaluation and its status now: balance, floor, daily loss, target, trading days, consistency, the first breach and its fill", responses: { 200: { description: "The evaluation and its status.", schema: PropEvaluationStatusSchema } }, errors: ["NOT_FOUND"] }),
     requireUser, validate("param", IdParamSchema), async (c) =>
     c.json(await getEvaluation(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .get(
+    "/:id/evaluation/warnings",
+    describeRoute({ tag: "accounts", summary: "The evaluation's warning thresholds, and the warnings given in the last 7 days (at most one per kind and trading day)", responses: { 200: { description: "The warnings.", schema: PropWarningsSchema } }, errors: ["NOT_FOUND"] }),
+    requireUser, validate("param", IdParamSchema), async (c) =>
+    c.json(await getWarnings(c.var.deps, currentUser(c), c.req.valid("param").id)),
+  )
+  .put(
+    "/:id/evaluation/warnings",
+    describeRoute({
+      tag: "accounts",
+      summary: "Set the evaluation's warnings: when the distance to the floor or the day's loss left falls under these (null: no warning of that kind), a notice in the app, and an email when `email` is true",
+      responses: { 200: { description: "The warnings.", schema: PropWarningsSchema } },
+      errors: ["VALIDATION_ERROR", "NOT_FOUND"],
+    }),
+    requireUser, validate("param", IdParamSchema), validate("json", WarningsSchema), async (c) =>
+    c.json(await putWarnings(c.var.deps, currentUser(c), c.req.valid("param").id, c.req.valid("json"))),
   )
   .delete(
     "/:id/evaluation",

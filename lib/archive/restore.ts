@@ -155,6 +155,14 @@ const SettingsPartSchema = z.looseObject({
         phase: z.enum(["evaluation", "funded"]),
         startDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
         rules: RulesSchema,
+        /** The trader's warning thresholds (lib/prop/warnings.ts); archives before them have none. */
+        warnings: z.optional(
+          z.looseObject({
+            floorDistance: z.nullable(z.string().check(z.regex(/^\d{1,18}(\.\d{1,10})?$/, "must be a positive decimal"))),
+            dailyLossLeft: z.nullable(z.string().check(z.regex(/^\d{1,18}(\.\d{1,10})?$/, "must be a positive decimal"))),
+            email: z.boolean(),
+          }),
+        ),
       }),
     ).check(z.maxLength(10_000)),
   ),

@@ -16,6 +16,7 @@ import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
 import { settlePending } from "../stats/settle.ts";
 import { fetchRecentRates } from "../fx/rates.ts";
+import { checkWarnings } from "../prop/warnings.ts";
 
 /**
  * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
@@ -135,6 +136,14 @@ export const fetchRatesJob: Job = {
   run: async (deps) => ({ affected: await fetchRecentRates(deps) }),
 };
 
+/** Prop-firm warnings after the fills that brought an evaluation under its trader's thresholds (lib/prop/warnings.ts). */
+export const propWarningsJob: Job = {
+  name: "prop-warnings",
+  cron: "* * * * *",
+  everyMinutes: 1,
+  run: async (deps) => ({ affected: await checkWarnings(deps) }),
+};
+
 export const JOBS: readonly Job[] = [
   purgeExpiredSessions,
   purgeEmailTokensJob,
@@ -148,6 +157,7 @@ export const JOBS: readonly Job[] = [
   brokerSyncJob,
   settleStatisticsJob,
   fetchRatesJob,
+  propWarningsJob,
 ];
 
 /** Runs jobs one after another; a failing job is logged and does not stop the others. */

@@ -176,6 +176,8 @@ async function fillJournal(t: TestApp, client: TestClient) {
   const evaluation = { firm: "Topstep", phase: "evaluation", startDate: "2024-01-02", startingBalance: "50000", profitTarget: "3000", maxDrawdown: "2000", drawdownMode: "eod_trailing",
     dailyLossLimit: "1000", dailyLossIncludesOpen: true, dayStartsAt: "17:00", dayZone: "America/Chicago", minTradingDays: 2, consistencyPct: 50, maxContracts: 5, floorLocksAt: "0" };
   expect((await client.request(`/api/accounts/${accountId}/evaluation`, { method: "PUT", json: evaluation })).status).toBe(200);
+  // And the trader's warning thresholds on it (docs/prop-firms.md, "Warnings").
+  expect((await client.request(`/api/accounts/${accountId}/evaluation/warnings`, { method: "PUT", json: { floorDistance: "750.5", dailyLossLeft: "300", email: true } })).status).toBe(200);
   return accountId;
 }
 
@@ -231,6 +233,11 @@ describe("POST /api/archive", () => {
     };
     expect((await evaluationOf(bob)).evaluation).toMatchObject({ firm: "Topstep", drawdownMode: "eod_trailing", floorLocksAt: "0.00", dayZone: "America/Chicago" });
     expect(await evaluationOf(bob)).toEqual(await evaluationOf(alice));
+    const thresholdsOf = async (c: TestClient) => {
+      const { accounts: list } = await (await c.get("/api/accounts")).json();
+      return (await (await c.get(`/api/accounts/${list[0].id}/evaluation/warnings`)).json()).warnings;
+    };
+    expect(await thresholdsOf(bob)).toEqual({ floorDistance: "750.50", dailyLossLeft: "300.00", email: true, given: [] });
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
       ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id

@@ -180,9 +180,10 @@ BEGIN
     WHERE by_name ? b.account
     ON CONFLICT DO NOTHING;
     -- The accounts' prop-firm evaluations, each on the account named (docs/prop-firms.md).
-    INSERT INTO prop_evaluations (account_id, user_id, firm, phase, start_date, rules)
-    SELECT (ids->'accounts'->>((by_name->>v.account)::integer))::uuid, p_user, v.firm, v.phase, v."startDate", v.rules
-    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'evaluations', '[]'::jsonb)) AS v(account text, firm text, phase text, "startDate" date, rules jsonb)
+    INSERT INTO prop_evaluations (account_id, user_id, firm, phase, start_date, rules, warn_floor, warn_daily, warn_email)
+    SELECT (ids->'accounts'->>((by_name->>v.account)::integer))::uuid, p_user, v.firm, v.phase, v."startDate", v.rules,
+      (v.warnings->>'floorDistance')::numeric, (v.warnings->>'dailyLossLeft')::numeric, coalesce((v.warnings->>'email')::boolean, false)
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'evaluations', '[]'::jsonb)) AS v(account text, firm text, phase text, "startDate" date, rules jsonb, warnings jsonb)
     WHERE by_name ? v.account
     ON CONFLICT DO NOTHING;
   END IF;

@@ -111,7 +111,60 @@ export function PropPanel({ account }: { account: Account }) {
       <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
         Change the rules
       </button>
+      <Warnings account={account} dailyLimit={e.dailyLossLimit !== null} />
     </>
+  );
+}
+
+const KINDS: Record<string, string> = { floor: "Near the floor", daily_loss: "Near the daily loss limit" };
+
+/**
+ * The trader's warnings (docs/prop-firms.md, "Warnings"): the notices of the last days, and the thresholds under
+ * which the journal warns after a fill, in the app and, when chosen, by email.
+ */
+function Warnings({ account, dailyLimit }: { account: Account; dailyLimit: boolean }) {
+  const queryClient = useQueryClient();
+  const key = ["prop-warnings", account.id] as const;
+  const warnings = useQuery({ queryKey: key, queryFn: () => unwrap(api.api.accounts[":id"].evaluation.warnings.$get({ param: { id: account.id } })) });
+  const [floor, setFloor] = useState<string | null>(null);
+  const [daily, setDaily] = useState<string | null>(null);
+  const [email, setEmail] = useState<boolean | null>(null);
+  const save = useMutation({
+    mutationFn: (json: { floorDistance: string | null; dailyLossLeft: string | null; email: boolean }) =>
+      unwrap(api.api.accounts[":id"].evaluation.warnings.$put({ param: { id: account.id }, json })),
+    onSuccess: (data) => queryClient.setQueryData(key, data),
+  });
+  if (!warnings.data) return warnings.error ? <ErrorAlert error={warnings.error} title="Could not load the warnings." /> : null;
+  const w = warnings.data.warnings;
+  const shown = { floor: floor ?? w.floorDistance ?? "", daily: daily ?? w.dailyLossLeft ?? "", email: email ?? w.email };
+  const errors = serverFieldErrors(save.error);
+  function submit(ev: FormEvent) {
+    ev.preventDefault();
+    save.mutate({ floorDistance: shown.floor.trim() || null, dailyLossLeft: shown.daily.trim() || null, email: shown.email });
+  }
+  return (
+    <section aria-labelledby={`warn-${account.id}`}>
+      <h3 id={`warn-${account.id}`}>Warnings</h3>
+      {w.given.map((g) => (
+        <p key={`${g.day}-${g.kind}`} className="notice" role="status">
+          {KINDS[g.kind]} on {g.day}: {formatMoney(g.value, account.currency)} {g.kind === "floor" ? "above the floor" : "of the day's loss left"}, under your{" "}
+          {formatMoney(g.threshold, account.currency)}
+          {g.emailed ? " (emailed)" : ""}.
+        </p>
+      ))}
+      <form className="form form--inline" onSubmit={submit} noValidate>
+        <TextField label="Warn under this distance to the floor" inputMode="decimal" value={shown.floor} onChange={(ev) => setFloor(ev.target.value)} error={errors.floorDistance} />
+        {dailyLimit && <TextField label="Warn under this much of the day's loss left" inputMode="decimal" value={shown.daily} onChange={(ev) => setDaily(ev.target.value)} error={errors.dailyLossLeft} />}
+        <label className="checkbox">
+          <input type="checkbox" checked={shown.email} onChange={(ev) => setEmail(ev.target.checked)} /> By email too
+        </label>
+        <button type="submit" className="button button--secondary" disabled={save.isPending}>
+          Save the warnings
+        </button>
+      </form>
+      {save.isSuccess && <StatusMessage>Saved: the journal warns at most once a day for each, after the fill that crosses it.</StatusMessage>}
+      {!errors.floorDistance && !errors.dailyLossLeft && <ErrorAlert error={save.error} title="Could not save the warnings." />}
+    </section>
   );
 }
 
