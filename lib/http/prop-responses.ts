@@ -18,6 +18,9 @@ const PropRulesFields = {
   maxContracts: z.nullable(z.number()),
   floorLocksAt: z.optional(z.nullable(decimal()).check(z.describe("Where a trailing floor stops, over the starting balance"))),
   dailyLossFrom: z.optional(z.enum(["balance", "higher_of_balance_and_equity"]).check(z.describe("What the day's loss is measured from"))),
+  drawdownOn: z.optional(z.enum(["balance", "equity"]).check(z.describe("What the static and end-of-day floors are measured against"))),
+  dailyLossSoft: z.optional(z.boolean().check(z.describe("A soft daily loss limit: reaching it ends the day, not the account"))),
+  minDayProfitPct: z.optional(z.nullable(z.number()).check(z.describe("A day counts toward minTradingDays only when it made this percentage of the start"))),
 };
 export const PropEvaluationSchema = z.object({
   evaluation: z.object({ accountId: id(), firm: z.string(), phase: z.enum(["evaluation", "funded"]), startDate: day(), ...PropRulesFields }),
@@ -81,6 +84,7 @@ export const PropReplaySchema = z.object({
       worstLoss: decimal(),
       traded: z.boolean(),
       breached: z.nullable(z.enum(["max_drawdown", "daily_loss", "max_contracts"])),
+      limitHit: z.optional(z.boolean().check(z.describe("A soft daily loss limit reached this day"))),
     }),
   ),
 });

@@ -43,6 +43,22 @@ export type PropRules = {
    * carried into the day is room the day may lose. Not in DESIGN.md's list: an addition the firms need.
    */
   dailyLossFrom?: "balance" | "higher_of_balance_and_equity";
+  /**
+   * What the floor is measured against in the static and end-of-day modes: the balance (the default), or the
+   * equity, open P&L included, at every fill and bar (FTMO's maximum loss, Earn2Trade's end-of-day floor
+   * enforced on open losses). The intraday modes always measure the equity. Not in DESIGN.md's list.
+   */
+  drawdownOn?: "balance" | "equity";
+  /**
+   * A soft daily loss limit (Tradeify, Lucid, Alpha Futures' funded guard): reaching it ends the trading day
+   * (`PropDay.limitHit`), not the account. Not in DESIGN.md's list.
+   */
+  dailyLossSoft?: boolean;
+  /**
+   * A day counts toward minTradingDays only when it made at least this percentage of the starting balance (The5ers'
+   * profitable days: 0.5); null or absent: every day traded counts. Not in DESIGN.md's list.
+   */
+  minDayProfitPct?: number | null;
 };
 
 export type PropFill = {
@@ -75,6 +91,8 @@ export type PropDay = {
   worstLoss: string;
   traded: boolean;
   breached: BreachRule | null;
+  /** A soft daily loss limit reached this day: trading should have stopped (the account goes on). */
+  limitHit?: boolean;
 };
 
 export type PropStatus = {
@@ -93,7 +111,7 @@ export type PropStatus = {
 };
 
 /** The trading day under way in a run. */
-type OpenDay = { day: string; startBalance: bigint; lossFrom: bigint; worst: bigint; traded: boolean; breached: BreachRule | null };
+type OpenDay = { day: string; startBalance: bigint; lossFrom: bigint; worst: bigint; traded: boolean; breached: BreachRule | null; limitHit?: boolean };
 
 /**
  * A run's state after its last fill or bar, as JSON (bigint units as strings): kept per evaluation so the
@@ -106,7 +124,7 @@ export type EngineState = {
   locked: boolean;
   eodHigh: string;
   positions: Array<[string, { long: boolean; multiplier: string; mark: string; lots: Array<[string, string]> }]>;
-  today: { day: string; startBalance: string; lossFrom: string; worst: string; traded: boolean; breached: BreachRule | null } | null;
+  today: { day: string; startBalance: string; lossFrom: string; worst: string; traded: boolean; breached: BreachRule | null; limitHit?: boolean } | null;
   dayEnds: number;
   breach: { at: string; rule: BreachRule; fillId: string | null } | null;
   days: PropDay[];
@@ -164,6 +182,8 @@ export function runEvaluation(
   const maxDd = toUnits(rules.maxDrawdown);
   const dailyLimit = rules.dailyLossLimit === null ? null : toUnits(rules.dailyLossLimit);
   const intraday = isIntraday(rules);
+  /** The floor measured against the equity (the intraday modes, or drawdownOn: equity), else the balance. */
+  const onEquity = intraday || rules.drawdownOn === "equity";
   const lockOffset = rules.floorLocksAt ?? (rules.drawdownMode === "trailing_lock" ? "0" : null);
   const lockAt = lockOffset === null || rules.drawdownMode === "static" ? null : start + toUnits(lockOffset);
   const dayOf = (at: number) => tradingDay(at, rules.dayStartsAt, rules.dayZone);
@@ -217,6 +237,7 @@ export function runEvaluation(
       worstLoss: fromUnits(today.worst),
       traded: today.traded,
       breached: today.breached,
+      ...(today.limitHit ? { limitHit: true } : {}),
     });
     today = null;
   };
@@ -241,11 +262,12 @@ export function runEvaluation(
       floor = high - maxDd;
       lockFloor();
     }
-    const measured = intraday ? worst : balance;
+    const measured = onEquity ? worst : balance;
     const dayLoss = today!.lossFrom - (rules.dailyLossIncludesOpen ? worst : balance);
     if (dayLoss > today!.worst) today!.worst = dayLoss;
     let rule: BreachRule | null = null;
     if (measured <= floor) rule = "max_drawdown";
+    else if (dailyLimit !== null && dayLoss >= dailyLimit && rules.dailyLossSoft) today!.limitHit = true;
     else if (dailyLimit !== null && dayLoss >= dailyLimit) rule = "daily_loss";
     else if (rules.maxContracts !== null && contracts() > BigInt(rules.maxContracts) * UNIT) rule = "max_contracts";
     if (rule) {
@@ -301,6 +323,10 @@ export function runEvaluation(
     days.push(dayView(today!, balance, floor));
   } else closeDay();
 
+  // A day toward minTradingDays: one traded, and with minDayProfitPct one that made that share of the start
+  // (exact: pnl * 100 >= pct * start).
+  const minDay = rules.minDayProfitPct ?? null;
+  const counts = (d: PropDay) => d.traded && (minDay === null || toUnits(d.pnl) * 10_000n >= BigInt(Math.round(minDay * 100)) * start);
   // The first day at whose end every condition of a pass held, nothing breached before (the replay's answer).
   let passedOn: string | null = null;
   if (rules.profitTarget !== null) {
@@ -309,7 +335,7 @@ export function runEvaluation(
     let bestSoFar = 0n;
     for (const d of days) {
       if (d.breached) break;
-      if (d.traded) traded += 1;
+      if (counts(d)) traded += 1;
       const made = toUnits(d.pnl);
       if (made > bestSoFar) bestSoFar = made;
       const total = toUnits(d.endBalance) - start;
@@ -321,7 +347,7 @@ export function runEvaluation(
     }
   }
   const profit = balance - start;
-  const tradingDays = days.filter((d) => d.traded).length;
+  const tradingDays = days.filter(counts).length;
   const best = days.reduce((m, d) => (toUnits(d.pnl) > m ? toUnits(d.pnl) : m), 0n);
   // The best day's share of the profit, in hundredths of a percent rounded half up.
   const bestDayPct = profit > 0n ? fromUnits((((best * 20_000n) / profit + 1n) / 2n) * (UNIT / 100n)) : null;
@@ -329,7 +355,7 @@ export function runEvaluation(
   const consistencyOk = rules.consistencyPct === null || profit <= 0n || best * 10_000n <= BigInt(Math.round(rules.consistencyPct * 100)) * profit;
   const target = rules.profitTarget === null ? null : toUnits(rules.profitTarget);
 
-  const measuredNow = intraday ? equityNow : balance;
+  const measuredNow = onEquity ? equityNow : balance;
   const b = breach as { at: string; rule: BreachRule; fillId: string | null } | null;
   return {
     days,
@@ -365,6 +391,7 @@ function dayView(d: OpenDay, balance: bigint, floor: bigint): PropDay {
     worstLoss: fromUnits(d.worst),
     traded: d.traded,
     breached: d.breached,
+    ...(d.limitHit ? { limitHit: true } : {}),
   };
 }
 

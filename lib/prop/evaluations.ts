@@ -37,6 +37,9 @@ function rulesOf(body: ReplayBody["rules"]): PropRules {
     maxContracts: body.maxContracts,
     floorLocksAt: dec(body.floorLocksAt ?? null),
     dailyLossFrom: body.dailyLossFrom ?? "balance",
+    drawdownOn: body.drawdownOn ?? "balance",
+    dailyLossSoft: body.dailyLossSoft ?? false,
+    minDayProfitPct: body.minDayProfitPct ?? null,
   };
 }
 

@@ -154,7 +154,8 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "Gauntlet Mini 50K",
     phase: "evaluation",
     currency: "USD",
-    rules: futures50k({ floorLocksAt: "0", dayStartsAt: "17:00", dayZone: CHICAGO, dailyLossLimit: "1100", minTradingDays: 10, consistencyPct: 30 }),
+    // Open-equity losses count against the end-of-day floor intraday: the floor measured on equity.
+    rules: futures50k({ floorLocksAt: "0", dayStartsAt: "17:00", dayZone: CHICAGO, dailyLossLimit: "1100", minTradingDays: 10, consistencyPct: 30, drawdownOn: "equity" }),
     fees: { evaluation: null, evaluationPer: null, reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: [
@@ -163,7 +164,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
       "https://help.earn2trade.com/en/articles/3292356-what-is-a-trailing-drawdown",
     ],
     unverified: ["profitTarget", "maxDrawdown", "dailyLossLimit", "minTradingDays", "fees"],
-    notes: ["Open-equity losses count against the floor intraday; the engine's eod_trailing measures the balance."],
+    notes: [],
   },
   {
     id: "tradeify-growth-50k",
@@ -171,7 +172,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "Growth 50K",
     phase: "evaluation",
     currency: "USD",
-    rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1250", minTradingDays: 1 }),
+    rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1250", dailyLossSoft: true, minTradingDays: 1 }),
     fees: { evaluation: "97", evaluationPer: "month", reset: null, activation: "0", profitSplitPct: 90 },
     checkedOn: CHECKED,
     sources: [
@@ -180,7 +181,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
       "https://tradeify.co/post/instant-funding-vs-evaluation-prop-firm-challenges",
     ],
     unverified: ["profitTarget", "maxDrawdown"],
-    notes: ["The daily loss limit is soft (trading pauses for the day); the engine counts reaching it as a breach."],
+    notes: ["The daily loss limit is soft: reaching it ends the trading day (the day shows limitHit), not the account."],
   },
   {
     id: "lucid-test-50k",
@@ -188,7 +189,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "LucidTest 50K",
     phase: "evaluation",
     currency: "USD",
-    rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1200" }),
+    rules: futures50k({ floorLocksAt: "100", dailyLossLimit: "1200", dailyLossSoft: true }),
     fees: { evaluation: null, evaluationPer: "once", reset: null, activation: "0", profitSplitPct: 90 },
     checkedOn: CHECKED,
     sources: [
@@ -196,7 +197,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
       "https://support.lucidtrading.com/en/articles/11404705-daily-loss-limit",
     ],
     unverified: ["profitTarget", "dayStartsAt", "fees"],
-    notes: ["The daily loss limit is soft (trading pauses for the day); the engine counts reaching it as a breach."],
+    notes: ["The daily loss limit is soft: reaching it ends the trading day (the day shows limitHit), not the account."],
   },
   {
     id: "alpha-futures-standard-50k",
@@ -221,7 +222,8 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     name: "FTMO Challenge 100K (step 1)",
     phase: "evaluation",
     currency: "USD",
-    rules: cfd100k({ minTradingDays: 4 }),
+    // The maximum loss is checked on equity, open positions included.
+    rules: cfd100k({ minTradingDays: 4, drawdownOn: "equity" }),
     fees: { evaluation: "540", evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: [
@@ -231,7 +233,6 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     ],
     unverified: ["fees.evaluation (EUR)"],
     notes: [
-      "FTMO checks the maximum loss on equity; the engine's static mode measures the balance.",
       "The fee is in euros and refunded with the first reward.",
     ],
   },
@@ -261,12 +262,12 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     phase: "evaluation",
     currency: "USD",
     // 5 PM New York (00:00 server time, UTC+3); the day's loss from the higher of its starting balance and equity.
-    rules: cfd100k({ profitTarget: "8000", dayStartsAt: "17:00", dayZone: "America/New_York", minTradingDays: 3, dailyLossFrom: "higher_of_balance_and_equity" }),
+    rules: cfd100k({ profitTarget: "8000", dayStartsAt: "17:00", dayZone: "America/New_York", minTradingDays: 3, dailyLossFrom: "higher_of_balance_and_equity", minDayProfitPct: 0.5 }),
     fees: { evaluation: null, evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: ["https://help.the5ers.com/what-is-the-maximum-loss-and-the-maximum-daily-loss-in-the-high-stakes-program"],
     unverified: ["profitTarget", "minTradingDays", "fees", "profitSplitPct"],
-    notes: ["The minimum is 3 profitable days (each at least 0.5% of the start), not 3 trading days: the engine counts days traded."],
+    notes: ["The minimum is 3 profitable days, each at least 0.5% of the start (minDayProfitPct)."],
   },
   {
     id: "alpha-capital-swing-100k",

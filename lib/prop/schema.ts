@@ -26,6 +26,12 @@ const RULES = {
   floorLocksAt: z.optional(z.nullable(DecimalStringSchema.check(z.refine((v) => !v.startsWith("-"), "must be 0 or more")))),
   /** What the day's loss is measured from (docs/prop-firms.md); not in DESIGN.md's list. */
   dailyLossFrom: z.optional(z.enum(["balance", "higher_of_balance_and_equity"], { error: "must be balance or higher_of_balance_and_equity" })),
+  /** What the static and end-of-day floors are measured against (docs/prop-firms.md); not in DESIGN.md's list. */
+  drawdownOn: z.optional(z.enum(["balance", "equity"], { error: "must be balance or equity" })),
+  /** A soft daily loss limit: reaching it ends the day, not the account (docs/prop-firms.md); not in DESIGN.md's list. */
+  dailyLossSoft: z.optional(z.boolean("must be true or false")),
+  /** Days count toward minTradingDays only when they made this percentage of the start (docs/prop-firms.md). */
+  minDayProfitPct: z.optional(z.nullable(z.number("must be a number").check(z.gt(0, "must be above 0"), z.lte(100, "must be at most 100")))),
 };
 
 type RulesInput = { startingBalance: string; maxDrawdown: string; dailyLossLimit: string | null; drawdownMode: string; floorLocksAt?: string | null | undefined };

@@ -240,3 +240,53 @@ describe("a run taken up where an earlier one stopped", () => {
     );
   });
 });
+
+describe("the firms' readings of the rules", () => {
+  // One contract bought at 5,000; a bar whose low (4,957) puts it 2,150 down (equity 47,850, under the 48,000
+  // floor); sold at 4,990 (-500 realised): the balance never comes near the floor.
+  const dip = () => ({
+    fills: [fill("2026-03-03T15:00:00Z", "buy", "5000"), fill("2026-03-03T16:00:00Z", "sell", "4990")],
+    bars: [{ at: "2026-03-03T15:30:00Z", symbol: "ESM6", high: "5001", low: "4957", close: "4990" }],
+  });
+
+  it("measures a static floor on the balance by default, on the equity (open losses at the bar's low) with drawdownOn: equity", () => {
+    const { fills, bars } = dip();
+    expect(run({}, fills, bars).status).toMatchObject({ state: "active", balance: "49500.00", floor: "48000.00", distanceToFloor: "1500.00" });
+    expect(run({ drawdownOn: "equity" }, fills, bars).status).toMatchObject({
+      state: "breached", breachRule: "max_drawdown", breachedAt: "2026-03-03T15:30:00Z", breachFillId: null, balance: "49500.00",
+    });
+    // The end-of-day floor too (Earn2Trade's): the same dip breaches it only when measured on equity.
+    expect(run({ drawdownMode: "eod_trailing" }, fills, bars).status.state).toBe("active");
+    expect(run({ drawdownMode: "eod_trailing", drawdownOn: "equity" }, fills, bars).status.breachRule).toBe("max_drawdown");
+  });
+
+  it("a soft daily loss limit ends the day, not the account; a hard one breaches", () => {
+    const fills = [...trip("2026-03-03T15:00:00Z", "-999.99"), ...trip("2026-03-03T16:00:00Z", "-0.01"), ...trip("2026-03-04T15:00:00Z", "200")];
+    const hard = run({ dailyLossLimit: "1000" }, fills);
+    expect(hard.status).toMatchObject({ state: "breached", breachRule: "daily_loss" });
+    const soft = run({ dailyLossLimit: "1000", dailyLossSoft: true }, fills);
+    expect(soft.status).toMatchObject({ state: "active", breachRule: null, balance: "49200.00" });
+    expect(soft.days.map((d) => [d.day, d.limitHit ?? false, d.breached])).toEqual([
+      ["2026-03-03", true, null],
+      ["2026-03-04", false, null],
+    ]);
+    // A cent short of the limit: no day is marked.
+    const short = run({ dailyLossLimit: "1000", dailyLossSoft: true }, trip("2026-03-03T15:00:00Z", "-999.99"));
+    expect(short.days[0]!.limitHit).toBeUndefined();
+  });
+
+  it("with minDayProfitPct, a day counts toward the minimum only when it made that share of the start: at it counts, a cent under does not", () => {
+    // 0.5% of 50,000 is 250.
+    const fills = [
+      ...trip("2026-03-02T15:00:00Z", "300"),
+      ...trip("2026-03-03T15:00:00Z", "250"),
+      ...trip("2026-03-04T15:00:00Z", "249.99"),
+      ...trip("2026-03-05T15:00:00Z", "-50"),
+    ];
+    expect(run({}, fills).status.tradingDays).toBe(4);
+    expect(run({ minDayProfitPct: 0.5 }, fills).status.tradingDays).toBe(2);
+    // The pass waits for the profitable days: target 700 reached on the 4th with 3 days traded, but only 2 profitable.
+    expect(run({ profitTarget: "700", minTradingDays: 3 }, fills).passedOn).toBe("2026-03-04");
+    expect(run({ profitTarget: "700", minTradingDays: 3, minDayProfitPct: 0.5 }, fills).passedOn).toBeNull();
+  });
+});

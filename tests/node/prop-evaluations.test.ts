@@ -251,6 +251,10 @@ describe("prop-firm evaluations", () => {
       [{ startDate: "2026-02-30" }, "startDate"],
       [{ startingBalance: "abc" }, "startingBalance"],
       [{ drawdownMode: "static", floorLocksAt: "0" }, "floorLocksAt"],
+      [{ drawdownOn: "margin" }, "drawdownOn"],
+      [{ dailyLossSoft: "yes" }, "dailyLossSoft"],
+      [{ minDayProfitPct: 0 }, "minDayProfitPct"],
+      [{ minDayProfitPct: 101 }, "minDayProfitPct"],
       [{ currency: "EUR" }, "currency"],
       [{ colour: "blue" }, "colour"],
     ] as const) {

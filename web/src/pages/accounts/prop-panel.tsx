@@ -240,6 +240,9 @@ function EvaluationForm({ account, onDone }: { account: Account; onDone(): void 
         <>
           <p className="muted">
             {MODES[preset.rules.drawdownMode]}; the day starts at {preset.rules.dayStartsAt} ({preset.rules.dayZone}); checked {preset.checkedOn}.
+            {preset.rules.drawdownOn === "equity" && " The floor is measured on equity, open positions included."}
+            {preset.rules.dailyLossSoft && " The daily loss limit is soft: reaching it ends the day, not the account."}
+            {preset.rules.minDayProfitPct ? ` A day counts toward the minimum when it makes ${preset.rules.minDayProfitPct}% of the start.` : ""}
             {preset.unverified.length > 0 && ` Not confirmed on the firm's own pages: ${preset.unverified.join(", ")}.`}
           </p>
           <TextField label="First trading day" type="date" value={startDate} onChange={(e) => setStartDate(e.target.value)} error={errors.startDate} />
