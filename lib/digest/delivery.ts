@@ -72,7 +72,7 @@ export async function unsubscribe(deps: Pick<Deps, "db" | "config">, token: stri
   }
 }
 
-type Due = { user_id: string; email: string; week: string; zone: string; reading: ModelProvider | null };
+type Due = { user_id: string; email: string; week: string; zone: string; reading: ModelProvider | null; wash_watch: boolean };
 
 /**
  * Claims up to `limit` due weeks at `now` (one statement: the rows it inserts or takes over are this run's).
@@ -85,7 +85,8 @@ export async function claimDue(deps: Pick<Deps, "db">, now: Date, limit = BATCH)
   return rowsOf<Due>(
     await deps.db.execute(sql`with s as (
         select st.user_id, (st.digest->>'weekday')::int as wd, (st.digest->>'hour')::int as h, st.digest->>'zone' as z,
-          nullif(st.digest->>'reading', '') as reading, ${at}::timestamptz at time zone (st.digest->>'zone') as local
+          nullif(st.digest->>'reading', '') as reading, coalesce((st.digest->>'washWatch')::boolean, false) as wash_watch,
+          ${at}::timestamptz at time zone (st.digest->>'zone') as local
         from user_settings st join users u on u.id = st.user_id
         where st.digest is not null and (st.digest->>'weekly')::boolean and u.email_verified
       ), d as (
@@ -93,7 +94,7 @@ export async function claimDue(deps: Pick<Deps, "db">, now: Date, limit = BATCH)
       ), w as (
         select *, case when day0 = local::date and extract(hour from local) < h then day0 - 7 else day0 end as week from d
       ), due as (
-        select w.user_id, w.week, w.z, w.reading from w
+        select w.user_id, w.week, w.z, w.reading, w.wash_watch from w
         where ((w.week + make_interval(hours => w.h)) at time zone w.z) <= ${at}::timestamptz
           and ((w.week + make_interval(hours => w.h)) at time zone w.z) > ${at}::timestamptz - interval '1 day'
           and not exists (select 1 from digest_sends x where x.user_id = w.user_id and x.week = w.week
@@ -108,7 +109,7 @@ export async function claimDue(deps: Pick<Deps, "db">, now: Date, limit = BATCH)
             and x.claimed_at <= ${at}::timestamptz - ${held}
         returning x.user_id, x.week
       )
-      select c.user_id::text as user_id, u.email, to_char(c.week, 'YYYY-MM-DD') as week, due.z as zone, due.reading
+      select c.user_id::text as user_id, u.email, to_char(c.week, 'YYYY-MM-DD') as week, due.z as zone, due.reading, due.wash_watch
       from claimed c join due on due.user_id = c.user_id and due.week = c.week join users u on u.id = c.user_id`),
   );
 }
@@ -138,7 +139,7 @@ async function deliver(deps: Deps, due: Due, readingTimeoutMs: number): Promise<
   }
   try {
     const user = await digestUser(deps, due.user_id);
-    const figures = await digestFigures(deps, user, weekBefore(due.week, due.zone));
+    const figures = await digestFigures(deps, user, weekBefore(due.week, due.zone), { washWatch: due.wash_watch });
     const reading = due.reading ? await writeReading(deps, user, due.reading, figures, readingTimeoutMs) : { text: null, skipped: "not asked for" };
     const token = unsubscribeToken(deps.config, user.id);
     const content = digestEmail(figures, reading, web, token);

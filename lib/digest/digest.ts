@@ -17,6 +17,7 @@ import { propSummary } from "../prop/evaluations.ts";
 import { BASE, summary } from "../stats/stats.ts";
 import { addDays, dayIn, zonedTimeToUtc } from "../time/zoned.ts";
 import { baseOf } from "../settings/settings.ts";
+import { washWatch } from "../tax/tax.ts";
 
 /** Weeks the trader's own average week is taken over (those with a closed trade among them). */
 export const AVERAGE_WEEKS = 12;
@@ -84,8 +85,11 @@ async function averageWeek(deps: DigestDeps, user: AuthUser, week: DigestWeek, c
   return { weeks, netPnl: per(before.netPnl), trades: Math.round((before.trades / weeks) * 10) / 10, rTotal: per(before.r.total) };
 }
 
-/** The digest's figures for one user and week. */
-export async function digestFigures(deps: DigestDeps, user: AuthUser, week: DigestWeek) {
+/**
+ * The digest's figures for one user and week. `washWatch` (the trader's choice): the USD losses of the last 30
+ * days that a purchase on or after the send day would still wash (docs/tax.md, "Wash watch").
+ */
+export async function digestFigures(deps: DigestDeps, user: AuthUser, week: DigestWeek, options: { washWatch?: boolean | undefined } = {}) {
   const [accounts, base] = await Promise.all([
     deps.db.execute(sql`select id::text as id, name, currency from accounts where user_id = ${user.id}::uuid order by name, id`).then((r) => rowsOf<{ id: string; name: string; currency: string }>(r)),
     baseOf(deps, user.id),
@@ -169,14 +173,19 @@ export async function digestFigures(deps: DigestDeps, user: AuthUser, week: Dige
       .filter((a) => a.firm !== null)
       .map((a) => ({ accountId: a.accountId, accountName: a.name, currency: a.currency, firm: a.firm!, phase: a.phase, state: a.state, distanceToFloor: a.distanceToFloor, profitToTarget: a.profitToTarget }));
 
+  const sendDay = addDays(week.lastDay, 1);
+  const watched = async () =>
+    options.washWatch ? (await washWatch(deps, user, { currency: "USD" }, new Date(week.to))).losses.filter((l) => l.washableUntil >= sendDay).map((l) => ({ ...l, accountName: names.get(l.accountId) ?? "" })) : null;
+
   // The sections read side by side (each a few statements on the shared pool).
-  const [blocks, rules, found, journaled, open, evaluations] = await Promise.all([
+  const [blocks, rules, found, journaled, open, evaluations, wash] = await Promise.all([
     Promise.all(blockCurrencies.map(figuresOf)),
     rulesBroken(),
     Promise.all(currencies.map(foundIn)).then((x) => x.flat()),
     journaledDays(),
     openPositions(),
     evaluationsOf(),
+    watched(),
   ]);
 
   return {
@@ -193,6 +202,8 @@ export async function digestFigures(deps: DigestDeps, user: AuthUser, week: Dige
       listed: open.map((p) => ({ id: p.id, symbol: p.symbol, accountName: p.name, direction: p.direction, quantity: formatDecimal(p.qty), openedAt: new Date(p.opened_at).toISOString() })),
     },
     evaluations,
+    /** null unless the trader asked for it. */
+    washWatch: wash,
   };
 }
 

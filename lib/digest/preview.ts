@@ -9,7 +9,7 @@ import { digestEmail } from "./render.ts";
 
 export async function previewDigest(deps: Deps, user: AuthUser, withReading: boolean) {
   const { digest } = await getSettings(deps, user.id);
-  const figures = await digestFigures(deps, user, weekAt(deps.now(), digest?.zone ?? "Etc/UTC"));
+  const figures = await digestFigures(deps, user, weekAt(deps.now(), digest?.zone ?? "Etc/UTC"), { washWatch: digest?.washWatch });
   const reading: Reading =
     withReading && digest?.reading ? await writeReading(deps, user, digest.reading, figures) : { text: null, skipped: digest?.reading ? "not asked for in the preview" : "no provider chosen" };
   const web = deps.config.WEB_BASE_URL ?? "";

@@ -70,6 +70,15 @@ function sections(d: DigestFigures, web: string): Section[] {
       })),
     });
   }
+  if (d.washWatch?.length) {
+    out.push({
+      title: "Wash-sale watch (US taxes)",
+      lines: d.washWatch.map((l) => ({
+        text: `${l.symbol} (${l.accountName}): ${money(`-${l.loss}`, "USD")} realised on ${l.soldAt}. Buying ${l.symbol} again on or before ${l.washableUntil} would wash this loss.`,
+      })),
+      link: { label: "Open the tax year", href: `${web}/tax` },
+    });
+  }
   return out;
 }
 

@@ -871,7 +871,7 @@ export const TagReportSchema = z.object({
   ),
 });
 
-const DigestSettingsSchema = z.object({ weekly: z.boolean(), weekday: z.number(), hour: z.number(), zone: z.string(), reading: z.optional(z.nullable(z.string())) });
+const DigestSettingsSchema = z.object({ weekly: z.boolean(), weekday: z.number(), hour: z.number(), zone: z.string(), reading: z.optional(z.nullable(z.string())), washWatch: z.optional(z.boolean()) });
 export const SettingsSchema = z.object({
   baseCurrency: z.nullable(z.string()).check(z.describe("ISO 4217 code every account's figures convert to (currency=base), null when off")),
   digest: z.nullable(DigestSettingsSchema),

@@ -266,7 +266,7 @@ export const PROP_PRESETS: readonly PropPreset[] = [
     fees: { evaluation: null, evaluationPer: "once", reset: null, activation: null, profitSplitPct: 80 },
     checkedOn: CHECKED,
     sources: ["https://help.the5ers.com/what-is-the-maximum-loss-and-the-maximum-daily-loss-in-the-high-stakes-program"],
-    unverified: ["profitTarget", "minTradingDays", "fees", "profitSplitPct"],
+    unverified: ["profitTarget", "minTradingDays", "minDayProfitPct", "fees", "profitSplitPct"],
     notes: ["The minimum is 3 profitable days, each at least 0.5% of the start (minDayProfitPct)."],
   },
   {

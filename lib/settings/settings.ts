@@ -17,6 +17,8 @@ const DigestSchema = z.strictObject({
   zone: z.string("must be an IANA time zone").check(z.refine((v) => CANONICAL_TIME_ZONES.has(v), "must be a canonical IANA time zone such as Europe/Berlin")),
   /** The provider whose saved key writes the advisor's short reading of the week (metered like a turn); null or absent: none. */
   reading: z.optional(z.nullable(z.enum(MODEL_PROVIDERS, { error: `must be null or one of ${MODEL_PROVIDERS.join(", ")}` }))),
+  /** The wash-sale watch (US taxes, docs/tax.md) in the digest: the USD losses a purchase would still wash. */
+  washWatch: z.optional(z.boolean("must be true or false")),
 });
 
 export const SettingsUpdateSchema = z.strictObject({

@@ -322,9 +322,11 @@ export async function washWatch(deps: Pick<Deps, "db">, user: AuthUser, query: {
   if (currency === null) return { currency: null, today: now.toISOString().slice(0, 10), losses: [] };
   const today = now.toISOString().slice(0, 10);
   const year = now.getUTCFullYear();
-  const result = await compute(deps, user, year, currency);
   const from = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
-  const losses = result.dispositions
+  // Early in January the window reaches back into December: last year's losses are watched too.
+  const years = Number(from.slice(0, 4)) < year ? [year - 1, year] : [year];
+  const dispositions = (await Promise.all(years.map(async (y) => (await compute(deps, user, y, currency)).dispositions.filter((d) => d.soldAt.startsWith(`${y}-`))))).flat();
+  const losses = dispositions
     .filter((d) => !d.section1256 && d.soldAt >= from && d.soldAt <= today && d.gain < 0n)
     .map((d) => ({
       symbol: d.symbol,

@@ -108,6 +108,25 @@ describe("the digest's figures", () => {
   });
 });
 
+describe("the wash-sale watch in the digest", () => {
+  it("lists the USD losses a purchase on or after the send day would still wash, for a trader who asked for it only", async () => {
+    const watching = await trader("digest-wash", { washWatch: true });
+    const not = await trader("digest-no-wash");
+    for (const u of [watching, not]) {
+      await u.trip("2026-11-17", "MSFT", "100", "103");
+      await u.trip("2026-11-18", "AAPL", "100", "99");
+    }
+    const preview = await (await watching.client.post("/api/digest/preview", {})).json();
+    expect(preview.figures.washWatch).toEqual([expect.objectContaining({ symbol: "AAPL", soldAt: "2026-11-18", loss: "12.00", washableUntil: "2026-12-18" })]);
+    expect(preview.text).toContain("WASH-SALE WATCH (US TAXES)");
+    expect(preview.text).toContain("AAPL (Digest ");
+    expect(preview.text).toContain("-12.00 USD realised on 2026-11-18. Buying AAPL again on or before 2026-12-18 would wash this loss.");
+    const plain = await (await not.client.post("/api/digest/preview", {})).json();
+    expect(plain.figures.washWatch).toBeNull();
+    expect(plain.text).not.toContain("WASH-SALE");
+  });
+});
+
 describe("delivery", () => {
   it("ten job runs at once send one mail per user, with the one-click unsubscribe headers; a later run sends nothing more", async () => {
     const users = await Promise.all([1, 2, 3].map(() => trader("digest-once")));

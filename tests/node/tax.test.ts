@@ -149,6 +149,15 @@ describe("tax lots through the API", () => {
     expect(watch).toEqual({ currency: "USD", today: "2026-11-20", losses: [expect.objectContaining({ symbol: "TSLA", soldAt: "2026-11-02", loss: "500.00", washableUntil: "2026-12-02" })] });
   });
 
+  it("early in January, the wash watch still lists December's losses whose window reaches into the new year", async () => {
+    const { client, account, fill } = await trader("tax-watch-new-year", "2027-01-05T12:00:00Z");
+    const a = await account("Brokerage");
+    await fill(a, "AMD", "buy", "10", "150", "2026-11-02");
+    await fill(a, "AMD", "sell", "10", "140", "2026-12-20");
+    const watch = await json(await get(client, "/api/tax/wash-watch"));
+    expect(watch).toEqual({ currency: "USD", today: "2027-01-05", losses: [expect.objectContaining({ symbol: "AMD", soldAt: "2026-12-20", loss: "100.00", washableUntil: "2027-01-19" })] });
+  });
+
   it("refuses bad input with a 400 naming the field; a year without trades is empty; another user's account is 404", async () => {
     const { client, account } = await trader("tax-bad");
     const a = await account("Brokerage");

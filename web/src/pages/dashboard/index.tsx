@@ -8,6 +8,7 @@ import { ScopeSelect, useStatsScope, type Filter } from "../../components/stats-
 import { keys, useInstanceConfig, useSettings, type Account } from "../../api/queries.ts";
 import { MissingRates } from "../../components/missing-rates.tsx";
 import { PropSummary } from "./prop-summary.tsx";
+import { WashWatch } from "./wash-watch.tsx";
 import { kindOfLabel } from "../../../../lib/options/kinds.ts";
 import { BREAKDOWN_LABELS, BreakdownTable, groupFilter, type BreakdownBy } from "./breakdown.tsx";
 import { addMonths, monthBounds, monthOf, type Month } from "./calendar.ts";
@@ -182,6 +183,7 @@ function Dashboard({ accounts, baseCurrency }: { accounts: readonly Account[]; b
       </section>
 
       <PropSummary />
+      <WashWatch />
       <QueryView query={summary} label="statistics">
         {(s) =>
           s.trades === 0 && period === "all" ? (

@@ -19,7 +19,7 @@ const READERS = [
   ["openrouter", "OpenRouter"],
 ] as const;
 type Provider = "openai" | "anthropic" | "gemini" | "openrouter";
-type Digest = { weekly: boolean; weekday: number; hour: number; zone: string; reading?: string | null | undefined };
+type Digest = { weekly: boolean; weekday: number; hour: number; zone: string; reading?: string | null | undefined; washWatch?: boolean | undefined };
 
 export function DigestSettingsPage() {
   const settings = useSettings();
@@ -46,9 +46,10 @@ function DigestForm({ digest }: { digest: Digest | null }) {
   const [hour, setHour] = useState(digest?.hour ?? 8);
   const [zone, setZone] = useState(digest?.zone ?? guessTimeZone());
   const [reading, setReading] = useState<string>(digest?.reading ?? "");
+  const [washWatch, setWashWatch] = useState(digest?.washWatch ?? false);
   const save = useMutation({
     mutationFn: () =>
-      unwrap(api.api.settings.$put({ json: { digest: { weekly, weekday, hour, zone, reading: reading ? (reading as Provider) : null } } })),
+      unwrap(api.api.settings.$put({ json: { digest: { weekly, weekday, hour, zone, reading: reading ? (reading as Provider) : null, washWatch } } })),
     onSuccess: (data) => queryClient.setQueryData(keys.settings, data),
   });
   const errors = serverFieldErrors(save.error);
@@ -96,6 +97,10 @@ function DigestForm({ digest }: { digest: Digest | null }) {
             </option>
           ))}
         </SelectField>
+        <label className="checkbox">
+          <input type="checkbox" checked={washWatch} onChange={(e) => setWashWatch(e.target.checked)} /> Include the wash-sale watch (US taxes): the losses a purchase would
+          still wash, and until when
+        </label>
         <button type="submit" className="button" disabled={save.isPending}>
           Save
         </button>
