@@ -11,6 +11,7 @@ import type { Deps } from "../../lib/deps.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { billingEnv, startPaymentServer } from "../support/payment-server.ts";
+import { startFxServer } from "../support/fx-server.ts";
 import { getWallet } from "../../lib/billing/wallet.ts";
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from "../support/smtp-server.ts";
 
@@ -105,6 +106,33 @@ describe("the digest's figures", () => {
     expect(one.figures).toMatchObject({ tradingDays: 1, comparable: false });
     expect(one.figures.figures[0].averageWeek).toBeNull();
     expect(one.text).toContain("One trading day this week: too little to compare or read into.");
+  });
+});
+
+describe("the digest in a base currency", () => {
+  it("gives one block in the base for a trader with accounts in two currencies, equal to the summary in the base", async () => {
+    const fx = await startFxServer();
+    try {
+      const app = await testApp(inject("databaseUrl"), { ...fx.env }, { peer: "per-request", now: () => MONDAY });
+      const { client } = await signUp(app, "digest-base");
+      const make = async (currency: string) => (await (await client.post("/api/accounts", { name: `Base ${currency} ${crypto.randomUUID()}`, currency, startingBalance: "10000", timezone: "America/New_York" })).json()).id as string;
+      const usd = await make("USD");
+      const eur = await make("EUR");
+      for (const [accountId, day, sell] of [[usd, "2026-11-17", "103"], [eur, "2026-11-18", "98"]] as const) {
+        for (const [side, price, at] of [["buy", "100", "10:00"], ["sell", sell, "11:00"]] as const) {
+          expect((await client.post("/api/fills", { accountId, symbol: "AAPL", side, quantity: "10", price, fees: "1", executedAt: `${day}T${at}:00-05:00` })).status).toBe(201);
+        }
+      }
+      expect((await client.request("/api/settings", { method: "PUT", json: { baseCurrency: "EUR", digest: { weekly: true, weekday: 1, hour: 8, zone: "America/New_York" } } })).status).toBe(200);
+      const res = await client.post("/api/digest/preview", {});
+      expect(res.status, await res.clone().text()).toBe(200);
+      const preview = await res.json();
+      const summary = await (await client.get("/api/stats/summary?currency=base&from=2026-11-16T05:00:00.000Z&to=2026-11-23T05:00:00.000Z")).json();
+      expect(preview.figures.figures).toHaveLength(1);
+      expect(preview.figures.figures[0]).toMatchObject({ currency: "EUR", trades: 2, netPnl: summary.netPnl, winRate: summary.winRate });
+    } finally {
+      await fx.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromiumPrinter } from "../../lib/report/chromium.ts";
 import { SECTIONS } from "../../lib/report/html.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";
+import { startFxServer } from "../support/fx-server.ts";
 
 const run = promisify(execFile);
 let t: TestApp;
@@ -92,6 +93,31 @@ describe("the printable report", () => {
     const pdf = await a.client.get(`/api/reports/report.pdf?${query(a.accountId)}`);
     expect(pdf.status).toBe(503);
     expect((await pdf.json()).error.message).toMatch(/save it as PDF with your browser's Print/);
+  });
+
+  it("reports every account in the base currency for a trader with two currencies", async () => {
+    const fx = await startFxServer();
+    try {
+      const app = await testApp(inject("databaseUrl"), { ...fx.env }, { peer: "per-request" });
+      const { client } = await signUp(app, "report-base");
+      const make = async (currency: string) => (await (await client.post("/api/accounts", { name: `Base ${currency} ${crypto.randomUUID()}`, currency, startingBalance: "10000", timezone: "America/New_York" })).json()).id as string;
+      for (const [accountId, day] of [[await make("USD"), "2026-11-17"], [await make("EUR"), "2026-11-18"]] as const) {
+        for (const [side, price, at] of [["buy", "100", "10:00"], ["sell", "103", "11:00"]] as const) {
+          expect((await client.post("/api/fills", { accountId, symbol: "AAPL", side, quantity: "10", price, fees: "1", executedAt: `${day}T${at}:00-05:00` })).status).toBe(201);
+        }
+      }
+      expect((await client.request("/api/settings", { method: "PUT", json: { baseCurrency: "EUR" } })).status).toBe(200);
+      // Without a currency, two currencies cannot be added: 400 naming it; in the base, one report.
+      expect((await client.get(`/api/reports/report.html?from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`)).status).toBe(400);
+      const res = await client.get(`/api/reports/report.html?currency=base&from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const html = await res.text();
+      const summary = await (await client.get(`/api/stats/summary?currency=base&from=${FROM}&to=${TO}`)).json();
+      expect(html).toContain("Every account, in EUR,");
+      expect(html).toContain(`<td>${summary.netPnl} EUR</td>`);
+    } finally {
+      await fx.close();
+    }
   });
 
   for (const [paper, width, height] of [["a4", 595.28, 841.89], ["letter", 612, 792]] as const) {
