@@ -30,6 +30,9 @@ export const TaxLotsSchema = z.object({
     }),
   ),
   possibleWashSales: z.array(z.object({ symbol: z.string(), lossSoldAt: day(), replacementSymbol: z.string(), replacementAt: day(), loss: decimal() })),
+  basisUnknown: z
+    .array(z.object({ symbol: z.string(), accountId: z.uuid(), soldAt: day(), quantity: decimal(), proceeds: decimal() }))
+    .check(z.describe("Stock sales the journal holds no purchase for, still open as short sales: their basis is unknown (shares bought before the journal's first fill) or they are short sales not yet covered. Never given an invented basis; no Form 8949 row.")),
   deferredLosses: z.array(z.object({ symbol: z.string(), lossSoldAt: day(), disallowed: decimal(), replacementLotOpenedAt: day() })).check(z.describe("Losses of the year disallowed into replacements still held at its end")),
 });
 

@@ -87,6 +87,8 @@ type Lot = {
   openedAt: number;
   openedDay: string;
   section1256: boolean;
+  /** A stock (not an option or a future): a stock sale the journal holds no purchase for is "basis unknown". */
+  stock: boolean;
   multiplier: bigint;
   /** For a long lot the cost of each slice, for a short lot its proceeds. */
   slices: Slice[];
@@ -145,7 +147,14 @@ export type TaxInput = {
   yearEnd: (year: number) => number;
 };
 
-export type TaxResult = { dispositions: Disposition[]; possibleWashSales: PossibleWashSale[]; deferred: (year: number) => DeferredLoss[] };
+/**
+ * A stock sale the journal holds no purchase for, still open as a short sale after every fill read: its basis
+ * is unknown (shares bought before the journal's first fill, or moved in from elsewhere), or it is a short sale
+ * not yet covered (taxed when it is). Listed, never given an invented basis.
+ */
+export type UnmatchedSale = { symbol: string; accountId: string; soldAt: string; quantity: bigint; proceeds: bigint };
+
+export type TaxResult = { dispositions: Disposition[]; possibleWashSales: PossibleWashSale[]; deferred: (year: number) => DeferredLoss[]; basisUnknown: (year: number) => UnmatchedSale[] };
 
 export function computeLots(input: TaxInput): TaxResult {
   const fills = [...input.fills].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
@@ -185,7 +194,7 @@ export function computeLots(input: TaxInput): TaxResult {
     // A long lot's basis is what it cost; a short lot's, what the short sale brought in.
     let value = long ? money + fees : money - fees;
     if (fold !== undefined) value += long ? -fold : fold;
-    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }], free: opens };
+    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, stock: f.assetClass === "stock", multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }], free: opens };
     lots.push(lot);
     lotOf.set(f.id, lot);
   }
@@ -384,7 +393,17 @@ export function computeLots(input: TaxInput): TaxResult {
   }
 
   for (const e of events) e.run();
-  return { dispositions, possibleWashSales: possible, deferred: (year) => deferredBy.get(year) ?? [] };
+  const basisUnknown = (year: number): UnmatchedSale[] =>
+    [...openLots.values()].flatMap((list) =>
+      list
+        .filter((lot) => !lot.long && lot.stock && lot.status === "taxable" && lot.openedDay.startsWith(`${year}-`))
+        .map((lot) => {
+          const open = lot.slices.filter((s) => s.qty > 0n);
+          return { symbol: lot.symbol, accountId: lot.accountId, soldAt: lot.openedDay, quantity: open.reduce((n, s) => n + s.qty, 0n), proceeds: open.reduce((n, s) => n + s.basis, 0n) };
+        })
+        .filter((u) => u.quantity > 0n),
+    );
+  return { dispositions, possibleWashSales: possible, deferred: (year) => deferredBy.get(year) ?? [], basisUnknown };
 }
 
 /**

@@ -164,7 +164,7 @@ function lotView(d: Disposition) {
 /** The year's dispositions of the scope, and what else the year's answer carries. */
 async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
   const currency = await currencyOf(deps, user, query);
-  if (currency === null) return { currency: null, rows: [], possible: [], deferred: [] };
+  if (currency === null) return { currency: null, rows: [], possible: [], deferred: [], unknown: [] };
   const result = await compute(deps, user, query.year, currency);
   const mine = (accountId: string) => !query.accountId || accountId === query.accountId;
   return {
@@ -172,6 +172,7 @@ async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
     rows: result.dispositions.filter((d) => inYear(d, query.year) && mine(d.accountId)),
     possible: result.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
     deferred: result.deferred(query.year).filter((d) => mine(d.accountId)),
+    unknown: result.basisUnknown(query.year).filter((u) => mine(u.accountId)),
   };
 }
 
@@ -185,6 +186,7 @@ export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: Tax
     lots: y.rows.map(lotView),
     possibleWashSales: y.possible.map((p) => ({ symbol: p.symbol, lossSoldAt: p.lossSoldAt, replacementSymbol: p.replacementSymbol, replacementAt: p.replacementAt, loss: money(p.loss) })),
     deferredLosses: y.deferred.map((d) => ({ symbol: d.symbol, lossSoldAt: d.lossSoldAt, disallowed: money(d.disallowed), replacementLotOpenedAt: d.replacementLotOpenedAt })),
+    basisUnknown: y.unknown.map((u) => ({ symbol: u.symbol, accountId: u.accountId, soldAt: u.soldAt, quantity: money(u.quantity), proceeds: money(u.proceeds) })),
   };
 }
 

@@ -158,6 +158,23 @@ describe("tax lots through the API", () => {
     expect(watch).toEqual({ currency: "USD", today: "2027-01-05", losses: [expect.objectContaining({ symbol: "AMD", soldAt: "2026-12-20", loss: "100.00", washableUntil: "2027-01-19" })] });
   });
 
+  it("a stock sale with no purchase in the journal is listed as basis unknown, never given a basis; a short sale covered later is a lot", async () => {
+    const { client, account, fill } = await trader("tax-unknown", "2026-11-20T12:00:00Z");
+    const a = await account("Brokerage");
+    // Shares bought before the journal's first fill: only the sale is here.
+    await fill(a, "KO", "sell", "20", "60", "2026-03-02");
+    // A true short sale, covered a week later.
+    await fill(a, "XOM", "sell", "10", "110", "2026-04-01");
+    await fill(a, "XOM", "buy", "10", "100", "2026-04-08");
+    const body = await json(await get(client, "/api/tax/lots?year=2026"));
+    expect(body.basisUnknown).toEqual([{ symbol: "KO", accountId: a, soldAt: "2026-03-02", quantity: "20.00", proceeds: "1200.00" }]);
+    expect(body.lots).toEqual([expect.objectContaining({ symbol: "XOM", short: true, proceeds: "1100.00", costBasis: "1000.00", gain: "100.00" })]);
+    // No Form 8949 row for it: nothing is invented.
+    const csv = await (await get(client, "/api/tax/8949.csv?year=2026")).text();
+    expect(csv).toContain("XOM");
+    expect(csv).not.toContain("KO");
+  });
+
   it("refuses bad input with a 400 naming the field; a year without trades is empty; another user's account is 404", async () => {
     const { client, account } = await trader("tax-bad");
     const a = await account("Brokerage");
@@ -167,7 +184,7 @@ describe("tax lots through the API", () => {
     expect(await field("/api/tax/lots?year=2026&method=lifo")).toEqual(["method"]);
     expect(await field("/api/tax/8949.csv?year=1800")).toEqual(["year"]);
     expect(await field(`/api/tax/lots?year=2026&accountId=nope`)).toEqual(["accountId"]);
-    expect(await json(await get(client, `/api/tax/lots?year=2026&accountId=${a}`))).toEqual({ year: 2026, method: "fifo", currency: "USD", lots: [], possibleWashSales: [], deferredLosses: [] });
+    expect(await json(await get(client, `/api/tax/lots?year=2026&accountId=${a}`))).toEqual({ year: 2026, method: "fifo", currency: "USD", lots: [], possibleWashSales: [], deferredLosses: [], basisUnknown: [] });
     const other = await trader("tax-other");
     expect((await get(other.client, `/api/tax/lots?year=2026&accountId=${a}`)).status).toBe(404);
     expect((await (await get(client, "/api/tax/8949.csv?year=2026")).text()).trim()).toBe("part,box,description,dateAcquired,dateSold,proceeds,costBasis,code,adjustment,gainOrLoss");

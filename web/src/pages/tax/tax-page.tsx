@@ -166,6 +166,22 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
                   </ul>
                 </>
               )}
+              {l.basisUnknown.length > 0 && (
+                <>
+                  <h3>Sales with no purchase in the journal</h3>
+                  <p className="muted">
+                    Their basis is unknown, so they are not in the forms: if you bought the shares before your first fill here, add the purchase; a
+                    short sale not yet covered is taxed when it is.
+                  </p>
+                  <ul className="plain-list" aria-label="Sales with no purchase in the journal">
+                    {l.basisUnknown.map((u, i) => (
+                      <li key={i}>
+                        {symbolLabel(u.symbol)}: {u.quantity} sold {u.soldAt} for {money(u.proceeds)}.
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
               {l.deferredLosses.length > 0 && (
                 <>
                   <h3>Losses carried into next year</h3>
