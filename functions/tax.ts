@@ -2,8 +2,8 @@ import * as z from "zod/mini";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashWatchSchema } from "../lib/http/tax-responses.ts";
-import { form6781, form8949Csv, scheduleD, taxLots, TaxQuerySchema, txf, washWatch, WashWatchQuerySchema } from "../lib/tax/tax.ts";
+import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashDecisionResponseSchema, WashWatchSchema } from "../lib/http/tax-responses.ts";
+import { decideWashSale, form6781, form8949Csv, scheduleD, taxLots, TaxQuerySchema, txf, WashDecisionSchema, washWatch, WashWatchQuerySchema } from "../lib/tax/tax.ts";
 
 // Tax (DESIGN.md section 11, docs/tax.md): the year's lots and US wash sales across the user's accounts, and the
 // forms they fill. Figures, not advice.
@@ -63,6 +63,18 @@ export const tax = createRouter()
     requireUser,
     validate("query", WashWatchQuerySchema),
     async (c) => c.json(await washWatch(c.var.deps, currentUser(c), c.req.valid("query"), c.var.deps.now())),
+  )
+  .put(
+    "/possible-wash-sales",
+    describeRoute({
+      tag: "tax",
+      summary: "Decide a possible wash sale through an option (as GET /api/tax/lots lists it): wash (the loss goes into the option lot), not_wash, or null (undecided)",
+      responses: { 200: { description: "The decision.", schema: WashDecisionResponseSchema } },
+      errors: ["VALIDATION_ERROR", "NOT_FOUND"],
+    }),
+    requireUser,
+    validate("json", WashDecisionSchema),
+    async (c) => c.json(await decideWashSale(c.var.deps, currentUser(c), c.req.valid("json"))),
   );
 
 export const taxGroup = { prefix: "/api/tax", app: tax } as const satisfies Group;

@@ -120,7 +120,10 @@ export async function archiveStream(deps: Pick<Deps, "db" | "now" | "storage" | 
           'rate', format_decimal(b.k)) order by ba.name, b.day, b.base) from fx_broker_rates b join accounts ba on ba.id = b.account_id where b.user_id = u.id), '[]'::json),
         'evaluations', coalesce((select json_agg(json_build_object('account', ea.name, 'firm', e.firm, 'phase', e.phase, 'startDate', to_char(e.start_date, 'YYYY-MM-DD'),
           'rules', e.rules, 'warnings', json_build_object('floorDistance', format_decimal(e.warn_floor), 'dailyLossLeft', format_decimal(e.warn_daily), 'email', e.warn_email))
-          order by ea.name) from prop_evaluations e join accounts ea on ea.id = e.account_id where e.user_id = u.id), '[]'::json))::text as json
+          order by ea.name) from prop_evaluations e join accounts ea on ea.id = e.account_id where e.user_id = u.id), '[]'::json),
+        'washDecisions', coalesce((select json_agg(json_build_object('symbol', w.symbol, 'lossSoldAt', to_char(w.loss_sold_at, 'YYYY-MM-DD'),
+          'replacementSymbol', w.replacement_symbol, 'replacementAt', to_char(w.replacement_at, 'YYYY-MM-DD'), 'decision', w.decision)
+          order by w.loss_sold_at, w.symbol, w.replacement_at, w.replacement_symbol) from tax_wash_decisions w where w.user_id = u.id), '[]'::json))::text as json
       from users u left join user_settings s on s.user_id = u.id where u.id = ${user.id}::uuid`),
   );
   // The uploaded bars, a file per BARS_UPLOAD_MAX_ROWS of a symbol and resolution: the restore stores each

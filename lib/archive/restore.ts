@@ -166,6 +166,18 @@ const SettingsPartSchema = z.looseObject({
       }),
     ).check(z.maxLength(10_000)),
   ),
+  /** The trader's decisions on possible wash sales through options (docs/tax.md). */
+  washDecisions: z.optional(
+    z.array(
+      z.looseObject({
+        symbol: z.string().check(z.minLength(1), z.maxLength(64)),
+        lossSoldAt: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
+        replacementSymbol: z.string().check(z.minLength(1), z.maxLength(64)),
+        replacementAt: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date")),
+        decision: z.enum(["wash", "not_wash"]),
+      }),
+    ).check(z.maxLength(100_000)),
+  ),
 });
 
 /** Uploaded bars read back from bars/: one upload's worth each, as bars_store takes them. */

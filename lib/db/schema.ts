@@ -1946,3 +1946,27 @@ export const digestSends = pgTable(
     check("digest_sends_status_known", sql`${t.status} in ('sending', 'retry', 'sent', 'failed')`),
   ],
 );
+
+/**
+ * The trader's decisions on possible wash sales through options (lib/tax/tax.ts, docs/tax.md): a loss on a
+ * stock and an option on it bought within the window, decided a wash sale (`wash`: the loss goes into the option
+ * lot) or not (`not_wash`). Kept by what names them, so they survive every rebuild of the lots.
+ */
+export const taxWashDecisions = pgTable(
+  "tax_wash_decisions",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    symbol: text("symbol").notNull(),
+    lossSoldAt: date("loss_sold_at", { mode: "string" }).notNull(),
+    replacementSymbol: text("replacement_symbol").notNull(),
+    replacementAt: date("replacement_at", { mode: "string" }).notNull(),
+    decision: text("decision").notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.symbol, t.lossSoldAt, t.replacementSymbol, t.replacementAt] }),
+    check("tax_wash_decisions_known", sql`${t.decision} in ('wash', 'not_wash')`),
+  ],
+);

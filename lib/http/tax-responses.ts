@@ -29,7 +29,16 @@ export const TaxLotsSchema = z.object({
       markSource: z.nullable(z.enum(["bars", "last fill"])),
     }),
   ),
-  possibleWashSales: z.array(z.object({ symbol: z.string(), lossSoldAt: day(), replacementSymbol: z.string(), replacementAt: day(), loss: decimal() })),
+  possibleWashSales: z.array(
+    z.object({
+      symbol: z.string(),
+      lossSoldAt: day(),
+      replacementSymbol: z.string(),
+      replacementAt: day(),
+      loss: decimal(),
+      decision: z.nullable(z.enum(["wash", "not_wash"])).check(z.describe("The trader's decision (PUT /api/tax/possible-wash-sales); wash: applied to the lots and forms; null: undecided, not adjusted")),
+    }),
+  ),
   basisUnknown: z
     .array(z.object({ symbol: z.string(), accountId: z.uuid(), soldAt: day(), quantity: decimal(), proceeds: decimal() }))
     .check(z.describe("Stock sales the journal holds no purchase for, still open as short sales: their basis is unknown (shares bought before the journal's first fill) or they are short sales not yet covered. Never given an invented basis; no Form 8949 row.")),
@@ -65,4 +74,8 @@ export const WashWatchSchema = z.object({
   currency: currency(),
   today: day(),
   losses: z.array(z.object({ symbol: z.string(), accountId: id(), soldAt: day(), quantity: decimal(), loss: decimal(), washableUntil: day() })),
+});
+
+export const WashDecisionResponseSchema = z.object({
+  decision: z.object({ symbol: z.string(), lossSoldAt: day(), replacementSymbol: z.string(), replacementAt: day(), decision: z.nullable(z.enum(["wash", "not_wash"])) }),
 });

@@ -15,7 +15,7 @@
 // 5. An option closed at 0 beside a stock fill of its underlying at its strike (same account, within 60 s,
 //    quantity x multiplier shares) was assigned or exercised: its premium folds into the stock's basis or
 //    proceeds, and the option leaves no row of its own.
-import { multiplyUnits } from "../money.ts";
+import { divideUnits, multiplyUnits } from "../money.ts";
 
 export type TaxStatus = "taxable" | "ira" | "exempt";
 
@@ -73,6 +73,10 @@ export type Disposition = {
 };
 
 export type PossibleWashSale = { symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; loss: bigint };
+
+/** The key of a possible wash sale, as the trader's decision names it. */
+export const possibleKey = (p: Pick<PossibleWashSale, "symbol" | "lossSoldAt" | "replacementSymbol" | "replacementAt">) =>
+  `${p.symbol}\u0000${p.lossSoldAt}\u0000${p.replacementSymbol}\u0000${p.replacementAt}`;
 
 /** A loss disallowed into a lot still open at the end of `year`: it counts when that lot is sold. */
 export type DeferredLoss = { symbol: string; lossSoldAt: string; disallowed: bigint; replacementLotOpenedAt: string; accountId: string };
@@ -145,6 +149,11 @@ export type TaxInput = {
   through: number;
   /** Each trade date's year-end instant, to place marks between fills: the first instant of Jan 1 of year + 1. */
   yearEnd: (year: number) => number;
+  /**
+   * The possible wash sales through options that the trader decided are wash sales (their possibleKey): the loss
+   * goes into the option lot as into a stock replacement, for the shares its contracts cover.
+   */
+  washDecisions?: ReadonlySet<string>;
 };
 
 /**
@@ -328,6 +337,37 @@ export function computeLots(input: TaxInput): TaxResult {
     }
   }
 
+  /**
+   * `take` units of the lot's slice `i` replace `shares` of the sold shares of `d`: the slice is split off, and
+   * that share of the loss goes into it (a long lot's cost rises, a short lot's proceeds fall) with the days the
+   * sold shares were held, or, in an IRA, is lost for good.
+   */
+  function replaceBy(d: Disposition, loss: bigint, lot: Lot, i: number, take: bigint, shares: bigint) {
+    const slice = lot.slices[i]!;
+    if (take < slice.qty) {
+      const kept = share(slice.basis, take, slice.qty);
+      lot.slices.splice(i + 1, 0, { qty: slice.qty - take, basis: slice.basis - kept, holdingFrom: slice.holdingFrom, replaced: false });
+      slice.qty = take;
+      slice.basis = kept;
+    }
+    slice.replaced = true;
+    lot.free -= take;
+    const disallowed = share(loss, shares, d.quantity);
+    const permanent = lot.status === "ira";
+    if (!permanent) {
+      slice.basis += lot.long ? disallowed : -disallowed;
+      slice.holdingFrom = addDays(slice.holdingFrom, -daysBetween(d.acquiredAt, d.soldAt));
+      washed.push({ lot, slice, amount: disallowed, lossSoldAt: d.soldAt });
+    }
+    d.adjustment += disallowed;
+    d.washSale = {
+      code: "W",
+      disallowed: d.adjustment,
+      replacementLotOpenedAt: d.washSale?.replacementLotOpenedAt ?? lot.openedDay,
+      permanent: (d.washSale?.permanent ?? false) || permanent,
+    };
+  }
+
   /** The wash-sale rule on one losing disposition `d` of `sold` (IRS Publication 550, "Wash Sales"). */
   function washSale(d: Disposition, sold: Lot) {
     const from = addDays(d.soldAt, -30);
@@ -355,39 +395,28 @@ export function computeLots(input: TaxInput): TaxResult {
         const slice = lot.slices[i]!;
         if (slice.replaced || slice.qty === 0n) continue;
         const take = slice.qty < need ? slice.qty : need;
-        if (take < slice.qty) {
-          const kept = share(slice.basis, take, slice.qty);
-          lot.slices.splice(i + 1, 0, { qty: slice.qty - take, basis: slice.basis - kept, holdingFrom: slice.holdingFrom, replaced: false });
-          slice.qty = take;
-          slice.basis = kept;
-        }
-        slice.replaced = true;
-        lot.free -= take;
-        const disallowed = share(loss, take, d.quantity);
-        const permanent = lot.status === "ira";
-        if (!permanent) {
-          // The loss goes into the replacement (a long lot's cost rises, a short lot's proceeds fall) and its
-          // holding period takes in the days the sold shares were held.
-          slice.basis += lot.long ? disallowed : -disallowed;
-          slice.holdingFrom = addDays(slice.holdingFrom, -daysBetween(d.acquiredAt, d.soldAt));
-          washed.push({ lot, slice, amount: disallowed, lossSoldAt: d.soldAt });
-        }
-        d.adjustment += disallowed;
-        d.washSale = {
-          code: "W",
-          disallowed: d.adjustment,
-          replacementLotOpenedAt: d.washSale?.replacementLotOpenedAt ?? lot.openedDay,
-          permanent: (d.washSale?.permanent ?? false) || permanent,
-        };
+        replaceBy(d, loss, lot, i, take, take);
         need -= take;
       }
     }
     // Options on the stock bought in the window: listed for the trader to decide (Pub. 550: options to acquire
-    // substantially identical stock may wash; the journal does not adjust for them).
+    // substantially identical stock may wash). One the trader decided is a wash sale replaces like stock, for the
+    // shares its contracts cover (a contract's multiplier), with what the stock left of the loss.
     if (sold.long && !sold.section1256) {
       for (const o of optionBuys) {
         if (o.underlying !== sold.symbol || o.day < from || o.day > to) continue;
-        possible.push({ symbol: sold.symbol, lossSoldAt: d.soldAt, replacementSymbol: o.symbol, replacementAt: o.day, loss });
+        const p = { symbol: sold.symbol, lossSoldAt: d.soldAt, replacementSymbol: o.symbol, replacementAt: o.day, loss };
+        possible.push(p);
+        const lot = lotOf.get(o.id);
+        if (need <= 0n || !lot || !input.washDecisions?.has(possibleKey(p))) continue;
+        for (let i = 0; i < lot.slices.length && need > 0n; i++) {
+          const slice = lot.slices[i]!;
+          if (slice.replaced || slice.qty === 0n) continue;
+          const covers = multiplyUnits(slice.qty, lot.multiplier);
+          const shares = covers < need ? covers : need;
+          replaceBy(d, loss, lot, i, shares === covers ? slice.qty : divideUnits(shares, lot.multiplier), shares);
+          need -= shares;
+        }
       }
     }
   }

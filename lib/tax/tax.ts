@@ -12,7 +12,7 @@ import { AppError } from "../errors.ts";
 import { fromUnits, toUnits } from "../money.ts";
 import { FUTURES } from "../trades/futures.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
-import { computeLots, type Disposition, type TaxFill, type YearEndMark } from "./engine.ts";
+import { computeLots, possibleKey, type Disposition, type TaxFill, type YearEndMark } from "./engine.ts";
 
 /** Broad-based index options, Section 1256 contracts (IRC 1256(g)(6); docs/tax.md): their roots. */
 export const INDEX_OPTION_ROOTS = new Set(["SPX", "SPXW", "NDX", "NDXP", "RUT", "RUTW", "VIX", "VIXW", "XSP", "DJX", "OEX", "XEO", "MXEA", "MXEF"]);
@@ -28,6 +28,50 @@ export const TaxQuerySchema = z.object({
   method: z._default(z.literal("fifo", { error: "must be fifo (the only method so far)" }), "fifo"),
 });
 export type TaxQuery = z.infer<typeof TaxQuerySchema>;
+
+const daySchema = () => z.string("must be a date YYYY-MM-DD").check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"));
+
+/** PUT /api/tax/possible-wash-sales: the trader's decision on one possible wash sale through an option. */
+export const WashDecisionSchema = z.strictObject({
+  symbol: z.string("must be the stock's symbol").check(z.minLength(1, "is required"), z.maxLength(64, "must be at most 64 characters")),
+  lossSoldAt: daySchema(),
+  replacementSymbol: z.string("must be the option's symbol").check(z.minLength(1, "is required"), z.maxLength(64, "must be at most 64 characters")),
+  replacementAt: daySchema(),
+  /** wash: the loss goes into the option lot; not_wash: it stands; null: undecided again. */
+  decision: z.nullable(z.enum(["wash", "not_wash"], { error: "must be wash, not_wash or null" })),
+  currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code"))),
+});
+export type WashDecision = z.infer<typeof WashDecisionSchema>;
+
+async function decisionsOf(deps: Pick<Deps, "db">, userId: string) {
+  const rows = rowsOf<{ symbol: string; loss_sold_at: string; replacement_symbol: string; replacement_at: string; decision: "wash" | "not_wash" }>(
+    await deps.db.execute(sql`select symbol, to_char(loss_sold_at, 'YYYY-MM-DD') as loss_sold_at, replacement_symbol, to_char(replacement_at, 'YYYY-MM-DD') as replacement_at, decision
+      from tax_wash_decisions where user_id = ${userId}::uuid`),
+  );
+  return new Map(rows.map((r) => [possibleKey({ symbol: r.symbol, lossSoldAt: r.loss_sold_at, replacementSymbol: r.replacement_symbol, replacementAt: r.replacement_at }), r.decision]));
+}
+
+/**
+ * PUT /api/tax/possible-wash-sales: decides one of the year's possible wash sales (as GET /api/tax/lots lists
+ * it); one the lots do not list is 404. The lots, the forms and the wash watch apply it from then on.
+ */
+export async function decideWashSale(deps: Pick<Deps, "db">, user: AuthUser, body: WashDecision) {
+  const currency = await currencyOf(deps, user, { currency: body.currency });
+  const year = Number(body.lossSoldAt.slice(0, 4));
+  const listed = currency === null ? [] : (await compute(deps, user, year, currency)).possibleWashSales;
+  const key = possibleKey(body);
+  if (!listed.some((p) => possibleKey(p) === key)) throw new AppError("NOT_FOUND", "No such possible wash sale in your lots.");
+  if (body.decision === null) {
+    await deps.db.execute(sql`delete from tax_wash_decisions where user_id = ${user.id}::uuid and symbol = ${body.symbol} and loss_sold_at = ${body.lossSoldAt}::date
+      and replacement_symbol = ${body.replacementSymbol} and replacement_at = ${body.replacementAt}::date`);
+  } else {
+    await deps.db.execute(sql`insert into tax_wash_decisions (user_id, symbol, loss_sold_at, replacement_symbol, replacement_at, decision)
+      values (${user.id}::uuid, ${body.symbol}, ${body.lossSoldAt}::date, ${body.replacementSymbol}, ${body.replacementAt}::date, ${body.decision})
+      on conflict (user_id, symbol, loss_sold_at, replacement_symbol, replacement_at) do update set decision = excluded.decision, decided_at = now()`);
+  }
+  const { symbol, lossSoldAt, replacementSymbol, replacementAt, decision } = body;
+  return { decision: { symbol, lossSoldAt, replacementSymbol, replacementAt, decision } };
+}
 
 export const WashWatchQuerySchema = z.object({ currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code"))) });
 
@@ -86,7 +130,7 @@ function describe(symbol: string, assetClass: FillRow["asset_class"]) {
 /** The user's lots and wash sales through `year` (the fills to 31 days after it, for its December losses' replacements). */
 async function compute(deps: Pick<Deps, "db">, user: AuthUser, year: number, currency: string) {
   const until = new Date(yearEnd(year) + 31 * 86_400_000).toISOString();
-  const [fillRows, splitRows, barRows] = await Promise.all([
+  const [fillRows, splitRows, barRows, decisions] = await Promise.all([
     deps.db.execute(sql`select f.id::text as id, f.account_id::text as account_id, a.tax_status, f.symbol, f.asset_class, f.multiplier::text as multiplier,
         f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees, (extract(epoch from f.executed_at) * 1000)::float8 as at,
         (f.executed_at at time zone a.timezone)::date::text as day, f.generated
@@ -100,6 +144,7 @@ async function compute(deps: Pick<Deps, "db">, user: AuthUser, year: number, cur
       from bars b where b.user_id = ${user.id}::uuid and b.resolution = '1d'
         and b.symbol in (select distinct f.symbol from fills f join accounts a on a.id = f.account_id where a.user_id = ${user.id}::uuid and f.asset_class <> 'stock')
       order by b.symbol, extract(year from b.t), b.t desc`),
+    decisionsOf(deps, user.id),
   ]);
   const fills: TaxFill[] = rowsOf<FillRow>(fillRows).map((r) => {
     const d = describe(r.symbol, r.asset_class);
@@ -135,7 +180,8 @@ async function compute(deps: Pick<Deps, "db">, user: AuthUser, year: number, cur
     else marks.push(mark);
   }
   const splits = rowsOf<{ symbol: string; at: number | string; new_shares: string; old_shares: string }>(splitRows).map((s) => ({ symbol: s.symbol, at: Number(s.at), newShares: toUnits(s.new_shares), oldShares: toUnits(s.old_shares) }));
-  return computeLots({ fills, splits, marks, through: year, yearEnd });
+  const washDecisions = new Set([...decisions].filter(([, d]) => d === "wash").map(([k]) => k));
+  return { ...computeLots({ fills, splits, marks, through: year, yearEnd, washDecisions }), decisions };
 }
 
 const money = (v: bigint) => fromUnits(v);
@@ -164,7 +210,7 @@ function lotView(d: Disposition) {
 /** The year's dispositions of the scope, and what else the year's answer carries. */
 async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
   const currency = await currencyOf(deps, user, query);
-  if (currency === null) return { currency: null, rows: [], possible: [], deferred: [], unknown: [] };
+  if (currency === null) return { currency: null, rows: [], possible: [], deferred: [], unknown: [], decisions: new Map<string, "wash" | "not_wash">() };
   const result = await compute(deps, user, query.year, currency);
   const mine = (accountId: string) => !query.accountId || accountId === query.accountId;
   return {
@@ -173,6 +219,7 @@ async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
     possible: result.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
     deferred: result.deferred(query.year).filter((d) => mine(d.accountId)),
     unknown: result.basisUnknown(query.year).filter((u) => mine(u.accountId)),
+    decisions: result.decisions,
   };
 }
 
@@ -184,7 +231,14 @@ export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: Tax
     method: query.method,
     currency: y.currency,
     lots: y.rows.map(lotView),
-    possibleWashSales: y.possible.map((p) => ({ symbol: p.symbol, lossSoldAt: p.lossSoldAt, replacementSymbol: p.replacementSymbol, replacementAt: p.replacementAt, loss: money(p.loss) })),
+    possibleWashSales: y.possible.map((p) => ({
+      symbol: p.symbol,
+      lossSoldAt: p.lossSoldAt,
+      replacementSymbol: p.replacementSymbol,
+      replacementAt: p.replacementAt,
+      loss: money(p.loss),
+      decision: y.decisions.get(possibleKey(p)) ?? null,
+    })),
     deferredLosses: y.deferred.map((d) => ({ symbol: d.symbol, lossSoldAt: d.lossSoldAt, disallowed: money(d.disallowed), replacementLotOpenedAt: d.replacementLotOpenedAt })),
     basisUnknown: y.unknown.map((u) => ({ symbol: u.symbol, accountId: u.accountId, soldAt: u.soldAt, quantity: money(u.quantity), proceeds: money(u.proceeds) })),
   };

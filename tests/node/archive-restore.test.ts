@@ -186,6 +186,10 @@ describe("POST /api/archive", () => {
     const a = await testApp(dbs[0]!.url, { ...stand.env, ...s3a.env }, { peer: "per-request" });
     const { client: alice } = await signUp(a, "archive-from");
     await fillJournal(a, alice);
+    // A decision on a possible wash sale (docs/tax.md), written as the route writes it.
+    const aliceId = (await (await alice.get("/api/auth/me")).json()).user.id as string;
+    await a.deps.db.execute(sql`insert into tax_wash_decisions (user_id, symbol, loss_sold_at, replacement_symbol, replacement_at, decision)
+      values (${aliceId}::uuid, 'AAPL', '2026-02-02', 'AAPL  260619C00150000', '2026-02-10', 'wash')`);
     const zip = new Uint8Array(await (await alice.get("/api/archive")).arrayBuffer());
     const before = await journalView(alice);
     expect(before.accounts[0]!.trades[0]!).toMatchObject({ notes: "Clean breakout", tags: ["breakout"], stopPrice: expect.stringMatching(/^(150|6100)\./) });
@@ -238,6 +242,10 @@ describe("POST /api/archive", () => {
       return (await (await c.get(`/api/accounts/${list[0].id}/evaluation/warnings`)).json()).warnings;
     };
     expect(await thresholdsOf(bob)).toEqual({ floorDistance: "750.50", dailyLossLeft: "300.00", email: true, given: [] });
+    const bobId = (await (await bob.get("/api/auth/me")).json()).user.id as string;
+    expect(rowsOf(await b.deps.db.execute(sql`select symbol, to_char(loss_sold_at, 'YYYY-MM-DD') as sold, replacement_symbol, decision from tax_wash_decisions where user_id = ${bobId}::uuid`))).toEqual([
+      { symbol: "AAPL", sold: "2026-02-02", replacement_symbol: "AAPL  260619C00150000", decision: "wash" },
+    ]);
     // The detached note's stop (the API does not show a note's plan) came along too.
     const stopOf = async (app: TestApp, userId: string) =>
       ((await app.deps.db.execute(sql`select j.stop_price::text as stop from trade_journals j join accounts a on a.id = j.account_id

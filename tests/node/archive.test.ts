@@ -80,7 +80,7 @@ describe("GET /api/archive", () => {
     expect(json("screenshots.json")).toEqual(shots.map((s) => ({ file: `screenshots/${s.id}.png`, contentType: "image/png", createdAt: expect.any(String), owner: { trade: { account: 0, openFill } } })));
     for (const s of shots) expect(Buffer.from(files[`screenshots/${s.id}.png`]!).equals(Buffer.from(s.bytes))).toBe(true);
     expect(json("advisor/conversations.json")).toEqual([expect.objectContaining({ title: "My Fridays", provider: "openai", messages: [] })]);
-    expect(json("settings.json")).toEqual({ baseCurrency: null, privacyMode: false, digest: null, fxOverrides: [], brokerRates: [], evaluations: [] });
+    expect(json("settings.json")).toEqual({ baseCurrency: null, privacyMode: false, digest: null, fxOverrides: [], brokerRates: [], evaluations: [], washDecisions: [] });
     expect(json("imports/history.json")).toEqual([expect.objectContaining({ account: "Main", fileName: "sample.csv", format: "generic", status: "committed", fillsCreated: 4 })]);
     expect(json("detached-notes.json")).toEqual([]);
     expect(json("comments.json")).toEqual([]); // tests/node/archive-restore.test.ts carries some over

@@ -3,7 +3,7 @@
 // boundary on both sides, a short sale's wash, an assigned put's premium in the stock's basis, and a futures
 // contract marked to market at the year end (Pub. 550's Section 1256 example).
 import { describe, expect, it } from "vitest";
-import { computeLots, isLongTerm, type TaxFill, type YearEndMark } from "../../lib/tax/engine.ts";
+import { possibleKey, computeLots, isLongTerm, type TaxFill, type YearEndMark } from "../../lib/tax/engine.ts";
 import { fromUnits, toUnits } from "../../lib/money.ts";
 
 let n = 0;
@@ -30,8 +30,8 @@ function fill(day: string, side: "buy" | "sell", quantity: string, total: string
   };
 }
 
-const run = (fills: TaxFill[], through = 2026, marks: YearEndMark[] = []) =>
-  computeLots({ fills, splits: [], marks, through, yearEnd: (y) => Date.UTC(y + 1, 0, 1) });
+const run = (fills: TaxFill[], through = 2026, marks: YearEndMark[] = [], washDecisions?: ReadonlySet<string>) =>
+  computeLots({ fills, splits: [], marks, through, yearEnd: (y) => Date.UTC(y + 1, 0, 1), ...(washDecisions ? { washDecisions } : {}) });
 
 /** The dispositions as plain figures. */
 const rows = (r: ReturnType<typeof run>) =>
@@ -161,6 +161,27 @@ describe("wash sales (IRS Publication 550)", () => {
     const r = run([fill("2026-01-05", "buy", "100", "5000"), fill("2026-02-02", "sell", "100", "4000"), fill("2026-02-10", "buy", "1", "300", option)]);
     expect(rows(r)[0]!.wash).toBeNull();
     expect(r.possibleWashSales).toEqual([{ symbol: "X", lossSoldAt: "2026-02-02", replacementSymbol: option.symbol, replacementAt: "2026-02-10", loss: toUnits("1000") }]);
+  });
+
+  it("a possible wash sale the trader decided is one: the loss goes into the option lot for the shares its contracts cover", () => {
+    const option = { symbol: "X     260619C00050000", underlying: "X", assetClass: "option" as const, multiplier: toUnits("100") };
+    const decided = new Set([possibleKey({ symbol: "X", lossSoldAt: "2026-02-02", replacementSymbol: option.symbol, replacementAt: "2026-02-10" })]);
+    // 200 shares sold at a 2,000 loss; one contract (100 shares) bought back: half the loss is disallowed into it.
+    const fills = [
+      fill("2026-01-05", "buy", "200", "10000"),
+      fill("2026-02-02", "sell", "200", "8000"),
+      fill("2026-02-10", "buy", "1", "300", option),
+      fill("2026-03-02", "sell", "1", "400", option),
+    ];
+    const r = run(fills, 2026, [], decided);
+    expect(rows(r)).toEqual([
+      expect.objectContaining({ qty: "200.00", proceeds: "8000.00", basis: "10000.00", adjustment: "1000.00", sold: "2026-02-02", wash: expect.objectContaining({ disallowed: "1000.00" }) }),
+      // The contract's cost (300 a share, 30,000) and the 1,000 disallowed; its holding period tacked: from 2026-01-13.
+      expect.objectContaining({ qty: "1.00", proceeds: "40000.00", basis: "31000.00", adjustment: "0.00", acquired: "2026-01-13", sold: "2026-03-02", wash: null }),
+    ]);
+    // Undecided, nothing moves.
+    expect(rows(run(fills))[0]).toMatchObject({ adjustment: "0.00", wash: null });
+    expect(rows(run(fills))[1]).toMatchObject({ basis: "30000.00", acquired: "2026-02-10" });
   });
 });
 

@@ -158,6 +158,38 @@ describe("tax lots through the API", () => {
     expect(watch).toEqual({ currency: "USD", today: "2027-01-05", losses: [expect.objectContaining({ symbol: "AMD", soldAt: "2026-12-20", loss: "100.00", washableUntil: "2027-01-19" })] });
   });
 
+  it("a possible wash sale through an option: the trader's decision kept and applied to the lots and the forms; undecided again, nothing moves", async () => {
+    const { client, account, fill } = await trader("tax-decide");
+    const a = await account("Brokerage");
+    const call = "AAPL  260619C00150000";
+    await fill(a, "AAPL", "buy", "100", "150", "2026-01-05");
+    await fill(a, "AAPL", "sell", "100", "140", "2026-02-02");
+    await fill(a, call, "buy", "1", "3", "2026-02-10");
+    const before = await json(await get(client, "/api/tax/lots?year=2026"));
+    const possible = { symbol: "AAPL", lossSoldAt: "2026-02-02", replacementSymbol: call, replacementAt: "2026-02-10" };
+    expect(before.possibleWashSales).toEqual([{ ...possible, loss: "1000.00", decision: null }]);
+    expect(before.lots[0]).toMatchObject({ symbol: "AAPL", gain: "-1000.00", washSale: null });
+    const put = (body: unknown) => client.request("/api/tax/possible-wash-sales", { method: "PUT", json: body });
+    expect(await json(await put({ ...possible, decision: "wash" }))).toEqual({ decision: { ...possible, decision: "wash" } });
+    const after = await json(await get(client, "/api/tax/lots?year=2026"));
+    expect(after.possibleWashSales[0].decision).toBe("wash");
+    expect(after.lots[0]).toMatchObject({ symbol: "AAPL", adjustment: "1000.00", gain: "0.00", washSale: { code: "W", disallowed: "1000.00", replacementLotOpenedAt: "2026-02-10", permanent: false } });
+    expect(await (await get(client, "/api/tax/8949.csv?year=2026")).text()).toContain(",W,1000.00,0.00");
+    // Bad input and a possible wash sale the lots do not list: refused, nothing changed.
+    expect((await json(await put({ ...possible, decision: "maybe" }), 400)).error.fields[0].path).toBe("decision");
+    expect((await json(await put({ ...possible, replacementAt: "2026-02-11", decision: "wash" }), 404)).error.code).toBe("NOT_FOUND");
+    expect((await json(await put({ ...possible }), 400)).error.fields[0].path).toBe("decision");
+    expect((await json(await get(client, "/api/tax/lots?year=2026"))).possibleWashSales[0].decision).toBe("wash");
+    // Not a wash sale; then undecided again: nothing adjusted either way.
+    await json(await put({ ...possible, decision: "not_wash" }));
+    expect((await json(await get(client, "/api/tax/lots?year=2026"))).lots[0]).toMatchObject({ gain: "-1000.00", washSale: null });
+    await json(await put({ ...possible, decision: null }));
+    expect((await json(await get(client, "/api/tax/lots?year=2026"))).possibleWashSales[0].decision).toBeNull();
+    // Another trader cannot decide it: for them it is not in their lots.
+    const other = await trader("tax-decide-other");
+    expect((await other.client.request("/api/tax/possible-wash-sales", { method: "PUT", json: { ...possible, decision: "wash" } })).status).toBe(404);
+  });
+
   it("a stock sale with no purchase in the journal is listed as basis unknown, never given a basis; a short sale covered later is a lot", async () => {
     const { client, account, fill } = await trader("tax-unknown", "2026-11-20T12:00:00Z");
     const a = await account("Brokerage");

@@ -186,6 +186,12 @@ BEGIN
     FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'evaluations', '[]'::jsonb)) AS v(account text, firm text, phase text, "startDate" date, rules jsonb, warnings jsonb)
     WHERE by_name ? v.account
     ON CONFLICT DO NOTHING;
+    -- The trader's decisions on possible wash sales through options (docs/tax.md).
+    INSERT INTO tax_wash_decisions (user_id, symbol, loss_sold_at, replacement_symbol, replacement_at, decision)
+    SELECT p_user, w.symbol, w."lossSoldAt", w."replacementSymbol", w."replacementAt", w.decision
+    FROM jsonb_to_recordset(coalesce(p_extras->'settings'->'washDecisions', '[]'::jsonb)) AS w(symbol text, "lossSoldAt" date, "replacementSymbol" text, "replacementAt" date, decision text)
+    WHERE w.decision IN ('wash', 'not_wash')
+    ON CONFLICT DO NOTHING;
   END IF;
 
   RETURN (summary - 'ids') || jsonb_build_object('screenshots', n_images, 'detachedNotes', n_notes, 'conversations', n_conversations, 'imports', n_imports, 'bars', n_bars,

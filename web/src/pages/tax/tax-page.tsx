@@ -1,11 +1,11 @@
 // The tax year (docs/tax.md): Schedule D's and Form 6781's totals, every lot with its wash sale, the losses a
 // purchase would still wash, and the files for the trader's tax software (Form 8949 CSV, TXF). Printable.
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../../api/client.ts";
 import { type Account } from "../../api/queries.ts";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
-import { PageHeader, QueryView, SelectField } from "../../components/ui.tsx";
+import { ErrorAlert, PageHeader, QueryView, SelectField } from "../../components/ui.tsx";
 import { WithAccounts } from "../../components/with-accounts.tsx";
 import { formatMoney, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
 import "./tax.css";
@@ -160,7 +160,8 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
                   <ul className="plain-list" aria-label="Possible wash sales through options">
                     {l.possibleWashSales.map((p, i) => (
                       <li key={i}>
-                        {symbolLabel(p.symbol)} sold {p.lossSoldAt} at a loss of {money(p.loss)}; {symbolLabel(p.replacementSymbol)} bought {p.replacementAt}. Yours to decide: not adjusted.
+                        {symbolLabel(p.symbol)} sold {p.lossSoldAt} at a loss of {money(p.loss)}; {symbolLabel(p.replacementSymbol)} bought {p.replacementAt}.{" "}
+                        <WashDecision possible={p} currency={currency} />
                       </li>
                     ))}
                   </ul>
@@ -198,6 +199,44 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
           )}
         </QueryView>
       </section>
+    </>
+  );
+}
+
+type Possible = { symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; decision: "wash" | "not_wash" | null };
+const DECIDED = { wash: "Decided: a wash sale (the loss is in the option's basis).", not_wash: "Decided: not a wash sale." } as const;
+
+/** The trader's decision on a possible wash sale through an option (docs/tax.md): kept, and applied to the lots and forms. */
+function WashDecision({ possible, currency }: { possible: Possible; currency: string | undefined }) {
+  const queryClient = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (decision: Possible["decision"]) =>
+      unwrap(
+        api.api.tax["possible-wash-sales"].$put({
+          json: { symbol: possible.symbol, lossSoldAt: possible.lossSoldAt, replacementSymbol: possible.replacementSymbol, replacementAt: possible.replacementAt, decision, ...(currency ? { currency } : {}) },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["tax"] }),
+  });
+  return (
+    <>
+      {possible.decision ? DECIDED[possible.decision] : "Yours to decide: not adjusted."}{" "}
+      {possible.decision !== "wash" && (
+        <button type="button" className="button button--small" disabled={decide.isPending} onClick={() => decide.mutate("wash")}>
+          It is a wash sale
+        </button>
+      )}{" "}
+      {possible.decision !== "not_wash" && (
+        <button type="button" className="button button--small button--secondary" disabled={decide.isPending} onClick={() => decide.mutate("not_wash")}>
+          It is not
+        </button>
+      )}{" "}
+      {possible.decision !== null && (
+        <button type="button" className="button button--small button--secondary" disabled={decide.isPending} onClick={() => decide.mutate(null)}>
+          Undecided
+        </button>
+      )}
+      <ErrorAlert error={decide.error} title="Could not keep the decision." />
     </>
   );
 }
