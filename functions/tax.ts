@@ -3,7 +3,8 @@ import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashDecisionResponseSchema, WashWatchSchema } from "../lib/http/tax-responses.ts";
-import { decideWashSale, form6781, form8949Csv, scheduleD, taxLots, TaxQuerySchema, txf, WashDecisionSchema, washWatch, WashWatchQuerySchema } from "../lib/tax/tax.ts";
+import { form8949Csv } from "../lib/tax/form8949.ts";
+import { decideWashSale, form6781, scheduleD, taxLots, TaxQuerySchema, txf, WashDecisionSchema, washWatch, WashWatchQuerySchema } from "../lib/tax/tax.ts";
 
 // Tax (DESIGN.md section 11, docs/tax.md): the year's lots and US wash sales across the user's accounts, and the
 // forms they fill. Figures, not advice.

@@ -9,8 +9,9 @@ import { DIGEST_JOBS } from "../../lib/digest/job.ts";
 // Worker entry (default export required by the Workers runtime) for local `wrangler dev`: every group
 // and the cron jobs in one workerd Worker, like the Node entrypoint, the advisor's model call included.
 // Deployments use one Worker per group, and model Workers for the advisor (functions/workers/model-*.ts).
-export default createJobsWorker(Object.values(groups), {
+export default createJobsWorker(Object.values(groups), [...JOBS, ...DIGEST_JOBS], {
   model: (_env, outbound) => everyModelInProcess(outbound),
   brokers: (_env, outbound) => inProcessBrokers(outbound),
   scratch: createEdgeScratch,
-}, [...JOBS, ...DIGEST_JOBS]);
+  seedAdmin: true,
+});

@@ -6,4 +6,4 @@ import { createJobsWorker } from "../jobs-worker.ts";
 // Worker entry (default export required by the Workers runtime) for the digest's unsubscribe and preview, and
 // the digest's job on its own cron trigger (lib/digest/job.ts). The reading runs in the model Workers, over
 // Workers RPC.
-export default createJobsWorker([digestGroup], { model: (env) => boundModel(env) }, DIGEST_JOBS);
+export default createJobsWorker([digestGroup], DIGEST_JOBS, { model: (env) => boundModel(env) });

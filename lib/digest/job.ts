@@ -2,7 +2,7 @@
 // each sent once. Apart from lib/jobs: on Workers it runs in the digest Worker, on its own cron trigger, so the
 // jobs Worker does not carry the statistics, rules, findings and model seam it needs; the Node scheduler runs it
 // with the others.
-import type { Job } from "../jobs/index.ts";
+import type { Job } from "../jobs/run.ts";
 import { sendDueDigests } from "./delivery.ts";
 
 export const sendDigestsJob: Job = {

@@ -3,7 +3,6 @@ import { purgeSignInFailures } from "../auth/lockout.ts";
 import { purgeSignInChallenges } from "../auth/two-factor.ts";
 import { purgeKnownDevices } from "../auth/devices.ts";
 import { purgeWebauthnFlows } from "../auth/passkeys.ts";
-import type { Deps } from "../deps.ts";
 import { purgeEmailTokens } from "../auth/email-tokens.ts";
 import { sessions } from "../db/schema.ts";
 import { purgeExpiredImports, recoverOrphanedImports } from "../imports/imports.ts";
@@ -16,18 +15,12 @@ import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
 import { settlePending } from "../stats/settle.ts";
 import { fetchRecentRates } from "../fx/rates.ts";
+import type { Job } from "./run.ts";
+
+export { runJobs, startScheduler, type Job } from "./run.ts";
 import { checkWarnings } from "../prop/warnings.ts";
 
-/**
- * A periodic job shared by both runtimes: the Node scheduler runs it every `everyMinutes`, the jobs
- * Worker on the cron expression `cron` (wrangler.toml declares the same expressions).
- */
-export type Job = {
-  name: string;
-  cron: string;
-  everyMinutes: number;
-  run(deps: Deps): Promise<{ affected: number }>;
-};
+
 
 export const purgeExpiredSessions: Job = {
   name: "purge-expired-sessions",
@@ -160,43 +153,3 @@ export const JOBS: readonly Job[] = [
   propWarningsJob,
 ];
 
-/** Runs jobs one after another; a failing job is logged and does not stop the others. */
-export async function runJobs(deps: Deps, jobs: readonly Job[]): Promise<Record<string, number | "failed">> {
-  const outcome: Record<string, number | "failed"> = {};
-  for (const job of jobs) {
-    const started = Date.now();
-    try {
-      const { affected } = await job.run(deps);
-      outcome[job.name] = affected;
-      deps.log.info("job finished", { job: job.name, affected, ms: Date.now() - started });
-    } catch (err) {
-      outcome[job.name] = "failed";
-      deps.log.error("job failed", { job: job.name, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-  return outcome;
-}
-
-export function jobsForCron(cron: string, jobs: readonly Job[] = JOBS): Job[] {
-  return jobs.filter((j) => j.cron === cron);
-}
-
-/** Node: an in-process scheduler. Each job runs once shortly after start, then on its interval, never overlapping itself. */
-export function startScheduler(deps: Deps, jobs: readonly Job[] = JOBS, firstRunDelayMs = 5000): { stop(): void } {
-  const timers: ReturnType<typeof setTimeout>[] = [];
-  let stopped = false;
-  for (const job of jobs) {
-    const tick = async () => {
-      if (stopped) return;
-      await runJobs(deps, [job]);
-      if (!stopped) timers.push(setTimeout(tick, job.everyMinutes * 60_000).unref());
-    };
-    timers.push(setTimeout(tick, firstRunDelayMs).unref());
-  }
-  return {
-    stop() {
-      stopped = true;
-      for (const t of timers) clearTimeout(t);
-    },
-  };
-}

@@ -2,7 +2,6 @@
 // exempt ones, in one currency), the lots and wash sales computed (engine.ts), and the year's answer as lots,
 // Form 8949 rows (CSV and TXF), Schedule D totals, Form 6781 totals and the wash watch.
 import { sql } from "drizzle-orm";
-import Papa from "papaparse";
 import * as z from "zod/mini";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
@@ -208,7 +207,7 @@ function lotView(d: Disposition) {
 }
 
 /** The year's dispositions of the scope, and what else the year's answer carries. */
-async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
+export async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
   const currency = await currencyOf(deps, user, query);
   if (currency === null) return { currency: null, rows: [], possible: [], deferred: [], unknown: [], decisions: new Map<string, "wash" | "not_wash">() };
   const result = await compute(deps, user, query.year, currency);
@@ -247,10 +246,10 @@ export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: Tax
 /** Cents, rounded half away from zero (the forms' figures; each total sums its rows' rounded figures). */
 const CENT = 10n ** 8n;
 const cents = (v: bigint) => (v < 0n ? -((-v + CENT / 2n) / CENT) : (v + CENT / 2n) / CENT);
-const fromCents = (c: bigint) => fromUnits(c * CENT);
+export const fromCents = (c: bigint) => fromUnits(c * CENT);
 
 /** The Form 8949 rows of the year: every disposition but the Section 1256 ones (Form 6781), in cents, Part I first. */
-function formRows(rows: Disposition[]) {
+export function formRows(rows: Disposition[]) {
   return rows
     .filter((d) => !d.section1256)
     .sort((a, b) => (a.term === b.term ? 0 : a.term === "short" ? -1 : 1))
@@ -261,37 +260,8 @@ function formRows(rows: Disposition[]) {
 }
 
 /** "100 sh X", "2 X 260619C00050000": the description of column (a). */
-const description = (d: Disposition) => `${fromUnits(d.quantity).replace(/\.00$/, "")} ${/^[A-Z0-9./-]+$/.test(d.symbol) ? "sh " : ""}${d.symbol.replace(/ +/g, " ")}`;
-const usDate = (day: string) => `${day.slice(5, 7)}/${day.slice(8, 10)}/${day.slice(0, 4)}`;
-
-/** GET /api/tax/8949.csv: the rows as CSV, Part I then Part II, streamed in chunks of 1,000. */
-export async function form8949Csv(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery): Promise<ReadableStream<Uint8Array>> {
-  const y = await yearOf(deps, user, query);
-  const rows = formRows(y.rows);
-  const fields = ["part", "box", "description", "dateAcquired", "dateSold", "proceeds", "costBasis", "code", "adjustment", "gainOrLoss"];
-  const encoder = new TextEncoder();
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i === 0 && rows.length === 0) controller.enqueue(encoder.encode(`${fields.join(",")}\r\n`));
-      if (i >= rows.length) return controller.close();
-      const chunk = rows.slice(i, i + 1000).map((r) => [
-        r.part,
-        r.box,
-        description(r.d),
-        usDate(r.d.acquiredAt),
-        usDate(r.d.soldAt),
-        fromCents(r.proceeds),
-        fromCents(r.cost),
-        r.adjustment !== 0n ? "W" : "",
-        r.adjustment !== 0n ? fromCents(r.adjustment) : "",
-        fromCents(r.gain),
-      ]);
-      controller.enqueue(encoder.encode(`${Papa.unparse(i === 0 ? { fields, data: chunk } : chunk, { newline: "\r\n" })}\r\n`));
-      i += 1000;
-    },
-  });
-}
+export const description = (d: Disposition) => `${fromUnits(d.quantity).replace(/\.00$/, "")} ${/^[A-Z0-9./-]+$/.test(d.symbol) ? "sh " : ""}${d.symbol.replace(/ +/g, " ")}`;
+export const usDate = (day: string) => `${day.slice(5, 7)}/${day.slice(8, 10)}/${day.slice(0, 4)}`;
 
 type Totals = { proceeds: bigint; cost: bigint; adjustment: bigint; gain: bigint };
 const zero = (): Totals => ({ proceeds: 0n, cost: 0n, adjustment: 0n, gain: 0n });
