@@ -2,29 +2,24 @@ import { consumeResetPasswordToken, consumeVerifyEmailToken, issueEmailToken } f
 import {
   ChangePasswordSchema,
   CredentialsSchema,
-  DeleteAccountSchema,
-  DisableTwoFactorSchema,
   ResetConfirmSchema,
   ResetRequestSchema,
   SessionIdParamSchema,
   SignInChallengeSchema,
   TokenSchema,
-  TwoFactorCodeSchema,
 } from "../lib/auth/schema.ts";
 import {
   completeSignInChallenge,
   createSignInChallenge,
-  disableTwoFactor,
-  enableTotp,
-  regenerateBackupCodes,
-  startTotpSetup,
-  twoFactorStatus,
 } from "../lib/auth/two-factor.ts";
-import { createToken, deleteToken, listTokens, NewTokenSchema, TokenIdParamSchema } from "../lib/auth/tokens.ts";
+
 import { startSession } from "./sign-in.ts";
+import { twoFactorRoutes } from "./auth-two-factor.ts";
+import { tokenRoutes } from "./auth-tokens.ts";
+import { accountRoutes } from "./auth-account.ts";
 import { endOwnSession, endSession, endUserSessions, listSessions } from "../lib/auth/session.ts";
-import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
-import { assertRegistrationOpen, authenticate, changePassword, deleteOwnAccount, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
+
+import { assertRegistrationOpen, authenticate, changePassword, findUserByEmail, publicUser, registerUser } from "../lib/auth/users.ts";
 import type { Deps } from "../lib/deps.ts";
 import { passwordResetEmail, verificationEmail } from "../lib/email/index.ts";
 import { AppError } from "../lib/errors.ts";
@@ -41,21 +36,14 @@ import {
   requireUser,
   signInStepLimit,
 } from "../lib/http/auth.ts";
-import { createRouter, readUpload, validate, type AppEnv, type Group } from "../lib/http/index.ts";
+import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import {
-  BackupCodesSchema,
   CsrfSchema,
-  DataImportBodySchema,
-  DataImportSummarySchema,
   MaybeUserSchema,
   SessionListSchema,
   SignedInSchema,
   SignInResultSchema,
-  NewTokenResultSchema,
-  TokenListSchema,
-  TotpSetupSchema,
-  TwoFactorStatusSchema,
   UserSchema,
 } from "../lib/http/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
@@ -76,8 +64,11 @@ function sendVerification(deps: Deps, user: { id: string; email: string }) {
   });
 }
 
-
 export const auth = createRouter()
+  // Two-factor sign-in, access tokens and the account itself: route modules of their own, under the same prefix.
+  .route("/", twoFactorRoutes)
+  .route("/", tokenRoutes)
+  .route("/", accountRoutes)
   // Closed sign-up answers 403 before anything else is looked at: not 429 to a busy client, nor 400 to a bad body.
   .post("/register", describeRoute({ tag: "auth", summary: "Create an account and sign in (sets the session cookie)", public: true, responses: { 201: { description: "Signed in as the new user.", schema: SignedInSchema } }, errors: ["REGISTRATION_DISABLED", "CONFLICT"] }), registrationOpen, rateLimit(LIMITS.register, "client"), validate("json", CredentialsSchema), async (c) => {
     const user = await registerUser(c.var.deps, c.req.valid("json"));
@@ -128,59 +119,6 @@ export const auth = createRouter()
       return c.json({ user: publicUser(user), ...extra });
     },
   )
-  .get("/2fa", describeRoute({ tag: "auth", summary: "Whether two-factor sign-in is on, and how many backup codes are left", responses: { 200: { description: "The state.", schema: TwoFactorStatusSchema } } }), requireUser, async (c) =>
-    c.json(await twoFactorStatus(c.var.deps, currentUser(c).id)),
-  )
-  .post(
-    "/2fa/totp/setup",
-    describeRoute({
-      tag: "auth",
-      summary: "Start two-factor sign-in: a new authenticator secret (as text and as an otpauth:// URI for a QR code)",
-      description: "Nothing changes at sign-in until POST /api/auth/2fa/totp/enable confirms a code. Starting again replaces an unconfirmed secret.",
-      responses: { 200: { description: "The secret.", schema: TotpSetupSchema } },
-      errors: ["CONFLICT"],
-    }),
-    requireUser,
-    async (c) => c.json(await startTotpSetup(c.var.deps, currentUser(c))),
-  )
-  .post(
-    "/2fa/totp/enable",
-    describeRoute({
-      tag: "auth",
-      summary: "Turn two-factor sign-in on with the authenticator's first code; answers the 10 backup codes, shown this once",
-      responses: { 200: { description: "On; the backup codes.", schema: BackupCodesSchema } },
-      errors: ["VALIDATION_ERROR", "CONFLICT"],
-    }),
-    requireUser,
-    ...passwordCheckLimits,
-    validate("json", TwoFactorCodeSchema),
-    async (c) => c.json(await enableTotp(c.var.deps, currentUser(c).id, c.req.valid("json").code)),
-  )
-  .post(
-    "/2fa/backup-codes",
-    describeRoute({
-      tag: "auth",
-      summary: "Ten new backup codes for a code (the old ones stop working); shown this once",
-      responses: { 200: { description: "The new backup codes.", schema: BackupCodesSchema } },
-      errors: ["VALIDATION_ERROR", "CONFLICT"],
-    }),
-    requireUser,
-    ...passwordCheckLimits,
-    validate("json", TwoFactorCodeSchema),
-    async (c) => c.json(await regenerateBackupCodes(c.var.deps, currentUser(c).id, c.req.valid("json").code)),
-  )
-  .delete(
-    "/2fa",
-    describeRoute({ tag: "auth", summary: "Turn two-factor sign-in off (your password and a code)", responses: { 204: { description: "Off; the backup codes are gone." } }, errors: ["VALIDATION_ERROR", "CONFLICT"] }),
-    requireUser,
-    ...passwordCheckLimits,
-    validate("json", DisableTwoFactorSchema),
-    async (c) => {
-      const { password, code } = c.req.valid("json");
-      await disableTwoFactor(c.var.deps, currentUser(c).id, password, code);
-      return c.body(null, 204);
-    },
-  )
   .post("/logout", describeRoute({ tag: "auth", summary: "Sign out: end this session", responses: { 204: { description: "Signed out; the cookie is cleared." } } }), requireUser, async (c) => {
     await endSession(c.var.deps, currentSession(c).id);
     clearSessionCookie(c);
@@ -205,83 +143,12 @@ export const auth = createRouter()
     if (id === currentSession(c).id) clearSessionCookie(c);
     return c.body(null, 204);
   })
-  .post(
-    "/tokens",
-    describeRoute({
-      tag: "auth",
-      summary: "Make a personal access token for a script or a trading platform (the token is shown this once)",
-      description:
-        "Scopes: `read` (every GET outside auth, keys, billing, advisor, archive and admin), `import` (CSV import: preview, commit, discard, undo), `fills:write` (fills: add, correct, delete). Up to 20 tokens; `expiresInDays` 1 to 365 (default 90). Takes your `password`, and a `code` (authenticator or backup) when two-factor sign-in is on: wrong or missing, 400 naming it and no token made. The owner is mailed when a token is made; a password change, a reset and signing out everywhere revoke every token.",
-      responses: { 201: { description: "The token; only its hash is kept.", schema: NewTokenResultSchema } },
-      errors: ["VALIDATION_ERROR", "CONFLICT"],
-    }),
-    requireUser,
-    // A body that cannot be a token is refused before the password budget counts it: it checks no password.
-    validate("json", NewTokenSchema),
-    ...passwordCheckLimits,
-    async (c) => c.json(await createToken(c.var.deps, currentUser(c), c.req.valid("json")), 201),
-  )
-  .get("/tokens", describeRoute({ tag: "auth", summary: "Your personal access tokens (never the tokens themselves), newest first", responses: { 200: { description: "The tokens.", schema: TokenListSchema } } }), requireUser, async (c) =>
-    c.json({ tokens: await listTokens(c.var.deps, currentUser(c).id) }),
-  )
-  .delete("/tokens/:id", describeRoute({ tag: "auth", summary: "Revoke a personal access token (at once)", responses: { 204: { description: "Revoked." } } }), requireUser, validate("param", TokenIdParamSchema), async (c) => {
-    if (!(await deleteToken(c.var.deps, currentUser(c).id, c.req.valid("param").id))) throw new AppError("NOT_FOUND", "No such token.");
-    return c.body(null, 204);
-  })
   .post("/password", describeRoute({ tag: "auth", summary: "Change your password (ends your other sessions and revokes every access token)", responses: { 204: { description: "Changed." } } }), requireUser, ...passwordCheckLimits, validate("json", ChangePasswordSchema), async (c) => {
     const { currentPassword, newPassword } = c.req.valid("json");
     await changePassword(c.var.deps, currentUser(c).id, currentPassword, newPassword);
     await endUserSessions(c.var.deps, currentUser(c).id, currentSession(c).id);
     return c.body(null, 204);
   })
-  .delete(
-    "/account",
-    describeRoute({
-      tag: "auth",
-      summary: "Delete your account and everything in it (your password, and confirm: \"delete my account\")",
-      description: "A Pro subscription the payment provider may still bill is cancelled there first: if that fails (502) or cannot be done on this instance (402), nothing is deleted.",
-      responses: { 204: { description: "Deleted; every session ended and the cookie cleared." } },
-      errors: ["LAST_ADMIN", "PAYMENT_PROVIDER_ERROR", "BILLING_NOT_AVAILABLE"],
-    }),
-    requireUser,
-    ...passwordCheckLimits,
-    validate("json", DeleteAccountSchema),
-    async (c) => {
-      await deleteOwnAccount(c.var.deps, currentUser(c).id, c.req.valid("json").password);
-      clearSessionCookie(c);
-      return c.body(null, 204);
-    },
-  )
-  .get(
-    "/account/export",
-    describeRoute({
-      tag: "auth",
-      summary: "Everything you entered, as one JSON file (brokerages, accounts, ledgers, fills, trade journals) that an import restores",
-      responses: { 200: { description: "The export (format trading-journal-export, version 1).", schema: DataExportSchema } },
-    }),
-    requireUser,
-    async (c) => {
-      const { json, fileName } = await exportUserData(c.var.deps, currentUser(c));
-      c.header("Content-Disposition", `attachment; filename="${fileName}"`);
-      c.header("Cache-Control", "no-store");
-      return c.body(json, 200, { "Content-Type": "application/json; charset=utf-8" });
-    },
-  )
-  .post(
-    "/account/import",
-    describeRoute({
-      tag: "auth",
-      summary: "Restore a JSON export into your data: its accounts are added, all or nothing",
-      body: { contentType: "multipart/form-data", schema: DataImportBodySchema },
-      responses: { 201: { description: "What was added.", schema: DataImportSummarySchema } },
-      errors: ["VALIDATION_ERROR", "CONFLICT", "INVALID_TIMEZONE", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "TIER_LIMIT_ACCOUNTS"],
-    }),
-    requireUser,
-    async (c) => {
-      const { file } = await readUpload(c, DATA_IMPORT_MAX_BYTES, "the 25 MB limit for an export file", "the export");
-      return c.json(await importUserData(c.var.deps, currentUser(c), new TextDecoder().decode(file.bytes)), 201);
-    },
-  )
   .post("/verify-email", describeRoute({ tag: "auth", summary: "Confirm an email address with the mailed token", public: true, responses: { 200: { description: "Confirmed.", schema: UserSchema } } }), validate("json", TokenSchema), async (c) => {
     const user = await consumeVerifyEmailToken(c.var.deps, c.req.valid("json").token);
     return c.json({ user: publicUser(user) });
