@@ -1,6 +1,5 @@
-// The Node server (self-host and local runs): every endpoint group in one process. functions/node.ts
-// (`npm start`) runs main() from source or from this file's bundle: validate configuration, migrate,
-// bootstrap, listen.
+// The Node server (self-host and local runs): every endpoint group in one process, started by
+// startNodeServer (migrate, bootstrap, listen). functions/node-main.ts is the command around it.
 import { createFileScratch } from "../lib/storage/scratch-file.ts";
 import { ROOT } from "../lib/paths.ts";
 import { join } from "node:path";
@@ -10,13 +9,13 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { loadNodeConfigOrExit, type Config } from "../lib/config/index.ts";
+import type { Config } from "../lib/config/index.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
 import { checkStoredKeys } from "../lib/advisor/keys.ts";
 import { seedAdmin } from "../lib/auth/users.ts";
-import { openSetupLink, SETUP_PATH, type SetupLink } from "../lib/admin/setup.ts";
+import { openSetupLink, type SetupLink } from "../lib/admin/setup.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";
 import { CLOSE_TIMEOUT_MS, createAnalytics } from "../lib/analytics/index.ts";
 import { createNodeMailer } from "../lib/email/index.ts";
@@ -32,8 +31,7 @@ import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
 import type { RunningMetrics } from "../lib/metrics/index.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
-import { isDatabaseUnavailable } from "../lib/db/errors.ts";
-import { portHolder, portIsFree } from "../lib/net/port-check.ts";
+import { closeWhenBodyUnread } from "../lib/http/keep-alive.ts";
 
 // The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
 const WEB_ROOT = join(ROOT, "web/dist");
@@ -194,89 +192,3 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     },
   };
 }
-
-/**
- * A keep-alive connection whose request body was not read to the end (a 413, or a refusal before the body
- * mattered) cannot carry another request: say `Connection: close`, so the client opens a new one instead of
- * losing its next request to a socket the server then closes.
- */
-function closeWhenBodyUnread<A extends unknown[]>(fetch: (request: Request, ...rest: A) => Response | Promise<Response>) {
-  return async (request: Request, ...rest: A): Promise<Response> => {
-    const response = await fetch(request, ...rest);
-    const hasBody = Number(request.headers.get("content-length") ?? 0) > 0 || request.headers.has("transfer-encoding");
-    if (hasBody && (response.status === 413 || !request.bodyUsed)) {
-      try {
-        response.headers.set("Connection", "close");
-      } catch {
-        return new Response(response.body, { status: response.status, statusText: response.statusText, headers: [...response.headers, ["Connection", "close"]] });
-      }
-    }
-    return response;
-  };
-}
-
-/** Which database could not be reached (host and port only, never the credentials) and what to do about it. */
-export function unreachableDatabase(config: Config, err: unknown): string {
-  const variable = config.DIRECT_DATABASE_URL ? "DIRECT_DATABASE_URL" : "DATABASE_URL";
-  let where = "";
-  try {
-    const url = new URL(config.migrationDatabaseUrl);
-    where = ` at ${url.hostname}:${url.port || "5432"}`;
-  } catch {
-    // not a URL: say nothing of it
-  }
-  const reason = (err instanceof Error ? err.message : String(err)).replace(/postgres(ql)?:\/\/\S+/g, "(the URL)");
-  return (
-    `The database of ${variable}${where} cannot be reached (${reason}). Check that it is running and that ${variable} is right, ` +
-    "or leave DATABASE_URL unset to use the embedded database (nothing to install)."
-  );
-}
-
-/** `banner`: one plain line for a person at a terminal (`npm run dev`) before the JSON log: where to open it, how to stop it. */
-export async function main(options: { banner?: boolean } = {}): Promise<void> {
-  const config = await loadNodeConfigOrExit();
-  const log = createLogger();
-  // A port already taken is said before anything touches the database (a second `npm run dev`, say).
-  if (!(await portIsFree(config.PORT))) {
-    const holder = await portHolder(config.PORT);
-    process.stderr.write(`Port ${config.PORT} is already in use${holder ? ` by ${holder}` : ""}. Stop it, or set PORT to another port.\n`);
-    process.exit(1);
-  }
-  if (options.banner) {
-    process.stdout.write(`Trading journal: open http://localhost:${config.PORT} in your browser once "listening" appears below. Ctrl+C stops it.\n`);
-  }
-  let server: NodeServer;
-  try {
-    server = await startNodeServer(config, { log });
-  } catch (err) {
-    if (isDatabaseUnavailable(err)) {
-      process.stderr.write(`${unreachableDatabase(config, err)}\n`);
-      process.exit(1);
-    }
-    log.error("startup failed", { error: err instanceof Error ? err.message : String(err) });
-    process.exit(1);
-  }
-  // A plain line, never the JSON log: the token is a secret until used.
-  if (server.setupToken) {
-    process.stdout.write(
-      `No administrator yet. Sign up in the browser, then open http://localhost:${config.PORT}${SETUP_PATH}#${server.setupToken} to become this journal's administrator (the link works once, until the server stops).\n`,
-    );
-  }
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info("shutting down", { signal });
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    server.close().then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
-}
-

@@ -40,7 +40,7 @@ async function server(): Promise<{ main(): Promise<void> }> {
       }
     }
   }
-  return import("./node-server.ts");
+  return import("./node-main.ts");
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await (await server()).main();

@@ -1,4 +1,4 @@
-// Builds the Node server (functions/node-server.ts) into .server/server.mjs with esbuild: one module (plus a
+// Builds the Node server (functions/node-main.ts, with functions/node-server.ts) into .server/server.mjs with esbuild: one module (plus a
 // chunk per part loaded on first use) loads in about half the time of ~300 modules type-stripped one by one
 // (docs/architecture.md, "Start-up").
 // functions/node.ts builds it when it is missing or older than a source file, and runs it;
@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const SERVER_ENTRY = join(ROOT, "functions/node-server.ts");
+export const SERVER_ENTRY = join(ROOT, "functions/node-main.ts");
 /** One level below the root, like lib/ (lib/paths.ts finds the root from either). */
 export const SERVER_DIR = join(ROOT, ".server");
 export const SERVER_BUNDLE = join(SERVER_DIR, "server.mjs");

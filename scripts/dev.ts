@@ -3,7 +3,7 @@
 // by default.
 import { ensureLocalEnvFiles } from "./setup.ts";
 import { buildWebIfStale } from "./build-web.ts";
-import { main } from "../functions/node-server.ts";
+import { main } from "../functions/node-main.ts";
 
 const written = ensureLocalEnvFiles();
 if (written.length) console.log(`First run: wrote ${written.join(" and ")} with freshly generated secrets.`);
