@@ -51,7 +51,7 @@ describe("start-up messages", () => {
 
   it("npm run dev's banner: one plain line with the address to open and how to stop, before anything else", async () => {
     const port = await freePort();
-    const server = new URL("../../functions/node-server.ts", import.meta.url).href;
+    const server = new URL("../../functions/node-main.ts", import.meta.url).href;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", `import { main } from ${JSON.stringify(server)}; await main({ banner: true });`], {
       env: env({ PORT: String(port), DATABASE_URL: "postgres://nobody@127.0.0.1:1/journal" }),
       encoding: "utf8",
