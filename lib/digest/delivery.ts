@@ -21,6 +21,7 @@ import { AppError } from "../errors.ts";
 import { digestFigures, digestUser, weekBefore } from "./digest.ts";
 import { READING_TIMEOUT_MS, writeReading } from "./reading.ts";
 import { digestEmail } from "./render.ts";
+import { scrub } from "../email/redact.ts";
 
 export const CLAIM_MINUTES = 15;
 export const RETRY_MINUTES = 30;
@@ -151,10 +152,10 @@ async function deliver(deps: Deps, due: Due, readingTimeoutMs: number): Promise<
     await finish(deps, due, "sent", null);
     return "sent";
   } catch (err) {
-    // A server's refusal often quotes the address: kept and logged without it.
-    const message = (err instanceof Error ? err.message : String(err)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "<address>");
+    // A server's refusal often quotes the address: kept and logged without it (the mailers' own scrubbing).
+    const message = scrub(err instanceof Error ? err.message : String(err), []);
     const status = permanent(err) ? "failed" : "retry";
-    await finish(deps, due, status, message.slice(0, 500));
+    await finish(deps, due, status, message);
     deps.log.error("digest not sent", { week: due.week, outcome: status, error: message });
     return status;
   }

@@ -9,7 +9,8 @@ import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { PRODUCT } from "../email/messages.ts";
+import { escapeHtml, PRODUCT } from "../email/messages.ts";
+import { scrub } from "../email/redact.ts";
 import type { MailContent } from "../email/types.ts";
 import { DecimalStringSchema, formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { getEvaluation } from "./evaluations.ts";
@@ -78,9 +79,8 @@ function warningEmail(web: string, accountId: string, accountName: string, firm:
       ? `is ${value} ${currency} above its drawdown floor, under the ${limit} ${currency} you set`
       : `has ${value} ${currency} of today's loss limit left, under the ${limit} ${currency} you set`;
   const text = `Your ${firm} account "${accountName}" ${what}.\n\nThe status after your last fill, and the rules: ${link}\n\nYou get at most one such email per kind and trading day. Change the thresholds on the account's page.\n`;
-  return { subject: `${firm} "${accountName}": ${kind === "floor" ? "near the drawdown floor" : "near the daily loss limit"}`, text, html: `<!doctype html><html><body><p>${escape(`Your ${firm} account "${accountName}" ${what}.`)}</p><p><a href="${escape(link)}">${escape(link)}</a></p><p>At most one such email per kind and trading day. Change the thresholds on the account's page (${escape(PRODUCT)}).</p></body></html>` };
+  return { subject: `${firm} "${accountName}": ${kind === "floor" ? "near the drawdown floor" : "near the daily loss limit"}`, text, html: `<!doctype html><html><body><p>${escapeHtml(`Your ${firm} account "${accountName}" ${what}.`)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>At most one such email per kind and trading day. Change the thresholds on the account's page (${escapeHtml(PRODUCT)}).</p></body></html>` };
 }
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The job: the evaluations with thresholds whose account had a fill written since they were last looked at. */
 export async function checkWarnings(deps: Deps, limit = 200): Promise<number> {
@@ -119,7 +119,7 @@ export async function checkWarnings(deps: Deps, limit = 200): Promise<number> {
           await deps.db.execute(sql`update prop_warnings set emailed = true where account_id = ${d.account_id}::uuid and day = ${day}::date and kind = ${c.kind}`);
         } catch (err) {
           // The in-app notice stands; the email is not tried again (once a day means once).
-          deps.log.error("prop warning email not sent", { error: (err instanceof Error ? err.message : String(err)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "<address>") });
+          deps.log.error("prop warning email not sent", { error: scrub(err instanceof Error ? err.message : String(err), []) });
         }
       }
     }
