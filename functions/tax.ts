@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { createRouter, validate, type Group } from "../lib/http/index.ts";
+import { createRouter, jsonText, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashDecisionResponseSchema, WashWatchSchema } from "../lib/http/tax-responses.ts";
 import { form8949Csv } from "../lib/tax/form8949.ts";
@@ -14,7 +14,7 @@ export const tax = createRouter()
     describeRoute({ tag: "tax", summary: "The year's lots, first in first out per account and symbol, with US wash sales across every account, Section 1256 contracts 60/40 and marked to market", responses: { 200: { description: "The lots.", schema: TaxLotsSchema } }, errors: ["NOT_FOUND"] }),
     requireUser,
     validate("query", TaxQuerySchema),
-    async (c) => c.json(await taxLots(c.var.deps, currentUser(c), c.req.valid("query"))),
+    async (c) => jsonText(c, await taxLots(c.var.deps, currentUser(c), c.req.valid("query"))),
   )
   .get(
     "/8949.csv",

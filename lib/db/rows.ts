@@ -17,11 +17,11 @@ export function isoUtc(column: string): string {
 }
 
 /**
- * A Postgres array literal (`{"a","b"}`) for a parameter cast to `::uuid[]`, `::text[]` or `::date[]`. For values
- * already validated as ids, dates or enum members: none holds a quote or a backslash.
+ * A Postgres array literal (`{"a","b"}`) for a parameter cast to `::uuid[]`, `::text[]` or `::date[]`: each
+ * element quoted, a quote or a backslash in it escaped (a symbol may hold either).
  */
 export function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v}"`).join(",")}}`;
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 }
 
 /**

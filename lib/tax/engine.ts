@@ -166,13 +166,23 @@ export type UnmatchedSale = { symbol: string; accountId: string; soldAt: string;
 export type TaxResult = { dispositions: Disposition[]; possibleWashSales: PossibleWashSale[]; deferred: (year: number) => DeferredLoss[]; basisUnknown: (year: number) => UnmatchedSale[] };
 
 export function computeLots(input: TaxInput): TaxResult {
-  const fills = [...input.fills].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  const fills = [...input.fills].sort(byTime);
   const assignments = foldAssignments(fills);
 
   // 1. What each fill closes and opens, per account and symbol (quantities only; splits scale what is held).
   const held = new Map<string, bigint>();
+  // One key string per position (account and symbol), made once: a year's fills look their position up twice each.
+  const keys = new Map<string, Map<string, string>>();
+  const positionKey = (f: TaxFill) => {
+    let bySymbol = keys.get(f.accountId);
+    if (!bySymbol) keys.set(f.accountId, (bySymbol = new Map()));
+    let key = bySymbol.get(f.symbol);
+    if (key === undefined) bySymbol.set(f.symbol, (key = `${f.accountId}\u0000${f.symbol}`));
+    return key;
+  };
   const splitEvents = [...input.splits].sort((a, b) => a.at - b.at);
-  type Cut = { fill: TaxFill; closes: bigint; opens: bigint };
+  /** A fill's closing and opening parts, its position's key (account and symbol) and the lot its opening part is. */
+  type Cut = { fill: TaxFill; key: string; closes: bigint; opens: bigint; lot: Lot | null };
   const cuts: Cut[] = [];
   {
     let s = 0;
@@ -181,20 +191,20 @@ export function computeLots(input: TaxInput): TaxResult {
         const sp = splitEvents[s++]!;
         for (const [key, q] of held) if (key.endsWith(`\u0000${sp.symbol}`)) held.set(key, (q * sp.newShares) / sp.oldShares);
       }
-      const key = `${f.accountId}\u0000${f.symbol}`;
+      const key = positionKey(f);
       const q = held.get(key) ?? 0n;
       const signed = f.side === "buy" ? f.quantity : -f.quantity;
       const against = (q > 0n && signed < 0n) || (q < 0n && signed > 0n);
       const closes = against ? (f.quantity < (q < 0n ? -q : q) ? f.quantity : q < 0n ? -q : q) : 0n;
-      cuts.push({ fill: f, closes, opens: f.quantity - closes });
+      cuts.push({ fill: f, key, closes, opens: f.quantity - closes, lot: null });
       held.set(key, q + signed);
     }
   }
 
   // Every lot, opened by its fill's opening part (known up front: a loss looks ahead 30 days for replacements).
   const lots: Lot[] = [];
-  const lotOf = new Map<string, Lot>();
-  for (const { fill: f, opens } of cuts) {
+  for (const cut of cuts) {
+    const { fill: f, opens } = cut;
     if (opens === 0n) continue;
     const money = multiplyUnits(multiplyUnits(opens, f.price), f.multiplier);
     const fees = share(f.fees, opens, f.quantity);
@@ -205,7 +215,7 @@ export function computeLots(input: TaxInput): TaxResult {
     if (fold !== undefined) value += long ? -fold : fold;
     const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, stock: f.assetClass === "stock", multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }], free: opens };
     lots.push(lot);
-    lotOf.set(f.id, lot);
+    cut.lot = lot;
   }
   // Each symbol's lots in the order they open (the fills' order): a wash sale's window is a run of them.
   const bySymbol = new Map<string, Lot[]>();
@@ -220,9 +230,9 @@ export function computeLots(input: TaxInput): TaxResult {
   const possible: PossibleWashSale[] = [];
   const washed: Array<{ lot: Lot; slice: Slice; amount: bigint; lossSoldAt: string }> = [];
   const deferredBy = new Map<number, DeferredLoss[]>();
-  const optionBuys = fills.filter((f) => f.assetClass === "option" && f.side === "buy" && f.status === "taxable");
+  const optionBuys = cuts.filter(({ fill: f }) => f.assetClass === "option" && f.side === "buy" && f.status === "taxable");
 
-  // 2. In time order: splits, year ends, fills.
+  // 2. In time order: splits, year ends, fills (the fills already are; at one instant, splits first, fills last).
   type Event = { at: number; order: number; run: () => void };
   const events: Event[] = [];
   for (const sp of splitEvents) {
@@ -242,7 +252,6 @@ export function computeLots(input: TaxInput): TaxResult {
     const at = input.yearEnd(year);
     events.push({ at, order: 1, run: () => markYearEnd(year) });
   }
-  cuts.forEach((cut, i) => events.push({ at: cut.fill.at, order: 2 + i, run: () => fillEvent(cut) }));
   events.sort((a, b) => a.at - b.at || a.order - b.order);
 
   function markYearEnd(year: number) {
@@ -263,7 +272,10 @@ export function computeLots(input: TaxInput): TaxResult {
           if (slice.qty === 0n) continue;
           const value = multiplyUnits(multiplyUnits(slice.qty, mark.price), lot.multiplier);
           const [proceeds, cost] = lot.long ? [value, slice.basis] : [slice.basis, value];
-          dispositions.push(row(lot, slice.qty, slice.holdingFrom, day, proceeds, cost, { markedToMarket: true, markSource: mark.source }));
+          const d = row(lot, slice.qty, slice.holdingFrom, day, proceeds, cost);
+          d.markedToMarket = true;
+          d.markSource = mark.source;
+          dispositions.push(d);
           slice.basis = value;
           slice.holdingFrom = day;
         }
@@ -271,7 +283,7 @@ export function computeLots(input: TaxInput): TaxResult {
     }
   }
 
-  function row(lot: Lot, qty: bigint, holdingFrom: string, soldAt: string, proceeds: bigint, costBasis: bigint, extra: Partial<Disposition> = {}): Disposition {
+  function row(lot: Lot, qty: bigint, holdingFrom: string, soldAt: string, proceeds: bigint, costBasis: bigint): Disposition {
     return {
       symbol: lot.symbol,
       accountId: lot.accountId,
@@ -288,12 +300,10 @@ export function computeLots(input: TaxInput): TaxResult {
       markedToMarket: false,
       markSource: null,
       short: !lot.long,
-      ...extra,
     };
   }
 
-  function fillEvent({ fill: f, closes }: Cut) {
-    const key = `${f.accountId}\u0000${f.symbol}`;
+  function fillEvent({ fill: f, key, closes, lot: opened }: Cut) {
     // Close what the fill closes, first in, first out.
     if (closes > 0n) {
       const list = openLots.get(key) ?? [];
@@ -329,11 +339,10 @@ export function computeLots(input: TaxInput): TaxResult {
         }
       }
     }
-    const lot = lotOf.get(f.id);
-    if (lot) {
+    if (opened) {
       const list = openLots.get(key);
-      if (list) list.push(lot);
-      else openLots.set(key, [lot]);
+      if (list) list.push(opened);
+      else openLots.set(key, [opened]);
     }
   }
 
@@ -389,7 +398,7 @@ export function computeLots(input: TaxInput): TaxResult {
     for (let c = lo; c < candidates.length && need > 0n; c++) {
       const lot = candidates[c]!;
       if (lot.openedAt > last) break;
-      if (lot.free === 0n || lot === sold || lot.long !== sold.long || lot.openedDay < from || lot.openedDay > to) continue;
+      if (lot.long !== sold.long || lot.free === 0n || lot === sold || lot.openedDay < from || lot.openedDay > to) continue;
       // Opened before the sale: only the part still held can carry the loss; each unit replaces once.
       for (let i = 0; i < lot.slices.length && need > 0n; i++) {
         const slice = lot.slices[i]!;
@@ -403,11 +412,10 @@ export function computeLots(input: TaxInput): TaxResult {
     // substantially identical stock may wash). One the trader decided is a wash sale replaces like stock, for the
     // shares its contracts cover (a contract's multiplier), with what the stock left of the loss.
     if (sold.long && !sold.section1256) {
-      for (const o of optionBuys) {
+      for (const { fill: o, lot } of optionBuys) {
         if (o.underlying !== sold.symbol || o.day < from || o.day > to) continue;
         const p = { symbol: sold.symbol, lossSoldAt: d.soldAt, replacementSymbol: o.symbol, replacementAt: o.day, loss };
         possible.push(p);
-        const lot = lotOf.get(o.id);
         if (need <= 0n || !lot || !input.washDecisions?.has(possibleKey(p))) continue;
         for (let i = 0; i < lot.slices.length && need > 0n; i++) {
           const slice = lot.slices[i]!;
@@ -421,7 +429,12 @@ export function computeLots(input: TaxInput): TaxResult {
     }
   }
 
-  for (const e of events) e.run();
+  let e = 0;
+  for (const cut of cuts) {
+    while (e < events.length && events[e]!.at <= cut.fill.at) events[e++]!.run();
+    fillEvent(cut);
+  }
+  while (e < events.length) events[e++]!.run();
   const basisUnknown = (year: number): UnmatchedSale[] =>
     [...openLots.values()].flatMap((list) =>
       list
@@ -434,6 +447,9 @@ export function computeLots(input: TaxInput): TaxResult {
     );
   return { dispositions, possibleWashSales: possible, deferred: (year) => deferredBy.get(year) ?? [], basisUnknown };
 }
+
+/** Fills in time order, then by id (as Postgres orders uuids: their lowercase text). */
+export const byTime = (a: Pick<TaxFill, "at" | "id">, b: Pick<TaxFill, "at" | "id">) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * Assignments and exercises: an option fill closing at 0 (not the journal's expiry) with a stock fill of its

@@ -5,13 +5,13 @@ import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
-import { rowsOf } from "../db/rows.ts";
+import { arrayLiteral, rowsOf, type JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { fromUnits, toUnits } from "../money.ts";
 import { FUTURES } from "../trades/futures.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
-import { computeLots, possibleKey, type Disposition, type TaxFill, type YearEndMark } from "./engine.ts";
+import { byTime, computeLots, possibleKey, type DeferredLoss, type Disposition, type PossibleWashSale, type TaxFill, type TaxResult, type UnmatchedSale, type YearEndMark } from "./engine.ts";
 
 /** Broad-based index options, Section 1256 contracts (IRC 1256(g)(6); docs/tax.md): their roots. */
 export const INDEX_OPTION_ROOTS = new Set(["SPX", "SPXW", "NDX", "NDXP", "RUT", "RUTW", "VIX", "VIXW", "XSP", "DJX", "OEX", "XEO", "MXEA", "MXEF"]);
@@ -55,9 +55,7 @@ async function decisionsOf(deps: Pick<Deps, "db">, userId: string) {
  * it); one the lots do not list is 404. The lots, the forms and the wash watch apply it from then on.
  */
 export async function decideWashSale(deps: Pick<Deps, "db">, user: AuthUser, body: WashDecision) {
-  const currency = await currencyOf(deps, user, { currency: body.currency });
-  const year = Number(body.lossSoldAt.slice(0, 4));
-  const listed = currency === null ? [] : (await compute(deps, user, year, currency)).possibleWashSales;
+  const listed = (await yearOf(deps, user, { year: Number(body.lossSoldAt.slice(0, 4)), currency: body.currency, method: "fifo" })).possible;
   const key = possibleKey(body);
   if (!listed.some((p) => possibleKey(p) === key)) throw new AppError("NOT_FOUND", "No such possible wash sale in your lots.");
   if (body.decision === null) {
@@ -79,12 +77,12 @@ const yearEnd = (year: number) => Date.parse(`${year + 1}-01-01T05:00:00Z`);
 
 type FillRow = {
   id: string;
-  account_id: string;
-  tax_status: "taxable" | "ira";
   symbol: string;
   asset_class: "stock" | "option" | "future";
-  multiplier: string;
+  /** Null for 1 (most fills): one decimal fewer to read. */
+  multiplier: string | null;
   side: "buy" | "sell";
+  /** Units (10^-10) as integer text: Postgres moves the point, so each is one BigInt parse. */
   quantity: string;
   price: string;
   fees: string;
@@ -92,6 +90,8 @@ type FillRow = {
   day: string;
   generated: string | null;
 };
+
+type Scope = { id: string; status: TaxFill["status"]; timezone: string };
 
 /** The currency counted: the account's, the one asked for, or the one all the counted accounts share. */
 async function currencyOf(deps: Pick<Deps, "db">, user: AuthUser, q: { accountId?: string | undefined; currency?: string | undefined }): Promise<string | null> {
@@ -106,36 +106,120 @@ async function currencyOf(deps: Pick<Deps, "db">, user: AuthUser, q: { accountId
   return list[0] ?? null;
 }
 
-const instrumentOf = new Map<string, { underlying: string; option?: TaxFill["option"]; section1256: boolean }>();
-/** A symbol's underlying, an option's right and strike, and whether it is a Section 1256 contract. */
-function describe(symbol: string, assetClass: FillRow["asset_class"]) {
-  const key = `${assetClass}:${symbol}`;
-  let known = instrumentOf.get(key);
-  if (!known) {
-    if (assetClass === "future") known = { underlying: symbol, section1256: true };
+type Instrument = { symbol: string; assetClass: FillRow["asset_class"]; underlying: string; option?: TaxFill["option"]; section1256: boolean };
+const instruments = new Map<string, Instrument>();
+/**
+ * A symbol's underlying, an option's right and strike, and whether it is a Section 1256 contract; `symbol` is one
+ * string for all of a symbol's fills (a year holds 200,000 copies otherwise). Bounded: cleared past 10,000.
+ */
+function describe(symbol: string, assetClass: FillRow["asset_class"]): Instrument {
+  let known = instruments.get(symbol);
+  if (known?.assetClass !== assetClass) {
+    if (assetClass === "future") known = { symbol, assetClass, underlying: symbol, section1256: true };
     else if (assetClass === "option") {
       try {
         const o = resolveInstrument({ symbol, assetClass }).option!;
-        known = { underlying: o.root, option: { right: o.right, strike: toUnits(o.strike) }, section1256: INDEX_OPTION_ROOTS.has(o.root) || FUTURES.has(o.root) };
+        known = { symbol, assetClass, underlying: o.root, option: { right: o.right, strike: toUnits(o.strike) }, section1256: INDEX_OPTION_ROOTS.has(o.root) || FUTURES.has(o.root) };
       } catch {
-        known = { underlying: symbol, section1256: false };
+        known = { symbol, assetClass, underlying: symbol, section1256: false };
       }
-    } else known = { underlying: symbol, section1256: false };
-    instrumentOf.set(key, known);
+    } else known = { symbol, assetClass, underlying: symbol, section1256: false };
+    if (instruments.size > 10_000) instruments.clear();
+    instruments.set(symbol, known);
   }
   return known;
 }
 
-/** The user's lots and wash sales through `year` (the fills to 31 days after it, for its December losses' replacements). */
-async function compute(deps: Pick<Deps, "db">, user: AuthUser, year: number, currency: string) {
+/**
+ * Fills are read a batch of whole underlyings at a time (a stock with its options; about this many fills), each
+ * batch computed alone: lots, wash sales and assignments never cross underlyings, so memory holds one batch's
+ * rows, and the next batch is read while this one is computed (docs/tax.md, "Performance"). Larger batches are
+ * faster (fewer reads), smaller ones hold less: the 8949 CSV, which streams, reads smaller ones.
+ */
+export const BATCH_FILLS = { fast: 12_000, small: 4_000 };
+
+const ONE = toUnits("1");
+
+/** A batch's fills, read without an order (the engine sorts them): one account's clock each, Postgres's zones. */
+async function readFills(deps: Pick<Deps, "db">, accounts: Scope[], symbols: string[], until: string): Promise<TaxFill[]> {
+  const parts = await Promise.all(
+    accounts.map(async (a) =>
+      toTaxFills(
+        a,
+        rowsOf<FillRow>(
+          await deps.db.execute(sql`select f.id::text as id, f.symbol, f.asset_class, nullif(f.multiplier, 1)::text as multiplier, f.side,
+              (f.quantity * 1e10)::numeric(38)::text as quantity, (f.price * 1e10)::numeric(38)::text as price, (f.fees * 1e10)::numeric(38)::text as fees,
+              (extract(epoch from f.executed_at) * 1000)::float8 as at,
+              (f.executed_at at time zone ${a.timezone})::date::text as day, f.generated
+            from fills f where f.account_id = ${a.id}::uuid and f.symbol = any(${arrayLiteral(symbols)}::text[]) and f.executed_at < ${until}::timestamptz`),
+        ),
+      ),
+    ),
+  );
+  return parts.flat();
+}
+
+function toTaxFills(a: Scope, rows: FillRow[]): TaxFill[] {
+  return rows.map((r) => {
+    const d = describe(r.symbol, r.asset_class);
+    return {
+      id: r.id,
+      accountId: a.id,
+      status: a.status,
+      symbol: d.symbol,
+      underlying: d.underlying,
+      assetClass: r.asset_class,
+      option: d.option,
+      section1256: d.section1256,
+      side: r.side,
+      quantity: BigInt(r.quantity),
+      price: BigInt(r.price),
+      fees: BigInt(r.fees),
+      multiplier: r.multiplier === null ? ONE : toUnits(r.multiplier),
+      at: Number(r.at),
+      day: r.day,
+      expiry: r.generated === "expiry",
+    };
+  });
+}
+
+/** The symbols' fill counts packed into batches of whole underlyings (in their alphabetical order), about `size` fills each. */
+function batchesOf(counts: Array<{ symbol: string; asset_class: FillRow["asset_class"]; n: number }>, size: number): string[][] {
+  const byUnderlying = new Map<string, { symbols: Set<string>; n: number }>();
+  for (const c of counts) {
+    const u = describe(c.symbol, c.asset_class).underlying;
+    const g = byUnderlying.get(u) ?? { symbols: new Set<string>(), n: 0 };
+    g.symbols.add(c.symbol);
+    g.n += c.n;
+    byUnderlying.set(u, g);
+  }
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let filled = 0;
+  for (const [, g] of [...byUnderlying].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (filled > 0 && filled + g.n > size) {
+      batches.push(batch);
+      batch = [];
+      filled = 0;
+    }
+    batch.push(...g.symbols);
+    filled += g.n;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
+/**
+ * The user's lots and wash sales through `year` (the fills to 31 days after it, for its December losses'
+ * replacements), one answer per batch of underlyings, the next batch read while this one is computed.
+ */
+async function* batchResults(deps: Pick<Deps, "db">, user: AuthUser, year: number, currency: string, decisions: Map<string, "wash" | "not_wash">, size: number): AsyncGenerator<TaxResult> {
   const until = new Date(yearEnd(year) + 31 * 86_400_000).toISOString();
-  const [fillRows, splitRows, barRows, decisions] = await Promise.all([
-    deps.db.execute(sql`select f.id::text as id, f.account_id::text as account_id, a.tax_status, f.symbol, f.asset_class, f.multiplier::text as multiplier,
-        f.side, f.quantity::text as quantity, f.price::text as price, f.fees::text as fees, (extract(epoch from f.executed_at) * 1000)::float8 as at,
-        (f.executed_at at time zone a.timezone)::date::text as day, f.generated
-      from fills f join accounts a on a.id = f.account_id
+  const [accountRows, countRows, splitRows, barRows] = await Promise.all([
+    deps.db.execute(sql`select id::text as id, tax_status as status, timezone from accounts where user_id = ${user.id}::uuid and tax_status <> 'exempt' and currency = ${currency} order by created_at, id`),
+    deps.db.execute(sql`select f.symbol, f.asset_class, count(*)::int as n from fills f join accounts a on a.id = f.account_id
       where a.user_id = ${user.id}::uuid and a.tax_status <> 'exempt' and a.currency = ${currency} and f.executed_at < ${until}::timestamptz
-      order by f.executed_at, f.id`),
+      group by 1, 2 order by 1, 2`),
     deps.db.execute(sql`select symbol, (extract(epoch from effective_at) * 1000)::float8 as at, new_shares::text as new_shares, old_shares::text as old_shares
       from splits where user_id = ${user.id}::uuid`),
     // Each Section 1256 symbol's last daily close of each year (docs/charts.md's bars): the year-end mark.
@@ -143,44 +227,37 @@ async function compute(deps: Pick<Deps, "db">, user: AuthUser, year: number, cur
       from bars b where b.user_id = ${user.id}::uuid and b.resolution = '1d'
         and b.symbol in (select distinct f.symbol from fills f join accounts a on a.id = f.account_id where a.user_id = ${user.id}::uuid and f.asset_class <> 'stock')
       order by b.symbol, extract(year from b.t), b.t desc`),
-    decisionsOf(deps, user.id),
   ]);
-  const fills: TaxFill[] = rowsOf<FillRow>(fillRows).map((r) => {
-    const d = describe(r.symbol, r.asset_class);
-    return {
-      id: r.id,
-      accountId: r.account_id,
-      status: r.tax_status,
-      symbol: r.symbol,
-      underlying: d.underlying,
-      assetClass: r.asset_class,
-      ...(d.option ? { option: d.option } : {}),
-      section1256: d.section1256,
-      side: r.side,
-      quantity: toUnits(r.quantity),
-      price: toUnits(r.price),
-      fees: toUnits(r.fees),
-      multiplier: toUnits(r.multiplier),
-      at: Number(r.at),
-      day: r.day,
-      expiry: r.generated === "expiry",
-    };
-  });
-  // Marks: the bars' last close of the year, else the symbol's last fill price that year.
-  const marks: YearEndMark[] = rowsOf<{ symbol: string; year: number; close: string }>(barRows).map((b) => ({ symbol: b.symbol, year: Number(b.year), price: toUnits(b.close), source: "bars" }));
-  const marked = new Set(marks.map((m) => `${m.symbol}:${m.year}`));
+  const accounts = rowsOf<Scope>(accountRows);
+  const splits = rowsOf<{ symbol: string; at: number | string; new_shares: string; old_shares: string }>(splitRows).map((s) => ({ symbol: s.symbol, at: Number(s.at), newShares: toUnits(s.new_shares), oldShares: toUnits(s.old_shares) }));
+  const barMarks: YearEndMark[] = rowsOf<{ symbol: string; year: number; close: string }>(barRows).map((b) => ({ symbol: b.symbol, year: Number(b.year), price: toUnits(b.close), source: "bars" }));
+  const washDecisions = new Set([...decisions].filter(([, d]) => d === "wash").map(([k]) => k));
+  const batches = batchesOf(rowsOf<{ symbol: string; asset_class: FillRow["asset_class"]; n: number }>(countRows), size);
+  let next = batches.length ? readFills(deps, accounts, batches[0]!, until) : null;
+  for (let i = 0; i < batches.length; i++) {
+    const fills = await next!;
+    next = i + 1 < batches.length ? readFills(deps, accounts, batches[i + 1]!, until) : null;
+    // A batch given up half way (the CSV's reader gone) leaves no read unanswered.
+    next?.catch(() => {});
+    const symbols = new Set(batches[i]);
+    yield computeLots({ fills, splits: splits.filter((sp) => symbols.has(sp.symbol)), marks: marksOf(fills, barMarks), through: year, yearEnd, washDecisions });
+  }
+}
+
+/** Marks: the bars' last close of the year, else the symbol's last fill price that year. */
+function marksOf(fills: TaxFill[], barMarks: YearEndMark[]): YearEndMark[] {
+  const marks = new Map<string, YearEndMark>(barMarks.map((m) => [`${m.symbol}:${m.year}`, m]));
+  const last = new Map<string, TaxFill>();
   for (const f of fills) {
     if (!f.section1256) continue;
     const y = new Date(f.at - 5 * 3_600_000).getUTCFullYear();
-    if (marked.has(`${f.symbol}:${y}`)) continue;
-    const i = marks.findIndex((m) => m.symbol === f.symbol && m.year === y && m.source === "last fill");
-    const mark: YearEndMark = { symbol: f.symbol, year: y, price: f.price, source: "last fill" };
-    if (i >= 0) marks[i] = mark;
-    else marks.push(mark);
+    const key = `${f.symbol}:${y}`;
+    const before = last.get(key);
+    if (marks.get(key)?.source === "bars" || (before && byTime(before, f) > 0)) continue;
+    last.set(key, f);
+    marks.set(key, { symbol: f.symbol, year: y, price: f.price, source: "last fill" });
   }
-  const splits = rowsOf<{ symbol: string; at: number | string; new_shares: string; old_shares: string }>(splitRows).map((s) => ({ symbol: s.symbol, at: Number(s.at), newShares: toUnits(s.new_shares), oldShares: toUnits(s.old_shares) }));
-  const washDecisions = new Set([...decisions].filter(([, d]) => d === "wash").map(([k]) => k));
-  return { ...computeLots({ fills, splits, marks, through: year, yearEnd, washDecisions }), decisions };
+  return [...marks.values()];
 }
 
 const money = (v: bigint) => fromUnits(v);
@@ -206,47 +283,92 @@ function lotView(d: Disposition) {
   };
 }
 
-/** The year's dispositions of the scope, and what else the year's answer carries. */
-export async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
+type Decisions = Map<string, "wash" | "not_wash">;
+
+/** A batch's rows by underlying, then symbol (a stock before its options), each symbol's in the order of sale. */
+function byUnderlying(rows: Disposition[]): Disposition[] {
+  const key = (d: Disposition) => `${instruments.get(d.symbol)?.underlying ?? d.symbol}\u0000${d.symbol}`;
+  if (rows.every((d) => d.symbol === rows[0]!.symbol)) return rows;
+  const keyed = rows.map((d, i) => ({ d, i, k: key(d) }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return keyed.map((x) => x.d);
+}
+/** One batch's part of the year's answer, in the scope asked for. */
+type YearBatch = { rows: Disposition[]; possible: PossibleWashSale[]; deferred: DeferredLoss[]; unknown: UnmatchedSale[] };
+
+/**
+ * The year's answer in the scope (an account, or every counted one) a batch of underlyings at a time: the rows
+ * by underlying (alphabetical), then symbol, then in the order of sale. The currency is settled (or refused) before it returns;
+ * what streams (the 8949 CSV, the lots) holds one batch at a time.
+ */
+export async function yearInBatches(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery, batchFills = BATCH_FILLS.fast): Promise<{ currency: string | null; decisions: Decisions; batches: AsyncGenerator<YearBatch> }> {
   const currency = await currencyOf(deps, user, query);
-  if (currency === null) return { currency: null, rows: [], possible: [], deferred: [], unknown: [], decisions: new Map<string, "wash" | "not_wash">() };
-  const result = await compute(deps, user, query.year, currency);
+  const decisions: Decisions = currency === null ? new Map() : await decisionsOf(deps, user.id);
   const mine = (accountId: string) => !query.accountId || accountId === query.accountId;
-  return {
-    currency,
-    rows: result.dispositions.filter((d) => inYear(d, query.year) && mine(d.accountId)),
-    possible: result.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
-    deferred: result.deferred(query.year).filter((d) => mine(d.accountId)),
-    unknown: result.basisUnknown(query.year).filter((u) => mine(u.accountId)),
-    decisions: result.decisions,
-  };
+  const batches = (async function* () {
+    if (currency === null) return;
+    for await (const r of batchResults(deps, user, query.year, currency, decisions, batchFills)) {
+      yield {
+        rows: byUnderlying(r.dispositions.filter((d) => inYear(d, query.year) && mine(d.accountId))),
+        possible: r.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
+        deferred: r.deferred(query.year).filter((d) => mine(d.accountId)),
+        unknown: r.basisUnknown(query.year).filter((u) => mine(u.accountId)),
+      };
+    }
+  })();
+  return { currency, decisions, batches };
 }
 
-/** GET /api/tax/lots. */
-export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
-  const y = await yearOf(deps, user, query);
-  return {
-    year: query.year,
-    method: query.method,
-    currency: y.currency,
-    lots: y.rows.map(lotView),
-    possibleWashSales: y.possible.map((p) => ({
-      symbol: p.symbol,
-      lossSoldAt: p.lossSoldAt,
-      replacementSymbol: p.replacementSymbol,
-      replacementAt: p.replacementAt,
-      loss: money(p.loss),
-      decision: y.decisions.get(possibleKey(p)) ?? null,
-    })),
-    deferredLosses: y.deferred.map((d) => ({ symbol: d.symbol, lossSoldAt: d.lossSoldAt, disallowed: money(d.disallowed), replacementLotOpenedAt: d.replacementLotOpenedAt })),
-    basisUnknown: y.unknown.map((u) => ({ symbol: u.symbol, accountId: u.accountId, soldAt: u.soldAt, quantity: money(u.quantity), proceeds: money(u.proceeds) })),
-  };
+/** The year's answer whole. */
+export async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
+  const { currency, decisions, batches } = await yearInBatches(deps, user, query);
+  const year = { currency, decisions, rows: [] as Disposition[], possible: [] as PossibleWashSale[], deferred: [] as DeferredLoss[], unknown: [] as UnmatchedSale[] };
+  for await (const b of batches) {
+    for (const d of b.rows) year.rows.push(d);
+    year.possible.push(...b.possible);
+    year.deferred.push(...b.deferred);
+    year.unknown.push(...b.unknown);
+  }
+  return year;
+}
+
+/** GET /api/tax/lots's answer (lib/http/tax-responses.ts, TaxLotsSchema, documents it). */
+export type TaxLots = {
+  year: number;
+  method: "fifo";
+  currency: string | null;
+  lots: Array<ReturnType<typeof lotView>>;
+  possibleWashSales: Array<{ symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; loss: string; decision: "wash" | "not_wash" | null }>;
+  deferredLosses: Array<{ symbol: string; lossSoldAt: string; disallowed: string; replacementLotOpenedAt: string }>;
+  basisUnknown: Array<{ symbol: string; accountId: string; soldAt: string; quantity: string; proceeds: string }>;
+};
+
+/**
+ * GET /api/tax/lots, as JSON text: each batch's lots written as it is computed, so a year of 100,000 lots never
+ * holds them all as objects (docs/tax.md, "Performance").
+ */
+export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery): Promise<JsonText<TaxLots>> {
+  const { currency, decisions, batches } = await yearInBatches(deps, user, query);
+  const lots: string[] = [];
+  const rest: Omit<TaxLots, "year" | "method" | "currency" | "lots"> = { possibleWashSales: [], deferredLosses: [], basisUnknown: [] };
+  for await (const b of batches) {
+    if (b.rows.length) lots.push(JSON.stringify(b.rows.map(lotView)).slice(1, -1));
+    for (const p of b.possible) rest.possibleWashSales.push({ symbol: p.symbol, lossSoldAt: p.lossSoldAt, replacementSymbol: p.replacementSymbol, replacementAt: p.replacementAt, loss: money(p.loss), decision: decisions.get(possibleKey(p)) ?? null });
+    for (const d of b.deferred) rest.deferredLosses.push({ symbol: d.symbol, lossSoldAt: d.lossSoldAt, disallowed: money(d.disallowed), replacementLotOpenedAt: d.replacementLotOpenedAt });
+    for (const u of b.unknown) rest.basisUnknown.push({ symbol: u.symbol, accountId: u.accountId, soldAt: u.soldAt, quantity: money(u.quantity), proceeds: money(u.proceeds) });
+  }
+  const head = JSON.stringify({ year: query.year, method: query.method, currency });
+  return `${head.slice(0, -1)},"lots":[${lots.join(",")}],${JSON.stringify(rest).slice(1)}`;
 }
 
 /** Cents, rounded half away from zero (the forms' figures; each total sums its rows' rounded figures). */
 const CENT = 10n ** 8n;
 const cents = (v: bigint) => (v < 0n ? -((-v + CENT / 2n) / CENT) : (v + CENT / 2n) / CENT);
-export const fromCents = (c: bigint) => fromUnits(c * CENT);
+/** Cents as "-12.34": the digits once (the 8949 CSV writes four a row). */
+export const fromCents = (c: bigint) => {
+  const digits = (c < 0n ? -c : c).toString().padStart(3, "0");
+  return `${c < 0n ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+};
 
 /** The Form 8949 rows of the year: every disposition but the Section 1256 ones (Form 6781), in cents, Part I first. */
 export function formRows(rows: Disposition[]) {
@@ -351,7 +473,7 @@ export async function washWatch(deps: Pick<Deps, "db">, user: AuthUser, query: {
   const from = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
   // Early in January the window reaches back into December: last year's losses are watched too.
   const years = Number(from.slice(0, 4)) < year ? [year - 1, year] : [year];
-  const dispositions = (await Promise.all(years.map(async (y) => (await compute(deps, user, y, currency)).dispositions.filter((d) => d.soldAt.startsWith(`${y}-`))))).flat();
+  const dispositions = (await Promise.all(years.map(async (y) => (await yearOf(deps, user, { year: y, currency, method: "fifo" })).rows))).flat();
   const losses = dispositions
     .filter((d) => !d.section1256 && d.soldAt >= from && d.soldAt <= today && d.gain < 0n)
     .map((d) => ({

@@ -2,9 +2,11 @@
 // reproduced, a partial wash, a chain over three trades, an IRA replacement (Rev. Rul. 2008-5), the one-year
 // boundary on both sides, a short sale's wash, an assigned put's premium in the stock's basis, and a futures
 // contract marked to market at the year end (Pub. 550's Section 1256 example).
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { possibleKey, computeLots, isLongTerm, type TaxFill, type YearEndMark } from "../../lib/tax/engine.ts";
-import { fromUnits, toUnits } from "../../lib/money.ts";
+import { fromCents } from "../../lib/tax/tax.ts";
+import { formatDecimal, fromUnits, toUnits, unitsToDecimal } from "../../lib/money.ts";
 
 let n = 0;
 /** A stock fill: `total` is the money of the fill (price x quantity), no fees. */
@@ -219,5 +221,21 @@ describe("options and Section 1256", () => {
     // No wash sale for a Section 1256 contract, even bought back at once.
     const again = run([fill("2026-06-22", "buy", "1", "50", { ...future, price: toUnits("50") }), fill("2026-07-01", "sell", "1", "45", { ...future, price: toUnits("45") }), fill("2026-07-02", "buy", "1", "46", { ...future, price: toUnits("46") })]);
     expect(again.dispositions[0]!.washSale).toBeNull();
+  });
+});
+
+describe("the figures' format", () => {
+  it("fromUnits writes any amount as formatDecimal writes it (two decimals at least, no trailing zeros past them)", () => {
+    for (const v of [0n, 1n, -1n, 10n ** 10n, -(10n ** 10n), 123_4500000000n, -5n, 10n ** 27n + 7n]) expect(fromUnits(v)).toBe(formatDecimal(unitsToDecimal(v)));
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 28n), max: 10n ** 28n }), (v) => fromUnits(v) === formatDecimal(unitsToDecimal(v))), { numRuns: 2000 });
+  });
+
+  it("fromCents writes cents as fromUnits writes the same amount", () => {
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (c) => fromCents(c) === fromUnits(c * 10n ** 8n)), { numRuns: 2000 });
+  });
+
+  it("toUnits reads a column's text (10 decimals) and any shorter decimal alike", () => {
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 28n), max: 10n ** 28n }), (v) => toUnits(unitsToDecimal(v)) === v && toUnits(fromUnits(v)) === v), { numRuns: 2000 });
+    expect([toUnits("-.5000000000"), toUnits("+1.5000000000"), toUnits("7"), toUnits("-0.25")]).toEqual([-5_000_000_000n, 15_000_000_000n, 70_000_000_000n, -2_500_000_000n]);
   });
 });

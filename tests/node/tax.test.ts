@@ -2,8 +2,13 @@
 // IRA's, Form 8949 rows and Schedule D totals against hand-computed ones, the TXF file parsed back, a future
 // marked to market at the year end from the trader's bars, the wash watch, and bad input. Real Postgres, the
 // real migrations.
+import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import Papa from "papaparse";
+import { arrayLiteral } from "../../lib/db/rows.ts";
+import { fromUnits, toUnits } from "../../lib/money.ts";
+import { computeLots, type TaxFill } from "../../lib/tax/engine.ts";
+import { formRows, fromCents, usDate } from "../../lib/tax/tax.ts";
 import { signUp, testApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 
@@ -221,4 +226,56 @@ describe("tax lots through the API", () => {
     expect((await get(other.client, `/api/tax/lots?year=2026&accountId=${a}`)).status).toBe(404);
     expect((await (await get(client, "/api/tax/8949.csv?year=2026")).text()).trim()).toBe("part,box,description,dateAcquired,dateSold,proceeds,costBasis,code,adjustment,gainOrLoss");
   });
+});
+
+describe("a year read a batch of underlyings at a time", () => {
+  it("answers as one computation over every fill: the lots, the option's possible wash sale, the CSV's rows, by underlying then by sale", async () => {
+    const { t, client, account } = await trader("tax-batches");
+    const [a, b] = [await account("Broker A"), await account("Broker B")];
+    // 12,400 fills: AAA alone is more than one batch's worth (5,000 fills), so the others fall in other batches; an
+    // AAA call bought after an AAA loss must still be in AAA's batch for the possible wash sale to be listed.
+    const call = "AAA   261218C00100000";
+    const fills: TaxFill[] = [];
+    const symbols = ["EEE", "AAA", "CCC", "BBB", "DDD"];
+    let k = 0;
+    const newYork = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" });
+    for (const symbol of symbols) {
+      const trips = symbol === "AAA" ? 3_000 : 800;
+      for (let g = 0; g < trips; g++) {
+        const accountId = g % 2 ? b : a;
+        const at = Date.parse("2026-01-05T15:00:00Z") + g * 9_000_000 + symbols.indexOf(symbol) * 1000;
+        // One trip in six loses (bought back by the next trip, in the other account: a wash sale across accounts).
+        const exit = g % 6 === 0 ? "97" : "103";
+        for (const [side, price, when] of [["buy", "100", at], ["sell", exit, at + 3_600_000]] as const) {
+          const day = newYork.format(when);
+          fills.push({ id: `00000000-0000-4000-8000-${String(++k).padStart(12, "0")}`, accountId, status: "taxable", symbol, underlying: symbol, assetClass: "stock", section1256: false, side, quantity: toUnits("10"), price: toUnits(price), fees: toUnits("0.5"), multiplier: toUnits("1"), at: when, day, expiry: false });
+        }
+      }
+    }
+    const loss = fills.find((f) => f.symbol === "AAA" && f.side === "sell" && f.price === toUnits("97"))!;
+    fills.push({ ...loss, id: `00000000-0000-4000-8000-${String(++k).padStart(12, "0")}`, symbol: call, assetClass: "option", option: { right: "call", strike: toUnits("100") }, side: "buy", quantity: toUnits("1"), price: toUnits("2"), multiplier: toUnits("100"), at: loss.at + 86_400_000, day: newYork.format(loss.at + 86_400_000) });
+    await t.deps.db.execute(sql`insert into fills (id, account_id, symbol, asset_class, multiplier, side, quantity, price, fees, executed_at)
+      select * from unnest(${arrayLiteral(fills.map((f) => f.id))}::uuid[], ${arrayLiteral(fills.map((f) => f.accountId))}::uuid[], ${arrayLiteral(fills.map((f) => f.symbol))}::text[],
+        ${arrayLiteral(fills.map((f) => f.assetClass))}::text[], ${arrayLiteral(fills.map((f) => fromUnits(f.multiplier)))}::numeric[], ${arrayLiteral(fills.map((f) => f.side))}::text[],
+        ${arrayLiteral(fills.map((f) => fromUnits(f.quantity)))}::numeric[], ${arrayLiteral(fills.map((f) => fromUnits(f.price)))}::numeric[], ${arrayLiteral(fills.map((f) => fromUnits(f.fees)))}::numeric[],
+        ${arrayLiteral(fills.map((f) => new Date(f.at).toISOString()))}::timestamptz[])`);
+
+    // The reference: every fill in one computation, its rows ordered by underlying, then as the engine sold them.
+    const whole = computeLots({ fills, splits: [], marks: [], through: 2026, yearEnd: (y) => Date.parse(`${y + 1}-01-01T05:00:00Z`) });
+    const expected = [...symbols].sort().flatMap((s) => whole.dispositions.filter((d) => d.symbol === s && d.soldAt.startsWith("2026-")));
+    const body = await json(await get(client, "/api/tax/lots?year=2026"));
+    expect(body.lots.length).toBe(expected.length);
+    expect(body.lots.map((l: Record<string, unknown>) => [l.symbol, l.accountId, l.quantity, l.acquiredAt, l.soldAt, l.costBasis, l.proceeds, l.adjustment, l.gain, l.term])).toEqual(
+      expected.map((d) => [d.symbol, d.accountId, fromUnits(d.quantity), d.acquiredAt, d.soldAt, fromUnits(d.costBasis), fromUnits(d.proceeds), fromUnits(d.adjustment), fromUnits(d.gain), d.term]),
+    );
+    expect(body.lots.filter((l: { washSale: unknown }) => l.washSale).length).toBe(expected.filter((d) => d.washSale).length);
+    expect(expected.filter((d) => d.washSale).length).toBeGreaterThan(1000);
+    const possible = whole.possibleWashSales.filter((p) => p.lossSoldAt.startsWith("2026-"));
+    expect(possible.length).toBeGreaterThan(10);
+    expect(body.possibleWashSales).toEqual(possible.map((p) => ({ symbol: "AAA", lossSoldAt: p.lossSoldAt, replacementSymbol: call, replacementAt: p.replacementAt, loss: fromUnits(p.loss), decision: null })));
+    // The CSV streams the same rows a batch at a time: Part I, in the same order.
+    const csv = Papa.parse<string[]>((await (await get(client, "/api/tax/8949.csv?year=2026")).text()).trim(), { skipEmptyLines: true }).data;
+    expect(csv.length).toBe(expected.length + 1);
+    expect(csv.slice(1).map((r) => [r[0], r[4], r[8], r[9]])).toEqual(formRows(expected).map((r) => [r.part, usDate(r.d.soldAt), r.adjustment ? fromCents(r.adjustment) : "", fromCents(r.gain)]));
+  }, 120_000);
 });
