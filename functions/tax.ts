@@ -18,7 +18,7 @@ export const tax = createRouter()
   )
   .get(
     "/8949.csv",
-    describeRoute({ tag: "tax", summary: "Form 8949 rows as CSV: Part I (short-term, box C) then Part II (long-term, box F), code W and the adjustment for wash sales", responses: { 200: { description: "The CSV file (RFC 4180, UTF-8, a header row).", contentType: "text/csv", schema: z.string() } }, errors: ["NOT_FOUND"] }),
+    describeRoute({ tag: "tax", summary: "Form 8949 rows as CSV: Part I (short-term, box C) then Part II (long-term, box F), code W and the adjustment for wash sales", responses: { 200: { description: "The CSV file (RFC 4180, UTF-8, a header row).", contentType: "text/csv", schema: z.string() } }, errors: ["NOT_FOUND", "CONFLICT"] }),
     requireUser,
     validate("query", TaxQuerySchema),
     async (c) => {
@@ -46,7 +46,7 @@ export const tax = createRouter()
   )
   .get(
     "/txf",
-    describeRoute({ tag: "tax", summary: "The year's Form 8949 rows as TXF version 042, for desktop tax software", responses: { 200: { description: "The TXF file.", contentType: "text/plain", schema: z.string() } }, errors: ["NOT_FOUND"] }),
+    describeRoute({ tag: "tax", summary: "The year's Form 8949 rows as TXF version 042, for desktop tax software", responses: { 200: { description: "The TXF file.", contentType: "text/plain", schema: z.string() } }, errors: ["NOT_FOUND", "CONFLICT"] }),
     requireUser,
     validate("query", TaxQuerySchema),
     async (c) => {

@@ -44,6 +44,11 @@ async function headOf(deps: Pick<Deps, "db">, userId: string): Promise<Head | un
   return row?.head ? (JSON.parse(row.head) as Head) : undefined;
 }
 
+/** The user's base currency, or null when none is set. */
+export async function baseCurrencyOf(deps: Pick<Deps, "db">, userId: string): Promise<string | null> {
+  return (await headOf(deps, userId))?.base ?? null;
+}
+
 /** 400 naming `currency`: a read in the base without a base currency set. */
 export const noBaseError = () =>
   new AppError("VALIDATION_ERROR", "Choose a base currency in Settings first: currency=base converts every account's figures to it.", {

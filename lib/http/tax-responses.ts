@@ -4,7 +4,11 @@ import * as z from "zod/mini";
 import { day, decimal, id } from "./responses.ts";
 
 const year = () => z.number().check(z.describe("The tax year"));
-const currency = () => z.nullable(z.string()).check(z.describe("The currency of the accounts counted; null without accounts"));
+const currency = () => z.nullable(z.string()).check(z.describe("The currency of the accounts counted (with currency=base, the user's base currency); null without accounts"));
+const missingRates = () =>
+  z
+    .array(z.object({ currency: z.string(), date: day() }))
+    .check(z.describe("With currency=base: the rates to the base the instance does not have (docs/currencies.md); the rows that needed one are left out of the figures. Empty otherwise."));
 
 export const TaxLotsSchema = z.object({
   year: year(),
@@ -43,6 +47,7 @@ export const TaxLotsSchema = z.object({
     .array(z.object({ symbol: z.string(), accountId: z.uuid(), soldAt: day(), quantity: decimal(), proceeds: decimal() }))
     .check(z.describe("Stock sales the journal holds no purchase for, still open as short sales: their basis is unknown (shares bought before the journal's first fill) or they are short sales not yet covered. Never given an invented basis; no Form 8949 row.")),
   deferredLosses: z.array(z.object({ symbol: z.string(), lossSoldAt: day(), disallowed: decimal(), replacementLotOpenedAt: day() })).check(z.describe("Losses of the year disallowed into replacements still held at its end")),
+  missingRates: missingRates(),
 });
 
 const totals = () => z.object({ proceeds: decimal(), costBasis: decimal(), adjustment: decimal(), gain: decimal() });
@@ -57,6 +62,7 @@ export const ScheduleDSchema = z.object({
   line11: decimal().check(z.describe("Long-term from Form 6781 (60%)")),
   line15: decimal(),
   line16: decimal(),
+  missingRates: missingRates(),
 });
 
 export const Form6781Schema = z.object({
@@ -68,6 +74,7 @@ export const Form6781Schema = z.object({
   line7: decimal(),
   line8: decimal().check(z.describe("40% of line 7: short-term")),
   line9: decimal().check(z.describe("60% of line 7: long-term")),
+  missingRates: missingRates(),
 });
 
 export const WashWatchSchema = z.object({

@@ -42,12 +42,18 @@ export type TaxFill = {
   day: string;
   /** The journal closed an expired option at 0 (not an assignment). */
   expiry: boolean;
+  /**
+   * Its price and fees have no rate to the base currency (a computation in the base, docs/tax.md): the lot it
+   * opens and the rows it closes are unpriced, matched all the same, and left out of the answer.
+   */
+  unpriced?: boolean;
 };
 
 export type TaxSplit = { symbol: string; at: number; newShares: bigint; oldShares: bigint };
 
 /** A Section 1256 symbol's price at a year end, and where it came from. */
-export type YearEndMark = { symbol: string; year: number; price: bigint; source: "bars" | "last fill" };
+/** In the base currency a mark is one account's (its currency's rate of Dec 31); `unpriced` when that rate is missing. */
+export type YearEndMark = { symbol: string; year: number; price: bigint; source: "bars" | "last fill"; accountId?: string; unpriced?: boolean };
 
 export type WashSale = { code: "W"; disallowed: bigint; replacementLotOpenedAt: string; permanent: boolean };
 
@@ -70,6 +76,8 @@ export type Disposition = {
   markedToMarket: boolean;
   markSource: "bars" | "last fill" | null;
   short: boolean;
+  /** Computed in the base currency without a rate it needed (its lot's or its sale's): left out of the answer. */
+  unpriced: boolean;
 };
 
 export type PossibleWashSale = { symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; loss: bigint };
@@ -81,7 +89,7 @@ export const possibleKey = (p: Pick<PossibleWashSale, "symbol" | "lossSoldAt" | 
 /** A loss disallowed into a lot still open at the end of `year`: it counts when that lot is sold. */
 export type DeferredLoss = { symbol: string; lossSoldAt: string; disallowed: bigint; replacementLotOpenedAt: string; accountId: string };
 
-type Slice = { qty: bigint; basis: bigint; holdingFrom: string; replaced: boolean };
+type Slice = { qty: bigint; basis: bigint; holdingFrom: string; replaced: boolean; unpriced: boolean };
 type Lot = {
   id: string;
   accountId: string;
@@ -161,7 +169,7 @@ export type TaxInput = {
  * is unknown (shares bought before the journal's first fill, or moved in from elsewhere), or it is a short sale
  * not yet covered (taxed when it is). Listed, never given an invented basis.
  */
-export type UnmatchedSale = { symbol: string; accountId: string; soldAt: string; quantity: bigint; proceeds: bigint };
+export type UnmatchedSale = { symbol: string; accountId: string; soldAt: string; quantity: bigint; proceeds: bigint; unpriced: boolean };
 
 export type TaxResult = { dispositions: Disposition[]; possibleWashSales: PossibleWashSale[]; deferred: (year: number) => DeferredLoss[]; basisUnknown: (year: number) => UnmatchedSale[] };
 
@@ -213,7 +221,7 @@ export function computeLots(input: TaxInput): TaxResult {
     // A long lot's basis is what it cost; a short lot's, what the short sale brought in.
     let value = long ? money + fees : money - fees;
     if (fold !== undefined) value += long ? -fold : fold;
-    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, stock: f.assetClass === "stock", multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false }], free: opens };
+    const lot: Lot = { id: f.id, accountId: f.accountId, status: f.status, symbol: f.symbol, long, openedAt: f.at, openedDay: f.day, section1256: f.section1256, stock: f.assetClass === "stock", multiplier: f.multiplier, slices: [{ qty: opens, basis: value, holdingFrom: f.day, replaced: false, unpriced: f.unpriced === true }], free: opens };
     lots.push(lot);
     cut.lot = lot;
   }
@@ -266,24 +274,25 @@ export function computeLots(input: TaxInput): TaxResult {
     for (const [, list] of openLots) {
       for (const lot of list) {
         if (!lot.section1256 || lot.status !== "taxable") continue;
-        const mark = input.marks.find((m) => m.symbol === lot.symbol && m.year === year);
+        const mark = input.marks.find((m) => m.symbol === lot.symbol && m.year === year && (m.accountId === undefined || m.accountId === lot.accountId));
         if (!mark) continue;
         for (const slice of lot.slices) {
           if (slice.qty === 0n) continue;
           const value = multiplyUnits(multiplyUnits(slice.qty, mark.price), lot.multiplier);
           const [proceeds, cost] = lot.long ? [value, slice.basis] : [slice.basis, value];
-          const d = row(lot, slice.qty, slice.holdingFrom, day, proceeds, cost);
+          const d = row(lot, slice.qty, slice.holdingFrom, day, proceeds, cost, slice.unpriced || mark.unpriced === true);
           d.markedToMarket = true;
           d.markSource = mark.source;
           dispositions.push(d);
           slice.basis = value;
           slice.holdingFrom = day;
+          slice.unpriced = mark.unpriced === true;
         }
       }
     }
   }
 
-  function row(lot: Lot, qty: bigint, holdingFrom: string, soldAt: string, proceeds: bigint, costBasis: bigint): Disposition {
+  function row(lot: Lot, qty: bigint, holdingFrom: string, soldAt: string, proceeds: bigint, costBasis: bigint, unpriced: boolean): Disposition {
     return {
       symbol: lot.symbol,
       accountId: lot.accountId,
@@ -300,6 +309,7 @@ export function computeLots(input: TaxInput): TaxResult {
       markedToMarket: false,
       markSource: null,
       short: !lot.long,
+      unpriced,
     };
   }
 
@@ -327,13 +337,15 @@ export function computeLots(input: TaxInput): TaxResult {
         left -= take;
         if (lot.slices.every((s) => s.qty === 0n)) list.shift();
         if (f.status === "taxable" && !assignments.has(`option:${f.id}`)) {
-          const d = lot.long ? row(lot, take, slice.holdingFrom, f.day, part, basis) : row(lot, take, f.day, f.day, basis, part);
+          const unpriced = slice.unpriced || f.unpriced === true;
+          const d = lot.long ? row(lot, take, slice.holdingFrom, f.day, part, basis, unpriced) : row(lot, take, f.day, f.day, basis, part, unpriced);
           rows.push({ lot, d });
         }
       }
       for (const { lot, d } of rows) {
         dispositions.push(d);
-        if (d.gain < 0n && !d.section1256) {
+        // An unpriced row's gain is not known in the base, so neither is whether it is a loss to wash.
+        if (d.gain < 0n && !d.section1256 && !d.unpriced) {
           washSale(d, lot);
           d.gain += d.adjustment;
         }
@@ -355,7 +367,7 @@ export function computeLots(input: TaxInput): TaxResult {
     const slice = lot.slices[i]!;
     if (take < slice.qty) {
       const kept = share(slice.basis, take, slice.qty);
-      lot.slices.splice(i + 1, 0, { qty: slice.qty - take, basis: slice.basis - kept, holdingFrom: slice.holdingFrom, replaced: false });
+      lot.slices.splice(i + 1, 0, { qty: slice.qty - take, basis: slice.basis - kept, holdingFrom: slice.holdingFrom, replaced: false, unpriced: slice.unpriced });
       slice.qty = take;
       slice.basis = kept;
     }
@@ -441,7 +453,7 @@ export function computeLots(input: TaxInput): TaxResult {
         .filter((lot) => !lot.long && lot.stock && lot.status === "taxable" && lot.openedDay.startsWith(`${year}-`))
         .map((lot) => {
           const open = lot.slices.filter((s) => s.qty > 0n);
-          return { symbol: lot.symbol, accountId: lot.accountId, soldAt: lot.openedDay, quantity: open.reduce((n, s) => n + s.qty, 0n), proceeds: open.reduce((n, s) => n + s.basis, 0n) };
+          return { symbol: lot.symbol, accountId: lot.accountId, soldAt: lot.openedDay, quantity: open.reduce((n, s) => n + s.qty, 0n), proceeds: open.reduce((n, s) => n + s.basis, 0n), unpriced: open.some((s) => s.unpriced) };
         })
         .filter((u) => u.quantity > 0n),
     );

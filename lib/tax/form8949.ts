@@ -3,7 +3,7 @@
 import Papa from "papaparse";
 import type { AuthUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
-import { BATCH_FILLS, description, formRows, fromCents, usDate, yearInBatches, type TaxQuery } from "./tax.ts";
+import { BATCH_FILLS, description, formRows, fromCents, refuseIncomplete, usDate, yearInBatches, type TaxQuery } from "./tax.ts";
 
 const FIELDS = ["part", "box", "description", "dateAcquired", "dateSold", "proceeds", "costBasis", "code", "adjustment", "gainOrLoss"];
 
@@ -30,8 +30,9 @@ const csvLines = (rows: ReturnType<typeof formRows>) =>
  * once, its Part II rows (long-term: few in an active trader's year) kept as text until the end. Within a part,
  * rows come by underlying, in order of sale.
  */
-export async function form8949Csv(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery): Promise<ReadableStream<Uint8Array>> {
-  const { batches } = await yearInBatches(deps, user, query, BATCH_FILLS.small);
+export async function form8949Csv(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, query: TaxQuery): Promise<ReadableStream<Uint8Array>> {
+  const { currency, batches, missingRates } = await yearInBatches(deps, user, query, BATCH_FILLS.small);
+  refuseIncomplete(currency, missingRates());
   const encoder = new TextEncoder();
   const partII: string[] = [];
   let started = false;

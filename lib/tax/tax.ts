@@ -8,7 +8,9 @@ import type { AuthUser } from "../auth/session.ts";
 import { arrayLiteral, rowsOf, type JsonText } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { fromUnits, toUnits } from "../money.ts";
+import { baseCurrencyOf, closeRates, noBaseError, type MissingRate } from "../fx/base.ts";
+import { ratesSql } from "../fx/convert.ts";
+import { fromUnits, multiplyDecimals, toUnits } from "../money.ts";
 import { FUTURES } from "../trades/futures.ts";
 import { resolveInstrument } from "../trades/instruments.ts";
 import { byTime, computeLots, possibleKey, type DeferredLoss, type Disposition, type PossibleWashSale, type TaxFill, type TaxResult, type UnmatchedSale, type YearEndMark } from "./engine.ts";
@@ -19,11 +21,14 @@ export const INDEX_OPTION_ROOTS = new Set(["SPX", "SPXW", "NDX", "NDXP", "RUT", 
 const yearSchema = () =>
   z.pipe(z.string("must be a year such as 2026").check(z.regex(/^\d{4}$/, "must be a year such as 2026")), z.pipe(z.transform(Number), z.number().check(z.gte(1990, "must be 1990 or later"), z.lte(2100, "must be 2100 or earlier"))));
 
+/** A currency: a 3-letter code (the accounts in it), or `base` (every account, converted to the user's base). */
+const countedSchema = () => z.optional(z.string().check(z.regex(/^([A-Za-z]{3}|base)$/, "must be a 3-letter currency code, or base")));
+
 export const TaxQuerySchema = z.object({
   year: yearSchema(),
   accountId: z.optional(z.uuid("must be a uuid")),
-  /** The currency of the accounts counted, when they use several. */
-  currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code"))),
+  /** The currency of the accounts counted, when they use several; `base`: all of them in the user's base currency. */
+  currency: countedSchema(),
   method: z._default(z.literal("fifo", { error: "must be fifo (the only method so far)" }), "fifo"),
 });
 export type TaxQuery = z.infer<typeof TaxQuerySchema>;
@@ -38,9 +43,12 @@ export const WashDecisionSchema = z.strictObject({
   replacementAt: daySchema(),
   /** wash: the loss goes into the option lot; not_wash: it stands; null: undecided again. */
   decision: z.nullable(z.enum(["wash", "not_wash"], { error: "must be wash, not_wash or null" })),
-  currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code"))),
+  currency: countedSchema(),
 });
 export type WashDecision = z.infer<typeof WashDecisionSchema>;
+
+/** What a computation may need: the rates service and its clock, for one in the base currency. */
+type FxDeps = Pick<Deps, "db" | "config" | "fetch" | "now" | "log">;
 
 async function decisionsOf(deps: Pick<Deps, "db">, userId: string) {
   const rows = rowsOf<{ symbol: string; loss_sold_at: string; replacement_symbol: string; replacement_at: string; decision: "wash" | "not_wash" }>(
@@ -54,7 +62,7 @@ async function decisionsOf(deps: Pick<Deps, "db">, userId: string) {
  * PUT /api/tax/possible-wash-sales: decides one of the year's possible wash sales (as GET /api/tax/lots lists
  * it); one the lots do not list is 404. The lots, the forms and the wash watch apply it from then on.
  */
-export async function decideWashSale(deps: Pick<Deps, "db">, user: AuthUser, body: WashDecision) {
+export async function decideWashSale(deps: FxDeps, user: AuthUser, body: WashDecision) {
   const listed = (await yearOf(deps, user, { year: Number(body.lossSoldAt.slice(0, 4)), currency: body.currency, method: "fifo" })).possible;
   const key = possibleKey(body);
   if (!listed.some((p) => possibleKey(p) === key)) throw new AppError("NOT_FOUND", "No such possible wash sale in your lots.");
@@ -70,7 +78,7 @@ export async function decideWashSale(deps: Pick<Deps, "db">, user: AuthUser, bod
   return { decision: { symbol, lossSoldAt, replacementSymbol, replacementAt, decision } };
 }
 
-export const WashWatchQuerySchema = z.object({ currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code"))) });
+export const WashWatchQuerySchema = z.object({ currency: countedSchema() });
 
 /** The first instant of `year + 1` in New York: US trade dates end there. */
 const yearEnd = (year: number) => Date.parse(`${year + 1}-01-01T05:00:00Z`);
@@ -82,28 +90,40 @@ type FillRow = {
   /** Null for 1 (most fills): one decimal fewer to read. */
   multiplier: string | null;
   side: "buy" | "sell";
-  /** Units (10^-10) as integer text: Postgres moves the point, so each is one BigInt parse. */
+  /** Units (10^-10) as integer text: Postgres moves the point, so each is one BigInt parse. Null: no rate to the base. */
   quantity: string;
-  price: string;
-  fees: string;
+  price: string | null;
+  fees: string | null;
   at: number | string;
   day: string;
   generated: string | null;
 };
 
-type Scope = { id: string; status: TaxFill["status"]; timezone: string };
+type Scope = { id: string; status: TaxFill["status"]; timezone: string; currency: string };
 
-/** The currency counted: the account's, the one asked for, or the one all the counted accounts share. */
-async function currencyOf(deps: Pick<Deps, "db">, user: AuthUser, q: { accountId?: string | undefined; currency?: string | undefined }): Promise<string | null> {
-  if (q.accountId) return (await requireOwnAccount(deps, user, q.accountId)).currency;
-  if (q.currency) return q.currency.toUpperCase();
+/**
+ * What is counted: the accounts of one currency (the account's, the one asked for, or the one all the counted
+ * accounts share), or with `currency=base` every counted account, each fill converted to the user's base at its
+ * trade date's rate (docs/tax.md, "In the base currency").
+ */
+type Counted = { currency: string; base: boolean };
+
+async function countedOf(deps: FxDeps, user: AuthUser, q: { accountId?: string | undefined; currency?: string | undefined }): Promise<Counted | null> {
+  if (q.currency === "base") {
+    const base = await baseCurrencyOf(deps, user.id);
+    if (!base) throw noBaseError();
+    if (q.accountId) await requireOwnAccount(deps, user, q.accountId);
+    return { currency: base, base: true };
+  }
+  if (q.accountId) return { currency: (await requireOwnAccount(deps, user, q.accountId)).currency, base: false };
+  if (q.currency) return { currency: q.currency.toUpperCase(), base: false };
   const list = rowsOf<{ currency: string }>(await deps.db.execute(sql`select distinct currency from accounts where user_id = ${user.id}::uuid and tax_status <> 'exempt' order by 1`)).map((r) => r.currency);
   if (list.length > 1) {
-    throw new AppError("VALIDATION_ERROR", `Your accounts are in ${list.join(", ")}: lots match within one currency. Choose one (currency=${list[0]}).`, {
+    throw new AppError("VALIDATION_ERROR", `Your accounts are in ${list.join(", ")}: lots match within one currency. Choose one (currency=${list[0]}), or your base currency (currency=base).`, {
       fields: [{ path: "currency", message: `is required: your accounts are in ${list.join(", ")}` }],
     });
   }
-  return list[0] ?? null;
+  return list[0] ? { currency: list[0], base: false } : null;
 }
 
 type Instrument = { symbol: string; assetClass: FillRow["asset_class"]; underlying: string; option?: TaxFill["option"]; section1256: boolean };
@@ -140,21 +160,31 @@ export const BATCH_FILLS = { fast: 12_000, small: 4_000 };
 
 const ONE = toUnits("1");
 
-/** A batch's fills, read without an order (the engine sorts them): one account's clock each, Postgres's zones. */
-async function readFills(deps: Pick<Deps, "db">, accounts: Scope[], symbols: string[], until: string): Promise<TaxFill[]> {
+/**
+ * A batch's fills, read without an order (the engine sorts them): one account's clock each, Postgres's zones. In
+ * the base (`rates`: the user's and whether they have rates of their own), price and fees are converted at the
+ * rate of the fill's trade date (null without one: the fill is unpriced).
+ */
+async function readFills(deps: Pick<Deps, "db">, accounts: Scope[], symbols: string[], until: string, rates: Rates | null): Promise<TaxFill[]> {
   const parts = await Promise.all(
-    accounts.map(async (a) =>
-      toTaxFills(
-        a,
-        rowsOf<FillRow>(
-          await deps.db.execute(sql`select f.id::text as id, f.symbol, f.asset_class, nullif(f.multiplier, 1)::text as multiplier, f.side,
-              (f.quantity * 1e10)::numeric(38)::text as quantity, (f.price * 1e10)::numeric(38)::text as price, (f.fees * 1e10)::numeric(38)::text as fees,
-              (extract(epoch from f.executed_at) * 1000)::float8 as at,
-              (f.executed_at at time zone ${a.timezone})::date::text as day, f.generated
-            from fills f where f.account_id = ${a.id}::uuid and f.symbol = any(${arrayLiteral(symbols)}::text[]) and f.executed_at < ${until}::timestamptz`),
-        ),
-      ),
-    ),
+    accounts.map(async (a) => {
+      const [price, fees, join] = rates
+        ? [
+            sql`(round(f.price * r.k, 10) * 1e10)::numeric(38)::text`,
+            sql`(round(f.fees * r.k, 10) * 1e10)::numeric(38)::text`,
+            sql`left join (${ratesSql(rates.userId, rates.base, sql`select distinct ${a.currency}::text as currency, ${a.id}::uuid as account_id, (f.executed_at at time zone ${a.timezone})::date as day
+                from fills f where f.account_id = ${a.id}::uuid and f.symbol = any(${arrayLiteral(symbols)}::text[]) and f.executed_at < ${until}::timestamptz`, rates.own)}) r
+                on r.day = (f.executed_at at time zone ${a.timezone})::date`,
+          ]
+        : [sql`(f.price * 1e10)::numeric(38)::text`, sql`(f.fees * 1e10)::numeric(38)::text`, sql``];
+      const rows = rowsOf<FillRow>(
+        await deps.db.execute(sql`select f.id::text as id, f.symbol, f.asset_class, nullif(f.multiplier, 1)::text as multiplier, f.side,
+            (f.quantity * 1e10)::numeric(38)::text as quantity, ${price} as price, ${fees} as fees, (extract(epoch from f.executed_at) * 1000)::float8 as at,
+            (f.executed_at at time zone ${a.timezone})::date::text as day, f.generated
+          from fills f ${join} where f.account_id = ${a.id}::uuid and f.symbol = any(${arrayLiteral(symbols)}::text[]) and f.executed_at < ${until}::timestamptz`),
+      );
+      return toTaxFills(a, rows);
+    }),
   );
   return parts.flat();
 }
@@ -173,12 +203,13 @@ function toTaxFills(a: Scope, rows: FillRow[]): TaxFill[] {
       section1256: d.section1256,
       side: r.side,
       quantity: BigInt(r.quantity),
-      price: BigInt(r.price),
-      fees: BigInt(r.fees),
+      price: r.price === null ? 0n : BigInt(r.price),
+      fees: r.fees === null ? 0n : BigInt(r.fees),
       multiplier: r.multiplier === null ? ONE : toUnits(r.multiplier),
       at: Number(r.at),
       day: r.day,
       expiry: r.generated === "expiry",
+      unpriced: r.price === null,
     };
   });
 }
@@ -209,16 +240,46 @@ function batchesOf(counts: Array<{ symbol: string; asset_class: FillRow["asset_c
   return batches;
 }
 
+/** The user's rates to their base, for a computation in it: asked first, what is missing listed. */
+type Rates = { userId: string; base: string; own: boolean; missing: MissingRate[]; yearEnds: Map<string, string | null> };
+
+/**
+ * The rates a computation in the base needs (every fill's trade date in its account's zone, and each year's
+ * Dec 31 for the accounts holding Section 1256 contracts, their marks), asked of the rate service first where
+ * never asked (lib/fx/base.ts, closeRates): the year ends' factors, and what is missing.
+ */
+async function ratesFor(deps: FxDeps, user: AuthUser, base: string, accounts: Scope[], until: string, year: number): Promise<Rates> {
+  const ids = arrayLiteral(accounts.map((a) => a.id));
+  const yearEnds = sql`select a.currency, a.id as account_id, make_date(y, 12, 31) as day
+    from (select f.account_id, min(extract(year from f.executed_at))::int as first from fills f
+          where f.account_id = any(${ids}::uuid[]) and f.asset_class <> 'stock' and f.executed_at < ${until}::timestamptz group by 1) h
+    join accounts a on a.id = h.account_id cross join generate_series(h.first, ${year}) y`;
+  const { own, missing } = await closeRates(
+    deps,
+    user.id,
+    base,
+    sql`select distinct a.currency, a.id as account_id, (f.executed_at at time zone a.timezone)::date as day
+      from fills f join accounts a on a.id = f.account_id where a.id = any(${ids}::uuid[]) and f.executed_at < ${until}::timestamptz
+      union ${yearEnds}`,
+  );
+  const ends = rowsOf<{ account_id: string; year: number; k: string | null }>(
+    await deps.db.execute(sql`select r.account_id::text as account_id, extract(year from r.day)::int as year, r.k::text as k from (${ratesSql(user.id, base, yearEnds, own)}) r`),
+  );
+  return { userId: user.id, base, own, missing, yearEnds: new Map(ends.map((e) => [`${e.account_id}:${e.year}`, e.k])) };
+}
+
 /**
  * The user's lots and wash sales through `year` (the fills to 31 days after it, for its December losses'
- * replacements), one answer per batch of underlyings, the next batch read while this one is computed.
+ * replacements), one answer per batch of underlyings, the next batch read while this one is computed. In the
+ * base, `onRates` hears the rates before the first batch.
  */
-async function* batchResults(deps: Pick<Deps, "db">, user: AuthUser, year: number, currency: string, decisions: Map<string, "wash" | "not_wash">, size: number): AsyncGenerator<TaxResult> {
+async function* batchResults(deps: FxDeps, user: AuthUser, year: number, counted: Counted, decisions: Decisions, size: number, onRates: (r: Rates) => void): AsyncGenerator<TaxResult> {
   const until = new Date(yearEnd(year) + 31 * 86_400_000).toISOString();
+  const scope = counted.base ? sql`` : sql`and a.currency = ${counted.currency}`;
   const [accountRows, countRows, splitRows, barRows] = await Promise.all([
-    deps.db.execute(sql`select id::text as id, tax_status as status, timezone from accounts where user_id = ${user.id}::uuid and tax_status <> 'exempt' and currency = ${currency} order by created_at, id`),
+    deps.db.execute(sql`select id::text as id, tax_status as status, timezone, currency from accounts a where user_id = ${user.id}::uuid and tax_status <> 'exempt' ${scope} order by created_at, id`),
     deps.db.execute(sql`select f.symbol, f.asset_class, count(*)::int as n from fills f join accounts a on a.id = f.account_id
-      where a.user_id = ${user.id}::uuid and a.tax_status <> 'exempt' and a.currency = ${currency} and f.executed_at < ${until}::timestamptz
+      where a.user_id = ${user.id}::uuid and a.tax_status <> 'exempt' ${scope} and f.executed_at < ${until}::timestamptz
       group by 1, 2 order by 1, 2`),
     deps.db.execute(sql`select symbol, (extract(epoch from effective_at) * 1000)::float8 as at, new_shares::text as new_shares, old_shares::text as old_shares
       from splits where user_id = ${user.id}::uuid`),
@@ -229,33 +290,51 @@ async function* batchResults(deps: Pick<Deps, "db">, user: AuthUser, year: numbe
       order by b.symbol, extract(year from b.t), b.t desc`),
   ]);
   const accounts = rowsOf<Scope>(accountRows);
+  const rates = counted.base ? await ratesFor(deps, user, counted.currency, accounts, until, year) : null;
+  if (rates) onRates(rates);
   const splits = rowsOf<{ symbol: string; at: number | string; new_shares: string; old_shares: string }>(splitRows).map((s) => ({ symbol: s.symbol, at: Number(s.at), newShares: toUnits(s.new_shares), oldShares: toUnits(s.old_shares) }));
-  const barMarks: YearEndMark[] = rowsOf<{ symbol: string; year: number; close: string }>(barRows).map((b) => ({ symbol: b.symbol, year: Number(b.year), price: toUnits(b.close), source: "bars" }));
+  const barMarks = rowsOf<{ symbol: string; year: number; close: string }>(barRows).map((b) => ({ symbol: b.symbol, year: Number(b.year), close: b.close }));
   const washDecisions = new Set([...decisions].filter(([, d]) => d === "wash").map(([k]) => k));
   const batches = batchesOf(rowsOf<{ symbol: string; asset_class: FillRow["asset_class"]; n: number }>(countRows), size);
-  let next = batches.length ? readFills(deps, accounts, batches[0]!, until) : null;
+  let next = batches.length ? readFills(deps, accounts, batches[0]!, until, rates) : null;
   for (let i = 0; i < batches.length; i++) {
     const fills = await next!;
-    next = i + 1 < batches.length ? readFills(deps, accounts, batches[i + 1]!, until) : null;
+    next = i + 1 < batches.length ? readFills(deps, accounts, batches[i + 1]!, until, rates) : null;
     // A batch given up half way (the CSV's reader gone) leaves no read unanswered.
     next?.catch(() => {});
     const symbols = new Set(batches[i]);
-    yield computeLots({ fills, splits: splits.filter((sp) => symbols.has(sp.symbol)), marks: marksOf(fills, barMarks), through: year, yearEnd, washDecisions });
+    yield computeLots({ fills, splits: splits.filter((sp) => symbols.has(sp.symbol)), marks: marksOf(fills, barMarks, rates), through: year, yearEnd, washDecisions });
   }
 }
 
-/** Marks: the bars' last close of the year, else the symbol's last fill price that year. */
-function marksOf(fills: TaxFill[], barMarks: YearEndMark[]): YearEndMark[] {
-  const marks = new Map<string, YearEndMark>(barMarks.map((m) => [`${m.symbol}:${m.year}`, m]));
+/**
+ * Marks: the bars' last close of the year, else the symbol's last fill price that year. In the base, a bar's close
+ * is converted at Dec 31's rate of each account holding the symbol (so each such account has its own mark), and
+ * a last fill's price is the fill's own, converted at its trade date's rate.
+ */
+function marksOf(fills: TaxFill[], barMarks: Array<{ symbol: string; year: number; close: string }>, rates: Rates | null): YearEndMark[] {
+  const marks = new Map<string, YearEndMark>();
+  const holders = new Map<string, Set<string>>();
+  for (const f of fills) if (f.section1256) holders.set(f.symbol, (holders.get(f.symbol) ?? new Set()).add(f.accountId));
+  for (const b of barMarks) {
+    if (!rates) marks.set(`${b.symbol}:${b.year}`, { symbol: b.symbol, year: b.year, price: toUnits(b.close), source: "bars" });
+    else {
+      for (const accountId of holders.get(b.symbol) ?? []) {
+        const k = rates.yearEnds.get(`${accountId}:${b.year}`) ?? null;
+        const price = k === null ? 0n : toUnits(multiplyDecimals(b.close, k, 10));
+        marks.set(`${b.symbol}:${b.year}:${accountId}`, { symbol: b.symbol, year: b.year, price, source: "bars", accountId, unpriced: k === null });
+      }
+    }
+  }
   const last = new Map<string, TaxFill>();
   for (const f of fills) {
     if (!f.section1256) continue;
     const y = new Date(f.at - 5 * 3_600_000).getUTCFullYear();
-    const key = `${f.symbol}:${y}`;
+    const key = rates ? `${f.symbol}:${y}:${f.accountId}` : `${f.symbol}:${y}`;
     const before = last.get(key);
     if (marks.get(key)?.source === "bars" || (before && byTime(before, f) > 0)) continue;
     last.set(key, f);
-    marks.set(key, { symbol: f.symbol, year: y, price: f.price, source: "last fill" });
+    marks.set(key, { symbol: f.symbol, year: y, price: f.price, source: "last fill", ...(rates ? { accountId: f.accountId, unpriced: f.unpriced === true } : {}) });
   }
   return [...marks.values()];
 }
@@ -301,28 +380,39 @@ type YearBatch = { rows: Disposition[]; possible: PossibleWashSale[]; deferred: 
  * by underlying (alphabetical), then symbol, then in the order of sale. The currency is settled (or refused) before it returns;
  * what streams (the 8949 CSV, the lots) holds one batch at a time.
  */
-export async function yearInBatches(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery, batchFills = BATCH_FILLS.fast): Promise<{ currency: string | null; decisions: Decisions; batches: AsyncGenerator<YearBatch> }> {
-  const currency = await currencyOf(deps, user, query);
-  const decisions: Decisions = currency === null ? new Map() : await decisionsOf(deps, user.id);
+export async function yearInBatches(
+  deps: FxDeps,
+  user: AuthUser,
+  query: TaxQuery,
+  batchFills = BATCH_FILLS.fast,
+): Promise<{ currency: string | null; decisions: Decisions; batches: AsyncGenerator<YearBatch>; missingRates: () => MissingRate[] }> {
+  const counted = await countedOf(deps, user, query);
+  const decisions: Decisions = counted === null ? new Map() : await decisionsOf(deps, user.id);
   const mine = (accountId: string) => !query.accountId || accountId === query.accountId;
+  let missing: MissingRate[] = [];
+  const results = counted === null ? null : batchResults(deps, user, query.year, counted, decisions, batchFills, (rates) => (missing = rates.missing));
+  // The first batch is computed before this returns, so what it needed (the rates, the currency) is settled first.
+  const first = await results?.next();
   const batches = (async function* () {
-    if (currency === null) return;
-    for await (const r of batchResults(deps, user, query.year, currency, decisions, batchFills)) {
+    if (!results || !first || first.done) return;
+    for (let r: IteratorResult<TaxResult> = first; !r.done; r = await results.next()) {
+      // A row computed without a rate it needed is left out; the answer names the rates (missingRates).
+      const b = r.value;
       yield {
-        rows: byUnderlying(r.dispositions.filter((d) => inYear(d, query.year) && mine(d.accountId))),
-        possible: r.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
-        deferred: r.deferred(query.year).filter((d) => mine(d.accountId)),
-        unknown: r.basisUnknown(query.year).filter((u) => mine(u.accountId)),
+        rows: byUnderlying(b.dispositions.filter((d) => inYear(d, query.year) && mine(d.accountId) && !d.unpriced)),
+        possible: b.possibleWashSales.filter((p) => p.lossSoldAt.startsWith(`${query.year}-`)),
+        deferred: b.deferred(query.year).filter((d) => mine(d.accountId)),
+        unknown: b.basisUnknown(query.year).filter((u) => mine(u.accountId) && !u.unpriced),
       };
     }
   })();
-  return { currency, decisions, batches };
+  return { currency: counted?.currency ?? null, decisions, batches, missingRates: () => missing };
 }
 
 /** The year's answer whole. */
-export async function yearOf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
-  const { currency, decisions, batches } = await yearInBatches(deps, user, query);
-  const year = { currency, decisions, rows: [] as Disposition[], possible: [] as PossibleWashSale[], deferred: [] as DeferredLoss[], unknown: [] as UnmatchedSale[] };
+export async function yearOf(deps: FxDeps, user: AuthUser, query: TaxQuery) {
+  const { currency, decisions, batches, missingRates } = await yearInBatches(deps, user, query);
+  const year = { currency, decisions, rows: [] as Disposition[], possible: [] as PossibleWashSale[], deferred: [] as DeferredLoss[], unknown: [] as UnmatchedSale[], missingRates: missingRates() };
   for await (const b of batches) {
     for (const d of b.rows) year.rows.push(d);
     year.possible.push(...b.possible);
@@ -341,16 +431,18 @@ export type TaxLots = {
   possibleWashSales: Array<{ symbol: string; lossSoldAt: string; replacementSymbol: string; replacementAt: string; loss: string; decision: "wash" | "not_wash" | null }>;
   deferredLosses: Array<{ symbol: string; lossSoldAt: string; disallowed: string; replacementLotOpenedAt: string }>;
   basisUnknown: Array<{ symbol: string; accountId: string; soldAt: string; quantity: string; proceeds: string }>;
+  /** In the base currency: the (currency, date) rates missing; the rows that needed one are left out. */
+  missingRates: MissingRate[];
 };
 
 /**
  * GET /api/tax/lots, as JSON text: each batch's lots written as it is computed, so a year of 100,000 lots never
  * holds them all as objects (docs/tax.md, "Performance").
  */
-export async function taxLots(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery): Promise<JsonText<TaxLots>> {
-  const { currency, decisions, batches } = await yearInBatches(deps, user, query);
+export async function taxLots(deps: FxDeps, user: AuthUser, query: TaxQuery): Promise<JsonText<TaxLots>> {
+  const { currency, decisions, batches, missingRates } = await yearInBatches(deps, user, query);
   const lots: string[] = [];
-  const rest: Omit<TaxLots, "year" | "method" | "currency" | "lots"> = { possibleWashSales: [], deferredLosses: [], basisUnknown: [] };
+  const rest: Omit<TaxLots, "year" | "method" | "currency" | "lots"> = { possibleWashSales: [], deferredLosses: [], basisUnknown: [], missingRates: missingRates() };
   for await (const b of batches) {
     if (b.rows.length) lots.push(JSON.stringify(b.rows.map(lotView)).slice(1, -1));
     for (const p of b.possible) rest.possibleWashSales.push({ symbol: p.symbol, lossSoldAt: p.lossSoldAt, replacementSymbol: p.replacementSymbol, replacementAt: p.replacementAt, loss: money(p.loss), decision: decisions.get(possibleKey(p)) ?? null });
@@ -407,19 +499,19 @@ function form6781Of(rows: Disposition[], names: Map<string, string>) {
   return { line1, line2: { loss: fromCents([...perAccount.values()].reduce((s, a) => s + a.loss, 0n)), gain: fromCents([...perAccount.values()].reduce((s, a) => s + a.gain, 0n)) }, line3: fromCents(net), line7: fromCents(net), line8: fromCents(shortPart), line9: fromCents(net - shortPart), net, shortPart };
 }
 
-async function accountNames(deps: Pick<Deps, "db">, user: AuthUser) {
+async function accountNames(deps: FxDeps, user: AuthUser) {
   return new Map(rowsOf<{ id: string; name: string }>(await deps.db.execute(sql`select id::text as id, name from accounts where user_id = ${user.id}::uuid`)).map((a) => [a.id, a.name]));
 }
 
 /** GET /api/tax/6781. */
-export async function form6781(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
+export async function form6781(deps: FxDeps, user: AuthUser, query: TaxQuery) {
   const y = await yearOf(deps, user, query);
   const { net: _n, shortPart: _s, ...form } = form6781Of(y.rows, await accountNames(deps, user));
-  return { year: query.year, currency: y.currency, ...form };
+  return { year: query.year, currency: y.currency, ...form, missingRates: y.missingRates };
 }
 
 /** GET /api/tax/schedule-d: the lines Form 8949 (boxes C and F, not reported on a 1099-B) and Form 6781 feed. */
-export async function scheduleD(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery) {
+export async function scheduleD(deps: FxDeps, user: AuthUser, query: TaxQuery) {
   const y = await yearOf(deps, user, query);
   const [shortTerm, longTerm] = [zero(), zero()];
   for (const r of formRows(y.rows)) {
@@ -442,7 +534,18 @@ export async function scheduleD(deps: Pick<Deps, "db">, user: AuthUser, query: T
     line11: fromCents(f.net - f.shortPart),
     line15: fromCents(line15),
     line16: fromCents(line7 + line15),
+    missingRates: y.missingRates,
   };
+}
+
+/**
+ * A file for tax software is whole or not written: in the base, with rates missing, 409 naming them (the JSON
+ * answers list them beside figures that leave those rows out).
+ */
+export function refuseIncomplete(base: string | null, missing: MissingRate[]) {
+  if (missing.length === 0) return;
+  const named = missing.slice(0, 5).map((m) => `${m.currency} on ${m.date}`).join(", ");
+  throw new AppError("CONFLICT", `Rates to ${base} are missing for ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}: set them in Settings, Currency (an override of the date), or export in the account's currency.`);
 }
 
 /**
@@ -450,8 +553,9 @@ export async function scheduleD(deps: Pick<Deps, "db">, user: AuthUser, query: T
  * refnum 712 (short-term, box C) or 714 (long-term, box F), cost before proceeds, the disallowed wash-sale loss
  * as the sixth line (format 5) when there is one; `^` ends the header and each record; CRLF lines.
  */
-export async function txf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuery, today: Date): Promise<string> {
+export async function txf(deps: FxDeps, user: AuthUser, query: TaxQuery, today: Date): Promise<string> {
   const y = await yearOf(deps, user, query);
+  refuseIncomplete(y.currency, y.missingRates);
   const lines = ["V042", "ATrading Journal", `D${usDate(today.toISOString().slice(0, 10))}`, "^"];
   for (const r of formRows(y.rows)) {
     lines.push("TD", r.part === "I" ? "N712" : "N714", "C1", "L1", `P${description(r.d)}`, `D${usDate(r.d.acquiredAt)}`, `D${usDate(r.d.soldAt)}`, `$${fromCents(r.cost)}`, `$${fromCents(r.proceeds)}`);
@@ -465,9 +569,10 @@ export async function txf(deps: Pick<Deps, "db">, user: AuthUser, query: TaxQuer
  * GET /api/tax/wash-watch: the losses realised in the last 30 days (taxable accounts, not Section 1256) whose
  * window is still open: buying the same symbol on or before `washableUntil` would wash what is not washed yet.
  */
-export async function washWatch(deps: Pick<Deps, "db">, user: AuthUser, query: { currency?: string | undefined }, now: Date) {
-  const currency = await currencyOf(deps, user, query);
-  if (currency === null) return { currency: null, today: now.toISOString().slice(0, 10), losses: [] };
+export async function washWatch(deps: FxDeps, user: AuthUser, query: { currency?: string | undefined }, now: Date) {
+  const counted = await countedOf(deps, user, query);
+  if (counted === null) return { currency: null, today: now.toISOString().slice(0, 10), losses: [] };
+  const currency = counted.base ? "base" : counted.currency;
   const today = now.toISOString().slice(0, 10);
   const year = now.getUTCFullYear();
   const from = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
@@ -484,5 +589,5 @@ export async function washWatch(deps: Pick<Deps, "db">, user: AuthUser, query: {
       loss: money(-d.gain),
       washableUntil: new Date(Date.parse(`${d.soldAt}T00:00:00Z`) + 30 * 86_400_000).toISOString().slice(0, 10),
     }));
-  return { currency, today, losses };
+  return { currency: counted.currency, today, losses };
 }

@@ -10,6 +10,7 @@ import { fromUnits, toUnits } from "../../lib/money.ts";
 import { computeLots, type TaxFill } from "../../lib/tax/engine.ts";
 import { formRows, fromCents, usDate } from "../../lib/tax/tax.ts";
 import { signUp, testApp } from "../support/app.ts";
+import { startFxServer, usdPerEur } from "../support/fx-server.ts";
 import type { TestClient } from "../support/client.ts";
 
 const url = () => inject("databaseUrl");
@@ -20,11 +21,11 @@ async function json(res: Response, status = 200) {
   return text ? JSON.parse(text) : null;
 }
 
-async function trader(tag: string, now = "2027-02-15T12:00:00Z") {
-  const t = await testApp(url(), {}, { now: () => new Date(now), peer: "per-request" });
+async function trader(tag: string, now = "2027-02-15T12:00:00Z", env: Record<string, string> = {}) {
+  const t = await testApp(url(), env, { now: () => new Date(now), peer: "per-request" });
   const { client } = await signUp(t, tag);
-  const account = async (name: string, taxStatus?: string) => {
-    const id = (await json(await client.post("/api/accounts", { name: `${name} ${crypto.randomUUID()}`, currency: "USD", timezone: "America/New_York" }), 201)).id as string;
+  const account = async (name: string, taxStatus?: string, currency = "USD") => {
+    const id = (await json(await client.post("/api/accounts", { name: `${name} ${crypto.randomUUID()}`, currency, timezone: "America/New_York" }), 201)).id as string;
     if (taxStatus) expect((await json(await client.request(`/api/accounts/${id}`, { method: "PATCH", json: { taxStatus } }))).taxStatus).toBe(taxStatus);
     return id;
   };
@@ -96,6 +97,7 @@ describe("tax lots through the API", () => {
       line11: "0.00",
       line15: "300.00",
       line16: "348.00",
+      missingRates: [],
     });
 
     // The TXF file parsed back: the same rows, cost before proceeds, the wash amount as the sixth line.
@@ -221,7 +223,7 @@ describe("tax lots through the API", () => {
     expect(await field("/api/tax/lots?year=2026&method=lifo")).toEqual(["method"]);
     expect(await field("/api/tax/8949.csv?year=1800")).toEqual(["year"]);
     expect(await field(`/api/tax/lots?year=2026&accountId=nope`)).toEqual(["accountId"]);
-    expect(await json(await get(client, `/api/tax/lots?year=2026&accountId=${a}`))).toEqual({ year: 2026, method: "fifo", currency: "USD", lots: [], possibleWashSales: [], deferredLosses: [], basisUnknown: [] });
+    expect(await json(await get(client, `/api/tax/lots?year=2026&accountId=${a}`))).toEqual({ year: 2026, method: "fifo", currency: "USD", lots: [], possibleWashSales: [], deferredLosses: [], basisUnknown: [], missingRates: [] });
     const other = await trader("tax-other");
     expect((await get(other.client, `/api/tax/lots?year=2026&accountId=${a}`)).status).toBe(404);
     expect((await (await get(client, "/api/tax/8949.csv?year=2026")).text()).trim()).toBe("part,box,description,dateAcquired,dateSold,proceeds,costBasis,code,adjustment,gainOrLoss");
@@ -278,4 +280,75 @@ describe("a year read a batch of underlyings at a time", () => {
     expect(csv.length).toBe(expected.length + 1);
     expect(csv.slice(1).map((r) => [r[0], r[4], r[8], r[9]])).toEqual(formRows(expected).map((r) => [r.part, usDate(r.d.soldAt), r.adjustment ? fromCents(r.adjustment) : "", fromCents(r.gain)]));
   }, 120_000);
+});
+
+describe("in the base currency", () => {
+  it("converts each fill at its trade date's rate and computes in the base: a loss in dollars washed across a EUR and a USD account", async () => {
+    const fx = await startFxServer();
+    try {
+      const { client, account, fill } = await trader("tax-base", "2027-02-15T12:00:00Z", fx.env);
+      const eur = await account("Xetra", undefined, "EUR");
+      const usd = await account("US broker");
+      // In EUR: 10 SAP bought at 100 on Monday 2026-03-02, sold at 100 on Monday 2026-06-01: no gain.
+      await fill(eur, "SAP", "buy", "10", "100", "2026-03-02");
+      await fill(eur, "SAP", "sell", "10", "100", "2026-06-01");
+      // 10 bought again in the USD account on 2026-06-10 at 110 USD, sold 2026-09-01 at 120.
+      await fill(usd, "SAP", "buy", "10", "110", "2026-06-10");
+      await fill(usd, "SAP", "sell", "10", "120", "2026-09-01");
+      // Without a base: 400 naming currency, nothing read.
+      expect((await json(await get(client, "/api/tax/lots?year=2026&currency=base"), 400)).error.fields[0].path).toBe("currency");
+      await json(await client.request("/api/settings", { method: "PUT", json: { baseCurrency: "USD" } }));
+
+      // In EUR alone: no loss, nothing washed.
+      const inEur = await json(await get(client, "/api/tax/lots?year=2026&currency=EUR"));
+      expect(inEur.lots).toEqual([expect.objectContaining({ symbol: "SAP", proceeds: "1000.00", costBasis: "1000.00", gain: "0.00", washSale: null })]);
+      // In USD: cost at 2026-03-02's rate, proceeds at 2026-06-01's: a loss of 1.00, washed by the USD purchase.
+      const [cost, proceeds] = [1000 * usdPerEur("2026-03-02"), 1000 * usdPerEur("2026-06-01")];
+      expect([cost.toFixed(2), proceeds.toFixed(2)]).toEqual(["1102.00", "1101.00"]);
+      const inBase = await json(await get(client, "/api/tax/lots?year=2026&currency=base"));
+      expect(inBase.currency).toBe("USD");
+      expect(inBase.missingRates).toEqual([]);
+      expect(inBase.lots).toEqual([
+        expect.objectContaining({ symbol: "SAP", accountId: eur, proceeds: "1101.00", costBasis: "1102.00", adjustment: "1.00", gain: "0.00", washSale: expect.objectContaining({ disallowed: "1.00", replacementLotOpenedAt: "2026-06-10" }) }),
+        expect.objectContaining({ symbol: "SAP", accountId: usd, proceeds: "1200.00", costBasis: "1101.00", gain: "99.00", acquiredAt: "2026-03-11" }),
+      ]);
+      // The forms agree: Schedule D in USD, the CSV and TXF files written.
+      expect(await json(await get(client, "/api/tax/schedule-d?year=2026&currency=base"))).toMatchObject({ currency: "USD", line3: { proceeds: "2301.00", costBasis: "2203.00", adjustment: "1.00", gain: "99.00" }, missingRates: [] });
+      expect((await get(client, "/api/tax/8949.csv?year=2026&currency=base")).status).toBe(200);
+      // A wrong currency: 400 naming it.
+      expect((await json(await get(client, "/api/tax/lots?year=2026&currency=bases"), 400)).error.fields[0].path).toBe("currency");
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it("a rate the instance lacks: the rows that need it left out and named, the files refused with 409, never a guess", async () => {
+    const fx = await startFxServer();
+    try {
+      const { client, account, fill } = await trader("tax-base-missing", "2027-02-15T12:00:00Z", fx.env);
+      const btc = await account("Crypto", undefined, "BTC");
+      const usd = await account("US broker");
+      await fill(btc, "ETH/BTC", "buy", "1", "0.05", "2026-03-02");
+      await fill(btc, "ETH/BTC", "sell", "1", "0.06", "2026-04-01");
+      await fill(usd, "AAPL", "buy", "10", "100", "2026-03-02");
+      await fill(usd, "AAPL", "sell", "10", "90", "2026-04-01");
+      await json(await client.request("/api/settings", { method: "PUT", json: { baseCurrency: "USD" } }));
+      const body = await json(await get(client, "/api/tax/lots?year=2026&currency=base"));
+      expect(body.lots).toEqual([expect.objectContaining({ symbol: "AAPL", gain: "-100.00" })]);
+      expect(body.missingRates).toEqual(expect.arrayContaining([{ currency: "BTC", date: "2026-03-02" }, { currency: "BTC", date: "2026-04-01" }]));
+      expect((await json(await get(client, "/api/tax/schedule-d?year=2026&currency=base"))).missingRates.length).toBeGreaterThan(0);
+      for (const file of ["8949.csv", "txf"]) {
+        const refused = await json(await get(client, `/api/tax/${file}?year=2026&currency=base`), 409);
+        expect(refused.error).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("BTC on 2026-03-02") });
+      }
+      // The trader's own rates fill the gap (BTC per 1 USD): then every row counts.
+      for (const date of ["2026-03-02", "2026-04-01"]) await json(await client.request("/api/settings/fx-overrides", { method: "PUT", json: { date, currency: "BTC", rate: "0.00002" } }));
+      const whole = await json(await get(client, "/api/tax/lots?year=2026&currency=base"));
+      expect(whole.missingRates).toEqual([]);
+      expect(whole.lots).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: "ETH/BTC", proceeds: "3000.00", costBasis: "2500.00", gain: "500.00" })]));
+      expect((await get(client, "/api/tax/txf?year=2026&currency=base")).status).toBe(200);
+    } finally {
+      await fx.close();
+    }
+  });
 });

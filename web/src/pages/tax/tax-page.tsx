@@ -3,8 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../../api/client.ts";
-import { type Account } from "../../api/queries.ts";
+import { type Account, useSettings } from "../../api/queries.ts";
 import { TradesTabs } from "../../components/trades-tabs.tsx";
+import { MissingRates } from "../../components/missing-rates.tsx";
 import { ErrorAlert, PageHeader, QueryView, SelectField } from "../../components/ui.tsx";
 import { WithAccounts } from "../../components/with-accounts.tsx";
 import { formatMoney, formatPnl, symbolLabel, toneOf } from "../../lib/format.ts";
@@ -16,13 +17,18 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
   const thisYear = new Date().getFullYear();
   const [year, setYear] = useState(String(thisYear));
   const currencies = [...new Set(accounts.filter((a) => a.taxStatus !== "exempt").map((a) => a.currency))].sort();
+  // With a base currency set (Settings, Currency), every account's lots computed in it is one more choice.
+  const base = useSettings().data?.baseCurrency ?? null;
+  const choices = [...currencies, ...(base ? ["base"] : [])];
   const [currency, setCurrency] = useState(currencies[0] ?? "USD");
-  const query = { year, method: "fifo", ...(currencies.length > 1 ? { currency } : {}) };
+  const shown = currency === "base" ? (base ?? "USD") : currency;
+  const chosen: { currency?: string } = choices.length > 1 ? { currency } : {};
+  const query = { year, method: "fifo", ...chosen };
   const lots = useQuery({ queryKey: ["tax", "lots", query], queryFn: () => unwrap(api.api.tax.lots.$get({ query })) });
   const scheduleD = useQuery({ queryKey: ["tax", "schedule-d", query], queryFn: () => unwrap(api.api.tax["schedule-d"].$get({ query })) });
-  const watch = useQuery({ queryKey: ["tax", "wash-watch", currency], queryFn: () => unwrap(api.api.tax["wash-watch"].$get({ query: currencies.length > 1 ? { currency } : {} })) });
+  const watch = useQuery({ queryKey: ["tax", "wash-watch", currency], queryFn: () => unwrap(api.api.tax["wash-watch"].$get({ query: chosen })) });
   const names = new Map(accounts.map((a) => [a.id, a.name]));
-  const money = (v: string) => formatMoney(v, currency);
+  const money = (v: string) => formatMoney(v, shown);
   const search = new URLSearchParams(query).toString();
   return (
     <>
@@ -34,10 +40,12 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
             </option>
           ))}
         </SelectField>
-        {currencies.length > 1 && (
+        {choices.length > 1 && (
           <SelectField label="Currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            {currencies.map((c) => (
-              <option key={c}>{c}</option>
+            {choices.map((c) => (
+              <option key={c} value={c}>
+                {c === "base" ? `Every account in ${base} (base)` : c}
+              </option>
             ))}
           </SelectField>
         )}
@@ -81,23 +89,23 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
             <dl className="stats">
               <div>
                 <dt>Short-term, Form 8949 box C (line 3)</dt>
-                <dd className={toneOf(d.line3.gain)}>{formatPnl(d.line3.gain, currency)}</dd>
+                <dd className={toneOf(d.line3.gain)}>{formatPnl(d.line3.gain, shown)}</dd>
               </div>
               <div>
                 <dt>Short-term from Form 6781 (line 4)</dt>
-                <dd className={toneOf(d.line4)}>{formatPnl(d.line4, currency)}</dd>
+                <dd className={toneOf(d.line4)}>{formatPnl(d.line4, shown)}</dd>
               </div>
               <div>
                 <dt>Long-term, Form 8949 box F (line 10)</dt>
-                <dd className={toneOf(d.line10.gain)}>{formatPnl(d.line10.gain, currency)}</dd>
+                <dd className={toneOf(d.line10.gain)}>{formatPnl(d.line10.gain, shown)}</dd>
               </div>
               <div>
                 <dt>Long-term from Form 6781 (line 11)</dt>
-                <dd className={toneOf(d.line11)}>{formatPnl(d.line11, currency)}</dd>
+                <dd className={toneOf(d.line11)}>{formatPnl(d.line11, shown)}</dd>
               </div>
               <div>
                 <dt>Net (line 16)</dt>
-                <dd className={toneOf(d.line16)}>{formatPnl(d.line16, currency)}</dd>
+                <dd className={toneOf(d.line16)}>{formatPnl(d.line16, shown)}</dd>
               </div>
               <div>
                 <dt>Disallowed by wash sales</dt>
@@ -113,6 +121,12 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
         <QueryView query={lots} label="the lots">
           {(l) => (
             <>
+              {l.missingRates.length > 0 && (
+                <>
+                  <MissingRates missing={l.missingRates} />
+                  <p className="muted">The sales that need those rates are not in these figures, and the files for tax software are not written until they are set.</p>
+                </>
+              )}
               {l.lots.length === 0 ? (
                 <p className="muted">Nothing sold in {year}.</p>
               ) : (
@@ -145,7 +159,7 @@ function TaxYear({ accounts }: { accounts: readonly Account[] }) {
                           <td data-label="Basis">{money(x.costBasis)}</td>
                           <td data-label="Adjustment">{x.washSale ? `W ${money(x.adjustment)}${x.washSale.permanent ? " (IRA: for good)" : ""}` : ""}</td>
                           <td data-label="Gain" className={toneOf(x.gain)}>
-                            {formatPnl(x.gain, currency)}
+                            {formatPnl(x.gain, shown)}
                           </td>
                           <td data-label="Term">{x.section1256 ? "60/40" : x.term}</td>
                         </tr>
