@@ -32,6 +32,7 @@ import type { RunningMetrics } from "../lib/metrics/index.ts";
 import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
 import { closeWhenBodyUnread } from "../lib/http/keep-alive.ts";
+import { shedLoad } from "../lib/http/shed.ts";
 
 // The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
 const WEB_ROOT = join(ROOT, "web/dist");
@@ -165,7 +166,19 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve(
-      { fetch: closeWhenBodyUnread(app.fetch), port: options.port ?? config.PORT, hostname: options.hostname ?? "0.0.0.0" },
+      {
+        // Past the knee, busy answers at once instead of every request timing out (docs/operations.md, "Under load").
+        fetch: closeWhenBodyUnread(
+          shedLoad(app.fetch, {
+            concurrent: config.MAX_CONCURRENT_REQUESTS,
+            queued: config.MAX_QUEUED_REQUESTS,
+            waitMs: config.QUEUE_TIMEOUT_MS,
+            onShed: (reason) => metrics?.shed(reason),
+          }),
+        ),
+        port: options.port ?? config.PORT,
+        hostname: options.hostname ?? "0.0.0.0",
+      },
       () => resolve(s),
     );
   });

@@ -158,6 +158,10 @@ export const ConfigSchema = z.object({
     "postgres://journal:journal@localhost:5433/journal",
   ),
   DB_POOL_SIZE: int(1, 1000, 10),
+  /** Node server: requests handled at once; more wait in a queue, and past it are answered 503 (lib/http/shed.ts). */
+  MAX_CONCURRENT_REQUESTS: int(1, 100_000, 64),
+  MAX_QUEUED_REQUESTS: int(0, 1_000_000, 512),
+  QUEUE_TIMEOUT_MS: int(1, 600_000, 2000),
   MIGRATE_TEST_DATABASE_URL: z._default(str(), "postgres://journal:journal@localhost:5433/journal_migrate_test"),
   MIGRATE_TEST_USER_DATABASE_URL: z._default(
     str(),

@@ -23,12 +23,14 @@ export type MetricsSources = {
 type Metrics = {
   /** Counts one answered request (lib/http createApp's `observe`). */
   observe(request: RequestObservation): void;
+  /** Counts one request answered busy before the app saw it (lib/http/shed.ts). */
+  shed(reason: string): void;
   /** Probes the database, then renders every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 };
 
 /** The metrics of a running server and their listener. */
-export type RunningMetrics = { observe: Metrics["observe"]; url: string; close(): Promise<void> };
+export type RunningMetrics = { observe: Metrics["observe"]; shed: Metrics["shed"]; url: string; close(): Promise<void> };
 
 /** Seconds: from a cached answer to a slow import commit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -49,6 +51,12 @@ function createMetrics(sources: MetricsSources): Metrics {
     buckets: DURATION_BUCKETS,
     registers,
   });
+  const shed = new Counter({
+    name: "journal_http_requests_shed_total",
+    help: "Requests answered 503 busy before the app saw them (MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS), by reason.",
+    labelNames: ["reason"] as const,
+    registers,
+  });
   const databaseUp = new Gauge({ name: "journal_database_up", help: "1 when this scrape's database probe (select 1) answered in time, else 0.", registers });
   const probeSeconds = new Gauge({ name: "journal_database_probe_duration_seconds", help: "How long this scrape's database probe took.", registers });
   const connections = new Gauge({
@@ -67,6 +75,9 @@ function createMetrics(sources: MetricsSources): Metrics {
       const labels = { method: METHODS.has(method) ? method : "OTHER", route, status: String(status) };
       requests.inc(labels);
       duration.observe(labels, seconds);
+    },
+    shed(reason) {
+      shed.inc({ reason });
     },
     async scrape() {
       const started = performance.now();
@@ -114,6 +125,7 @@ export async function startMetrics(sources: MetricsSources, { host, port, log }:
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     observe: metrics.observe,
+    shed: metrics.shed,
     url: `http://${shown}:${address.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
