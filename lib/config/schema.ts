@@ -382,6 +382,7 @@ export type ConfigVariable = keyof typeof ConfigSchema.shape;
 export const DESIGN_VARIABLES: readonly ConfigVariable[] = [
   "CREDIT_PACKS", "MODEL_PRICES", "HSTS_MAX_AGE", "BARS_REQUESTS_PER_MINUTE", "ARCHIVE_IMPORT_MAX_BYTES", "RISK_FREE_RATE",
   "SCHWAB_CLIENT_ID", "SCHWAB_CLIENT_SECRET", "SCHWAB_REDIRECT_URI",
+  "MAX_CONCURRENT_REQUESTS", "MAX_QUEUED_REQUESTS", "QUEUE_TIMEOUT_MS",
 ];
 
 /** The outbound test seams (DESIGN.md section 5) and the database transport's. */
