@@ -23,6 +23,7 @@ import { CONDORS, LIST_ROUNDS, measureStrategies, SINGLES, STRATEGY_ROUNDS } fro
 import { measureSync, SYNC_FILLS, SYNC_ROUNDS } from "./sync.ts";
 import { EVALUATION_FILLS, measureProp, PROP_ROUNDS, REPLAY_TRADES } from "./prop.ts";
 import { measureTax, TAX_TRADES } from "./tax.ts";
+import { measureLoad, measureSoak, type FaultFigures, type LevelFigures } from "./load.ts";
 import { measureSharing, SHARE_ROUNDS, VIEWS } from "./sharing.ts";
 import { DIGEST_USERS, measureDigest } from "./digest.ts";
 import { MC_PATHS, MC_TRADES, measureMonteCarloNode, measureMonteCarloWorkerd, measureWhatIf, WHAT_IF_TRADES } from "./simulations.ts";
@@ -31,14 +32,16 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 let failed = false;
 
 // `npm run bench -- imports` (or any of the group names below) runs only those groups; no argument runs all.
-const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sharing", "digest", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles"] as const;
+const GROUPS = ["startup", "login", "ledger", "stats", "edge", "charts", "discipline", "strategies", "prop", "simulations", "tax", "sharing", "digest", "sync", "imports", "leaks", "keys", "billing", "advisor", "market", "bundles", "load", "soak"] as const;
+/** Run only when named: the soak holds a load for 30 minutes. */
+const ON_REQUEST = new Set(["soak"]);
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(GROUPS as readonly string[]).includes(w));
 if (unknown.length) {
   console.error(`Unknown benchmark group(s): ${unknown.join(", ")}. Known: ${GROUPS.join(", ")}.`);
   process.exit(2);
 }
-const runs = (group: (typeof GROUPS)[number]) => wanted.length === 0 || wanted.includes(group);
+const runs = (group: (typeof GROUPS)[number]) => (wanted.length === 0 && !ON_REQUEST.has(group)) || wanted.includes(group);
 
 /**
  * Each group runs on a fresh, migrated database of its own: what one group leaves behind (a million deleted
@@ -362,5 +365,48 @@ if (runs("bundles")) {
       `${name.padEnd(15)} ${kb(bytes).padStart(9)} | ${(bytes / bundles.baseline).toFixed(1)}x baseline | ${((bytes / budget) * 100).toFixed(0)}% of the 250 KB budget${over ? "  OVER BUDGET" : ""}`,
     );
   }
+}
+if (runs("load")) {
+  console.log("\n== Under load: simulated traders on the Node entrypoint, a Postgres cluster of the bench's own (docs/operations.md) ==");
+  const load = await measureLoad(env);
+  const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)}` : "-");
+  const line = (l: LevelFigures) => {
+    console.log(
+      `${String(l.traders).padStart(5)} traders | ${l.throughput.toFixed(0).padStart(4)} req/s | reads p50/p95/p99 ${ms(l.reads.p50)}/${ms(l.reads.p95)}/${ms(l.reads.p99)} ms | writes ${ms(l.writes.p50)}/${ms(l.writes.p95)}/${ms(l.writes.p99)} ms | ` +
+        `statuses ${JSON.stringify(l.statuses)} | pool max ${l.pool.maxTotal} open, ${l.pool.maxWaiting} waiting | RSS ${l.rss.min.toFixed(0)}-${l.rss.max.toFixed(0)} MB | CPU ${(l.cpuBusy * 100).toFixed(0)}% | shed ${l.shed}`,
+    );
+    for (const r of l.routes) console.log(`        ${r.route.padEnd(13)} ${String(r.count).padStart(6)} | p50 ${ms(r.p50)} p95 ${ms(r.p95)} p99 ${ms(r.p99)} ms | ${JSON.stringify(r.statuses)}`);
+  };
+  console.log(`set-up of the traders (register, account, token, fills): ${load.setupSeconds.toFixed(0)} s`);
+  for (const l of load.byLevel) line(l);
+  const knee = load.byLevel.find((l) => l.reads.p99 > 250);
+  console.log(`knee (reads p99 past 250 ms): ${knee ? `${knee.traders} traders` : "not reached"}; goal at 300 traders: reads p99 < 250 ms, writes < 500 ms`);
+  console.log("-- overload: every trader with 100-300 ms of think time");
+  line(load.overload);
+  console.log("-- through pgbouncer (transaction mode, 10 server connections)");
+  line(load.pooled300);
+  const fault = (name: string, f: FaultFigures) =>
+    console.log(
+      `${name}: ${f.answers503} answered 503 (Retry-After on all: ${f.retryAfter}), other non-2xx ${JSON.stringify(f.other)}, slowest answer around the gap ${f.maxGapMs.toFixed(0)} ms, first 2xx ${f.backMs.toFixed(0)} ms after it was back | ` +
+        `writes checked ${f.checked}, unanswered ${f.unanswered}, problems ${f.problems.length}${f.problems.length ? `: ${f.problems.slice(0, 3).join("; ")}` : ""}`,
+    );
+  const failed0 = (f: FaultFigures) => f.failures.slice(0, 5).forEach((x) => console.log(`        no answer: ${x}`));
+  fault("Postgres restarted (down 2 s), 100 traders", load.restart);
+  failed0(load.restart);
+  fault("pgbouncer killed and started again (down 2 s), 100 traders", load.poolerKilled);
+  failed0(load.poolerKilled);
+  failed ||= load.restart.problems.length > 0 || load.poolerKilled.problems.length > 0;
+}
+
+if (runs("soak")) {
+  console.log("\n== Soak: 300 traders for 30 minutes ==");
+  const soak = await measureSoak(env);
+  const warm = soak.perMinute.slice(3);
+  const first = warm[0]!.rssMb;
+  const last = warm[warm.length - 1]!.rssMb;
+  console.log(`requests ${soak.requests} | statuses ${JSON.stringify(soak.statuses)} | writes checked ${soak.checked}, problems ${soak.problems.length}`);
+  console.log(`RSS after warm-up (minute 4) ${first.toFixed(0)} MB, at the end ${last.toFixed(0)} MB: growth ${(((last - first) / first) * 100).toFixed(1)} % (goal < 10 %) | connections max ${Math.max(...soak.perMinute.map((m) => m.connections))}`);
+  console.log(`per minute (MB): ${soak.perMinute.map((m) => m.rssMb.toFixed(0)).join(" ")}`);
+  failed ||= soak.problems.length > 0;
 }
 process.exit(failed ? 1 : 0);

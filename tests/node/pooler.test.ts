@@ -2,90 +2,22 @@
 // Node entrypoint against a pooled URL: the pooler hands each transaction to any server connection, so a
 // statement prepared under a name on one is missing on the next. With the variable set, the whole flow works;
 // migrations go through DIRECT_DATABASE_URL (their advisory lock is held by a session).
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { signUpAndImport } from "../support/csv.ts";
 import { TestClient } from "../support/client.ts";
-import { freePort, startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
+import { startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
+import { databaseVia as via, startPgBouncer, type PgBouncer } from "../support/pgbouncer.ts";
 import { baseTestEnv } from "../support/env.ts";
 
-/** pgbouncer in transaction mode on a free port, in front of the local Postgres, with 3 server connections per database. */
-async function startPgBouncer(): Promise<{ port: number; process: ChildProcess; stop: () => Promise<void>; output: () => string }> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "journal-pgbouncer-"));
-  const ini = join(dir, "pgbouncer.ini");
-  writeFileSync(
-    ini,
-    [
-      "[databases]",
-      "* = host=127.0.0.1 port=5432 user=postgres",
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "auth_type = any",
-      "pool_mode = transaction",
-      "default_pool_size = 3",
-      "max_client_conn = 100",
-      "ignore_startup_parameters = extra_float_digits,options",
-      "",
-    ].join("\n"),
-  );
-  // pgbouncer refuses to run as root: there it switches to the postgres user (-u).
-  const args = [...(process.getuid?.() === 0 ? ["-u", "postgres"] : []), ini];
-  const child = spawn("pgbouncer", args, { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const spawned = await new Promise<Error | undefined>((resolve) => {
-    child.once("error", resolve);
-    child.once("spawn", () => resolve(undefined));
-  });
-  if (spawned) throw new Error(`pgbouncer could not start (${spawned.message}): install Debian's package (apt-get install pgbouncer), as .ci/run does`);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const pg = (await import("pg")).default;
-  const answers = async () => {
-    const client = new pg.Client({ connectionString: databaseVia(port) });
-    try {
-      await client.connect();
-      return (await client.query("select 1 as one")).rows[0]?.one === 1;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
-  const started = Date.now();
-  while (!(await answers())) {
-    if (child.exitCode !== null || Date.now() - started > 10_000) {
-      await stop();
-      throw new Error(`pgbouncer did not answer within 10 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { port, process: child, stop, output: () => output };
-}
-
-/** The test database's URL through the pooler on `port`. */
-function databaseVia(port: number): string {
-  const url = new URL(inject("databaseUrl"));
-  url.port = String(port);
-  return url.toString();
-}
+const startPgBouncerHere = () => startPgBouncer(inject("databaseUrl"));
+const databaseVia = (port: number) => via(inject("databaseUrl"), port);
 
 describe("DB_TRANSACTION_POOLER=true behind pgbouncer in transaction mode", () => {
-  let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
+  let bouncer: PgBouncer;
   let server: Entrypoint;
   beforeAll(async () => {
-    bouncer = await startPgBouncer();
+    bouncer = await startPgBouncerHere();
     const { PATH } = await readProcessEnv({ dotenvPath: false });
     server = await startEntrypoint({
       PATH: PATH ?? "",

@@ -11,7 +11,7 @@ import { Agent, fetch as undiciFetch, FormData } from "undici";
 export type Trader = { n: number; email: string; password: string; cookie: string; accountId: string; token: string; tradeIds: string[]; startingBalance: string };
 
 /** One request: its route group, status (0: no answer in time, or the connection failed) and time. */
-export type Sample = { route: string; status: number; ms: number; at: number; retryAfter?: string };
+export type Sample = { route: string; status: number; ms: number; at: number; retryAfter?: string; failure?: string };
 
 /** One write and its answer; `key` finds it in the database. */
 export type WriteLog = { kind: "ledger" | "fill" | "note" | "import" | "undo"; key: string; status: number; amount?: string; importId?: string };
@@ -39,8 +39,9 @@ async function call(base: string, path: string, init: { method?: string; cookie?
     });
     const text = await res.text();
     return { status: res.status, text, headers: res.headers, ms: performance.now() - started };
-  } catch {
-    return { status: 0, text: "", headers: new Headers(), ms: performance.now() - started };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, text: `${(err as Error).name}: ${cause?.code ?? cause?.message ?? (err as Error).message}`, headers: new Headers(), ms: performance.now() - started };
   }
 }
 
@@ -107,9 +108,9 @@ export async function runLoad(base: string, traders: Trader[], options: LoadOpti
   const started = performance.now();
   const until = started + options.durationMs;
   const think = () => new Promise((r) => setTimeout(r, options.thinkMs[0] + Math.random() * (options.thinkMs[1] - options.thinkMs[0])));
-  const record = (route: string, r: { status: number; ms: number; headers: Headers }) => {
+  const record = (route: string, r: { status: number; ms: number; headers: Headers; text: string }) => {
     const retryAfter = r.headers.get("Retry-After");
-    samples.push({ route, status: r.status, ms: r.ms, at: performance.now() - started, ...(retryAfter ? { retryAfter } : {}) });
+    samples.push({ route, status: r.status, ms: r.ms, at: performance.now() - started, ...(retryAfter ? { retryAfter } : {}), ...(r.status === 0 ? { failure: r.text } : {}) });
   };
 
   const loop = async (t: Trader) => {
@@ -119,7 +120,9 @@ export async function runLoad(base: string, traders: Trader[], options: LoadOpti
     const c = { client: t.n };
     const login = await call(base, "/api/auth/login", { method: "POST", json: { email: t.email, password: t.password }, ...c });
     record("sign-in", login);
-    const cookie = login.status === 200 ? login.headers.getSetCookie()[0]!.split(";")[0]! : t.cookie;
+    // The newest session is the trader's from now on (a user keeps a bounded number of sessions).
+    if (login.status === 200) t.cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
+    const cookie = t.cookie;
     for (let step = 0; step < (options.maxSteps ?? 10_000) && performance.now() < until; step++) {
       await think();
       if (performance.now() >= until) break;
@@ -190,8 +193,9 @@ export async function checkWrites(base: string, databaseUrl: string, traders: Tr
   try {
     for (const t of traders) {
       const log = writes.get(t.n) ?? [];
-      const ledger = await client.query<{ note: string; n: number }>("select note, count(*)::int as n from ledger_entries where account_id = $1 and type = 'deposit' and note like 'dep %' group by note", [t.accountId]);
+      const ledger = await client.query<{ note: string; n: number; amount: string }>("select note, count(*)::int as n, sum(amount)::text as amount from ledger_entries where account_id = $1 and type = 'deposit' and note like 'dep %' group by note", [t.accountId]);
       const deposits = new Map(ledger.rows.map((r) => [r.note, r.n]));
+      const depositAmounts = new Map(ledger.rows.map((r) => [r.note, r.amount]));
       const fills = await client.query<{ execution_id: string; n: number }>("select execution_id, count(*)::int as n from fills where account_id = $1 and execution_id like 'fill-%' group by 1", [t.accountId]);
       const pushed = new Map(fills.rows.map((r) => [r.execution_id, r.n]));
       const imported = await client.query<{ execution_id: string; n: number }>("select execution_id, count(*)::int as n from fills where account_id = $1 and execution_id like 'imp-%' group by 1", [t.accountId]);
@@ -228,15 +232,16 @@ export async function checkWrites(base: string, databaseUrl: string, traders: Tr
         const unsure = log.some((w) => w.kind === "note" && w.status === 0 && w.key.startsWith(trade));
         if (!unsure && row.rows[0]?.notes !== notes) problems.push(`trader ${t.n}: trade ${trade} has notes "${row.rows[0]?.notes}", the last answered 2xx was "${notes}"`);
       }
-      const sums = await client.query<{ total: string; deposits: string }>(
-        `select coalesce(sum(amount), 0)::text as total,
-           coalesce(sum(amount) filter (where type = 'deposit' and note like 'dep %'), 0)::text as deposits
-         from ledger_entries where account_id = $1`,
-        [t.accountId],
-      );
+      const sums = await client.query<{ total: string }>("select coalesce(sum(amount), 0)::text as total from ledger_entries where account_id = $1", [t.accountId]);
+      // This run's deposits as stored, against what they were answered.
+      const stored = log.filter((w) => w.kind === "ledger").reduce((sum, w) => sum + Number(depositAmounts.get(w.key) ?? 0), 0);
       const account = await call(base, `/api/accounts/${t.accountId}`, { cookie: t.cookie, client: t.n });
-      const balance = account.status === 200 ? (JSON.parse(account.text) as { balance: string }).balance : `unread (${account.status})`;
-      const s = { ...sums.rows[0]!, balance };
+      if (account.status !== 200) {
+        problems.push(`trader ${t.n}: GET /api/accounts/:id answered ${account.status} after the run: ${account.text.slice(0, 200)}`);
+        continue;
+      }
+      const balance = (JSON.parse(account.text) as { balance: string }).balance;
+      const s = { ...sums.rows[0]!, balance, deposits: String(stored) };
       const cents = (v: string) => BigInt(Math.round(Number(v) * 100));
       const unsureDeposits = log.some((w) => w.kind === "ledger" && w.status === 0);
       if (!unsureDeposits && cents(s.deposits) !== expectedDeposits) problems.push(`trader ${t.n}: deposits sum to ${s.deposits}, the ones answered 2xx to ${Number(expectedDeposits) / 100}`);
