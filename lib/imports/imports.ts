@@ -1,7 +1,7 @@
 // CSV import: preview (parse, check, mark duplicates, stage), commit (claim exactly once, then apply in
 // one statement), undo, history. Staging lives in object storage when deps.storage is present (the row keeps
 // the key in staged_key), else inline in Postgres (csv_imports.staged).
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { track } from "../analytics/index.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import type { AuthUser } from "../auth/session.ts";
@@ -507,42 +507,49 @@ export async function commitImport(
   includeDuplicates = false,
 ) {
   const [own] = await deps.db
-    .select({ stagedKey: csvImports.stagedKey })
+    .select({ ...IMPORT_COLUMNS, stagedKey: csvImports.stagedKey })
     .from(csvImports)
     .where(and(eq(csvImports.id, importId), eq(csvImports.userId, user.id), eq(csvImports.status, "staged")));
   const stagedKey = own?.stagedKey ?? null;
   const fills = stagedKey ? await readStagedObject(deps, user, importId, stagedKey) : null;
-  const [applied] = rowsOf<{ written: number | null }>(
+  // One statement commits the import and keeps the broker's rates it carried, and its answer is the answer: a
+  // database lost just after it cannot turn a committed import into an error (the load harness found one).
+  const [applied] = rowsOf<{ written: number | null; at: string }>(
     await deps.db
       .execute(
-        sql`select import_commit(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}, ${fills}::jsonb) as written`,
+        sql`with c as (select import_commit(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}, ${fills}::jsonb) as written, now() as at),
+          ${brokerRatesKept(user.id, importId, sql`exists (select 1 from c where c.written is not null)`)}
+          select written, ${sql.raw(isoUtc("at"))} as at from c`,
       )
       .catch((err: unknown) => {
         throw unstorable(deps, importId, err);
       }),
   );
   if (applied?.written === null || applied?.written === undefined) return claimFailure(deps, user, importId);
-  await keepBrokerRates(deps, user.id, importId);
-  return committed(deps, user, importId, stagedKey);
+  // Staged only after the first read (its parts were still being written): read back what was committed.
+  if (!own) return getImport(deps, user, importId);
+  const { stagedKey: _key, ...row } = own;
+  return committed(deps, user, { ...row, status: "committed", committedAt: new Date(applied.at), fillsCreated: applied.written }, stagedKey);
 }
 
 /**
- * The broker's own rates a committed import carried (docs/currencies.md): each date's rate of the account's
- * currency to the broker's base, the last import's winning; the user's rates' version moves when one changed,
- * so figures in the base read them. Kept after an undo: a rate the broker gave stays true.
+ * The broker's own rates a committed import carried (docs/currencies.md), as CTEs of the commit's statement,
+ * written when `when` holds: each date's rate of the account's currency to the broker's base, the last import's
+ * winning; the user's rates' version moves when one changed, so figures in the base read them. Kept after an
+ * undo: a rate the broker gave stays true.
  */
-async function keepBrokerRates(deps: Pick<Deps, "db">, userId: string, importId: string) {
-  await deps.db.execute(sql`with given as (
+function brokerRatesKept(userId: string, importId: string, when: SQL): SQL {
+  return sql`given as (
       select a.id as account_id, a.currency, r.base, r.day, r.k from csv_imports i join accounts a on a.id = i.account_id,
         jsonb_to_recordset(i.broker_rates) as r(day date, base text, k numeric)
-      where i.id = ${importId}::uuid and i.broker_rates is not null
+      where i.id = ${importId}::uuid and i.broker_rates is not null and ${when}
     ),
     kept as (
       insert into fx_broker_rates as b (user_id, account_id, currency, base, day, k) select ${userId}::uuid, account_id, currency, base, day, k from given
       on conflict (account_id, base, day) do update set k = excluded.k, created_at = now() where b.k is distinct from excluded.k
       returning 1
-    )
-    update user_settings set fx_version = fx_version + 1 where user_id = ${userId}::uuid and exists (select 1 from kept)`);
+    ),
+    bumped as (update user_settings set fx_version = fx_version + 1 where user_id = ${userId}::uuid and exists (select 1 from kept) returning 1)`;
 }
 
 /** A value the database refused (class 22) as the trader's 400; any other failure as it is. */
@@ -555,10 +562,10 @@ function unstorable(deps: Pick<Deps, "log">, importId: string, err: unknown): un
   });
 }
 
-/** The committed import as the answer shows it; its object (import_apply cleared staged_key) removed now. */
-async function committed(deps: Pick<Deps, "db" | "storage" | "log" | "analytics">, user: AuthUser, importId: string, stagedKey: string | null) {
-  if (stagedKey) await drainObjectDeletions(deps, [stagedKey]);
-  const done = await getImport(deps, user, importId);
+/** The committed import as the answer shows it; its object (import_apply cleared staged_key) removed now, or by the purge job. */
+async function committed(deps: Pick<Deps, "db" | "storage" | "log" | "analytics">, user: AuthUser, row: ImportRow, stagedKey: string | null) {
+  if (stagedKey) await drainObjectDeletions(deps, [stagedKey]).catch((err: unknown) => deps.log.warn("staged object left for the purge job", { importId: row.id, error: err instanceof Error ? err.message : String(err) }));
+  const done = toImport(row);
   track(deps, "import committed", user.id, { fills: done.fillsCreated ?? 0 });
   return done;
 }
@@ -587,7 +594,9 @@ export async function getImport(deps: Pick<Deps, "db">, user: AuthUser, importId
   return toImport(row);
 }
 
-function toImport(row: Pick<typeof csvImports.$inferSelect, keyof typeof IMPORT_COLUMNS>) {
+type ImportRow = Pick<typeof csvImports.$inferSelect, keyof typeof IMPORT_COLUMNS>;
+
+function toImport(row: ImportRow) {
   return {
     importId: row.id,
     accountId: row.accountId,
@@ -617,13 +626,16 @@ export async function discardImport(deps: Pick<Deps, "db" | "storage" | "log">, 
 }
 
 export async function undoImport(deps: Pick<Deps, "db" | "analytics">, user: AuthUser, importId: string) {
-  const [row] = rowsOf<{ removed: number | null }>(await deps.db.execute(sql`select import_undo(${user.id}, ${importId}) as removed`));
+  const before = await getImport(deps, user, importId);
+  // The answer is built from the undoing statement's own result (its now() is undone_at), so a database lost
+  // just after it cannot turn an undone import into an error.
+  const [row] = rowsOf<{ removed: number | null; at: string }>(await deps.db.execute(sql`select import_undo(${user.id}, ${importId}) as removed, ${sql.raw(isoUtc("now()"))} as at`));
   if (row?.removed === null || row?.removed === undefined) {
     const current = await getImport(deps, user, importId);
     throw new AppError("CONFLICT", `Only a committed import can be undone (this one is ${current.status}).`);
   }
   track(deps, "import undone", user.id, { fills: row.removed });
-  return getImport(deps, user, importId);
+  return { ...before, status: "undone" as const, undoneAt: new Date(row.at).toISOString() };
 }
 
 /** Import history of one account, newest first, without previews that expired uncommitted. */
