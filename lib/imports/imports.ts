@@ -8,7 +8,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { csvImports } from "../db/schema.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
-import { pgError } from "../db/errors.ts";
+import { isDatabaseUnavailable, pgError } from "../db/errors.ts";
 import { AppError } from "../errors.ts";
 import { storableText } from "../text.ts";
 import { drainObjectDeletions } from "../storage/deletions.ts";
@@ -514,17 +514,20 @@ export async function commitImport(
   const fills = stagedKey ? await readStagedObject(deps, user, importId, stagedKey) : null;
   // One statement commits the import and keeps the broker's rates it carried, and its answer is the answer: a
   // database lost just after it cannot turn a committed import into an error (the load harness found one).
-  const [applied] = rowsOf<{ written: number | null; at: string }>(
-    await deps.db
+  const [applied] = await deps.db
       .execute(
         sql`with c as (select import_commit(${importId}, ${user.id}, ${deps.now().toISOString()}::timestamptz, ${includeDuplicates}, ${fills}::jsonb) as written, now() as at),
           ${brokerRatesKept(user.id, importId, sql`exists (select 1 from c where c.written is not null)`)}
           select written, ${sql.raw(isoUtc("at"))} as at from c`,
       )
-      .catch((err: unknown) => {
+      .then((result) => rowsOf<{ written: number | null; at: string }>(result))
+      .catch(async (err: unknown) => {
+        // The connection lost with the statement's answer: it may have committed. Asked once more, the import
+        // says so; if the database is still away, the 503 stands (and a retry answers what happened).
+        if (isDatabaseUnavailable(err) && (await statusAfterLostAnswer(deps, user, importId)) === "committed") return [null];
         throw unstorable(deps, importId, err);
-      }),
-  );
+      });
+  if (applied === null) return getImport(deps, user, importId);
   if (applied?.written === null || applied?.written === undefined) return claimFailure(deps, user, importId);
   // Staged only after the first read (its parts were still being written): read back what was committed.
   if (!own) return getImport(deps, user, importId);
@@ -550,6 +553,15 @@ function brokerRatesKept(userId: string, importId: string, when: SQL): SQL {
       returning 1
     ),
     bumped as (update user_settings set fx_version = fx_version + 1 where user_id = ${userId}::uuid and exists (select 1 from kept) returning 1)`;
+}
+
+/** The import's status read once more after a statement lost its answer with its connection; null when that fails too. */
+async function statusAfterLostAnswer(deps: Pick<Deps, "db">, user: AuthUser, importId: string): Promise<string | null> {
+  try {
+    return (await getImport(deps, user, importId)).status;
+  } catch {
+    return null;
+  }
 }
 
 /** A value the database refused (class 22) as the trader's 400; any other failure as it is. */
@@ -629,7 +641,14 @@ export async function undoImport(deps: Pick<Deps, "db" | "analytics">, user: Aut
   const before = await getImport(deps, user, importId);
   // The answer is built from the undoing statement's own result (its now() is undone_at), so a database lost
   // just after it cannot turn an undone import into an error.
-  const [row] = rowsOf<{ removed: number | null; at: string }>(await deps.db.execute(sql`select import_undo(${user.id}, ${importId}) as removed, ${sql.raw(isoUtc("now()"))} as at`));
+  const [row] = await deps.db
+    .execute(sql`select import_undo(${user.id}, ${importId}) as removed, ${sql.raw(isoUtc("now()"))} as at`)
+    .then((result) => rowsOf<{ removed: number | null; at: string }>(result))
+    .catch(async (err: unknown) => {
+      if (isDatabaseUnavailable(err) && (await statusAfterLostAnswer(deps, user, importId)) === "undone") return [null];
+      throw err;
+    });
+  if (row === null) return getImport(deps, user, importId);
   if (row?.removed === null || row?.removed === undefined) {
     const current = await getImport(deps, user, importId);
     throw new AppError("CONFLICT", `Only a committed import can be undone (this one is ${current.status}).`);

@@ -388,13 +388,16 @@ if (runs("load")) {
   const fault = (name: string, f: FaultFigures) =>
     console.log(
       `${name}: ${f.answers503} answered 503 (Retry-After on all: ${f.retryAfter}), other non-2xx ${JSON.stringify(f.other)}, slowest answer around the gap ${f.maxGapMs.toFixed(0)} ms, first 2xx ${f.backMs.toFixed(0)} ms after it was back | ` +
-        `writes checked ${f.checked}, unanswered ${f.unanswered}, problems ${f.problems.length}${f.problems.length ? `: ${f.problems.slice(0, 3).join("; ")}` : ""}`,
+        `writes checked ${f.checked}, unanswered ${f.unanswered}, answers lost after the commit ${f.lostAnswers.length}, problems ${f.problems.length}${f.problems.length ? `: ${f.problems.slice(0, 3).join("; ")}` : ""}`,
     );
+  const lost = (f: FaultFigures) => f.lostAnswers.slice(0, 3).forEach((x) => console.log(`        ${x}`));
   const failed0 = (f: FaultFigures) => f.failures.slice(0, 5).forEach((x) => console.log(`        no answer: ${x}`));
   fault("Postgres restarted (down 2 s), 100 traders", load.restart);
   failed0(load.restart);
+  lost(load.restart);
   fault("pgbouncer killed and started again (down 2 s), 100 traders", load.poolerKilled);
   failed0(load.poolerKilled);
+  lost(load.poolerKilled);
   failed ||= load.restart.problems.length > 0 || load.poolerKilled.problems.length > 0;
 }
 

@@ -126,7 +126,7 @@ async function level(server: Entrypoint, metricsUrl: string, traders: Trader[], 
   return figures(traders.length, steady, sampler.ticks, (finished - started - (options.rampMs ?? 0)) / 1000);
 }
 
-export type FaultFigures = { answers503: number; other: Record<string, number>; failures: string[]; maxGapMs: number; retryAfter: boolean; backMs: number; checked: number; problems: string[]; unanswered: number };
+export type FaultFigures = { answers503: number; other: Record<string, number>; failures: string[]; maxGapMs: number; retryAfter: boolean; backMs: number; checked: number; problems: string[]; unanswered: number; lostAnswers: string[] };
 
 /** 100 traders for 40 s; at 15 s `fault` (a restart); then the answers during it and every write checked. */
 async function underFault(server: Entrypoint, traders: Trader[], databaseUrl: string, fault: () => Promise<{ downAt: number; upAt: number }>): Promise<FaultFigures> {

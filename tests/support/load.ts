@@ -184,10 +184,16 @@ const ok = (status: number) => status >= 200 && status < 300;
  * deposits the sum of the ones answered 2xx. A write that got no answer at all (status 0) may or may not have landed: it is
  * counted, not judged. Returns the problems found (none: nothing lost or doubled).
  */
-export async function checkWrites(base: string, databaseUrl: string, traders: Trader[], writes: Map<number, WriteLog[]>): Promise<{ problems: string[]; checked: number; unanswered: number }> {
+export async function checkWrites(
+  base: string,
+  databaseUrl: string,
+  traders: Trader[],
+  writes: Map<number, WriteLog[]>,
+): Promise<{ problems: string[]; checked: number; unanswered: number; lostAnswers: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const problems: string[] = [];
+  const lostAnswers: string[] = [];
   let checked = 0;
   let unanswered = 0;
   try {
@@ -224,7 +230,14 @@ export async function checkWrites(base: string, databaseUrl: string, traders: Tr
           const expected = ok(w.status) && !undone.has(w.key) ? 2 : 0;
           // An undo that got no answer leaves the import's fate open.
           const open = log.some((u) => u.kind === "undo" && u.key === w.key && u.status === 0);
-          if (!open && have !== expected) problems.push(`trader ${t.n}: import ${w.key} answered ${w.status}${undone.has(w.key) ? ", undone" : ""}, ${have} of its fills present`);
+          if (!open && have !== expected) {
+            // A commit whose answer was lost with its connection after it committed (the database gone between
+            // the commit and the answer) cannot be told from one that failed: the server says 503, and the retry
+            // a client makes then answers what happened. Anything else is a lost or doubled write.
+            const retry = w.status === 503 && have === 2 ? await call(base, "/api/csv-import/commit", { method: "POST", cookie: t.cookie, json: { importId: w.importId }, client: t.n }) : null;
+            if (retry?.status === 409 && /already committed/.test(retry.text)) lostAnswers.push(`trader ${t.n}: import ${w.key} answered 503 after it committed; the retry answered 409 already committed`);
+            else problems.push(`trader ${t.n}: import ${w.key} answered ${w.status}${undone.has(w.key) ? ", undone" : ""}, ${have} of its fills present`);
+          }
         }
       }
       for (const [trade, notes] of lastNote) {
@@ -250,7 +263,7 @@ export async function checkWrites(base: string, databaseUrl: string, traders: Tr
   } finally {
     await client.end();
   }
-  return { problems, checked, unanswered };
+  return { problems, checked, unanswered, lostAnswers };
 }
 
 /** p-th percentile (0-100) of `xs`. */
