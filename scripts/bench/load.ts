@@ -18,8 +18,11 @@ import { freePort, startEntrypoint, type Entrypoint } from "../../tests/support/
 import { checkWrites, percentile, runLoad, setUpTraders, summarize, type LoadOptions, type Sample, type Trader } from "../../tests/support/load.ts";
 import { startPgBouncer, type PgBouncer } from "../../tests/support/pgbouncer.ts";
 import { startPrivatePostgres, type PrivatePostgres } from "../../tests/support/private-postgres.ts";
+import { startProviderServer } from "../../tests/support/provider-server.ts";
 
 const READS = ["dashboard", "trades", "trade", "ledger read"];
+// The advisor's turns (about 3 % of steps) are timed to their whole streamed answer, on the providers' stand-in:
+// listed per route, kept out of reads and writes.
 const WRITES = ["note", "ledger write", "fills", "import"];
 const THINK: [number, number] = [1000, 3000];
 
@@ -145,7 +148,9 @@ async function underFault(server: Entrypoint, traders: Trader[], databaseUrl: st
   return { answers503: gap.length, other, failures, maxGapMs: Math.max(0, ...samples.filter((s) => s.at >= down && s.at <= up + 5_000).map((s) => s.ms)), retryAfter: gap.every((s) => s.retryAfter), backMs: back - up, ...check };
 }
 
-export async function measureLoad(env: Record<string, string>, { levels = [100, 300, 600, 1000], levelMs = 45_000 } = {}) {
+export async function measureLoad(base: Record<string, string>, { levels = [100, 300, 600, 1000], levelMs = 45_000 } = {}) {
+  const models = await startProviderServer();
+  const env = { ...base, ...models.env };
   const cluster: PrivatePostgres = await startPrivatePostgres();
   let bouncer: PgBouncer | undefined;
   const servers: Entrypoint[] = [];
@@ -160,7 +165,7 @@ export async function measureLoad(env: Record<string, string>, { levels = [100, 
     const direct = await startServer(env, url, url, false);
     servers.push(direct.server);
     const setupStarted = performance.now();
-    const traders = await setUpTraders(direct.server.url, Math.max(...levels), { parallel: 8, tag: "bench-load" });
+    const traders = await setUpTraders(direct.server.url, Math.max(...levels), { parallel: 8, tag: "bench-load", advisor: true });
     const setupSeconds = (performance.now() - setupStarted) / 1000;
     const byLevel: LevelFigures[] = [];
     for (const n of levels) byLevel.push(await level(direct.server, direct.metricsUrl, traders.slice(0, n), { durationMs: levelMs, thinkMs: THINK, rampMs: 10_000, importEvery: 40 }));
@@ -186,11 +191,14 @@ export async function measureLoad(env: Record<string, string>, { levels = [100, 
     for (const s of servers) await s.stop();
     await bouncer?.stop();
     await cluster.stop();
+    await models.close();
   }
 }
 
 /** 300 traders for `minutes`: the process's memory each minute after a 3-minute warm-up, the pool, errors. */
-export async function measureSoak(env: Record<string, string>, minutes = 30, traders = 300) {
+export async function measureSoak(base: Record<string, string>, minutes = 30, traders = 300) {
+  const models = await startProviderServer();
+  const env = { ...base, ...models.env };
   const cluster = await startPrivatePostgres();
   try {
     const admin = new pg.Client({ connectionString: cluster.url("postgres") });
@@ -201,7 +209,7 @@ export async function measureSoak(env: Record<string, string>, minutes = 30, tra
     await migrateUrl(url, { skipPost: false });
     const { server, metricsUrl } = await startServer(env, url, url, false);
     try {
-      const people = await setUpTraders(server.url, traders, { parallel: 8, tag: "bench-soak" });
+      const people = await setUpTraders(server.url, traders, { parallel: 8, tag: "bench-soak", advisor: true });
       const sampler = sample(metricsUrl);
       const { samples, writes } = await runLoad(server.url, people, { durationMs: minutes * 60_000, thinkMs: THINK, rampMs: 10_000, importEvery: 40, maxSteps: 100_000 });
       sampler.stop();
@@ -218,5 +226,6 @@ export async function measureSoak(env: Record<string, string>, minutes = 30, tra
     }
   } finally {
     await cluster.stop();
+    await models.close();
   }
 }

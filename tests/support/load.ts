@@ -8,7 +8,18 @@
 import pg from "pg";
 import { Agent, fetch as undiciFetch, FormData } from "undici";
 
-export type Trader = { n: number; email: string; password: string; cookie: string; accountId: string; token: string; tradeIds: string[]; startingBalance: string };
+export type Trader = {
+  n: number;
+  email: string;
+  password: string;
+  cookie: string;
+  accountId: string;
+  token: string;
+  tradeIds: string[];
+  startingBalance: string;
+  /** An advisor conversation on the model providers' stand-in (tests/support/provider-server.ts), when set up with one. */
+  conversationId?: string;
+};
 
 /** One request: its route group, status (0: no answer in time, or the connection failed) and time. */
 export type Sample = { route: string; status: number; ms: number; at: number; retryAfter?: string; failure?: string };
@@ -54,9 +65,10 @@ function smallCsv(tag: string, when: Date) {
 /**
  * `count` traders (numbered from `first`), set up through the API as a new user would be: registered (each as
  * its own client address: the server must trust 127.0.0.1 as a proxy), an account with a starting balance, two
- * closed trades pushed as fills, and a personal access token for pushing fills. `parallel` at a time.
+ * closed trades pushed as fills, a personal access token for pushing fills, and with `advisor` (the server's
+ * provider seams on the stand-in) a model key and a conversation. `parallel` at a time.
  */
-export async function setUpTraders(base: string, count: number, { first = 0, parallel = 16, tag = "load" } = {}): Promise<Trader[]> {
+export async function setUpTraders(base: string, count: number, { first = 0, parallel = 16, tag = "load", advisor = false } = {}): Promise<Trader[]> {
   const out: Trader[] = [];
   let next = 0;
   const one = async (n: number): Promise<Trader> => {
@@ -76,7 +88,15 @@ export async function setUpTraders(base: string, count: number, { first = 0, par
     if (push.status !== 200 && push.status !== 201) throw new Error(`push answered ${push.status}: ${push.text.slice(0, 200)}`);
     const trades = await call(base, `/api/trades?accountId=${accountId}`, { cookie, client: n });
     const tradeIds = (JSON.parse(trades.text) as { trades: Array<{ id: string }> }).trades.map((t) => t.id);
-    return { n, email, password: PASSWORD, cookie, accountId, token, tradeIds, startingBalance: "10000" };
+    let conversationId: string | undefined;
+    if (advisor) {
+      const key = await call(base, "/api/advisor/provider-keys/openai", { method: "PUT", cookie, json: { apiKey: `sk-load-${crypto.randomUUID().replaceAll("-", "")}` }, client: n });
+      if (key.status !== 200) throw new Error(`provider key answered ${key.status}: ${key.text.slice(0, 200)}`);
+      const made = await call(base, "/api/advisor/conversations", { method: "POST", cookie, json: {}, client: n });
+      if (made.status !== 201) throw new Error(`conversation answered ${made.status}: ${made.text.slice(0, 200)}`);
+      conversationId = (JSON.parse(made.text) as { id: string }).id;
+    }
+    return { n, email, password: PASSWORD, cookie, accountId, token, tradeIds, startingBalance: "10000", ...(conversationId ? { conversationId } : {}) };
   };
   await Promise.all(
     Array.from({ length: Math.min(parallel, count) }, async () => {
@@ -145,6 +165,11 @@ export async function runLoad(base: string, traders: Trader[], options: LoadOpti
         const undo = await call(base, `/api/csv-import/${importId}/undo`, { method: "POST", cookie, ...c });
         record("import", undo);
         log.push({ kind: "undo", key: `imp-${key}`, status: undo.status, importId });
+      } else if (t.conversationId && roll < 0.03) {
+        // An advisor turn, timed to its whole streamed answer.
+        const r = await call(base, `/api/advisor/conversations/${t.conversationId}/turns`, { method: "POST", cookie, json: { clientMessageId: crypto.randomUUID(), text: "How did my last week go?" }, ...c });
+        // A stream that ends in an error event (or not at all) is counted as no answer, with what it said.
+        record("advisor", r.status === 200 && !/event: done/.test(r.text) ? { ...r, status: 0, text: /event: error/.test(r.text) ? "the stream ended in an error event" : "the stream ended without done" } : r);
       } else if (roll < 0.22) {
         record("dashboard", await call(base, `/api/stats/summary?accountId=${t.accountId}`, { cookie, ...c }));
       } else if (roll < 0.4) {
