@@ -289,34 +289,35 @@ describe("in the base currency", () => {
       const { client, account, fill } = await trader("tax-base", "2027-02-15T12:00:00Z", fx.env);
       const eur = await account("Xetra", undefined, "EUR");
       const usd = await account("US broker");
-      // In EUR: 10 SAP bought at 100 on Monday 2026-03-02, sold at 100 on Monday 2026-06-01: no gain.
-      await fill(eur, "SAP", "buy", "10", "100", "2026-03-02");
-      await fill(eur, "SAP", "sell", "10", "100", "2026-06-01");
-      // 10 bought again in the USD account on 2026-06-10 at 110 USD, sold 2026-09-01 at 120.
-      await fill(usd, "SAP", "buy", "10", "110", "2026-06-10");
-      await fill(usd, "SAP", "sell", "10", "120", "2026-09-01");
+      // Dates of 2018, which no other test asks rates for: the instance keeps each date's rates once, for everyone.
+      // In EUR: 10 SAP bought at 100 on Monday 2018-03-05, sold at 100 on Monday 2018-06-04: no gain.
+      await fill(eur, "SAP", "buy", "10", "100", "2018-03-05");
+      await fill(eur, "SAP", "sell", "10", "100", "2018-06-04");
+      // 10 bought again in the USD account on 2018-06-11 at 110 USD, sold 2018-09-04 at 120.
+      await fill(usd, "SAP", "buy", "10", "110", "2018-06-11");
+      await fill(usd, "SAP", "sell", "10", "120", "2018-09-04");
       // Without a base: 400 naming currency, nothing read.
-      expect((await json(await get(client, "/api/tax/lots?year=2026&currency=base"), 400)).error.fields[0].path).toBe("currency");
+      expect((await json(await get(client, "/api/tax/lots?year=2018&currency=base"), 400)).error.fields[0].path).toBe("currency");
       await json(await client.request("/api/settings", { method: "PUT", json: { baseCurrency: "USD" } }));
 
       // In EUR alone: no loss, nothing washed.
-      const inEur = await json(await get(client, "/api/tax/lots?year=2026&currency=EUR"));
+      const inEur = await json(await get(client, "/api/tax/lots?year=2018&currency=EUR"));
       expect(inEur.lots).toEqual([expect.objectContaining({ symbol: "SAP", proceeds: "1000.00", costBasis: "1000.00", gain: "0.00", washSale: null })]);
-      // In USD: cost at 2026-03-02's rate, proceeds at 2026-06-01's: a loss of 1.00, washed by the USD purchase.
-      const [cost, proceeds] = [1000 * usdPerEur("2026-03-02"), 1000 * usdPerEur("2026-06-01")];
-      expect([cost.toFixed(2), proceeds.toFixed(2)]).toEqual(["1102.00", "1101.00"]);
-      const inBase = await json(await get(client, "/api/tax/lots?year=2026&currency=base"));
+      // In USD: cost at 2018-03-05's rate, proceeds at 2018-06-04's: a loss of 1.00, washed by the USD purchase.
+      const [cost, proceeds] = [1000 * usdPerEur("2018-03-05"), 1000 * usdPerEur("2018-06-04")];
+      expect([cost.toFixed(2), proceeds.toFixed(2)]).toEqual(["1105.00", "1104.00"]);
+      const inBase = await json(await get(client, "/api/tax/lots?year=2018&currency=base"));
       expect(inBase.currency).toBe("USD");
       expect(inBase.missingRates).toEqual([]);
       expect(inBase.lots).toEqual([
-        expect.objectContaining({ symbol: "SAP", accountId: eur, proceeds: "1101.00", costBasis: "1102.00", adjustment: "1.00", gain: "0.00", washSale: expect.objectContaining({ disallowed: "1.00", replacementLotOpenedAt: "2026-06-10" }) }),
-        expect.objectContaining({ symbol: "SAP", accountId: usd, proceeds: "1200.00", costBasis: "1101.00", gain: "99.00", acquiredAt: "2026-03-11" }),
+        expect.objectContaining({ symbol: "SAP", accountId: eur, proceeds: "1104.00", costBasis: "1105.00", adjustment: "1.00", gain: "0.00", washSale: expect.objectContaining({ disallowed: "1.00", replacementLotOpenedAt: "2018-06-11" }) }),
+        expect.objectContaining({ symbol: "SAP", accountId: usd, proceeds: "1200.00", costBasis: "1101.00", gain: "99.00", acquiredAt: "2018-03-12" }),
       ]);
       // The forms agree: Schedule D in USD, the CSV and TXF files written.
-      expect(await json(await get(client, "/api/tax/schedule-d?year=2026&currency=base"))).toMatchObject({ currency: "USD", line3: { proceeds: "2301.00", costBasis: "2203.00", adjustment: "1.00", gain: "99.00" }, missingRates: [] });
-      expect((await get(client, "/api/tax/8949.csv?year=2026&currency=base")).status).toBe(200);
+      expect(await json(await get(client, "/api/tax/schedule-d?year=2018&currency=base"))).toMatchObject({ currency: "USD", line3: { proceeds: "2304.00", costBasis: "2206.00", adjustment: "1.00", gain: "99.00" }, missingRates: [] });
+      expect((await get(client, "/api/tax/8949.csv?year=2018&currency=base")).status).toBe(200);
       // A wrong currency: 400 naming it.
-      expect((await json(await get(client, "/api/tax/lots?year=2026&currency=bases"), 400)).error.fields[0].path).toBe("currency");
+      expect((await json(await get(client, "/api/tax/lots?year=2018&currency=bases"), 400)).error.fields[0].path).toBe("currency");
     } finally {
       await fx.close();
     }
