@@ -70,6 +70,17 @@ function sample(metricsUrl: string) {
   return { ticks, stop: () => clearInterval(timer) };
 }
 
+/** A new database on the bench's own cluster, migrated: its URL. */
+async function migratedDatabase(cluster: PrivatePostgres, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: cluster.url("postgres") });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = cluster.url(name);
+  await migrateUrl(url, { skipPost: false });
+  return url;
+}
+
 async function startServer(env: Record<string, string>, databaseUrl: string, directUrl: string, pooled: boolean, extra: Record<string, string> = {}) {
   const metricsPort = await freePort();
   const server = await startEntrypoint({
@@ -155,12 +166,7 @@ export async function measureLoad(base: Record<string, string>, { levels = [100,
   let bouncer: PgBouncer | undefined;
   const servers: Entrypoint[] = [];
   try {
-    const admin = new pg.Client({ connectionString: cluster.url("postgres") });
-    await admin.connect();
-    await admin.query("create database journal_load");
-    await admin.end();
-    const url = cluster.url("journal_load");
-    await migrateUrl(url, { skipPost: false });
+    const url = await migratedDatabase(cluster, "journal_load");
 
     const direct = await startServer(env, url, url, false);
     servers.push(direct.server);
@@ -201,12 +207,7 @@ export async function measureSoak(base: Record<string, string>, minutes = 30, tr
   const env = { ...base, ...models.env };
   const cluster = await startPrivatePostgres();
   try {
-    const admin = new pg.Client({ connectionString: cluster.url("postgres") });
-    await admin.connect();
-    await admin.query("create database journal_soak");
-    await admin.end();
-    const url = cluster.url("journal_soak");
-    await migrateUrl(url, { skipPost: false });
+    const url = await migratedDatabase(cluster, "journal_soak");
     const { server, metricsUrl } = await startServer(env, url, url, false);
     try {
       const people = await setUpTraders(server.url, traders, { parallel: 8, tag: "bench-soak", advisor: true });
