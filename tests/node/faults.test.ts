@@ -174,6 +174,55 @@ describe("the database cut in the middle of a statement", () => {
     expect(((await retry.json()) as { fillsCreated: number }).fillsCreated).toBe(4);
   });
 
+  it("an import's commit and undo whose answers are lost after Postgres committed them: the server reads the import again and answers 200 with what happened, done once", async () => {
+    const { cookie } = await signedIn();
+    const account = (await (await api("/api/accounts", cookie, { method: "POST", json: { name: "Lost answer", currency: "USD", startingBalance: "10000" } })).json()) as { id: string };
+    const form = new FormData();
+    form.set("file", new Blob([GENERIC_SAMPLE]), "trades.csv");
+    form.set("request", JSON.stringify({ accountId: account.id, presetId: "generic" }));
+    const { importId } = (await (await api("/api/csv-import/preview", cookie, { method: "POST", body: form })).json()) as { importId: string };
+    const status = async () => (await one<{ status: string }>("select status from csv_imports where id = $1", [importId])).status;
+    const fills = async () => (await one<{ n: number }>("select count(*)::int as n from fills where account_id = $1", [account.id])).n;
+    const balance = async () => ((await (await api(`/api/accounts/${account.id}`, cookie)).json()) as { balance: string }).balance;
+    const opening = await balance();
+
+    // The statement waits behind the account's lock; the proxy holds every byte, the lock goes, Postgres commits
+    // and answers into the proxy, and the proxy breaks the connection with that answer in it (new ones go through).
+    const lostAfterCommit = async (request: () => Promise<Response>, done: string) => {
+      const blocker = await direct.connect();
+      try {
+        await blocker.query("begin");
+        await blocker.query("select 1 from accounts where id = $1 for update", [account.id]);
+        const me = (await blocker.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+        const pending = request();
+        for (let i = 0; i < 400 && !(await one<{ n: number }>("select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))", [me])).n; i++) await new Promise((r) => setTimeout(r, 25));
+        proxy.hold();
+        await blocker.query("commit");
+        for (let i = 0; i < 400 && (await status()) !== done; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(await status()).toBe(done);
+        proxy.reset();
+        return await pending;
+      } finally {
+        blocker.release();
+      }
+    };
+
+    const committed = await lostAfterCommit(() => api("/api/csv-import/commit", cookie, { method: "POST", json: { importId } }), "committed");
+    expect(committed.status, lines.filter((l) => /"level":"error"/.test(l)).join("\n")).toBe(200);
+    expect(await committed.json()).toMatchObject({ importId, status: "committed", fillsCreated: 4 });
+    expect(await fills()).toBe(4);
+    expect(await balance()).not.toBe(opening);
+    const again = await api("/api/csv-import/commit", cookie, { method: "POST", json: { importId } });
+    expect(again.status).toBe(409);
+    expect(await fills()).toBe(4);
+
+    const undone = await lostAfterCommit(() => api(`/api/csv-import/${importId}/undo`, cookie, { method: "POST" }), "undone");
+    expect(undone.status).toBe(200);
+    expect(await undone.json()).toMatchObject({ importId, status: "undone" });
+    expect(await fills()).toBe(0);
+    expect(await balance()).toBe(opening);
+  });
+
   it("a payment webhook: 503 (the provider retries); the purchase is credited once, however often it is redelivered", async () => {
     const { cookie, userId } = await signedIn();
     const checkout = await api("/api/billing/checkout", cookie, { method: "POST", json: { packId: "starter" } });

@@ -11,6 +11,8 @@ export type TcpProxy = {
   hold(): void;
   /** Forwards again, what waited included. */
   release(): void;
+  /** Breaks every connection open now, what was held in it lost; new connections go through (forwarding again). */
+  reset(): void;
   close(): Promise<void>;
 };
 
@@ -71,6 +73,12 @@ export async function startTcpProxy(targetPort = 5432, targetHost = "127.0.0.1")
     for (const pair of pairs) connect(pair);
   };
 
+  const reset = () => {
+    held = false;
+    for (const sock of sockets) sock.destroy();
+    pairs.clear();
+  };
+
   await listen();
-  return { port, cut, restore: listen, hold, release, close: cut };
+  return { port, cut, restore: listen, hold, release, reset, close: cut };
 }
