@@ -1,7 +1,7 @@
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from "../lib/accounts/accounts.ts";
 import { AccountPatchSchema, DeleteAccountQuerySchema, IdParamSchema, NewAccountSchema } from "../lib/accounts/schema.ts";
 import * as z from "zod/mini";
-import { exportAccountCsv } from "../lib/accounts/export.ts";
+import { exportAccountCsv } from "../lib/archive/account-csv.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { AccountListSchema, AccountSchema, BrokerConnectionViewSchema, BrokerRunListSchema, BrokerTestSchema } from "../lib/http/responses.ts";

@@ -7,8 +7,8 @@ import {
   saveDataKey,
   saveProviderKey,
   updateProviderKey,
-} from "../lib/advisor/keys.ts";
-import { MARKET_DATA } from "../lib/advisor/providers.ts";
+} from "../lib/keys/keys.ts";
+import { MARKET_DATA } from "../lib/providers/providers.ts";
 import {
   createConversation,
   deleteConversation,
@@ -25,14 +25,11 @@ import {
   ConversationListQuerySchema,
   ConversationPatchSchema,
   ImportMappingAskSchema,
-  MarketDataKeySaveSchema,
   NewConversationSchema,
-  ProviderKeyPatchSchema,
-  ProviderKeySaveSchema,
-  ProviderParamSchema,
   SettingsSchema,
   TurnSchema,
 } from "../lib/advisor/schema.ts";
+import { MarketDataKeySaveSchema, ProviderKeyPatchSchema, ProviderKeySaveSchema, ProviderParamSchema } from "../lib/providers/schema.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
 import {
   AdvisorSettingsSchema,

@@ -1,8 +1,8 @@
 // The account itself: deleted (the password re-checked), its data exported and imported (docs/auth.md). Mounted in
 // functions/auth.ts under /api/auth.
 import { DeleteAccountSchema } from "../lib/auth/schema.ts";
-import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/accounts/data-export.ts";
-import { deleteOwnAccount } from "../lib/auth/users.ts";
+import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData } from "../lib/archive/data-export.ts";
+import { deleteOwnAccount } from "../lib/billing/closing.ts";
 import { clearSessionCookie, currentUser, passwordCheckLimits, requireUser } from "../lib/http/auth.ts";
 import { createRouter, readUpload, validate } from "../lib/http/index.ts";
 import { DataImportBodySchema, DataImportSummarySchema } from "../lib/http/responses.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
-import { deleteStoredKey, getDataKey, saveDataKey } from "../lib/advisor/keys.ts";
-import { BARS } from "../lib/advisor/providers.ts";
-import { MarketDataKeySaveSchema } from "../lib/advisor/schema.ts";
+import { deleteStoredKey, getDataKey, saveDataKey } from "../lib/keys/keys.ts";
+import { BARS } from "../lib/providers/providers.ts";
+import { MarketDataKeySaveSchema } from "../lib/providers/schema.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, readUpload, validate, type Group } from "../lib/http/index.ts";
 import { BarsUploadBodySchema, BarsUploadSchema, MarketDataKeySchema } from "../lib/http/responses.ts";

@@ -6,7 +6,7 @@ import { getQuote, quotesConfigured } from "../lib/market/quotes.ts";
 import { QuoteParamSchema, SymbolSearchQuerySchema } from "../lib/market/schema.ts";
 import { searchSymbols } from "../lib/market/symbols.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
-import { listFutures } from "../lib/trades/futures.ts";
+import { listFutures } from "../lib/instruments/futures.ts";
 
 export const symbols = createRouter().get(
   "/",
@@ -35,7 +35,7 @@ export const quotes = createRouter().get(
   async (c) => c.json(await getQuote(c.var.deps, c.req.valid("param").symbol)),
 );
 
-// The futures contracts the journal knows (lib/trades/futures.ts): a fill of one takes its multiplier and currency from here.
+// The futures contracts the journal knows (lib/instruments/futures.ts): a fill of one takes its multiplier and currency from here.
 export const instruments = createRouter().get(
   "/futures",
   describeRoute({

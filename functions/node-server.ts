@@ -13,7 +13,7 @@ import type { Config } from "../lib/config/index.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
 import { migrateUrl } from "../lib/db/migrate.ts";
-import { checkStoredKeys } from "../lib/advisor/keys.ts";
+import { checkStoredKeys } from "../lib/keys/keys.ts";
 import { seedAdmin } from "../lib/auth/users.ts";
 import { openSetupLink, type SetupLink } from "../lib/admin/setup.ts";
 import { deferWith, type Deps } from "../lib/deps.ts";

@@ -1,10 +1,9 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
 import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
 import { WhatIfSchema } from "../lib/http/simulation-responses.ts";
-import { whatIf, WhatIfQuerySchema } from "../lib/stats/what-if.ts";
-import { playbookReport } from "../lib/playbooks/report.ts";
-import { TagReportQuerySchema } from "../lib/tags/schema.ts";
-import { tagReport } from "../lib/tags/tags.ts";
+import { whatIf, WhatIfQuerySchema } from "../lib/simulations/what-if.ts";
+import { playbookReport } from "../lib/stats/playbook-report.ts";
+import { tagReport, TagReportQuerySchema } from "../lib/stats/tag-report.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import "../lib/http/mentor.ts"; // mentors read these routes (lib/sharing/access.ts)
 import { createRouter, validate, type Group } from "../lib/http/index.ts";

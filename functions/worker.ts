@@ -11,7 +11,7 @@ import { createRateLimiter, type RateLimiter } from "../lib/ratelimit/index.ts";
 import type { ObjectStore } from "../lib/storage/index.ts";
 import type { Scratch } from "../lib/storage/scratch.ts";
 import type { ModelRunner } from "../lib/advisor/model.ts";
-import type { BrokerRunner } from "../lib/sync/broker-call.ts";
+import type { BrokerRunner } from "../lib/ports/broker.ts";
 import { AppError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Group } from "../lib/http/index.ts";

@@ -2,13 +2,12 @@ import type { Analytics } from "./analytics/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Db, DbKind } from "./db/client.ts";
 import type { Mailer } from "./email/index.ts";
-import type { ModelRunner } from "./advisor/model.ts";
-import type { BrokerRunner } from "./sync/broker-call.ts";
+import type { ModelRunner } from "./ports/model.ts";
+import type { BrokerRunner } from "./ports/broker.ts";
 import type { Logger } from "./log.ts";
 import type { RateLimiter } from "./ratelimit/index.ts";
-import type { ObjectStore } from "./storage/index.ts";
-import type { Scratch } from "./storage/scratch.ts";
-import type { SetupLink } from "./admin/setup.ts";
+import type { ObjectStore, Scratch } from "./ports/storage.ts";
+import type { SetupLink } from "./ports/setup.ts";
 
 /**
  * Everything a domain function may touch besides its input. Entrypoints build it (Node once at start,

@@ -3,7 +3,7 @@
 // brokers Worker"). Its `Brokers` entrypoint runs one broker call (lib/sync/runner.ts) with the configuration it
 // is given. Reached only through bindings: no route, no variables.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { BrokerCall, BrokerConfig, BrokerResult } from "../../lib/sync/broker-call.ts";
+import type { BrokerCall, BrokerConfig, BrokerResult } from "../../lib/ports/broker.ts";
 import { runBrokerCall } from "../../lib/sync/runner.ts";
 
 export class Brokers extends WorkerEntrypoint {

@@ -14,7 +14,7 @@ import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import type { AccountPatch, NewAccount } from "./schema.ts";
-import type { FeeSchedule } from "../trades/fees.ts";
+import type { FeeSchedule } from "./fees.ts";
 
 export const DEFAULT_TIMEZONE = "America/New_York";
 export const DELETE_HISTORY_CONFIRMATION = "delete-history";
@@ -33,7 +33,7 @@ export type Account = {
   balance: string;
   /** 1R in money for trades without a plan of their own (DESIGN.md section 10); null: none. */
   defaultRisk: string | null;
-  /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null: none. */
+  /** What the broker charges, for imported rows that carry no fee (lib/accounts/fees.ts); null: none. */
   feeSchedule: FeeSchedule | null;
   /** For tax (docs/tax.md): taxable, ira or exempt. */
   taxStatus: "taxable" | "ira" | "exempt";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { DecimalStringSchema } from "../money.ts";
 import { dateTimeSchema } from "../time/range.ts";
-import { FeeScheduleSchema } from "../trades/fees.ts";
+import { FeeScheduleSchema } from "./fees.ts";
 
 const required = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`),
@@ -67,7 +67,7 @@ export const AccountPatchSchema = z.strictObject(
     defaultRisk: z.optional(
       z.nullable(DecimalStringSchema.check(z.refine((v: string) => !v.startsWith("-") && !/^[+]?0+(\.0+)?$/.test(v), "must be greater than zero"))),
     ),
-    /** What the broker charges, for imported rows that carry no fee (lib/trades/fees.ts); null clears it. */
+    /** What the broker charges, for imported rows that carry no fee (lib/accounts/fees.ts); null clears it. */
     feeSchedule: z.optional(z.nullable(FeeScheduleSchema)),
     /** For tax (docs/tax.md). */
     taxStatus: z.optional(z.enum(["taxable", "ira", "exempt"], { error: "must be taxable, ira or exempt" })),

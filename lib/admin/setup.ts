@@ -10,8 +10,9 @@ import { claimFirstAdmin } from "../auth/users.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import type { SetupLink } from "../ports/setup.ts";
 
-export type SetupLink = { digest: Buffer | null };
+export type { SetupLink };
 
 const digestOf = (token: string) => createHash("sha256").update(token, "utf8").digest();
 

@@ -6,11 +6,11 @@ import { placeHold, releaseHold, settleHold, type Hold } from "../billing/wallet
 import { EnvelopeError } from "../crypto/envelope.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { providerKeyWithModel } from "./keys.ts";
+import { providerKeyWithModel } from "../keys/keys.ts";
 import type { ModelCall, ProviderFailure } from "./model.ts";
 import { creditsFor, priceOf } from "./prices.ts";
-import { baseUrlOf, type ModelProvider } from "./providers.ts";
-import { PROVIDER_NAMES } from "./schema.ts";
+import { baseUrlOf, type ModelProvider } from "../providers/providers.ts";
+import { PROVIDER_NAMES } from "../providers/schema.ts";
 
 export type Question = {
   provider: ModelProvider;

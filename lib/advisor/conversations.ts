@@ -6,8 +6,8 @@ import type { AuthUser } from "../auth/session.ts";
 import { advisorConversations, advisorMessages, advisorSettings, storedKeys } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { FALLBACK_MODELS } from "./models.ts";
-import { MARKET_DATA, isModelProvider, type ModelProvider } from "./providers.ts";
+import { FALLBACK_MODELS } from "../providers/models.ts";
+import { MARKET_DATA, isModelProvider, type ModelProvider } from "../providers/providers.ts";
 import type { ConversationPatch, NewConversation } from "./schema.ts";
 
 type ConversationRow = typeof advisorConversations.$inferSelect;

@@ -12,8 +12,8 @@ import { DATE_FORMATS, type ImportMapping, type ImportOptions } from "../imports
 import type { Suggestion } from "../imports/suggest.ts";
 import { askOnce } from "./ask-once.ts";
 import type { ProviderFailure } from "./model.ts";
-import type { ModelProvider } from "./providers.ts";
-import { PROVIDER_NAMES } from "./schema.ts";
+import type { ModelProvider } from "../providers/providers.ts";
+import { PROVIDER_NAMES } from "../providers/schema.ts";
 
 /** Rows of the file the model is shown (the header besides). */
 export const MODEL_SAMPLE_ROWS = 5;

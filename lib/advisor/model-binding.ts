@@ -2,7 +2,7 @@
 // bindings: the call's data goes over Workers RPC with `callTool` as a callback stub, and the parts come back
 // as a newline-delimited JSON stream (cancelled when the turn stops, which aborts the provider call there).
 import { partsFromStream, type CallTool, type ModelCall, type ModelRunner } from "./model.ts";
-import type { ModelProvider } from "./providers.ts";
+import type { ModelProvider } from "../providers/providers.ts";
 
 /** What a model Worker's `Model` entrypoint offers over RPC. */
 export type ModelService = { stream(call: ModelCall, callTool: CallTool): Promise<ReadableStream<Uint8Array>> };

@@ -3,39 +3,9 @@
 // process (Node, `wrangler dev`) or in a model Worker of its own behind a service binding (the deployed
 // advisor Worker; docs/architecture.md, "The advisor Worker's size"), with the SDK's own tool loop calling
 // back for each tool. Nothing here imports the SDK.
-import type { ModelProvider } from "./providers.ts";
-import type { ToolOutput } from "./tools.ts";
+import type { CallTool, ModelCall, ModelPart, ModelRunner, ProviderFailure, ToolAnswer } from "../ports/model.ts";
 
-export type ModelCall = {
-  provider: ModelProvider;
-  model: string;
-  baseURL: string;
-  apiKey: string;
-  instructions: string;
-  messages: Array<{ role: "user" | "assistant"; content: string }>;
-  /** JSON Schema of each tool's arguments; the tool runs where the journal is (callTool). */
-  tools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-  maxSteps: number;
-  maxOutputTokens: number;
-};
-
-/** What a failed provider call means to the trader: a code and words (never the provider's request or the key). */
-export type ProviderFailure = { code: string; message: string; keyRefused?: boolean };
-
-export type ModelPart =
-  | { type: "text"; text: string }
-  | { type: "tool-call"; id: string; name: string; input: unknown }
-  | { type: "tool-result"; id: string; name: string; summary: string; dataChars: number }
-  | { type: "tool-error"; id: string; name: string; message: string }
-  | { type: "step"; inputTokens: number; outputTokens: number }
-  | { type: "finish"; finishReason: string }
-  | { type: "error"; failure: ProviderFailure };
-
-export type ToolAnswer = { ok: true; output: ToolOutput } | { ok: false; message: string };
-export type CallTool = (name: string, input: unknown) => Promise<ToolAnswer>;
-
-/** Streams one model call (its tool loop included) as parts; stops when `signal` aborts. */
-export type ModelRunner = (call: ModelCall, callTool: CallTool, signal: AbortSignal) => AsyncIterable<ModelPart>;
+export type { CallTool, ModelCall, ModelPart, ModelRunner, ProviderFailure, ToolAnswer };
 
 /** A provider failure as the code and words the trader sees. */
 export function providerFailure(err: unknown): ProviderFailure {

@@ -2,13 +2,9 @@
 // built-in table (the providers' list prices in late 2026) that MODEL_PRICES overrides. A model without a
 // price cannot be used while metering is on (409 MODEL_NOT_PRICED). Credits: 1 credit = 0.01 USD of
 // marked-up cost, a turn charged ceil(raw cost x PRICING_MARKUP x 100).
-import * as z from "zod/mini";
 import { toUnits } from "../money.ts";
-import type { ModelProvider } from "./providers.ts";
-
-export type ModelPrice = Readonly<{ input: string; output: string; contextTokens: number }>;
-
-const CONTEXT_128K = 128_000;
+import { CONTEXT_128K, type ModelPrice, type PriceOverrides } from "../config/prices.ts";
+import type { ModelProvider } from "../providers/providers.ts";
 
 /** Families by provider, first match wins (decimal strings: USD per million tokens). */
 const BUILT_IN: ReadonlyArray<readonly [ModelProvider, RegExp, ModelPrice]> = [
@@ -34,34 +30,6 @@ const BUILT_IN: ReadonlyArray<readonly [ModelProvider, RegExp, ModelPrice]> = [
   ["openrouter", /^google\/gemini-2\.5-pro/, { input: "1.25", output: "10", contextTokens: 1_000_000 }],
   ["openrouter", /^google\/gemini-2\.5-flash/, { input: "0.3", output: "2.5", contextTokens: 1_000_000 }],
 ];
-
-const Decimal = z.string().check(z.regex(/^\d{1,6}(\.\d{1,10})?$/, "must be a decimal string of USD per million tokens, such as \"1.25\""));
-const OverridesSchema = z.record(
-  z.string().check(z.regex(/^(openai|anthropic|gemini|openrouter):[\w.:/@-]{1,200}$/, "must be provider:model, such as \"openai:gpt-5.1\"")),
-  z.strictObject({ input: Decimal, output: Decimal, contextTokens: z.optional(z.int().check(z.minimum(1000), z.maximum(10_000_000))) }),
-);
-
-export type PriceOverrides = Readonly<Record<string, ModelPrice>>;
-
-/** MODEL_PRICES parsed (`{"openai:gpt-5.1": {"input": "1.25", "output": "10", "contextTokens": 400000}}`), or why not. */
-export function parseModelPrices(raw: string): { prices: PriceOverrides } | { error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { error: 'must be JSON: {"provider:model": {"input": "1.25", "output": "10"}}' };
-  }
-  const parsed = OverridesSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { error: `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}` };
-  }
-  return {
-    prices: Object.freeze(
-      Object.fromEntries(Object.entries(parsed.data).map(([k, v]) => [k, { input: v.input, output: v.output, contextTokens: v.contextTokens ?? CONTEXT_128K }])),
-    ),
-  };
-}
 
 /** The price of a model: an override, else the built-in table; null when it has none. */
 export function priceOf(overrides: PriceOverrides, provider: ModelProvider, model: string): ModelPrice | null {

@@ -13,23 +13,24 @@ import { ledgerPageSql } from "../ledger/ledger.ts";
 import { breakdown, calendar, summary, type BreakdownBy } from "../stats/stats.ts";
 import { getTrade, listTrades, type Trade } from "../trades/trades.ts";
 import { findings } from "../insights/findings.ts";
-import { playbookReport } from "../playbooks/report.ts";
+import { playbookReport } from "../stats/playbook-report.ts";
 import { complianceReport } from "../rules/compliance.ts";
 import { evaluationRules, replayEvaluation } from "../prop/evaluations.ts";
 import { PROP_PRESETS } from "../prop/presets.ts";
 import { ReplaySchema } from "../prop/schema.ts";
-import { tagReport } from "../tags/tags.ts";
+import { tagReport } from "../stats/tag-report.ts";
 import { MonteCarloSchema, runMonteCarlo } from "../simulations/simulations.ts";
-import { whatIf, WhatIfQuerySchema } from "../stats/what-if.ts";
+import { whatIf, WhatIfQuerySchema } from "../simulations/what-if.ts";
 import { listDays } from "../days/days.ts";
 import { DayListQuerySchema } from "../days/schema.ts";
 import { listStrategies } from "../options/strategies.ts";
 import { STRATEGY_KINDS, type StrategyKind } from "../options/strategy-shape.ts";
-import { providerKeyOf } from "./keys.ts";
-import { baseUrlOf, MARKET_DATA } from "./providers.ts";
+import { providerKeyOf } from "../keys/keys.ts";
+import { baseUrlOf, MARKET_DATA } from "../providers/providers.ts";
+import type { ToolOutput } from "../ports/model.ts";
 
 /** What a tool hands back: data for the model, a line for the trader. */
-export type ToolOutput = { summary: string; data: unknown };
+export type { ToolOutput };
 
 export type AdvisorTool = {
   description: string;

@@ -18,13 +18,15 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { EnvelopeError } from "../crypto/envelope.ts";
 import { DEFAULT_TITLE, findConversation, getSettings, type ToolCallRecord, type Usage } from "./conversations.ts";
-import { providerKeyOf } from "./keys.ts";
+import { providerKeyOf } from "../keys/keys.ts";
 import { providerFailure, type CallTool, type ModelCall, type ModelPart } from "./model.ts";
-import { creditsFor, priceOf, type ModelPrice } from "./prices.ts";
-import { PROVIDER_NAMES, type TurnInput } from "./schema.ts";
+import type { ModelPrice } from "../config/prices.ts";
+import { creditsFor, priceOf } from "./prices.ts";
+import { PROVIDER_NAMES } from "../providers/schema.ts";
+import type { TurnInput } from "./schema.ts";
 import { accountsForPrompt, hasQuotes, journalTools, MAX_RESULT_CHARS } from "./tools.ts";
-import { baseUrlOf } from "./providers.ts";
-import type { ModelProvider } from "./providers.ts";
+import { baseUrlOf } from "../providers/providers.ts";
+import type { ModelProvider } from "../providers/providers.ts";
 
 /** Model calls in one turn (tool rounds included), and the output tokens allowed per call. */
 export const MAX_STEPS = 5;

@@ -1,7 +1,7 @@
 // The complete archive (docs/accounts.md, "Everything, as one ZIP"): one zip file with everything a trader
 // has here, streamed as it is written, one screenshot in memory at a time. Its entries, in this order:
 //   manifest.json            what the archive holds (format, version, counts)
-//   journal.json             the whole-account JSON export (lib/accounts/data-export.ts): accounts, ledgers,
+//   journal.json             the whole-account JSON export (lib/archive/data-export.ts): accounts, ledgers,
 //                            fills, trades' journals, playbooks, rules, daily journal, splits, tag kinds
 //   screenshots.json         each image's file, type and owner: a trade (its account's place in journal.json
 //                            and the ref of the fill that opened it), a playbook (its ref), a journal day, or
@@ -24,7 +24,7 @@
 import { Buffer } from "node:buffer";
 import { sql } from "drizzle-orm";
 import type { Zip } from "fflate";
-import { exportUserData } from "../accounts/data-export.ts";
+import { exportUserData } from "./data-export.ts";
 import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";

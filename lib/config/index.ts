@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_CREDIT_PACKS, parseCreditPacks, type CreditPack } from "../billing/packs.ts";
-import { parseModelPrices, type PriceOverrides } from "../advisor/prices.ts";
+import { DEFAULT_CREDIT_PACKS, parseCreditPacks, type CreditPack } from "./packs.ts";
+import { parseModelPrices, type PriceOverrides } from "./prices.ts";
 import type * as z from "zod/mini";
 import {
   ConfigSchema,

@@ -251,7 +251,7 @@ export const accounts = pgTable(
     /** The money a trade risks when it says nothing of its own (1R): trades' R falls back to it. */
     defaultRisk: money("default_risk"),
     /**
-     * What the broker charges, per asset class (lib/trades/fees.ts): applied on import to rows that carry no
+     * What the broker charges, per asset class (lib/accounts/fees.ts): applied on import to rows that carry no
      * fee, each such fee marked estimated on its fill. Null: none.
      */
     feeSchedule: jsonb("fee_schedule"),
@@ -1050,7 +1050,7 @@ export const csvImportParts = pgTable(
 /**
  * The version of each user's maintained statistics (stats_groups, stats_drawdown_days): raised by every
  * function that writes them (stats_version_bump), so a read that finds the same version finds the same rows
- * (lib/stats/cache.ts keeps figures by it).
+ * (lib/maintained/cache.ts keeps figures by it).
  */
 export const statsVersions = pgTable("stats_versions", {
   userId: uuid("user_id")
@@ -1312,7 +1312,7 @@ export const brokerOauthFlows = pgTable(
 /**
  * A user's own settings (GET/PUT /api/settings, docs/currencies.md): the base currency every account's
  * figures convert to (null: off). `fxVersion` rises with every change of the base or of an override, so
- * figures kept by version (lib/stats/cache.ts) are never those of an older rate.
+ * figures kept by version (lib/maintained/cache.ts) are never those of an older rate.
  */
 export const userSettings = pgTable("user_settings", {
   userId: uuid("user_id")

@@ -14,7 +14,7 @@
 //   (RFC 2369) with List-Unsubscribe-Post (RFC 8058, one click), and in the email's foot.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { ModelProvider } from "../advisor/providers.ts";
+import type { ModelProvider } from "../providers/providers.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";

@@ -16,7 +16,7 @@ import { listDays } from "../days/days.ts";
 import { propSummary } from "../prop/evaluations.ts";
 import { BASE, summary } from "../stats/stats.ts";
 import { addDays, dayIn, zonedTimeToUtc } from "../time/zoned.ts";
-import { baseOf } from "../settings/settings.ts";
+import { baseOf } from "../fx/user-base.ts";
 import { washWatch } from "../tax/tax.ts";
 
 /** Weeks the trader's own average week is taken over (those with a closed trade among them). */

@@ -4,7 +4,7 @@
 // refused or slow model never holds the digest: after READING_TIMEOUT_MS the figures go out alone.
 import { askOnce } from "../advisor/ask-once.ts";
 import { getSettings as advisorSettings } from "../advisor/conversations.ts";
-import type { ModelProvider } from "../advisor/providers.ts";
+import type { ModelProvider } from "../providers/providers.ts";
 import type { AuthUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";

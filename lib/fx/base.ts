@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { rowsOf } from "../db/rows.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { keptFigures } from "../stats/cache.ts";
+import { keptFigures } from "../maintained/cache.ts";
 import { ratesSql } from "./convert.ts";
 import { ensureRates, recordedSql } from "./rates.ts";
 
@@ -103,7 +103,7 @@ function neededSql(userId: string, base: string, fxVersion: string, overrides: b
 /**
  * The user's base (400 naming `currency` when none is set) and the rates a read over the range needs, fetched
  * when never asked. `version`: the maintained rows' version the read is exact at (null: from the journal),
- * which keeps the answer with the rates' stamp (lib/stats/cache.ts).
+ * which keeps the answer with the rates' stamp (lib/maintained/cache.ts).
  */
 export async function prepareBase(
   deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">,

@@ -1,7 +1,7 @@
 // Response bodies as zod schemas, for the OpenAPI document (describeRoute) and so for the contract test that
 // holds real responses to it. The domain code builds these bodies; these schemas say what they are.
 import * as z from "zod/mini";
-import { FeeScheduleSchema } from "../trades/fees.ts";
+import { FeeScheduleSchema } from "../accounts/fees.ts";
 
 export const iso = () => z.string().check(z.describe("An instant, ISO 8601 in UTC"));
 export const decimal = () => z.string().check(z.regex(/^-?\d+\.\d{2,10}$/), z.describe("A decimal as a string, at least two decimals"));

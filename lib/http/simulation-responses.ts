@@ -51,7 +51,7 @@ export const MonteCarloResultSchema = z.object({
   assumptions: z.array(z.string()),
 });
 
-/** A what-if side: the statistics summary's figures (lib/stats/what-if.ts computes them with the same arithmetic). */
+/** A what-if side: the statistics summary's figures (lib/simulations/what-if.ts computes them with the same arithmetic). */
 const whatIfSummary = () => z.omit(StatsSummarySchema, { currency: true, missingRates: true });
 
 /** GET /api/stats/what-if (docs/simulations.md). */

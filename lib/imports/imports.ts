@@ -18,7 +18,7 @@ import { cashEffectUnits, type OpenPosition } from "../trades/cash.ts";
 import { decodeCsv, normalizeCsv, type RowError, type RowSkip, type StagedFill } from "./normalize.ts";
 import { findPreset } from "./presets.ts";
 import { rememberMapping } from "./suggest.ts";
-import type { FeeSchedule } from "../trades/fees.ts";
+import type { FeeSchedule } from "../accounts/fees.ts";
 import type { ImportRequest } from "./schema.ts";
 
 /** At most this many row errors and preview fills are returned; the counts always cover every row. */

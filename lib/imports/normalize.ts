@@ -7,9 +7,9 @@ import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { inStoredRange, RANGE_MESSAGE } from "../time/range.ts";
 import { dayIn, zonedTimeToUtc } from "../time/zoned.ts";
 import type { CashFill } from "../trades/cash.ts";
-import { resolveInstrument, type AssetClass } from "../trades/instruments.ts";
+import { resolveInstrument, type AssetClass } from "../instruments/instruments.ts";
 import { quoteOfPair } from "../trades/pairs.ts";
-import { estimateFee, type FeeSchedule } from "../trades/fees.ts";
+import { estimateFee, type FeeSchedule } from "../accounts/fees.ts";
 import type { ImportMapping, ImportOptions } from "./schema.ts";
 
 /** A fill as staged for the commit: what its cash effect needs (lib/trades/cash.ts), and where it came from. */
@@ -19,7 +19,7 @@ export type StagedFill = CashFill & {
   /** The broker's order (mapping.orderId, or a multi-leg order's first row: options.multiLegRows), when known. */
   order_id?: string;
   duplicate?: boolean;
-  /** The row carried no fee: `fees` is the account's fee schedule's estimate (lib/trades/fees.ts). */
+  /** The row carried no fee: `fees` is the account's fee schedule's estimate (lib/accounts/fees.ts). */
   fees_estimated?: boolean;
   /** The plan the row gives its trade (mapping.stopPrice / targetPrice), when it gives one. */
   stop_price?: string;

@@ -17,7 +17,7 @@ import type { AuthUser } from "../auth/session.ts";
 import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import type { FeeSchedule } from "../trades/fees.ts";
+import type { FeeSchedule } from "../accounts/fees.ts";
 import { NewFillSchema } from "../trades/schema.ts";
 import { fromUnits } from "../money.ts";
 import { cashEffectUnits } from "../trades/cash.ts";

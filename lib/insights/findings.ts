@@ -18,7 +18,7 @@ import type { Deps } from "../deps.ts";
 import { formatDecimal, fromUnits, toUnits } from "../money.ts";
 import { scope, StatsQuerySchema, type StatsQuery } from "../stats/stats.ts";
 import { durationWords } from "../time/duration.ts";
-import { ONE_R_SQL } from "../trades/risk.ts";
+import { ONE_R_SQL } from "../risk.ts";
 
 export const REVENGE_MINUTES = 30;
 export const SIZE_UP_FACTOR = "1.5";
@@ -69,7 +69,7 @@ const sum = (rows: Cited[]) => fromUnits(rows.reduce((s, r) => s + toUnits(r.net
  * context), for a window of `minutes` and the period `inRange` (a filter on a time column; empty for all):
  * `base` (CTE `t`: every trade with its size three ways), `afterLoss` (CTEs after it ending in `found`: the
  * revenge and size-up trades, by `kind`), `overtrading` (a select of the trades of the days over the account's
- * 90th percentile, with `p90` and `day_trades`). The what-if (lib/stats/what-if.ts) removes the same trades.
+ * 90th percentile, with `p90` and `day_trades`). The what-if (lib/simulations/what-if.ts) removes the same trades.
  */
 export function behaviourSql(userId: string, only: SQL, minutes: number, inRange: (col: SQL) => SQL = () => sql``) {
   // Every trade of the scope's accounts (history before the period sets the context), with its size three ways

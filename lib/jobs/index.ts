@@ -13,7 +13,7 @@ import { computeExcursions } from "../trades/excursions.ts";
 import { drainBarQueue } from "../market/bar-queue.ts";
 import { syncDueConnections } from "../sync/sync.ts";
 import { discardStaleArchiveImages } from "../archive/staged.ts";
-import { settlePending } from "../stats/settle.ts";
+import { settlePending } from "../maintained/settle.ts";
 import { fetchRecentRates } from "../fx/rates.ts";
 import type { Job } from "./run.ts";
 
@@ -113,7 +113,7 @@ export const brokerSyncJob: Job = {
   run: async (deps) => ({ affected: await syncDueConnections(deps) }),
 };
 
-/** The statistics' noted days refreshed in the background, so the first read after an import rarely waits (lib/stats/settle.ts). */
+/** The statistics' noted days refreshed in the background, so the first read after an import rarely waits (lib/maintained/settle.ts). */
 export const settleStatisticsJob: Job = {
   name: "settle-statistics",
   cron: "* * * * *",

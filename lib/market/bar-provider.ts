@@ -5,7 +5,7 @@
 // Prices are as traded (adjusted=false), to meet the fills. Whatever the provider does, this answers within
 // BAR_FETCH_TIMEOUT_MS with one of four outcomes; nothing here throws for the provider's sake.
 import type { Config } from "../config/index.ts";
-import { baseUrlOf, BARS } from "../advisor/providers.ts";
+import { baseUrlOf, BARS } from "../providers/providers.ts";
 import { toUnits } from "../money.ts";
 import type { Bar, BarResolution } from "./bars.ts";
 

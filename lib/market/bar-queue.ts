@@ -6,8 +6,8 @@
 // `failed`, as is a day the key's plan does not cover. A refused key marks the key unverified and fails
 // the user's queued days until a working key is saved.
 import { sql } from "drizzle-orm";
-import { BARS } from "../advisor/providers.ts";
-import { markDataKeyRefused, providerKeyOf } from "../advisor/keys.ts";
+import { BARS } from "../providers/providers.ts";
+import { markDataKeyRefused, providerKeyOf } from "../keys/keys.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import type { LimitRule } from "../ratelimit/index.ts";

@@ -7,7 +7,7 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { wallClock } from "../time/zoned.ts";
-import { resolveInstrument } from "../trades/instruments.ts";
+import { resolveInstrument } from "../instruments/instruments.ts";
 
 /** What the stored bars are: 1-minute and daily. */
 export const BAR_RESOLUTIONS = ["1m", "1d"] as const;

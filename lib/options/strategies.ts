@@ -16,7 +16,7 @@ import { formatDecimal, fromUnits, multiplyDecimals, multiplyUnits, roundDecimal
 import { closeRates } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { canonicalTags } from "../tags/tags.ts";
-import { resolveInstrument } from "../trades/instruments.ts";
+import { resolveInstrument } from "../instruments/instruments.ts";
 import type { NewStrategy, StrategyJournal, StrategyListQuery } from "./schema.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { settleStrategies } from "./settle.ts";

@@ -20,11 +20,11 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { ONE_R_SQL } from "../trades/risk.ts";
+import { ONE_R_SQL } from "../risk.ts";
 import { rulesOfAccount } from "./rules.ts";
 import { closeRates, noBaseError, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
-import { baseOf } from "../settings/settings.ts";
+import { baseOf } from "../fx/user-base.ts";
 import { WEIGHTS } from "./schema.ts";
 
 /**

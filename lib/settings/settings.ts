@@ -8,7 +8,7 @@ import { AppError } from "../errors.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
 import { ensureRates } from "../fx/rates.ts";
-import { MODEL_PROVIDERS } from "../advisor/providers.ts";
+import { MODEL_PROVIDERS } from "../providers/providers.ts";
 
 const DigestSchema = z.strictObject({
   weekly: z.boolean("must be true or false"),
@@ -35,12 +35,6 @@ type Row = { base_currency: string | null; digest: Settings["digest"]; privacy_m
 export async function getSettings(deps: Pick<Deps, "db">, userId: string): Promise<Settings> {
   const [row] = rowsOf<Row>(await deps.db.execute(sql`select base_currency, digest, privacy_mode, fx_version::text from user_settings where user_id = ${userId}::uuid`));
   return { baseCurrency: row?.base_currency ?? null, digest: row?.digest ?? null, privacyMode: row?.privacy_mode ?? false };
-}
-
-/** The user's base currency and its version (raised with every change of the base or of an override), or null. */
-export async function baseOf(deps: Pick<Deps, "db">, userId: string): Promise<{ base: string; fxVersion: string } | null> {
-  const [row] = rowsOf<Row>(await deps.db.execute(sql`select base_currency, fx_version::text from user_settings where user_id = ${userId}::uuid`));
-  return row?.base_currency ? { base: row.base_currency, fxVersion: row.fx_version } : null;
 }
 
 /**

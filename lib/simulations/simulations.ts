@@ -12,7 +12,7 @@ import { evaluationRules } from "../prop/evaluations.ts";
 import type { PropRules } from "../prop/engine.ts";
 import { RulesSchema } from "../prop/schema.ts";
 import { scope, StatsQuerySchema } from "../stats/stats.ts";
-import { R_MULTIPLE } from "../trades/risk.ts";
+import { R_MULTIPLE } from "../risk.ts";
 import { defaultBlockSize, monteCarlo, wilson, type Histogram } from "./monte-carlo.ts";
 import { propMonteCarlo, type PropSimParams } from "./prop.ts";
 

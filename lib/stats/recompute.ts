@@ -4,12 +4,12 @@
 // and the benchmark (npm run bench -- stats) times both. Each builder answers the same columns as its
 // maintained counterpart, so one mapping (stats.ts) turns either into the API's figures.
 import { sql, type SQL } from "drizzle-orm";
-import { ONE_R_SQL } from "../trades/risk.ts";
+import { ONE_R_SQL } from "../risk.ts";
 import type { StatsScope } from "./stats.ts";
 
 /** The summary over a scope: money totals and the drawdown from the fill shares, per-trade figures from the closed trades. */
 export function summaryFromJournalSql(from: StatsScope, options: { r: boolean } = { r: true }): SQL {
-  // The closed trades grouped by their 1R (lib/trades/risk.ts, ONE_R_SQL): every per-trade figure, in money and
+  // The closed trades grouped by their 1R (lib/risk.ts, ONE_R_SQL): every per-trade figure, in money and
   // in R, comes from the groups' counts, sums and extremes, in one pass. Without R (the benchmark's baseline),
   // one group.
   return sql`

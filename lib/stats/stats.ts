@@ -12,14 +12,14 @@ import { requireOwnAccount } from "../accounts/accounts.ts";
 import { CurrencySchema } from "../accounts/schema.ts";
 import { AppError } from "../errors.ts";
 import { dateTimeSchema } from "../time/range.ts";
-import { ONE_R_SQL, R_MULTIPLE } from "../trades/risk.ts";
-import { settleForRead, settleForReadSql } from "./settle.ts";
-import { keptFigures } from "./cache.ts";
+import { ONE_R_SQL, R_MULTIPLE } from "../risk.ts";
+import { settleForRead, settleForReadSql } from "../maintained/settle.ts";
+import { keptFigures } from "../maintained/cache.ts";
 import { breakdownFromJournalSql, bucketsFromJournalSql, perTradeSql, summaryFromJournalSql } from "./recompute.ts";
 import { brokenSql } from "../rules/compliance.ts";
 import { settleStrategies } from "../options/settle.ts";
 import { strategyKindGroups } from "../options/strategies.ts";
-import { baseOf } from "../settings/settings.ts";
+import { baseOf } from "../fx/user-base.ts";
 import { closeRates, headSql, noBaseError, prepareBase, stampOf, type Head, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { keepBaseMonths } from "../fx/base-months.ts";
@@ -131,7 +131,7 @@ async function scopeCurrency(
   query: StatsQuery,
   options: { settle?: boolean } = {},
 ): Promise<{ currency: string | null; version: string | null }> {
-  // Reads of the maintained rows settle the user's notes first (lib/stats/settle.ts): with one account's
+  // Reads of the maintained rows settle the user's notes first (lib/maintained/settle.ts): with one account's
   // lookup, in the same statement. `version`: the rows' version, null when too much was noted to settle now.
   if (options.settle && query.accountId && !query.currency) {
     const account = await requireOwnAccount(deps, user, query.accountId, settleForReadSql(sql`user_id`));
@@ -182,7 +182,7 @@ const scopeStatement = preparedStatement<SessionOwnerRow & { currency: string | 
 
 /**
  * The caller's user and the figures' currency (scopeCurrency), with the user's notes settled first when
- * `settle` (the maintained rows' reads, lib/stats/settle.ts); `version` null when more was noted than a read
+ * `settle` (the maintained rows' reads, lib/maintained/settle.ts); `version` null when more was noted than a read
  * settles. A session claim costs one statement for one account: session, account and settle together.
  */
 async function resolveScope(

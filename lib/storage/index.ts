@@ -3,19 +3,10 @@
 // the SDK would push the csv-import and jobs Workers over their 250 KB gzip budget). Domain code only sees
 // this interface, through `deps.storage`.
 import type { Config } from "../config/index.ts";
+import type { ObjectStore } from "../ports/storage.ts";
 import { AppError } from "../errors.ts";
 
-export type ObjectStore = {
-  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
-  /** The object's text, or null when there is no such object. */
-  get(key: string): Promise<string | null>;
-  /** The object's bytes, or null when there is no such object. */
-  getBytes(key: string): Promise<Uint8Array | null>;
-  /** Removing a missing object is not an error (S3 answers 204 either way). */
-  delete(key: string): Promise<void>;
-  /** Releases connections (the SDK keeps sockets open); a no-op for fetch. */
-  close(): void;
-};
+export type { ObjectStore };
 
 export type ObjectStorageSettings = {
   endpoint: string;

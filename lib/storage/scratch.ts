@@ -2,19 +2,9 @@
 // held whole in memory: a temporary file on Node (scratch-file.ts), the object store on a Worker
 // (scratch-object.ts). Domain code sees this interface only, through `deps.scratch`; where it is absent such
 // uploads are refused with a clear 503.
+import type { Scratch, ScratchFile } from "../ports/storage.ts";
 
-export type ScratchFile = {
-  readonly size: number;
-  /** Up to `length` bytes from `offset` (fewer at the end). */
-  read(offset: number, length: number): Promise<Uint8Array>;
-  /** Removes the file; safe to call twice. */
-  dispose(): Promise<void>;
-};
-
-export type Scratch = {
-  /** Keeps the stream's bytes; throws ScratchTooLarge (and keeps nothing) past `maxBytes`. */
-  keep(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<ScratchFile>;
-};
+export type { Scratch, ScratchFile };
 
 export class ScratchTooLarge extends Error {
   readonly maxBytes: number;

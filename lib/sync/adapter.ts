@@ -11,11 +11,13 @@
 import type { Deps } from "../deps.ts";
 import { findPreset } from "../imports/presets.ts";
 import type { ImportMapping, ImportOptions } from "../imports/schema.ts";
+import { PROVIDERS, type Credentials, type Provider } from "../ports/broker.ts";
+
+export { PROVIDERS, type Credentials, type Provider };
 
 export type SyncContext = Pick<Deps, "config" | "fetch" | "now">;
 
 /** What the trader gave, split: what is sealed (keys, tokens) and what may be shown (a query id, "paper"). */
-export type Credentials = { secret: Record<string, string>; settings: Record<string, string | boolean> };
 
 export type Pulled = {
   /** The provider's records, as it sent them (one per execution, or pages the normaliser unpacks). */
@@ -57,8 +59,6 @@ export type SyncAdapter = AdapterFacts & {
   normalise(records: unknown[]): string[][];
 };
 
-export const PROVIDERS = ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "schwab", "kraken", "coinbase"] as const;
-export type Provider = (typeof PROVIDERS)[number];
 
 /** Each provider's facts; its adapter (lib/sync/adapters/<provider>.ts) spreads them. */
 export const FACTS: Record<Provider, AdapterFacts> = {

@@ -1,7 +1,7 @@
 // The broker calls through the brokers Worker (functions/workers/brokers.ts), reached by the BROKERS service
 // binding with Workers RPC: the call and the adapters' configuration go as data, the result comes back as data
 // (lib/sync/runner.ts). The Workers that hold connections (accounts, jobs) so carry no adapter.
-import type { BrokerCall, BrokerConfig, BrokerResult, BrokerRunner } from "./broker-call.ts";
+import type { BrokerCall, BrokerConfig, BrokerResult, BrokerRunner } from "../ports/broker.ts";
 
 /** What the brokers Worker's `Brokers` entrypoint offers over RPC. */
 export type BrokerService = { run(call: BrokerCall, config: BrokerConfig): Promise<BrokerResult> };

@@ -8,7 +8,7 @@ import { adapter as kraken } from "./adapters/kraken.ts";
 import { adapter as schwab } from "./adapters/schwab.ts";
 import { adapter as tastytrade } from "./adapters/tastytrade.ts";
 import { adapter as tradovate } from "./adapters/tradovate.ts";
-import type { BrokerCall, BrokerConfig, BrokerResult, BrokerRunner } from "./broker-call.ts";
+import type { BrokerCall, BrokerConfig, BrokerResult, BrokerRunner } from "../ports/broker.ts";
 import { SyncError } from "./errors.ts";
 
 /**

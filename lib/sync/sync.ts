@@ -18,7 +18,7 @@ import { brokerBrokenEmail } from "../email/messages.ts";
 import { commitImport, discardImport, previewImport } from "../imports/imports.ts";
 import { FACTS, hintOf, tableOf, type Credentials, type Provider } from "./adapter.ts";
 import { breaksConnection, SyncError } from "./errors.ts";
-import { brokerConfigOf, type BrokerCall, type PulledRows } from "./broker-call.ts";
+import { brokerConfigOf, type BrokerCall, type PulledRows } from "../ports/broker.ts";
 import { credentialsOf, type BrokerConnectionInput } from "./schema.ts";
 
 /** A run that has been "running" this long died with its process (or its Worker): the job marks it failed. */

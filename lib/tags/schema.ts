@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
-import { StatsQuerySchema } from "../stats/stats.ts";
 import { TagSchema } from "./tag.ts";
 
 export const TAG_KINDS = ["setup", "mistake", "emotion"] as const;
 export type TagKind = (typeof TAG_KINDS)[number];
-const kind = () => z.enum(TAG_KINDS, { error: "must be setup, mistake or emotion" });
+/** A tag kind, as a body or a query names it. */
+export const kind = () => z.enum(TAG_KINDS, { error: "must be setup, mistake or emotion" });
 
 /** PUT /api/tags/kind: a tag's kind (null: none). The tag is in the body, as tags may hold any character. */
 export const TagKindSchema = z.strictObject({
@@ -12,6 +12,3 @@ export const TagKindSchema = z.strictObject({
   kind: z.nullable(kind()),
 });
 export type TagKindBody = z.infer<typeof TagKindSchema>;
-
-export const TagReportQuerySchema = z.extend(StatsQuerySchema, { kind: z.optional(kind()) });
-export type TagReportQuery = z.infer<typeof TagReportQuerySchema>;

@@ -1,14 +1,11 @@
-// Tag kinds and what each tag cost (docs/discipline.md, "Mistakes and their cost"): a trader marks a tag as a
-// setup, a mistake or an emotion (per user: the tag means the same on every trade); the report gives, per tag
-// of a kind, the closed trades of the period that carry it, their net P&L (for a mistake: what it cost), win
-// rate and expectancy.
+// Tags and their kinds (docs/discipline.md, "Mistakes and their cost"): a trader marks a tag as a setup, a
+// mistake or an emotion (per user: the tag means the same on every trade). What each tag cost is a statistic
+// (lib/stats/tag-report.ts).
 import { sql } from "drizzle-orm";
 import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
-import { formatDecimal } from "../money.ts";
-import { scope } from "../stats/stats.ts";
-import type { TagKind, TagKindBody, TagReportQuery } from "./schema.ts";
+import type { TagKind, TagKindBody } from "./schema.ts";
 
 /**
  * Tags are case-insensitive (docs/discipline.md, "Tags"): a tag typed in another case than one the user already
@@ -77,35 +74,4 @@ export async function setTagKind(deps: Pick<Deps, "db">, user: AuthUser, body: T
       on conflict (user_id, tag) do update set kind = excluded.kind, updated_at = now()`);
   }
   return { tag: body.tag, kind: body.kind };
-}
-
-/**
- * GET /api/stats/tags: per tag (of `kind`, or every tag), the closed trades of the period carrying it, costliest
- * first: count, net P&L, win rate, expectancy.
- */
-export async function tagReport(deps: Pick<Deps, "db" | "config" | "fetch" | "now" | "log">, user: AuthUser, query: TagReportQuery) {
-  const from = await scope(deps, user, query, {
-    extraJoin: sql`cross join lateral unnest(coalesce(j.tags, '{}')) as tg(tag) left join tag_kinds k on k.user_id = a.user_id and k.tag = tg.tag`,
-    convert: true,
-  });
-  const rows = rowsOf<{ tag: string; kind: TagKind | null; trades: number; wins: number; net: string; expectancy: string }>(
-    await deps.db.execute(sql`select tg.tag, k.kind, count(*)::int as trades, count(*) filter (where p.net_pnl > 0)::int as wins,
-        sum(${from.net})::text as net, round(avg(${from.net}), 10)::text as expectancy
-      from ${from.closed} ${query.kind ? sql`and k.kind = ${query.kind}` : sql``}
-      group by tg.tag, k.kind order by sum(${from.net}), tg.tag`),
-  );
-  return {
-    currency: from.currency,
-    ...(from.missingRates ? { missingRates: from.missingRates } : {}),
-    kind: query.kind ?? null,
-    tags: rows.map((r) => ({
-      tag: r.tag,
-      kind: r.kind,
-      trades: r.trades,
-      wins: r.wins,
-      netPnl: formatDecimal(r.net),
-      winRate: r.trades > 0 ? (r.wins / r.trades).toFixed(4) : null,
-      expectancy: formatDecimal(r.expectancy),
-    })),
-  };
 }

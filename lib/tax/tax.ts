@@ -11,8 +11,8 @@ import { AppError } from "../errors.ts";
 import { baseCurrencyOf, closeRates, noBaseError, type MissingRate } from "../fx/base.ts";
 import { ratesSql } from "../fx/convert.ts";
 import { fromUnits, multiplyDecimals, toUnits } from "../money.ts";
-import { FUTURES } from "../trades/futures.ts";
-import { resolveInstrument } from "../trades/instruments.ts";
+import { FUTURES } from "../instruments/futures.ts";
+import { resolveInstrument } from "../instruments/instruments.ts";
 import { byTime, computeLots, possibleKey, type DeferredLoss, type Disposition, type PossibleWashSale, type TaxFill, type TaxResult, type UnmatchedSale, type YearEndMark } from "./engine.ts";
 
 /** Broad-based index options, Section 1256 contracts (IRC 1256(g)(6); docs/tax.md): their roots. */

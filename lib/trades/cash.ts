@@ -3,7 +3,7 @@
 // futures only their fees and the P&L they realise against the position they meet (average cost, shares
 // rounded to 10 decimals, the closing share exact). Exact integer arithmetic in units of 10^-10.
 import { multiplyUnits, toUnits } from "../money.ts";
-import type { AssetClass } from "./instruments.ts";
+import type { AssetClass } from "../instruments/instruments.ts";
 
 const SCALE = 10n ** 10n;
 

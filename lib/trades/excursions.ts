@@ -1,12 +1,12 @@
 // Excursions of a closed trade (docs/charts.md, "Excursions"): how far it went against and for the trader
 // while open, from the bars covering it (migrations/functions/bars/trade_excursions.sql), in prices, in
 // money and in R, with the best exit and how much of it the trade kept. SQL over the stored row `x`, the
-// trade `p`, its journal `j` and its account `a` (for 1R, lib/trades/risk.ts).
+// trade `p`, its journal `j` and its account `a` (for 1R, lib/risk.ts).
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
-import { ONE_R_SQL } from "./risk.ts";
+import { ONE_R_SQL } from "../risk.ts";
 
 /** The excursion columns, as text; every one null when no bars cover the trade (or it is open, or an option). */
 export const excursionColumns = sql`x.bars_from, x.price_mae::text as price_mae, x.price_mfe::text as price_mfe,

@@ -9,7 +9,7 @@ import { isoUtc, rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formatDecimal } from "../money.ts";
-import { resolveInstrument, type Instrument } from "./instruments.ts";
+import { resolveInstrument, type Instrument } from "../instruments/instruments.ts";
 import type { FillListQuery, FillPatch, NewFill } from "./schema.ts";
 
 export type Fill = {
@@ -93,7 +93,7 @@ async function run(deps: Pick<Deps, "db">, query: SQL): Promise<FillRow[]> {
 const NO_FILL = () => new AppError("NOT_FOUND", "No such fill.");
 
 /**
- * A futures contract settles in its own currency (lib/trades/futures.ts): its fills go in an account of that
+ * A futures contract settles in its own currency (lib/instruments/futures.ts): its fills go in an account of that
  * currency, since the journal never converts (DESIGN.md section 9). Other instruments are the account's.
  */
 export function refuseOtherCurrency(instrument: Instrument, accountCurrency: string): void {

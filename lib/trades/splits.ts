@@ -12,7 +12,7 @@ import { formatDecimal } from "../money.ts";
 import type { NewSplit } from "./schema.ts";
 import { zonedTimeToUtc } from "../time/zoned.ts";
 import { CANONICAL_TIME_ZONES } from "../time/zones.ts";
-import { resolveInstrument } from "./instruments.ts";
+import { resolveInstrument } from "../instruments/instruments.ts";
 
 /** Where a split takes effect when the trader names only its day: midnight in New York, before any U.S. session of the day. */
 export const SPLIT_DEFAULT_ZONE = "America/New_York";

@@ -13,7 +13,7 @@ import { formatDecimal } from "../money.ts";
 import { requireOwnAccount } from "../accounts/accounts.ts";
 import { fillColumns, toFill } from "./fills.ts";
 import { computedExcursionsJoin, excursionColumns, freshExcursionsJoin, toExcursions, type ExcursionRow } from "./excursions.ts";
-import { ONE_R_SQL, R_MULTIPLE_TEXT, riskColumns, toRisk, type RiskRow } from "./risk.ts";
+import { ONE_R_SQL, R_MULTIPLE_TEXT, riskColumns, toRisk, type RiskRow } from "../risk.ts";
 import type { TradeJournal, TradeListQuery, TradeSort } from "./schema.ts";
 import { checkAnswers } from "../playbooks/playbooks.ts";
 import { brokenSql, tradeCompliance } from "../rules/compliance.ts";

@@ -67,7 +67,7 @@ export async function measureStats(config: Config, databaseUrl: string, runs = 1
       // Issue 37's figures: what the dashboard asks for, against the cheapest signed-in read of the account,
       // taken in turns (101 rounds, random order each) so that all five see the same load and the ratios hold.
       // Each read twice: as the dashboard is read again (the figures kept by the rows' version,
-      // lib/stats/cache.ts) and computed (the version raised before, untimed, as any change raises it).
+      // lib/maintained/cache.ts) and computed (the version raised before, untimed, as any change raises it).
       ...(await timeInterleaved(ISSUE_37_ROUNDS, {
         apiIssueSummary: api("/api/stats/summary"),
         apiMonthCalendar: api("/api/stats/calendar", MONTH),

@@ -3,7 +3,7 @@
 // into a spreadsheet formula. Real Postgres.
 import Papa from "papaparse";
 import { describe, expect, inject, it } from "vitest";
-import { textCell } from "../../lib/accounts/export.ts";
+import { textCell } from "../../lib/archive/account-csv.ts";
 import { signUp, testApp } from "../support/app.ts";
 import type { TestClient } from "../support/client.ts";
 

@@ -1,8 +1,8 @@
-// Fee schedules (lib/trades/fees.ts): an account's broker charges per share, per contract, per order with a
+// Fee schedules (lib/accounts/fees.ts): an account's broker charges per share, per contract, per order with a
 // minimum and a maximum, and in percent of the notional, applied on import only to rows that carry no fee,
 // each such fee marked estimated on its fill; a fee typed in later is reported, not estimated. Real Postgres.
 import { describe, expect, inject, it } from "vitest";
-import { estimateFee } from "../../lib/trades/fees.ts";
+import { estimateFee } from "../../lib/accounts/fees.ts";
 import { journal } from "../support/app.ts";
 import { GENERIC_HEADER } from "../support/csv.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, type FieldError } from "../../lib/errors.ts";
-import { FUTURES } from "../../lib/trades/futures.ts";
-import { FUTURES_MULTIPLIERS, resolveInstrument, type AssetClass, type Instrument, type InstrumentInput } from "../../lib/trades/instruments.ts";
+import { FUTURES } from "../../lib/instruments/futures.ts";
+import { FUTURES_MULTIPLIERS, resolveInstrument, type AssetClass, type Instrument, type InstrumentInput } from "../../lib/instruments/instruments.ts";
 
 /** 1-digit futures years resolve into [2024, 2033] from here. */
 const NOW = new Date("2026-06-15T12:00:00Z");

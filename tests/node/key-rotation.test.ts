@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checkStoredKeys } from "../../lib/advisor/keys.ts";
+import { checkStoredKeys } from "../../lib/keys/keys.ts";
 import { rotateStoredKeys, RotationRefused } from "../../lib/advisor/rotation.ts";
 import { readProcessEnv } from "../../lib/config/index.ts";
 import { additionalData, keyRing, open, TOTP_AAD } from "../../lib/crypto/envelope.ts";

@@ -1,4 +1,4 @@
-// Figures kept by version (lib/stats/cache.ts): a read again with nothing changed answers what the same
+// Figures kept by version (lib/maintained/cache.ts): a read again with nothing changed answers what the same
 // statement gave, and every change a trader can make to what the figures read (a fill, a plan, a tag, the
 // account's zone or default risk, an account deleted) raises the version, so the next read is computed again.
 // Each read goes through the API on one server (one database handle, one cache); each answer is compared

@@ -17,7 +17,7 @@ import type { AuthUser } from "../../lib/auth/session.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { rowsOf } from "../../lib/db/rows.ts";
 import { JOBS, settleStatisticsJob } from "../../lib/jobs/index.ts";
-import { SETTLE_READ_MAX_NOTES, settlePending } from "../../lib/stats/settle.ts";
+import { SETTLE_READ_MAX_NOTES, settlePending } from "../../lib/maintained/settle.ts";
 import { walkBack } from "../../lib/fx/rates.ts";
 import { breakdown, calendar, equityCurve, summary, type BreakdownBy, type StatsQuery, type StatsSource } from "../../lib/stats/stats.ts";
 import { signUp, testApp, type TestApp } from "../support/app.ts";

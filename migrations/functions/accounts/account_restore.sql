@@ -1,4 +1,4 @@
--- account_restore(user, data, cap): writes a whole-account JSON export (lib/accounts/data-export.ts, format
+-- account_restore(user, data, cap): writes a whole-account JSON export (lib/archive/data-export.ts, format
 -- version 1, already validated by its schema) into the user's data: brokerages (an existing one of the same
 -- name is reused), accounts with their opening entry, manual ledger entries and fills (with their ledger
 -- entries), trades rebuilt from the fills, then the trades' journals with their plans (matched by the fill

@@ -1,6 +1,6 @@
 -- stats_version_bump(users): the users' maintained statistics (stats_groups, stats_drawdown_days) changed.
 -- Every function that writes those tables calls it in the same transaction (stats_refresh,
--- stats_account_rebuild, stats_follow_accounts): figures kept by version (lib/stats/cache.ts) are then never
+-- stats_account_rebuild, stats_follow_accounts): figures kept by version (lib/maintained/cache.ts) are then never
 -- read again. A user deleted meanwhile is skipped (their rows went with them).
 CREATE OR REPLACE FUNCTION stats_version_bump(p_users uuid[]) RETURNS void
 LANGUAGE sql AS $$

@@ -1,5 +1,5 @@
 -- trade_one_r(planned risk, entry, stop, largest size, multiplier, account's default risk): a trade's 1R in
--- money (DESIGN.md section 10, "Risk and R"; lib/trades/risk.ts): the planned risk when set, else
+-- money (DESIGN.md section 10, "Risk and R"; lib/risk.ts): the planned risk when set, else
 -- |entry - stop| x the largest size the trade held x the multiplier, else the account's default risk, else
 -- null. The one definition, read by the trades, the statistics (and their maintained rows) and the advisor;
 -- a plain SQL expression the planner inlines.

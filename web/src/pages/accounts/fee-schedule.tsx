@@ -1,4 +1,4 @@
-// An account's fee schedule (lib/trades/fees.ts): what the broker charges per asset class, used for imported
+// An account's fee schedule (lib/accounts/fees.ts): what the broker charges per asset class, used for imported
 // rows that carry no fee. Every part optional; an empty class has no rule, an empty schedule is none.
 import { TextField } from "../../components/ui.tsx";
 

@@ -3,7 +3,7 @@
 // of the notional, then holds it to a minimum and a maximum. Applied on import to rows without a fee; each
 // such fee is marked estimated on its fill (docs/imports.md, "Fee schedules"). Exact: decimal units, no floats.
 import * as z from "zod/mini";
-import type { AssetClass } from "./instruments.ts";
+import type { AssetClass } from "../instruments/instruments.ts";
 import { DecimalStringSchema, fromUnits, multiplyUnits, toUnits } from "../money.ts";
 
 const amount = () =>

@@ -9,9 +9,9 @@ import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { additionalData, EnvelopeError, keyRing, open, seal, TOTP_AAD, type KeyRing } from "../crypto/envelope.ts";
-import { chooseDefaultModel, FALLBACK_MODELS } from "./models.ts";
-import { DATA_KEYS, isModelProvider, listModels, MARKET_DATA, MODEL_PROVIDERS, type DataKeyProvider, type KeyProvider, type ModelProvider, type Probe } from "./providers.ts";
-import { PROVIDER_NAMES, type MarketDataKeySave, type ProviderKeyPatch, type ProviderKeySave } from "./schema.ts";
+import { chooseDefaultModel, FALLBACK_MODELS } from "../providers/models.ts";
+import { DATA_KEYS, isModelProvider, listModels, MARKET_DATA, MODEL_PROVIDERS, type DataKeyProvider, type KeyProvider, type ModelProvider, type Probe } from "../providers/providers.ts";
+import { PROVIDER_NAMES, type MarketDataKeySave, type ProviderKeyPatch, type ProviderKeySave } from "../providers/schema.ts";
 
 type StoredKey = typeof storedKeys.$inferSelect;
 

@@ -2,7 +2,7 @@
 // and its planned reward-to-risk, as SQL over a position `p`, its journal `j` (left-joined: a trade without a
 // journal has no plan) and its account `a`. One definition, read by the trades, the statistics and the advisor.
 import { sql } from "drizzle-orm";
-import { formatDecimal } from "../money.ts";
+import { formatDecimal } from "./money.ts";
 
 /**
  * 1R in money: the planned risk when set, else |entry - stop| x the largest size the trade held x the

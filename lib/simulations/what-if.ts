@@ -16,8 +16,8 @@ import { AppError } from "../errors.ts";
 import { behaviourSql, REVENGE_MINUTES } from "../insights/findings.ts";
 import { fromUnits, toUnits } from "../money.ts";
 import { brokenSql } from "../rules/compliance.ts";
-import { ONE_R_SQL } from "../trades/risk.ts";
-import { BASE, scope, StatsQuerySchema, type StatsQuery } from "./stats.ts";
+import { ONE_R_SQL } from "../risk.ts";
+import { BASE, scope, StatsQuerySchema, type StatsQuery } from "../stats/stats.ts";
 
 export const EXITS = ["actual", "stop", "target", "best"] as const;
 export type Exit = (typeof EXITS)[number];

@@ -15,7 +15,7 @@ export type Instrument = {
   multiplier: string;
   option?: { root: string; /** YYYY-MM-DD */ expiry: string; right: "call" | "put"; strike: string };
   future?: { root: string; /** Month code, e.g. "Z" */ month: string; /** 4-digit year */ year: number };
-  /** The currency a known futures contract settles in (lib/trades/futures.ts); absent: the account's. */
+  /** The currency a known futures contract settles in (lib/instruments/futures.ts); absent: the account's. */
   currency?: string;
   /** A known futures contract's price step. */
   tickSize?: string;

@@ -12,7 +12,7 @@ import type { Deps } from "../deps.ts";
 import { formatDecimal, multiplyDecimals } from "../money.ts";
 import { ratesOnDays, type DayRate } from "../fx/base.ts";
 import { strategiesOfTrades } from "../options/strategies.ts";
-import { requireOwnAccount } from "./accounts.ts";
+import { requireOwnAccount } from "../accounts/accounts.ts";
 
 export type ExportKind = "fills" | "trades" | "ledger";
 

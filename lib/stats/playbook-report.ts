@@ -7,9 +7,9 @@ import type { AuthUser } from "../auth/session.ts";
 import { rowsOf } from "../db/rows.ts";
 import type { Deps } from "../deps.ts";
 import { formatDecimal } from "../money.ts";
-import { scope, type StatsQuery } from "../stats/stats.ts";
-import { ONE_R_SQL } from "../trades/risk.ts";
-import type { PlaybookItem } from "./playbooks.ts";
+import { scope, type StatsQuery } from "./stats.ts";
+import { ONE_R_SQL } from "../risk.ts";
+import type { PlaybookItem } from "../playbooks/playbooks.ts";
 
 type Figures = { trades: string; wins: string; net: string; expectancy: string | null; with_risk: string; expectancy_r: string | null };
 

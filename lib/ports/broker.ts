@@ -3,10 +3,27 @@
 // run outside the Worker that holds the connection (docs/architecture.md, "The brokers Worker"): in this
 // process on Node and in `wrangler dev` (lib/sync/runner.ts, inProcessBrokers), or in the brokers Worker over
 // a service binding (lib/sync/broker-binding.ts). A provider's refusal comes back as data (a SyncError does not
-// cross RPC). This module holds no adapter: the Workers that only call brokers import it alone.
+// cross RPC). A port (lib/deps.ts composes it): it holds no adapter, and the Workers that only call brokers
+// import it alone.
 import type { Config } from "../config/index.ts";
-import type { Credentials, Provider } from "./adapter.ts";
-import type { SyncProblem } from "./errors.ts";
+
+/** The brokers a connection can sync (an adapter each: lib/sync/adapters). */
+export const PROVIDERS = ["ibkr-flex", "alpaca", "tastytrade", "tradovate", "schwab", "kraken", "coinbase"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** What a connection keeps of the trader's: its secrets (sealed at rest) and its settings. */
+export type Credentials = { secret: Record<string, string>; settings: Record<string, string | boolean> };
+
+/**
+ * What a provider's answer means for the connection:
+ * - "credentials": the key, token or password is wrong, expired or revoked (the connection is broken until the
+ *   trader saves new ones; the schedule skips it);
+ * - "settings": something else the trader gave is wrong (IBKR's query id);
+ * - "reauth": an OAuth grant was refused on refresh (the trader signs in at the broker again);
+ * - "retry": the provider is busy, throttled or down, or answered something unreadable: a later run may work;
+ * - "unavailable": the provider cannot give what was asked (a statement not available for the period).
+ */
+export type SyncProblem = "credentials" | "settings" | "reauth" | "retry" | "unavailable";
 
 export type BrokerCall =
   | { op: "verify"; provider: Provider; credentials: Credentials }
