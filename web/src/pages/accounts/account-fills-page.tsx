@@ -8,8 +8,12 @@ import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView, ZoneNote } from
 import { formatDateTime, formatNumber, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel } from "../../lib/format.ts";
 import { Fees } from "../../components/fees.tsx";
 import { FillActionPanel, FillActionsCell, FillOrigin, useFillActions } from "../trades/fill-editor.tsx";
+import { DataTable } from "../../components/data-table.tsx";
 
 const PAGE_SIZE = 100;
+
+const loadFills = (accountId: string, page: number) => unwrap(api.api.fills.$get({ query: { accountId, page: String(page), pageSize: String(PAGE_SIZE) } }));
+type AccountFill = Awaited<ReturnType<typeof loadFills>>["fills"][number];
 
 export function AccountFillsPage() {
   const { accountId = "" } = useParams();
@@ -18,7 +22,7 @@ export function AccountFillsPage() {
   const account = useAccount(accountId);
   const fills = useQuery({
     queryKey: ["fills", accountId, page],
-    queryFn: () => unwrap(api.api.fills.$get({ query: { accountId, page: String(page), pageSize: String(PAGE_SIZE) } })),
+    queryFn: () => loadFills(accountId, page),
     placeholderData: keepPreviousData,
   });
   const fillActions = useFillActions();
@@ -48,47 +52,7 @@ export function AccountFillsPage() {
           ) : (
             <>
               <ZoneNote zone={a.timezone} />
-              <div className="table-wrap">
-                <table className="stack-table">
-                  <caption className="visually-hidden">Fills of this account, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Executed</th>
-                      <th scope="col">Symbol</th>
-                      <th scope="col">Side</th>
-                      <th scope="col" className="num">Quantity</th>
-                      <th scope="col" className="num">Price</th>
-                      <th scope="col" className="num">Fees</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {fills.data.fills.map((f, _i, page) => {
-                      // One number of decimals per column, over the page's fills.
-                      const decimals = priceDecimals(page.map((x) => x.price));
-                      const quantityPlaces = quantityDecimals(page.map((x) => x.quantity));
-                      const label = `${f.side} of ${formatNumber(f.quantity)} ${symbolLabel(f.symbol)} at ${formatPrice(f.price, decimals)}`;
-                      return (
-                        <tr key={f.id}>
-                          <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, a.timezone)}</td>
-                          <td data-label="Symbol" title={f.symbol}>{symbolLabel(f.symbol)}</td>
-                          <td data-label="Side">
-                            {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
-                          </td>
-                          <td data-label="Quantity" className="num">{formatQuantity(f.quantity, quantityPlaces)}</td>
-                          <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
-                          <td data-label="Fees" className="num">
-                            <Fees value={f.fees} estimated={f.feesEstimated} currency={a.currency} />
-                          </td>
-                          <FillActionsCell fill={f} label={label} onOpen={fillActions.open} />
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <FillsTable fills={fills.data.fills} account={a} onOpen={fillActions.open} />
               <nav className="pager" aria-label="Fill pages">
                 <button type="button" className="button button--secondary" disabled={page <= 1} onClick={() => setParams(page > 2 ? { page: String(page - 1) } : {})}>
                   Newer
@@ -103,5 +67,40 @@ export function AccountFillsPage() {
         </>
       )}
     </QueryView>
+  );
+}
+
+/** An account's fills, newest first: one number of decimals per column over the page's fills. */
+function FillsTable({ fills, account, onOpen }: { fills: AccountFill[]; account: { timezone: string; currency: string }; onOpen: Parameters<typeof FillActionsCell>[0]["onOpen"] }) {
+  const decimals = priceDecimals(fills.map((x) => x.price));
+  const quantityPlaces = quantityDecimals(fills.map((x) => x.quantity));
+  return (
+    <DataTable
+      caption="Fills of this account, newest first"
+      hideCaption
+      rows={fills}
+      rowKey={(f) => f.id}
+      columns={[
+        { header: "Executed", className: "nowrap", cell: (f) => formatDateTime(f.executedAt, account.timezone) },
+        { header: "Symbol", title: (f) => f.symbol, cell: (f) => symbolLabel(f.symbol) },
+        {
+          header: "Side",
+          cell: (f) => (
+            <>
+              {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
+            </>
+          ),
+        },
+        { header: "Quantity", num: true, cell: (f) => formatQuantity(f.quantity, quantityPlaces) },
+        { header: "Price", num: true, cell: (f) => formatPrice(f.price, decimals) },
+        { header: "Fees", num: true, cell: (f) => <Fees value={f.fees} estimated={f.feesEstimated} currency={account.currency} /> },
+        {
+          header: "Actions",
+          hideHeader: true,
+          ownCell: true,
+          cell: (f) => <FillActionsCell fill={f} label={`${f.side} of ${formatNumber(f.quantity)} ${symbolLabel(f.symbol)} at ${formatPrice(f.price, decimals)}`} onOpen={onOpen} />,
+        },
+      ]}
+    />
   );
 }

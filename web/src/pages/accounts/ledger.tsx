@@ -9,6 +9,7 @@ import { runningBalances, signOf, typedAmount } from "../../lib/decimal.ts";
 import { formatDate, formatMoney, formatNumber, formatPrice, formatTime, priceDecimals, symbolLabel } from "../../lib/format.ts";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { wallToIso, zoneLabel } from "../../lib/zoned-input.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 export const LEDGER_PAGE_SIZE = 50;
 
@@ -199,49 +200,43 @@ export function LedgerTable({ account, page, onPage }: { account: Account; page:
   return (
     <>
       <ZoneNote zone={account.timezone} />
-      <div className="table-wrap">
-        <table className="stack-table">
-          <caption>
+      <DataTable
+        caption={
+          <>
             Cash ledger, newest first{page > 1 ? `, page ${page}` : ""}
             {ledger.isFetching && <span className="muted"> (updating…)</span>}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col" className="ledger-date">
-                Date
-              </th>
-              <th scope="col">Type</th>
-              <th scope="col" className="ledger-note">
-                Note
-              </th>
-              <th scope="col" className="num">
-                Amount
-              </th>
-              <th scope="col" className="num">
-                Balance
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry, i) => (
-              <tr key={entry.id}>
-                <td data-label="Date">
-                  <span className="keep-together">{formatDate(entry.occurredAt, account.timezone)},</span>{" "}
-                  <span className="keep-together">{formatTime(entry.occurredAt, account.timezone)}</span>
-                </td>
-                <td data-label="Type">{TYPE_LABELS[entry.type] ?? entry.type}</td>
-                <td data-label="Note">{entry.fill ? <FillDescription fill={entry.fill} /> : entry.note}</td>
-                <td data-label="Amount" className={`num ${signOf(entry.amount) < 0 ? "negative" : "positive"}`}>{formatMoney(entry.amount, account.currency)}<BaseAmount base={entry.base} currency={account.currency} /></td>
-                <td data-label="Balance" className="num">{formatMoney(balances[i]!, account.currency)}</td>
-                <td>{MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          </>
+        }
+        rows={entries}
+        rowKey={(entry) => entry.id}
+        columns={[
+          {
+            header: "Date",
+            headerClassName: "ledger-date",
+            cell: (entry) => (
+              <>
+                <span className="keep-together">{formatDate(entry.occurredAt, account.timezone)},</span>{" "}
+                <span className="keep-together">{formatTime(entry.occurredAt, account.timezone)}</span>
+              </>
+            ),
+          },
+          { header: "Type", cell: (entry) => TYPE_LABELS[entry.type] ?? entry.type },
+          { header: "Note", headerClassName: "ledger-note", cell: (entry) => (entry.fill ? <FillDescription fill={entry.fill} /> : entry.note) },
+          {
+            header: "Amount",
+            num: true,
+            className: (entry) => (signOf(entry.amount) < 0 ? "negative" : "positive"),
+            cell: (entry) => (
+              <>
+                {formatMoney(entry.amount, account.currency)}
+                <BaseAmount base={entry.base} currency={account.currency} />
+              </>
+            ),
+          },
+          { header: "Balance", num: true, cell: (_entry, i) => formatMoney(balances[i]!, account.currency) },
+          { header: "Actions", hideHeader: true, cell: (entry) => MANUAL.has(entry.type) && <DeleteEntryButton account={account} entry={entry} /> },
+        ]}
+      />
       <nav className="pager" aria-label="Ledger pages">
         <button type="button" className="button button--secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
           Newer

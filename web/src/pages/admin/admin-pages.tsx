@@ -6,6 +6,7 @@ import { Link, NavLink, useParams, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, ErrorAlert, Loading, PageHeader, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDateTime, formatNumber } from "../../lib/format.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 const adminKeys = {
   all: ["admin"] as const,
@@ -102,45 +103,21 @@ export function AdminUsersPage() {
             </EmptyState>
           ) : (
             <>
-              <div className="table-wrap">
-                <table className="stack-table">
-                  <caption>Users, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Email</th>
-                      <th scope="col">Plan</th>
-                      <th scope="col">Role</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last seen</th>
-                      <th scope="col" className="num">
-                        Accounts
-                      </th>
-                      <th scope="col" className="num">
-                        Fills
-                      </th>
-                      <th scope="col" className="num">
-                        Trades
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.users.map((u) => (
-                      <tr key={u.id}>
-                        <th scope="row">
-                          <Link to={`/admin/users/${u.id}`}>{u.email}</Link>
-                        </th>
-                        <td>{u.plan === "pro" ? "Pro" : "Free"}</td>
-                        <td>{u.isAdmin ? <span className="badge">Admin</span> : "User"}</td>
-                        <td>{formatDateTime(u.createdAt)}</td>
-                        <td>{when(u.lastSeenAt)}</td>
-                        <td className="num">{formatNumber(String(u.accounts))}</td>
-                        <td className="num">{formatNumber(String(u.fills))}</td>
-                        <td className="num">{formatNumber(String(u.trades))}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Users, newest first"
+                rows={data.users}
+                rowKey={(u) => u.id}
+                columns={[
+                  { header: "Email", rowHeader: true, cell: (u) => <Link to={`/admin/users/${u.id}`}>{u.email}</Link> },
+                  { header: "Plan", cell: (u) => (u.plan === "pro" ? "Pro" : "Free") },
+                  { header: "Role", cell: (u) => (u.isAdmin ? <span className="badge">Admin</span> : "User") },
+                  { header: "Created", cell: (u) => formatDateTime(u.createdAt) },
+                  { header: "Last seen", cell: (u) => when(u.lastSeenAt) },
+                  { header: "Accounts", num: true, cell: (u) => formatNumber(String(u.accounts)) },
+                  { header: "Fills", num: true, cell: (u) => formatNumber(String(u.fills)) },
+                  { header: "Trades", num: true, cell: (u) => formatNumber(String(u.trades)) },
+                ]}
+              />
               <Pager page={pager.page} hasNext={Boolean(data.nextCursor)} onPrevious={pager.previous} onNext={() => pager.next(data.nextCursor!)} label="User pages" />
             </>
           )
@@ -398,33 +375,19 @@ export function AdminAuditPage() {
         </EmptyState>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="stack-table">
-              <caption>Audit log, newest first{target ? " (one user)" : ""}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.data.entries.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatDateTime(e.at)}</td>
-                    <td>{e.actorEmail}</td>
-                    <th scope="row">{ACTIONS[e.action] ?? e.action}</th>
-                    <td>{e.targetUserId ? <Link to={`/admin/users/${e.targetUserId}`}>{e.targetEmail}</Link> : e.targetEmail}</td>
-                    <td>{detailText(e.action, e.details)}</td>
-                    <td>{e.reason ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={`Audit log, newest first${target ? " (one user)" : ""}`}
+            rows={audit.data.entries}
+            rowKey={(e) => e.id}
+            columns={[
+              { header: "When", cell: (e) => formatDateTime(e.at) },
+              { header: "Who", cell: (e) => e.actorEmail },
+              { header: "Action", rowHeader: true, cell: (e) => ACTIONS[e.action] ?? e.action },
+              { header: "User", cell: (e) => (e.targetUserId ? <Link to={`/admin/users/${e.targetUserId}`}>{e.targetEmail}</Link> : e.targetEmail) },
+              { header: "Details", cell: (e) => detailText(e.action, e.details) },
+              { header: "Reason", cell: (e) => e.reason ?? "—" },
+            ]}
+          />
           <Pager page={pager.page} hasNext={Boolean(audit.data.nextCursor)} onPrevious={pager.previous} onNext={() => pager.next(audit.data.nextCursor!)} label="Audit pages" />
         </>
       )}

@@ -4,6 +4,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { JournalImpact } from "../../components/journal-impact.tsx";
 import { EmptyState, ErrorAlert, QueryView, StatusMessage, ZoneNote } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 export const historyKey = (accountId: string) => ["imports", accountId] as const;
 
@@ -82,90 +83,53 @@ export function ImportHistory({ accountId, presetNames, timeZone }: { accountId:
       <ErrorAlert error={undo.error} title="Could not undo the import." />
       <ZoneNote zone={timeZone} />
       <QueryView query={query} label="import history">
-        {(data) =>
-          data.imports.length === 0 ? (
-            <EmptyState title="No imports yet">
-              <p>Files you import into this account are listed here, and each can be undone.</p>
-            </EmptyState>
-          ) : (
-            <div className="table-wrap">
-              <table className="history-table stack-table">
-                <caption className="visually-hidden">Imports into this account, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Format</th>
-                    <th scope="col" className="num">
-                      Rows
-                    </th>
-                    <th scope="col" className="num">
-                      Fills added
-                    </th>
-                    <th scope="col" className="num">
-                      Invalid
-                    </th>
-                    <th scope="col" className="num">
-                      Duplicates
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">When</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.imports.map((item) => {
-                    const s = summaryOf(item);
-                    const name = item.fileName ?? "(no file name)";
-                    return (
-                      <tr key={item.importId}>
-                        <th scope="row" className="history-table__file">
-                          {name}
-                        </th>
-                        <td className="history-table__format" data-label="Format">
-                          {item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping"}
-                        </td>
-                        <td className="num" data-label="Rows">
-                          {s?.rows ?? "—"}
-                        </td>
-                        <td className="num" data-label="Fills added">
-                          {item.status === "committed" || item.status === "undone" ? item.fillsCreated : "—"}
-                        </td>
-                        <td className="num" data-label="Invalid">
-                          {s?.invalid ?? "—"}
-                        </td>
-                        <td className="num" data-label="Duplicates">
-                          {s?.duplicate ?? "—"}
-                        </td>
-                        <td data-label="Status">{statusText(item, now)}</td>
-                        <td className="history-table__when" data-label="When">
-                          <time dateTime={item.committedAt ?? item.createdAt}>{formatDateTime(item.undoneAt ?? item.committedAt ?? item.createdAt, timeZone)}</time>
-                        </td>
-                        <td>
-                          {item.status === "committed" && (
-                            <button
-                              type="button"
-                              className="button button--secondary button--small"
-                              aria-label={`Undo import of ${name}`}
-                              onClick={() => {
-                                undo.reset();
-                                setDone("");
-                                setConfirming(item);
-                              }}
-                            >
-                              Undo
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(data) => (
+          <DataTable
+            caption="Imports into this account, newest first"
+            hideCaption
+            className="history-table"
+            rows={data.imports}
+            rowKey={(item) => item.importId}
+            empty={
+              <EmptyState title="No imports yet">
+                <p>Files you import into this account are listed here, and each can be undone.</p>
+              </EmptyState>
+            }
+            columns={[
+              { header: "File", rowHeader: true, className: "history-table__file", cell: (item) => item.fileName ?? "(no file name)" },
+              { header: "Format", className: "history-table__format", cell: (item) => (item.presetId ? (presetNames[item.presetId] ?? item.presetId) : "Manual mapping") },
+              { header: "Rows", num: true, cell: (item) => summaryOf(item)?.rows ?? "—" },
+              { header: "Fills added", num: true, cell: (item) => (item.status === "committed" || item.status === "undone" ? item.fillsCreated : "—") },
+              { header: "Invalid", num: true, cell: (item) => summaryOf(item)?.invalid ?? "—" },
+              { header: "Duplicates", num: true, cell: (item) => summaryOf(item)?.duplicate ?? "—" },
+              { header: "Status", cell: (item) => statusText(item, now) },
+              {
+                header: "When",
+                className: "history-table__when",
+                cell: (item) => <time dateTime={item.committedAt ?? item.createdAt}>{formatDateTime(item.undoneAt ?? item.committedAt ?? item.createdAt, timeZone)}</time>,
+              },
+              {
+                header: "Actions",
+                hideHeader: true,
+                cell: (item) =>
+                  item.status === "committed" && (
+                    <button
+                      type="button"
+                      className="button button--secondary button--small"
+                      aria-label={`Undo import of ${item.fileName ?? "(no file name)"}`}
+                      onClick={() => {
+                        undo.reset();
+                        setDone("");
+                        setConfirming(item);
+                      }}
+                    >
+                      Undo
+                    </button>
+                  ),
+              },
+            ]}
+          />
+        )}
       </QueryView>
       {confirming && (
         <div className="confirm" role="alertdialog" aria-labelledby={titleId} aria-describedby={descId} tabIndex={-1}

@@ -2,6 +2,7 @@ import { Fees } from "../../components/fees.tsx";
 import { ZoneNote } from "../../components/ui.tsx";
 import { formatDateTime, formatNumber, formatPnl, formatPrice, formatQuantity, priceDecimals, quantityDecimals, symbolLabel, toneOf } from "../../lib/format.ts";
 import type { PreviewResult } from "./upload.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 /** Row errors grouped by spreadsheet row, rows in file order, so each bad row reads as one line of problems. */
 export function groupErrors(errors: readonly { row: number; column?: string | undefined; message: string }[]) {
@@ -87,43 +88,34 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
             (the header is row 1). Fix the file and preview it again, or import the valid rows now.
             {shownErrorRows < summary.invalid && ` The first ${shownErrorRows} are listed.`}
           </p>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Rows with errors</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="num">
-                    Row
-                  </th>
-                  <th scope="col">Problems</th>
-                </tr>
-              </thead>
-              <tbody>
-                {grouped.map(({ row, problems }) => (
-                  <tr key={row}>
-                    <th scope="row" className="num">
-                      {row}
-                    </th>
-                    <td>
-                      <ul className="cell-errors">
-                        {problems.map((p, i) => (
-                          <li key={i}>
-                            {p.column ? (
-                              <>
-                                <span className="cell-errors__column">{p.column}</span>: {p.message}
-                              </>
-                            ) : (
-                              p.message
-                            )}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Rows with errors"
+            hideCaption
+            stack={false}
+            rows={grouped}
+            rowKey={(g) => g.row}
+            columns={[
+              { header: "Row", num: true, rowHeader: true, cell: (g) => g.row },
+              {
+                header: "Problems",
+                cell: (g) => (
+                  <ul className="cell-errors">
+                    {g.problems.map((p, i) => (
+                      <li key={i}>
+                        {p.column ? (
+                          <>
+                            <span className="cell-errors__column">{p.column}</span>: {p.message}
+                          </>
+                        ) : (
+                          p.message
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+              },
+            ]}
+          />
         </section>
       )}
 
@@ -143,29 +135,17 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
           </ul>
           <details>
             <summary>Show the skipped rows</summary>
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Rows left out, with the reason</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      Row
-                    </th>
-                    <th scope="col">Why</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {skippedRows.map((r) => (
-                    <tr key={r.row}>
-                      <th scope="row" className="num">
-                        {r.row}
-                      </th>
-                      <td>{r.reason}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Rows left out, with the reason"
+              hideCaption
+              stack={false}
+              rows={skippedRows}
+              rowKey={(r) => r.row}
+              columns={[
+                { header: "Row", num: true, rowHeader: true, cell: (r) => r.row },
+                { header: "Why", cell: (r) => r.reason },
+              ]}
+            />
           </details>
         </section>
       )}
@@ -173,35 +153,17 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
       {symbols.length > 0 && (
         <section aria-labelledby="preview-positions-heading">
           <h3 id="preview-positions-heading">Positions this import adds to</h3>
-          <div className="table-wrap">
-            <table className="stack-table">
-              <caption className="visually-hidden">Net quantity per symbol from the new fills</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Symbol</th>
-                  <th scope="col" className="num">
-                    New fills
-                  </th>
-                  <th scope="col" className="num">
-                    Net quantity
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {symbols.map((s) => (
-                  <tr key={s.symbol}>
-                    <th scope="row" title={s.symbol}>{symbolLabel(s.symbol)}</th>
-                    <td className="num" data-label="New fills">
-                      {s.fills}
-                    </td>
-                    <td className="num" data-label="Net quantity">
-                      {formatNumber(s.netQuantity)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Net quantity per symbol from the new fills"
+            hideCaption
+            rows={symbols}
+            rowKey={(r) => r.symbol}
+            columns={[
+              { header: "Symbol", rowHeader: true, title: (r) => r.symbol, cell: (r) => symbolLabel(r.symbol) },
+              { header: "New fills", num: true, cell: (r) => r.fills },
+              { header: "Net quantity", num: true, cell: (r) => formatNumber(r.netQuantity) },
+            ]}
+          />
         </section>
       )}
 
@@ -210,69 +172,37 @@ export function PreviewView({ preview, currency, timeZone }: Props) {
           <h3 id="preview-fills-heading">Fills</h3>
           {fills.length < summary.valid && <p className="muted">The first {fills.length} of {summary.valid} fills are shown.</p>}
           <ZoneNote zone={timeZone} />
-          <div className="table-wrap">
-            <table className="fills-table stack-table">
-              <caption className="visually-hidden">Fills the import would create</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="num">
-                    Row
-                  </th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Symbol</th>
-                  <th scope="col">Side</th>
-                  <th scope="col" className="num">
-                    Quantity
-                  </th>
-                  <th scope="col" className="num">
-                    Price
-                  </th>
-                  <th scope="col" className="num">
-                    Fees
-                  </th>
-                  <th scope="col">Execution ID</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {fills.map((f) => (
-                  <tr key={f.row} className={f.duplicate ? "is-duplicate" : undefined}>
-                    <td className="num" data-label="Row">
-                      {f.row}
-                    </td>
-                    <td data-label="Time">{formatDateTime(f.executedAt, timeZone)}</td>
-                    <td title={f.symbol} data-label="Symbol">
-                      {symbolLabel(f.symbol)}
-                    </td>
-                    <td data-label="Side">{f.side === "buy" ? "Buy" : "Sell"}</td>
-                    <td className="num" data-label="Quantity">
-                      {formatQuantity(f.quantity, quantityPlaces)}
-                    </td>
-                    <td className="num" data-label="Price">
-                      {formatPrice(f.price, pricePlaces)}
-                    </td>
-                    <td className="num" data-label="Fees">
-                      <Fees value={f.fees} estimated={(f as { feesEstimated?: boolean }).feesEstimated} currency={currency} />
-                    </td>
-                    <td className="fills-table__id" data-label="Execution ID">
-                      {f.executionId ?? <span className="muted">none</span>}
-                    </td>
-                    <td data-label="Status">
-                      {f.duplicate ? (
-                        <span className="badge badge--duplicate">Duplicate</span>
-                      ) : f.deletedAt ? (
-                        <span className="badge badge--deleted" title={`You deleted this fill on ${formatDateTime(f.deletedAt, timeZone)}`}>
-                          Deleted by you
-                        </span>
-                      ) : (
-                        <span className="badge">New</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Fills the import would create"
+            hideCaption
+            className="fills-table"
+            rows={fills}
+            rowKey={(f) => f.row}
+            rowClassName={(f) => (f.duplicate ? "is-duplicate" : undefined)}
+            columns={[
+              { header: "Row", num: true, cell: (f) => f.row },
+              { header: "Time", cell: (f) => formatDateTime(f.executedAt, timeZone) },
+              { header: "Symbol", title: (f) => f.symbol, cell: (f) => symbolLabel(f.symbol) },
+              { header: "Side", cell: (f) => (f.side === "buy" ? "Buy" : "Sell") },
+              { header: "Quantity", num: true, cell: (f) => formatQuantity(f.quantity, quantityPlaces) },
+              { header: "Price", num: true, cell: (f) => formatPrice(f.price, pricePlaces) },
+              { header: "Fees", num: true, cell: (f) => <Fees value={f.fees} estimated={(f as { feesEstimated?: boolean }).feesEstimated} currency={currency} /> },
+              { header: "Execution ID", className: "fills-table__id", cell: (f) => f.executionId ?? <span className="muted">none</span> },
+              {
+                header: "Status",
+                cell: (f) =>
+                  f.duplicate ? (
+                    <span className="badge badge--duplicate">Duplicate</span>
+                  ) : f.deletedAt ? (
+                    <span className="badge badge--deleted" title={`You deleted this fill on ${formatDateTime(f.deletedAt, timeZone)}`}>
+                      Deleted by you
+                    </span>
+                  ) : (
+                    <span className="badge">New</span>
+                  ),
+              },
+            ]}
+          />
         </section>
       )}
     </div>

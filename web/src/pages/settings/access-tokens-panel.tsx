@@ -9,6 +9,7 @@ import { keys } from "../../api/queries.ts";
 import { ErrorAlert, QueryView, SelectField, StatusMessage, TextField } from "../../components/ui.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { serverFieldErrors } from "../../lib/form-errors.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 type Scope = "read" | "import" | "fills:write";
 const SCOPES: Array<{ scope: Scope; label: string }> = [
@@ -151,51 +152,36 @@ export function AccessTokensPanel() {
       <p>A token lives a year at most. Changing your password, resetting it or signing out everywhere else revokes every token.</p>
       <ErrorAlert error={revoke.error} title="Could not revoke the token." />
       <QueryView query={tokens} label="your access tokens">
-        {({ tokens: list }) =>
-          list.length === 0 ? (
-            <p>No tokens yet.</p>
-          ) : (
-            <div className="table-wrap">
-              <table className="stack-table">
-                <caption className="visually-hidden">Your access tokens, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((t) => (
-                    <tr key={t.id}>
-                      <td>{t.name}</td>
-                      <td data-label="Scopes">{t.scopes.join(", ")}</td>
-                      <td data-label="Last used">{t.lastUsedAt ? formatDate(t.lastUsedAt) : "Never"}</td>
-                      <td data-label="Expires">
-                        {t.expiresAt ? (new Date(t.expiresAt) <= new Date() ? `Expired ${formatDate(t.expiresAt)}` : formatDate(t.expiresAt)) : "Never"}
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          disabled={revoke.isPending && revoke.variables === t.id}
-                          onClick={() => revoke.mutate(t.id)}
-                          aria-label={`Revoke ${t.name}`}
-                        >
-                          Revoke
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ tokens: list }) => (
+          <DataTable
+            caption="Your access tokens, newest first"
+            hideCaption
+            rows={list}
+            rowKey={(t) => t.id}
+            empty={<p>No tokens yet.</p>}
+            columns={[
+              { header: "Name", cell: (t) => t.name },
+              { header: "Scopes", cell: (t) => t.scopes.join(", ") },
+              { header: "Last used", cell: (t) => (t.lastUsedAt ? formatDate(t.lastUsedAt) : "Never") },
+              { header: "Expires", cell: (t) => (t.expiresAt ? (new Date(t.expiresAt) <= new Date() ? `Expired ${formatDate(t.expiresAt)}` : formatDate(t.expiresAt)) : "Never") },
+              {
+                header: "Actions",
+                hideHeader: true,
+                cell: (t) => (
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={revoke.isPending && revoke.variables === t.id}
+                    onClick={() => revoke.mutate(t.id)}
+                    aria-label={`Revoke ${t.name}`}
+                  >
+                    Revoke
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
       </QueryView>
       <NewToken />
     </section>

@@ -6,6 +6,7 @@ import { ErrorAlert, PageHeader, QueryView } from "../../components/ui.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { describeUserAgent } from "../../../../lib/auth/user-agent.ts";
 import { SettingsTabs } from "../../components/settings-tabs.tsx";
+import { DataTable } from "../../components/data-table.tsx";
 
 export { describeUserAgent };
 
@@ -45,50 +46,45 @@ export function SessionsPage() {
                 </button>
               </p>
             )}
-            <div className="table-wrap">
-              <table className="stack-table">
-                <caption className="visually-hidden">Your sessions, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Device</th>
-                    <th scope="col">Signed in</th>
-                    <th scope="col">Last active</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        {describeUserAgent(s.userAgent)}
-                        {s.current && <span className="badge badge--open"> This device</span>}
-                      </td>
-                      <td data-label="Signed in">{formatDateTime(s.createdAt)}</td>
-                      <td data-label="Last active">{formatDateTime(s.lastSeenAt)}</td>
-                      <td>
-                        {s.current ? (
-                          <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
-                            Sign out
-                          </button>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button button--secondary button--small"
-                            disabled={revoke.isPending && revoke.variables === s.id}
-                            onClick={() => revoke.mutate(s.id)}
-                            aria-label={`End session: ${describeUserAgent(s.userAgent)}, signed in ${formatDateTime(s.createdAt)}`}
-                          >
-                            End session
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Your sessions, newest first"
+              hideCaption
+              rows={list}
+              rowKey={(s) => s.id}
+              columns={[
+                {
+                  header: "Device",
+                  cell: (s) => (
+                    <>
+                      {describeUserAgent(s.userAgent)}
+                      {s.current && <span className="badge badge--open"> This device</span>}
+                    </>
+                  ),
+                },
+                { header: "Signed in", cell: (s) => formatDateTime(s.createdAt) },
+                { header: "Last active", cell: (s) => formatDateTime(s.lastSeenAt) },
+                {
+                  header: "Actions",
+                  hideHeader: true,
+                  cell: (s) =>
+                    s.current ? (
+                      <button type="button" className="button button--secondary button--small" onClick={() => signOut.mutate()}>
+                        Sign out
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        disabled={revoke.isPending && revoke.variables === s.id}
+                        onClick={() => revoke.mutate(s.id)}
+                        aria-label={`End session: ${describeUserAgent(s.userAgent)}, signed in ${formatDateTime(s.createdAt)}`}
+                      >
+                        End session
+                      </button>
+                    ),
+                },
+              ]}
+            />
           </>
         )}
       </QueryView>
