@@ -1,14 +1,10 @@
 // The Node server (self-host and local runs): every endpoint group in one process, started by
 // startNodeServer (migrate, bootstrap, listen). functions/node-main.ts is the command around it.
 import { createFileScratch } from "../lib/storage/scratch-file.ts";
-import { ROOT } from "../lib/paths.ts";
-import { join } from "node:path";
 import { inProcessModel } from "../lib/advisor/language-model.ts";
 import { lazyBrokers } from "../lib/sync/lazy-brokers.ts";
-import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
 import type { Config } from "../lib/config/index.ts";
 import type { DbHandle } from "../lib/db/client.ts";
 import { createNodeDb } from "../lib/db/node.ts";
@@ -29,20 +25,10 @@ import { chromiumPrinter } from "../lib/report/chromium.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { probeDatabase, resolveVersion } from "../lib/health/index.ts";
 import type { RunningMetrics } from "../lib/metrics/index.ts";
-import { browserConfigScript } from "../lib/web-config.ts";
 import { buildFullApp } from "./groups.ts";
+import { serveWebApp } from "./node-web.ts";
 import { closeWhenBodyUnread } from "../lib/http/keep-alive.ts";
 import { shedLoad } from "../lib/http/shed.ts";
-
-// The built browser app (`npm run build:web`; `npm run dev` builds it when stale).
-const WEB_ROOT = join(ROOT, "web/dist");
-
-// Served for every page when web/dist has not been built, so the API still answers and the reader
-// learns the one command that fixes it.
-const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trading Journal</title></head>
-<body><main><h1>Trading Journal</h1><p>The API is running, but the browser app has not been built.
-Run <code>npm run build:web</code> (or start with <code>npm run dev</code>, which builds it).</p></main></body></html>
-`;
 
 export type NodeServer = {
   url: string;
@@ -147,22 +133,7 @@ export async function startNodeServer(config: Config, options: StartOptions = {}
     peerAddress: (c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress,
     ...(metrics ? { observe: metrics.observe } : {}),
   });
-  app.get("/config.js", (c) => {
-    c.header("Content-Type", "text/javascript; charset=utf-8");
-    return c.body(browserConfigScript(config));
-  });
-  if (existsSync(`${WEB_ROOT}/index.html`)) {
-    // A public link's page is never indexed (docs/sharing.md), as the web container's nginx says too.
-    app.use("/s/*", async (c, next) => {
-      await next();
-      c.header("X-Robots-Tag", "noindex, nofollow");
-    });
-    app.use("/*", serveStatic({ root: WEB_ROOT }));
-    // Client-side routes fall back to the app shell; /api/* keeps its JSON 404.
-    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root: WEB_ROOT, path: "index.html" })(c, next)));
-  } else {
-    app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : c.html(NOT_BUILT_PAGE)));
-  }
+  serveWebApp(app, config);
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve(
