@@ -12,7 +12,8 @@ import {
 import { claimSetupLink } from "../lib/admin/setup.ts";
 import { currentUser, requireAdmin, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { AdminCreditSchema, AdminStatsSchema, AdminUserListSchema, AdminUserSchema, AuditListSchema, UserSchema } from "../lib/http/responses.ts";
+import { AdminCreditSchema, AdminStatsSchema, AdminUserListSchema, AdminUserSchema, AuditListSchema } from "../lib/admin/responses.ts";
+import { UserSchema } from "../lib/auth/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 // Administrators only: 401 without a session, 403 FORBIDDEN for everyone else (requireAdmin first on every

@@ -31,18 +31,8 @@ import {
 } from "../lib/advisor/schema.ts";
 import { MarketDataKeySaveSchema, ProviderKeyPatchSchema, ProviderKeySaveSchema, ProviderParamSchema } from "../lib/providers/schema.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
-import {
-  AdvisorSettingsSchema,
-  ConversationDetailSchema,
-  ConversationListSchema,
-  ConversationSchema,
-  MarketDataKeySchema,
-  ModelListSchema,
-  ModelSuggestionSchema,
-  ProviderKeyListSchema,
-  ProviderKeySchema,
-  TurnEventSchema,
-} from "../lib/http/responses.ts";
+import { AdvisorSettingsSchema, ConversationDetailSchema, ConversationListSchema, ConversationSchema, ModelSuggestionSchema, TurnEventSchema } from "../lib/advisor/responses.ts";
+import { MarketDataKeySchema, ModelListSchema, ProviderKeyListSchema, ProviderKeySchema } from "../lib/keys/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { streamSSE } from "hono/streaming";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";

@@ -1,7 +1,7 @@
 import { archiveStream } from "../lib/archive/archive.ts";
 import { restoreArchive } from "../lib/archive/restore.ts";
 import { AppError } from "../lib/errors.ts";
-import { ArchiveImportSummarySchema } from "../lib/http/responses.ts";
+import { ArchiveImportSummarySchema } from "../lib/archive/responses.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";

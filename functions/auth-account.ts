@@ -5,7 +5,7 @@ import { DATA_IMPORT_MAX_BYTES, DataExportSchema, exportUserData, importUserData
 import { deleteOwnAccount } from "../lib/billing/closing.ts";
 import { clearSessionCookie, currentUser, passwordCheckLimits, requireUser } from "../lib/http/auth.ts";
 import { createRouter, readUpload, validate } from "../lib/http/index.ts";
-import { DataImportBodySchema, DataImportSummarySchema } from "../lib/http/responses.ts";
+import { DataImportBodySchema, DataImportSummarySchema } from "../lib/archive/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const accountRoutes = createRouter()

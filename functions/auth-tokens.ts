@@ -4,7 +4,7 @@ import { createToken, deleteToken, listTokens, NewTokenSchema, TokenIdParamSchem
 import { AppError } from "../lib/errors.ts";
 import { currentUser, passwordCheckLimits, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate } from "../lib/http/index.ts";
-import { NewTokenResultSchema, TokenListSchema } from "../lib/http/responses.ts";
+import { NewTokenResultSchema, TokenListSchema } from "../lib/auth/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const tokenRoutes = createRouter()

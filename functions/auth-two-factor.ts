@@ -4,7 +4,7 @@ import { DisableTwoFactorSchema, TwoFactorCodeSchema } from "../lib/auth/schema.
 import { disableTwoFactor, enableTotp, regenerateBackupCodes, startTotpSetup, twoFactorStatus } from "../lib/auth/two-factor.ts";
 import { currentUser, passwordCheckLimits, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate } from "../lib/http/index.ts";
-import { BackupCodesSchema, TotpSetupSchema, TwoFactorStatusSchema } from "../lib/http/responses.ts";
+import { BackupCodesSchema, TotpSetupSchema, TwoFactorStatusSchema } from "../lib/auth/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const twoFactorRoutes = createRouter()

@@ -38,14 +38,7 @@ import {
 } from "../lib/http/auth.ts";
 import { createRouter, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
-import {
-  CsrfSchema,
-  MaybeUserSchema,
-  SessionListSchema,
-  SignedInSchema,
-  SignInResultSchema,
-  UserSchema,
-} from "../lib/http/responses.ts";
+import { CsrfSchema, MaybeUserSchema, SessionListSchema, SignedInSchema, SignInResultSchema, UserSchema } from "../lib/auth/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import type { MiddlewareHandler } from "hono";
 

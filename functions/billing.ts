@@ -3,7 +3,7 @@ import { createPackCheckout, createPortal, createProCheckout, subscriptionOf } f
 import { getWallet, listMovements } from "../lib/billing/wallet.ts";
 import { handlePaymentWebhook } from "../lib/billing/webhook.ts";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
-import { MovementListSchema, PackListSchema, RedirectSchema, SubscriptionSchema, WalletSchema, WebhookAckSchema, WebhookBodySchema } from "../lib/http/responses.ts";
+import { MovementListSchema, PackListSchema, RedirectSchema, SubscriptionSchema, WalletSchema, WebhookAckSchema, WebhookBodySchema } from "../lib/billing/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";

@@ -2,7 +2,7 @@ import { createBrokerage, deleteBrokerage, getBrokerage, listBrokerages, renameB
 import { BrokeragePatchSchema, IdParamSchema, NewBrokerageSchema } from "../lib/accounts/schema.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { BrokerageListSchema, BrokerageSchema } from "../lib/http/responses.ts";
+import { BrokerageListSchema, BrokerageSchema } from "../lib/accounts/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const brokerages = createRouter()

@@ -1,7 +1,7 @@
 import { changelogFor, markChangelogViewed } from "../lib/changelog/changelog.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";
-import { ChangelogSchema } from "../lib/http/responses.ts";
+import { ChangelogSchema } from "../lib/changelog/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const changelog = createRouter()

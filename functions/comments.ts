@@ -3,7 +3,7 @@ import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import "../lib/http/mentor.ts"; // mentors read these routes (lib/sharing/access.ts)
-import { CommentListSchema, CommentMadeSchema } from "../lib/http/sharing-responses.ts";
+import { CommentListSchema, CommentMadeSchema } from "../lib/sharing/responses.ts";
 import { addComment, CommentSchema, listComments, type CommentTarget } from "../lib/sharing/comments.ts";
 
 /**

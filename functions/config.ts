@@ -1,7 +1,7 @@
 import { proPrice } from "../lib/billing/payments.ts";
 import { requireUser } from "../lib/http/auth.ts";
 import { createRouter, type Group } from "../lib/http/index.ts";
-import { ConfigSchema, PublicConfigSchema } from "../lib/http/responses.ts";
+import { ConfigSchema, PublicConfigSchema } from "../lib/config/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 
 export const config = createRouter()

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { safeParse } from "zod/mini";
 import { AppError, validationError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema, SuggestionSchema } from "../lib/http/responses.ts";
+import { ImportHistorySchema, ImportSchema, PresetListSchema, PreviewBodySchema, PreviewSchema, SuggestionSchema } from "../lib/imports/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, readUpload, validate, type AppEnv, type Group } from "../lib/http/index.ts";
 import {

@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { DayEntryOutSchema, DayListSchema } from "../lib/http/responses.ts";
+import { DayEntryOutSchema, DayListSchema } from "../lib/days/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { deleteDay, getDay, listDays, writeDay } from "../lib/days/days.ts";

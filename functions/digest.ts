@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { currentUser, rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { DigestPreviewSchema } from "../lib/http/digest-responses.ts";
+import { DigestPreviewSchema } from "../lib/digest/responses.ts";
 import { LIMITS } from "../lib/ratelimit/index.ts";
 import { previewDigest } from "../lib/digest/preview.ts";
 import { unsubscribe } from "../lib/digest/delivery.ts";

@@ -1,5 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { FillDetailSchema, FillListSchema, FillSchema, PushResultSchema } from "../lib/http/responses.ts";
+import { FillDetailSchema, FillListSchema, FillSchema } from "../lib/trades/responses.ts";
+import { PushResultSchema } from "../lib/imports/responses.ts";
 import { AppError } from "../lib/errors.ts";
 import { IdempotencyKeySchema, PUSH_MAX_FILLS, PushBatchSchema, pushFills } from "../lib/imports/push.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";

@@ -1,6 +1,6 @@
 import { createRouter, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { HealthSchema } from "../lib/http/responses.ts";
+import { HealthSchema } from "../lib/health/responses.ts";
 import { checkHealth } from "../lib/health/index.ts";
 
 export const health = createRouter().get(

@@ -5,7 +5,7 @@ import { z } from "zod/mini";
 import { AppError } from "../lib/errors.ts";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, readUpload, validate, type AppEnv } from "../lib/http/index.ts";
-import { TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema } from "../lib/http/responses.ts";
+import { TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema } from "../lib/trades/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { addTradeImage, deleteTradeImage, IMAGE_MAX_BYTES, imageExists, listOwnerImages, readTradeImage, type ImageOwner } from "../lib/trades/images.ts";
 

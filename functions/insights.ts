@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { InsightsSchema } from "../lib/http/responses.ts";
+import { InsightsSchema } from "../lib/insights/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { findings, InsightsQuerySchema } from "../lib/insights/findings.ts";

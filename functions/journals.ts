@@ -1,6 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
-import { JournalAttachResultSchema, JournalImpactSchema, JournalListSchema, JournalSchema } from "../lib/http/responses.ts";
+import { JournalAttachResultSchema, JournalImpactSchema, JournalListSchema, JournalSchema } from "../lib/trades/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { attachJournal, deleteJournal, getJournal, journalByTrade, journalImpact, listDetached } from "../lib/journals/journals.ts";

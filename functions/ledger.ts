@@ -1,5 +1,5 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
-import { LedgerEntrySchema, LedgerPageSchema } from "../lib/http/responses.ts";
+import { LedgerEntrySchema, LedgerPageSchema } from "../lib/ledger/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, jsonText, validate, type Group } from "../lib/http/index.ts";
 import { addLedgerEntry, deleteLedgerEntry, getLedgerPage } from "../lib/ledger/ledger.ts";

@@ -1,6 +1,6 @@
 import { rateLimit, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { FuturesListSchema, QuoteSchema, SymbolListSchema } from "../lib/http/responses.ts";
+import { FuturesListSchema, QuoteSchema, SymbolListSchema } from "../lib/market/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { getQuote, quotesConfigured } from "../lib/market/quotes.ts";
 import { QuoteParamSchema, SymbolSearchQuerySchema } from "../lib/market/schema.ts";

@@ -19,7 +19,7 @@ import { track } from "../lib/analytics/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { currentUser, passwordCheckLimits, readDeviceCookie, requireUser, signInStepLimit } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { PasskeyListSchema, PasskeySchema, SignedInSchema, WebauthnFlowSchema, WebauthnOptionsSchema } from "../lib/http/responses.ts";
+import { PasskeyListSchema, PasskeySchema, SignedInSchema, WebauthnFlowSchema, WebauthnOptionsSchema } from "../lib/auth/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { relyingParty, startSession } from "./sign-in.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { PlaybookListSchema, PlaybookSchema } from "../lib/http/responses.ts";
+import { PlaybookListSchema, PlaybookSchema } from "../lib/playbooks/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { createPlaybook, deletePlaybook, getPlaybook, listPlaybooks, updatePlaybook } from "../lib/playbooks/playbooks.ts";

@@ -1,6 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { PropFirmListSchema, PropReplaySchema, PropSummarySchema } from "../lib/http/prop-responses.ts";
+import { PropFirmListSchema, PropReplaySchema, PropSummarySchema } from "../lib/prop/responses.ts";
 import { propSummary, replayEvaluation } from "../lib/prop/evaluations.ts";
 import { ReplaySchema } from "../lib/prop/schema.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";

@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { ComplianceSchema, RuleListSchema, RuleSchema } from "../lib/http/responses.ts";
+import { ComplianceSchema, RuleListSchema, RuleSchema } from "../lib/rules/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { complianceReport } from "../lib/rules/compliance.ts";

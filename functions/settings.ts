@@ -1,6 +1,7 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { FxOverrideSchema, FxRatesSchema, SettingsSchema } from "../lib/http/responses.ts";
+import { FxOverrideSchema, FxRatesSchema } from "../lib/fx/responses.ts";
+import { SettingsSchema } from "../lib/settings/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { getSettings, putSettings, SettingsUpdateSchema } from "../lib/settings/settings.ts";
 import { deleteOverride, OverrideKeySchema, OverrideSchema, putOverride, RatesQuerySchema, ratesUsed } from "../lib/fx/overrides.ts";

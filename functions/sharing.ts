@@ -12,7 +12,7 @@ import {
   PublicShareSchema,
   ShareListSchema,
   ShareMadeSchema,
-} from "../lib/http/sharing-responses.ts";
+} from "../lib/sharing/responses.ts";
 import { AppError } from "../lib/errors.ts";
 import { acceptMentee, inviteMentor, listMentees, listMentors, MentorInviteSchema, mentorViews, noMentor, removeMentor } from "../lib/sharing/mentors.ts";
 import { createShare, deleteShare, listShares, publicShare, publicShareImage, ShareSchema } from "../lib/sharing/shares.ts";

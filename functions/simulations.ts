@@ -1,6 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { MonteCarloResultSchema } from "../lib/http/simulation-responses.ts";
+import { MonteCarloResultSchema } from "../lib/simulations/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { MonteCarloSchema, runMonteCarlo } from "../lib/simulations/simulations.ts";
 

@@ -1,6 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
-import { SplitListSchema, SplitSchema } from "../lib/http/responses.ts";
+import { SplitListSchema, SplitSchema } from "../lib/trades/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { addSplit, deleteSplit, listSplits } from "../lib/trades/splits.ts";

@@ -1,6 +1,7 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
-import { BreakdownSchema, CalendarSchema, EquitySchema, ExcursionPointsSchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/http/responses.ts";
-import { WhatIfSchema } from "../lib/http/simulation-responses.ts";
+import { BreakdownSchema, CalendarSchema, EquitySchema, PlaybookReportSchema, RDistributionSchema, StatsSummarySchema, TagReportSchema } from "../lib/stats/responses.ts";
+import { ExcursionPointsSchema } from "../lib/trades/responses.ts";
+import { WhatIfSchema } from "../lib/simulations/responses.ts";
 import { whatIf, WhatIfQuerySchema } from "../lib/simulations/what-if.ts";
 import { playbookReport } from "../lib/stats/playbook-report.ts";
 import { tagReport, TagReportQuerySchema } from "../lib/stats/tag-report.ts";

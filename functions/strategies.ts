@@ -1,6 +1,6 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
-import { StrategyListSchema, StrategySchema } from "../lib/http/responses.ts";
+import { StrategyListSchema, StrategySchema } from "../lib/options/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { NewStrategySchema, StrategyJournalSchema, StrategyListQuerySchema } from "../lib/options/schema.ts";
 import { getStrategy, groupStrategy, journalStrategy, listStrategies, ungroupStrategy } from "../lib/options/strategies.ts";

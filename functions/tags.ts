@@ -1,5 +1,5 @@
 import { currentUser, requireUser } from "../lib/http/auth.ts";
-import { TagKindOutSchema, TagListSchema } from "../lib/http/responses.ts";
+import { TagKindOutSchema, TagListSchema } from "../lib/tags/responses.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, validate, type Group } from "../lib/http/index.ts";
 import { TagKindSchema } from "../lib/tags/schema.ts";

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { currentUser, requireUser } from "../lib/http/auth.ts";
 import { createRouter, jsonText, validate, type Group } from "../lib/http/index.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
-import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashDecisionResponseSchema, WashWatchSchema } from "../lib/http/tax-responses.ts";
+import { Form6781Schema, ScheduleDSchema, TaxLotsSchema, WashDecisionResponseSchema, WashWatchSchema } from "../lib/tax/responses.ts";
 import { form8949Csv } from "../lib/tax/form8949.ts";
 import { decideWashSale, form6781, scheduleD, taxLots, TaxQuerySchema, txf, WashDecisionSchema, washWatch, WashWatchQuerySchema } from "../lib/tax/tax.ts";
 

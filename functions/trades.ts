@@ -1,6 +1,7 @@
 import { currentUser, requireUser, requireUserInStatement, statementCaller } from "../lib/http/auth.ts";
 import { z } from "zod/mini";
-import { TradeChartSchema, TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/http/responses.ts";
+import { TradeChartSchema } from "../lib/market/responses.ts";
+import { TradeDetailSchema, TradeImageListSchema, TradeImageSchema, TradeImageUploadSchema, TradeListSchema } from "../lib/trades/responses.ts";
 import { ChartQuerySchema, tradeChart } from "../lib/market/chart.ts";
 import { describeRoute } from "../lib/http/route-docs.ts";
 import { createRouter, jsonText, readUpload, validate, type Group } from "../lib/http/index.ts";

@@ -422,7 +422,7 @@ export async function yearOf(deps: FxDeps, user: AuthUser, query: TaxQuery) {
   return year;
 }
 
-/** GET /api/tax/lots's answer (lib/http/tax-responses.ts, TaxLotsSchema, documents it). */
+/** GET /api/tax/lots's answer (lib/tax/responses.ts, TaxLotsSchema, documents it). */
 export type TaxLots = {
   year: number;
   method: "fifo";

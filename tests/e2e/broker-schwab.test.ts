@@ -10,7 +10,7 @@ import { startBrokerServer, type BrokerServer } from "../support/broker-server.t
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { freePort, startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
-import { launchBrowser, testClientAddress } from "./browser.ts";
+import { launchBrowser, openPage, registerTrader } from "./browser.ts";
 
 describe("Schwab's sign-in in the browser", () => {
   let db: { name: string; url: string };
@@ -43,12 +43,8 @@ describe("Schwab's sign-in in the browser", () => {
         { activityId: width, time: "2024-05-10T14:30:05+0000", type: "TRADE", status: "VALID", orderId: 1, transferItems: [{ instrument: { assetType: "EQUITY", symbol: "SFM" }, amount: 3, cost: -501.9, price: 167.3, positionEffect: "OPENING" }] },
         { activityId: width + 1, time: "2024-05-10T15:30:05+0000", type: "TRADE", status: "VALID", orderId: 2, transferItems: [{ instrument: { assetType: "EQUITY", symbol: "SFM" }, amount: -3, cost: 504.3, price: 168.1, positionEffect: "CLOSING" }] },
       ]);
-      const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
-      expect((await context.request.post(`${server.url}/api/auth/register`, { data: { email: `schwab-${width}-${Date.now()}@example.com`, password: "correct horse battery" } })).status()).toBe(201);
+      const { context, page, errors } = await openPage(browser, { width });
+      await registerTrader(context, server.url, `schwab-${width}`);
       const account = await (await context.request.post(`${server.url}/api/accounts`, { data: { name: "Schwab", currency: "USD", timezone: "America/New_York" } })).json();
       await page.goto(`${server.url}/accounts/${account.id}`);
       const panel = page.getByRole("region", { name: "Broker sync" });

@@ -7,7 +7,7 @@ import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
 import { flexStatement, flexTrade, startFlexServer, type FlexServer } from "../support/flex-server.ts";
-import { launchBrowser, testClientAddress } from "./browser.ts";
+import { launchBrowser, openPage, registerTrader } from "./browser.ts";
 
 describe("broker sync in the browser", () => {
   let db: { name: string; url: string };
@@ -35,13 +35,8 @@ describe("broker sync in the browser", () => {
     ]);
     flex.pendingPolls = 1;
     for (const width of [1280, 390]) {
-      const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
-      const email = `flex-${width}-${Date.now()}@example.com`;
-      expect((await context.request.post(`${server.url}/api/auth/register`, { data: { email, password: "correct horse battery" } })).status()).toBe(201);
+      const { context, page, errors } = await openPage(browser, { width });
+      await registerTrader(context, server.url, `flex-${width}`);
       const account = await (await context.request.post(`${server.url}/api/accounts`, { data: { name: "IBKR", currency: "USD", timezone: "America/New_York" } })).json();
       await page.goto(`${server.url}/accounts/${account.id}`);
       const panel = page.getByRole("region", { name: "Broker sync" });

@@ -7,7 +7,7 @@ import { readProcessEnv } from "../../lib/config/index.ts";
 import { createMigratedDatabase, dropDatabase } from "../support/database.ts";
 import { startEntrypoint, type Entrypoint } from "../support/entrypoint.ts";
 import { baseTestEnv } from "../support/env.ts";
-import { launchBrowser, testClientAddress } from "./browser.ts";
+import { launchBrowser, openPage, registerTrader } from "./browser.ts";
 import type { Browser } from "playwright-core";
 
 describe("What's new on a closed network", () => {
@@ -30,12 +30,8 @@ describe("What's new on a closed network", () => {
   it("shows the release notes the instance ships, at both widths", async () => {
     const first = readFileSync(new URL("../../CHANGELOG.md", import.meta.url), "utf8").split("\n").find((l) => l.startsWith("## "))!.slice(3).trim();
     for (const width of [1280, 390]) {
-      const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
-      const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `closed-${width}-${Date.now()}@example.com`, password: "correct horse battery" } });
-      expect(registered.status()).toBe(201);
+      const { context, page, errors } = await openPage(browser, { width });
+      await registerTrader(context, server.url, `closed-${width}`);
       await page.goto(`${server.url}/whats-new`);
       await page.getByText("The release notes this instance was installed with").waitFor();
       // The first section of CHANGELOG.md ("Unreleased" is named after the running version).

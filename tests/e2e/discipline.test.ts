@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
 import { pngImage } from "../support/images.ts";
-import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
+import { SCREENSHOTS, signedInTrader } from "./browser.ts";
 
 const base = () => inject("baseUrl");
 
@@ -24,21 +24,12 @@ for (const width of [1280, 390] as const) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const errors: string[] = [];
+    let errors: string[] = [];
     let accountId = "";
 
     beforeAll(async () => {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, timezoneId: "America/New_York" });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on("pageerror", (e) => errors.push(e.message));
-      const reg = await context.request.post(`${base()}/api/auth/register`, {
-        data: { email: `discipline-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
-        headers: { "X-Forwarded-For": testClientAddress() },
-      });
-      expect(reg.status()).toBe(201);
+      ({ browser, context, page, errors } = await signedInTrader(base(), `discipline-${width}`, width, { timezoneId: "America/New_York" }));
       accountId = (await api<{ id: string }>(context.request, "post", "/api/accounts", { name: "Day trading", currency: "USD", startingBalance: "50000", timezone: "America/New_York" })).id;
       // Two closed trades: +198 and -102 (fees 1 a side).
       for (const [buy, sell, day] of [["100", "102", "2026-11-23"], ["100", "99", "2026-11-24"]] as const) {

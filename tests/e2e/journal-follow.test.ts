@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
 import { pngImage } from "../support/images.ts";
-import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
+import { SCREENSHOTS, signedInTrader } from "./browser.ts";
 
 const base = () => inject("baseUrl");
 const CSV = [
@@ -40,26 +40,17 @@ for (const width of [1280, 390] as const) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const errors: string[] = [];
+    let errors: string[] = [];
     /** What the browser's console reports as a failed request (a 404 after a rebuild was one). */
     const failed: string[] = [];
     let accountId = "";
 
     beforeAll(async () => {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, timezoneId: "Europe/London" });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on("pageerror", (e) => errors.push(e.message));
+      ({ browser, context, page, errors } = await signedInTrader(base(), `follow-${width}`, width, { timezoneId: "Europe/London" }));
       page.on("console", (m) => {
         if (m.type() === "error" && /Failed to load resource|status of 4\d\d/.test(m.text())) failed.push(`${m.text()} ${m.location().url}`);
       });
-      const reg = await context.request.post(`${base()}/api/auth/register`, {
-        data: { email: `follow-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
-        headers: { "X-Forwarded-For": testClientAddress() },
-      });
-      expect(reg.status()).toBe(201);
       accountId = (await api<{ id: string }>(context.request, "post", "/api/accounts", { name: "New York", currency: "USD", startingBalance: "50000", timezone: "America/New_York" })).id;
     });
     afterAll(() => browser?.close());

@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
+import { SCREENSHOTS, signedInTrader } from "./browser.ts";
 
 const base = () => inject("baseUrl");
 
@@ -12,22 +12,13 @@ for (const width of [1280, 390] as const) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const errors: string[] = [];
+    let errors: string[] = [];
     let accountId = "";
     let tradeId = "";
 
     beforeAll(async () => {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on("pageerror", (e) => errors.push(e.message));
-      const reg = await context.request.post(`${base()}/api/auth/register`, {
-        data: { email: `risk-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
-        headers: { "X-Forwarded-For": testClientAddress() },
-      });
-      expect(reg.status()).toBe(201);
+      ({ browser, context, page, errors } = await signedInTrader(base(), `risk-${width}`, width));
       const account = await context.request.post(`${base()}/api/accounts`, { data: { name: "Risked", currency: "USD", timezone: "America/New_York" } });
       accountId = ((await account.json()) as { id: string }).id;
       for (const [side, price, at, fees] of [

@@ -3,7 +3,7 @@
 // indexed, nothing else of the trader's in the page); a mentor invited, accepting, reading the trade and
 // commenting, with a comment that would run script if it were rendered as markup; privacy mode.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, SCREENSHOTS, signedInTrader, testClientAddress, type TraderPage } from "./browser.ts";
+import { launchBrowser, openPage, SCREENSHOTS, signedInTrader, type TraderPage } from "./browser.ts";
 
 describe("sharing and mentors", () => {
   let t: TraderPage;
@@ -43,10 +43,7 @@ describe("sharing and mentors", () => {
 
     for (const width of [1280, 390]) {
       const browser = await launchBrowser();
-      const context = await browser.newContext({ viewport: { width, height: width < 480 ? 844 : 900 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
+      const { context, page, errors } = await openPage(browser, { width });
       const response = await page.goto(url);
       expect(response?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
       await page.getByRole("heading", { name: "AAPL · Long · Closed" }).waitFor();
@@ -110,8 +107,7 @@ describe("sharing and mentors", () => {
     await form.getByRole("button", { name: "Make a report link" }).click();
     const url = await form.getByLabel(/Anyone with this link can see the report/).inputValue();
     const browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, { width: 390 });
     await page.goto(url);
     await page.getByRole("heading", { name: "Trading report" }).waitFor();
     await page.getByText("+1.98 R").first().waitFor();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { mkdirSync } from "node:fs";
-import { launchBrowser, SCREENSHOTS, testClientAddress } from "./browser.ts";
+import { SCREENSHOTS, signedInTrader } from "./browser.ts";
 
 const base = () => inject("baseUrl");
 const minute = (i: number, s = 0) => new Date(Date.parse("2026-03-02T14:30:00Z") + i * 60_000 + s * 1000).toISOString();
@@ -14,20 +14,11 @@ for (const width of [1280, 390] as const) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    const errors: string[] = [];
+    let errors: string[] = [];
     let tradeId = "";
 
     beforeAll(async () => {
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, timezoneId: "America/New_York" });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on("pageerror", (e) => errors.push(e.message));
-      const reg = await context.request.post(`${base()}/api/auth/register`, {
-        data: { email: `chart-${width}-${Date.now()}@example.com`, password: "correct horse battery" },
-        headers: { "X-Forwarded-For": testClientAddress() },
-      });
-      expect(reg.status()).toBe(201);
+      ({ browser, context, page, errors } = await signedInTrader(base(), `chart-${width}`, width, { timezoneId: "America/New_York" }));
       const account = await context.request.post(`${base()}/api/accounts`, { data: { name: "Charted", currency: "USD", timezone: "America/New_York" } });
       const accountId = ((await account.json()) as { id: string }).id;
       // 40 one-minute candles from 09:30 New York; three fills in minutes 5, 15 and 25.

@@ -1,5 +1,4 @@
-// The response shapes of the digest routes (docs/digest.md) for the OpenAPI document, apart from responses.ts
-// (a schema there weighs on every Worker).
+// The response shapes of the digest routes (docs/digest.md) for the OpenAPI document.
 import * as z from "zod/mini";
 
 export const DigestPreviewSchema = z.object({

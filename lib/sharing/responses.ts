@@ -1,8 +1,7 @@
-// The response shapes of the sharing and mentor routes (docs/sharing.md) for the OpenAPI document, apart from
-// responses.ts (a schema there weighs on every Worker).
+// The response shapes of the sharing and mentor routes (docs/sharing.md) for the OpenAPI document.
 import * as z from "zod/mini";
-import { MENTOR_SCOPES } from "../sharing/access.ts";
-import { id, iso } from "./responses.ts";
+import { MENTOR_SCOPES } from "./access.ts";
+import { id, iso } from "../fields.ts";
 
 const show = () => z.object({ money: z.boolean(), notes: z.boolean(), images: z.boolean(), chart: z.boolean() });
 const ShareFields = {

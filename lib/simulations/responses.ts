@@ -1,8 +1,7 @@
-// The response shapes of the simulations (docs/simulations.md) for the OpenAPI document, apart from
-// responses.ts: only the simulations and statistics Workers bundle them (zod schemas are built when loaded, so a
-// schema in the shared module weighs on every Worker).
+// The response shapes of the simulations (docs/simulations.md) for the OpenAPI document.
 import * as z from "zod/mini";
-import { day, decimal, id, missingRates, statsCurrency, StatsSummarySchema } from "./responses.ts";
+import { day, decimal, id, missingRates, statsCurrency } from "../fields.ts";
+import { StatsSummarySchema } from "../stats/responses.ts";
 
 const probability = () => z.string().check(z.regex(/^\d\.\d{4}$/), z.describe("A probability, 4 decimals"));
 const quantiles = () => z.object({ p5: decimal(), p25: decimal(), p50: decimal(), p75: decimal(), p95: decimal() });

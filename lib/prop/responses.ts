@@ -1,7 +1,6 @@
-// The response shapes of the prop-firm routes (docs/prop-firms.md) for the OpenAPI document, apart from
-// responses.ts (a schema there weighs on every Worker).
+// The response shapes of the prop-firm routes (docs/prop-firms.md) for the OpenAPI document.
 import * as z from "zod/mini";
-import { day, decimal, id, iso } from "./responses.ts";
+import { day, decimal, id, iso } from "../fields.ts";
 
 /** Prop-firm accounts (docs/prop-firms.md). */
 const PropRulesFields = {

@@ -1,7 +1,6 @@
-// The response shapes of the tax routes (docs/tax.md) for the OpenAPI document, apart from responses.ts (a
-// schema there weighs on every Worker).
+// The response shapes of the tax routes (docs/tax.md) for the OpenAPI document.
 import * as z from "zod/mini";
-import { day, decimal, id } from "./responses.ts";
+import { day, decimal, id } from "../fields.ts";
 
 const year = () => z.number().check(z.describe("The tax year"));
 const currency = () => z.nullable(z.string()).check(z.describe("The currency of the accounts counted (with currency=base, the user's base currency); null without accounts"));
