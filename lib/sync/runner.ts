@@ -1,4 +1,4 @@
-// The adapters' side of the broker call (lib/sync/broker-call.ts): the adapter of each provider, and one call
+// The adapters' side of the broker call (lib/ports/broker.ts): the adapter of each provider, and one call
 // run through it, in this process (Node, `wrangler dev`) or in the brokers Worker (functions/workers/brokers.ts).
 import type { Provider, SyncAdapter, SyncContext } from "./adapter.ts";
 import { adapter as alpaca } from "./adapters/alpaca.ts";
