@@ -114,8 +114,12 @@ export const advisor = createRouter()
       const response = streamSSE(c, (stream) => {
         // Gone: the response body cancelled (hono aborts the stream) or the request aborted.
         const gone = new AbortController();
-        stream.onAbort(() => gone.abort());
-        c.req.raw.signal?.addEventListener("abort", () => gone.abort());
+        const leave = () => gone.abort();
+        stream.onAbort(leave);
+        // Removed when the turn ends: undici keeps a request's signal until the request is collected, and this
+        // listener's scope holds the request (the soak found every turn's request and response kept for good).
+        const request = c.req.raw.signal;
+        request?.addEventListener("abort", leave);
         const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), deps.config.ADVISOR_KEEPALIVE_MS);
         // Events are queued, never awaited: a client that stops reading must not hold up the turn's
         // accounting (the answer stored, the hold settled) behind its socket.
@@ -129,7 +133,10 @@ export const advisor = createRouter()
             return;
           }
           await runTurn(deps, prepared, (e) => send(e.event, e.data), gone.signal);
-        })().finally(() => clearInterval(keepalive));
+        })().finally(() => {
+          clearInterval(keepalive);
+          request?.removeEventListener("abort", leave);
+        });
         // A failure is logged once, by defer below (hono would print it raw).
         return finished.catch(() => undefined);
       });

@@ -410,6 +410,7 @@ if (runs("soak")) {
   console.log(`requests ${soak.requests} | statuses ${JSON.stringify(soak.statuses)} | writes checked ${soak.checked}, problems ${soak.problems.length}`);
   console.log(`RSS after warm-up (minute 4) ${first.toFixed(0)} MB, at the end ${last.toFixed(0)} MB: growth ${(((last - first) / first) * 100).toFixed(1)} % (goal < 10 %) | connections max ${Math.max(...soak.perMinute.map((m) => m.connections))}`);
   console.log(`per minute (MB): ${soak.perMinute.map((m) => m.rssMb.toFixed(0)).join(" ")}`);
+  console.log(`V8 heap used per minute (MB): ${soak.perMinute.map((m) => m.heapMb.toFixed(0)).join(" ")}`);
   failed ||= soak.problems.length > 0;
 }
 process.exit(failed ? 1 : 0);

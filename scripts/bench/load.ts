@@ -26,7 +26,7 @@ const READS = ["dashboard", "trades", "trade", "ledger read"];
 const WRITES = ["note", "ledger write", "fills", "import"];
 const THINK: [number, number] = [1000, 3000];
 
-type Tick = { t: number; total: number; idle: number; waiting: number; rssMb: number; cpuBusy: number; shed: number };
+type Tick = { t: number; total: number; idle: number; waiting: number; rssMb: number; heapMb: number; externalMb: number; cpuBusy: number; shed: number };
 
 /** The machine's CPU time (all cores), busy and total, from /proc/stat. */
 function cpuTimes() {
@@ -60,6 +60,8 @@ function sample(metricsUrl: string) {
         idle: metric(text, "journal_database_connections", '{state="idle"}'),
         waiting: metric(text, "journal_database_connections", '{state="waiting"}'),
         rssMb: metric(text, "process_resident_memory_bytes") / 1024 / 1024,
+        heapMb: metric(text, "nodejs_heap_size_used_bytes") / 1024 / 1024,
+        externalMb: metric(text, "nodejs_external_memory_bytes") / 1024 / 1024,
         cpuBusy,
         shed: metric(text, "journal_http_requests_shed_total"),
       });
@@ -201,8 +203,12 @@ export async function measureLoad(base: Record<string, string>, { levels = [100,
   }
 }
 
-/** 300 traders for `minutes`: the process's memory each minute after a 3-minute warm-up, the pool, errors. */
-export async function measureSoak(base: Record<string, string>, minutes = 30, traders = 300) {
+/**
+ * 300 traders for `minutes`: the process's memory (RSS, and V8's heap in use: a leak of JavaScript objects shows
+ * there first) each minute after a 3-minute warm-up, the pool, errors. `advisor` false leaves the advisor's turns
+ * out of the mix (to tell a leak of theirs from one of the rest).
+ */
+export async function measureSoak(base: Record<string, string>, minutes = 30, traders = 300, advisor = true) {
   const models = await startProviderServer();
   const env = { ...base, ...models.env };
   const cluster = await startPrivatePostgres();
@@ -210,14 +216,15 @@ export async function measureSoak(base: Record<string, string>, minutes = 30, tr
     const url = await migratedDatabase(cluster, "journal_soak");
     const { server, metricsUrl } = await startServer(env, url, url, false);
     try {
-      const people = await setUpTraders(server.url, traders, { parallel: 8, tag: "bench-soak", advisor: true });
+      const people = await setUpTraders(server.url, traders, { parallel: 8, tag: "bench-soak", advisor });
       const sampler = sample(metricsUrl);
       const { samples, writes } = await runLoad(server.url, people, { durationMs: minutes * 60_000, thinkMs: THINK, rampMs: 10_000, importEvery: 40, maxSteps: 100_000 });
       sampler.stop();
       const check = await checkWrites(server.url, url, people, writes);
       const perMinute = Array.from({ length: minutes }, (_, m) => {
         const ticks = sampler.ticks.filter((t) => t.t >= m * 60_000 && t.t < (m + 1) * 60_000);
-        return { minute: m + 1, rssMb: ticks.length ? ticks.reduce((a, t) => a + t.rssMb, 0) / ticks.length : Number.NaN, connections: Math.max(0, ...ticks.map((t) => t.total)) };
+        const avg = (f: (t: Tick) => number) => (ticks.length ? ticks.reduce((a, t) => a + f(t), 0) / ticks.length : Number.NaN);
+        return { minute: m + 1, rssMb: avg((t) => t.rssMb), heapMb: avg((t) => t.heapMb), externalMb: avg((t) => t.externalMb), connections: Math.max(0, ...ticks.map((t) => t.total)) };
       });
       const statuses: Record<string, number> = {};
       for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
