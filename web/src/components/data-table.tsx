@@ -1,5 +1,5 @@
 // The app's tables (docs/web.md, "Tables"): one component for the header row, the cells, the figures' alignment,
-// the empty state and the phone layout. Under 480 px a `stack-table` shows each row as a card, each cell after
+// the empty state and the phone layout. At 600 px and less a `stack-table` shows each row as a card, each cell after
 // its column's name (the `data-label` the layout sweep of the browser tests checks); a row's header cell and an
 // actions column go without one.
 import type { ReactNode } from "react";

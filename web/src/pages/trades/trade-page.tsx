@@ -21,6 +21,7 @@ import { PlaybookPanel } from "./playbook-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
 import { JournalFormEnd } from "../../components/journal-fields.tsx";
 import { focusFirstInvalid, schemaErrors, serverFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
+import { DataTable } from "../../components/data-table.tsx";
 
 type TradeDetail = Awaited<ReturnType<typeof fetchTrade>>;
 type Journal = {
@@ -326,58 +327,51 @@ export function TradePage() {
             <section aria-labelledby="fills-title" hidden={replaying}>
               <h2 id="fills-title">Fills</h2>
               <ZoneNote zone={zone} />
-              <div className="table-wrap">
-                <table className="stack-table">
-                  <caption className="visually-hidden">Fills of this trade, oldest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Executed</th>
-                      <th scope="col">Side</th>
-                      <th scope="col" className="num">
-                        Quantity
-                      </th>
-                      <th scope="col" className="num">
-                        Price
-                      </th>
-                      <th scope="col" className="num">
-                        Fees
-                      </th>
-                      <th scope="col">Execution ID</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {fills.map((f) => (
-                      <tr key={`${f.id}-${f.role}`}>
-                        <td data-label="Executed" className="nowrap">{formatDateTime(f.executedAt, zone)}</td>
-                        <td data-label="Side">
-                          {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
-                        </td>
-                        <td data-label="Quantity" className="num">
-                          {formatNumber(f.quantityInTrade)}
-                          {f.splitFactor !== "1.00" ? (
-                            <span className="muted"> ({formatNumber(f.quantity)} as filled, before a split: ×{formatNumber(f.splitFactor)})</span>
-                          ) : (
-                            f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>
-                          )}
-                        </td>
-                        <td data-label="Price" className="num">{formatPrice(f.price, decimals)}</td>
-                        <td data-label="Fees" className="num">
-                          <Fees value={f.feesInTrade} estimated={f.feesEstimated} currency={currency} />
-                        </td>
-                        <td data-label="Execution ID">{f.executionId ?? "—"}</td>
-                        {zone ? (
-                          <FillActionsCell fill={f} label={`${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`} onOpen={fillActions.open} />
+              <DataTable
+                caption="Fills of this trade, oldest first"
+                hideCaption
+                rows={fills}
+                rowKey={(f) => `${f.id}-${f.role}`}
+                columns={[
+                  { header: "Executed", className: "nowrap", cell: (f) => formatDateTime(f.executedAt, zone) },
+                  {
+                    header: "Side",
+                    cell: (f) => (
+                      <>
+                        {f.side === "buy" ? "Buy" : "Sell"} <FillOrigin generated={f.generated} />
+                      </>
+                    ),
+                  },
+                  {
+                    header: "Quantity",
+                    num: true,
+                    cell: (f) => (
+                      <>
+                        {formatNumber(f.quantityInTrade)}
+                        {f.splitFactor !== "1.00" ? (
+                          <span className="muted"> ({formatNumber(f.quantity)} as filled, before a split: ×{formatNumber(f.splitFactor)})</span>
                         ) : (
-                          <td data-label="Actions" />
+                          f.quantityInTrade !== f.quantity && <span className="muted"> of {formatNumber(f.quantity)}</span>
                         )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                      </>
+                    ),
+                  },
+                  { header: "Price", num: true, cell: (f) => formatPrice(f.price, decimals) },
+                  { header: "Fees", num: true, cell: (f) => <Fees value={f.feesInTrade} estimated={f.feesEstimated} currency={currency} /> },
+                  { header: "Execution ID", cell: (f) => f.executionId ?? "—" },
+                  {
+                    header: "Actions",
+                    hideHeader: true,
+                    ownCell: true,
+                    cell: (f) =>
+                      zone ? (
+                        <FillActionsCell fill={f} label={`${f.side} of ${formatNumber(f.quantity)} at ${formatPrice(f.price, decimals)}`} onOpen={fillActions.open} />
+                      ) : (
+                        <td data-label="Actions" />
+                      ),
+                  },
+                ]}
+              />
               {zone && <FillActionPanel actions={fillActions} zone={zone} follow={follow} />}
             </section>
             <section className="panel" aria-labelledby="journal-title">
