@@ -1,3 +1,5 @@
+// The CSV import page (docs/imports.md; the screens in docs/web.md, "CSV import wizard"): the account to import into, the wizard (its state in
+// wizard.ts, its three steps in steps.tsx) and the account's import history.
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Link } from "react-router";
@@ -5,7 +7,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { EmptyState, PageHeader, QueryView, SelectField, StatusMessage } from "../../components/ui.tsx";
 import { useAccountParam } from "./accounts.ts";
 import { useAccounts, type Account } from "../../api/queries.ts";
-import { type PresetLike } from "./detect.ts";
+import type { PresetLike } from "./detect.ts";
 import { ImportHistory } from "./history.tsx";
 import { FileStep, FormatStep, PreviewStep } from "./steps.tsx";
 import { useImportWizard, type Upload } from "./wizard.ts";

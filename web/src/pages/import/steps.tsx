@@ -77,7 +77,11 @@ export function FileStep({ w }: { w: ImportWizardState }) {
 
 /** Step 2: the format found (or chosen, or mapped by hand), the options, and the preview asked for. */
 export function FormatStep({ w }: { w: ImportWizardState }) {
-  const { fileInputId, sniff, format, detected, selection, setSelection, carried, opts, problems, upload, previewError, suggested, sample, abortRef, zones, preset, columnChoices, missing, needsTradeDate, commit, modelKey, askModel, onFormatChange, runPreview, problemFor, busy, setOpt, account, presets } = w;
+  const {
+    fileInputId, sniff, format, detected, selection, setSelection, carried, opts, problems, upload, previewError,
+    suggested, sample, abortRef, zones, preset, columnChoices, missing, needsTradeDate, commit, modelKey, askModel,
+    onFormatChange, runPreview, problemFor, busy, setOpt, account, presets,
+  } = w;
   return (
     <>
       {sniff && (
@@ -293,7 +297,10 @@ export function FormatStep({ w }: { w: ImportWizardState }) {
 
 /** Step 3: the preview, and its commit or discard. */
 export function PreviewStep({ w }: { w: ImportWizardState }) {
-  const { sniff, preview, setPreview, includeDuplicates, setIncludeDuplicates, setAnnounce, previewHeadingRef, discardStaged, commit, runPreview, commitError, nothingToImport, account } = w;
+  const {
+    sniff, preview, setPreview, includeDuplicates, setIncludeDuplicates, setAnnounce, previewHeadingRef,
+    discardStaged, commit, runPreview, commitError, nothingToImport, account,
+  } = w;
   return (
     <>
       {preview && sniff && (
