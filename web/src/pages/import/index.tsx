@@ -1,5 +1,5 @@
-// The CSV import page (docs/imports.md; the screens in docs/web.md, "CSV import wizard"): the account to import into, the wizard (its state in
-// wizard.ts, its three steps in steps.tsx) and the account's import history.
+// The CSV import page (docs/imports.md; the screens in docs/web.md, "CSV import wizard"): the account to import
+// into, the wizard (its state in wizard.ts, its three steps in steps.tsx) and the account's import history.
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Link } from "react-router";
