@@ -118,8 +118,8 @@ export const advisor = createRouter()
         stream.onAbort(leave);
         // Removed when the turn ends: undici keeps a request's signal until the request is collected, and this
         // listener's scope holds the request (the soak found every turn's request and response kept for good).
-        const request = c.req.raw.signal;
-        request?.addEventListener("abort", leave);
+        const requestSignal = c.req.raw.signal;
+        requestSignal?.addEventListener("abort", leave);
         const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), deps.config.ADVISOR_KEEPALIVE_MS);
         // Events are queued, never awaited: a client that stops reading must not hold up the turn's
         // accounting (the answer stored, the hold settled) behind its socket.
@@ -135,7 +135,7 @@ export const advisor = createRouter()
           await runTurn(deps, prepared, (e) => send(e.event, e.data), gone.signal);
         })().finally(() => {
           clearInterval(keepalive);
-          request?.removeEventListener("abort", leave);
+          requestSignal?.removeEventListener("abort", leave);
         });
         // A failure is logged once, by defer below (hono would print it raw).
         return finished.catch(() => undefined);

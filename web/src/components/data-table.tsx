@@ -2,7 +2,7 @@
 // the empty state and the phone layout. At 600 px and less a `stack-table` shows each row as a card, each cell after
 // its column's name (the `data-label` the layout sweep of the browser tests checks); a row's header cell and an
 // actions column go without one.
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 
 export type Column<Row> = {
   /** The column's name: its header, and each cell's label on a phone. */
@@ -61,7 +61,7 @@ export function DataTable<Row>({ caption, hideCaption = false, columns, rows, ro
           {rows.map((row, i) => (
             <tr key={rowKey(row)} className={rowClassName?.(row)}>
               {columns.map((c) => {
-                if (c.ownCell) return <Cells key={c.header}>{c.cell(row, i)}</Cells>;
+                if (c.ownCell) return <Fragment key={c.header}>{c.cell(row, i)}</Fragment>;
                 const props = {
                   className: classes(typeof c.className === "function" ? c.className(row) : c.className, c.num && "num"),
                   title: c.title?.(row),
@@ -83,5 +83,3 @@ export function DataTable<Row>({ caption, hideCaption = false, columns, rows, ro
     </div>
   );
 }
-
-const Cells = ({ children }: { children: ReactNode }) => <>{children}</>;
